@@ -1,0 +1,97 @@
+// The mty embedding API: compile MtyIR text into an immutable, shareable
+// program; run it under a budget with your own output sinks; get a typed
+// result; interrupt a run from another thread. See docs/embedding.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace mty {
+
+inline constexpr const char* kVersion = "0.1.0";
+
+// Limits for one run. 0 means unlimited (depth 0 means the default 10000).
+struct Budget {
+  uint64_t steps = 0;   // MtyIR statements + terminators
+  uint64_t memory = 0;  // estimated bytes (docs/runtime.md)
+  uint32_t depth = 0;   // call frames
+};
+
+struct RunOptions {
+  Budget budget;
+  std::string entry = "main";
+  // Program output (log, print) and eprint. Default: discarded.
+  std::function<void(std::string_view)> on_stdout;
+  std::function<void(std::string_view)> on_stderr;
+};
+
+struct RunResult {
+  enum class Kind {
+    kOk,                 // the entry returned; `value` is its printed form
+    kTrap,               // code MT50xx, message, backtrace
+    kNoMain,             // the entry function does not exist
+    kBudgetExceeded,     // step budget (MT5009)
+    kMemBudgetExceeded,  // memory budget (MT5009), mem_used > mem_limit
+    kCancelled,          // interrupted by the host
+  };
+  Kind kind = Kind::kOk;
+  std::string value;       // kOk: Debug form of the returned value
+  std::string code;        // MT50xx for traps and budgets
+  std::string message;
+  std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
+  int exit_code = 0;       // as `mty run` exits (docs/runtime.md)
+  uint64_t mem_used = 0;
+  uint64_t mem_limit = 0;
+  uint64_t steps_used = 0;  // when a step budget was set
+
+  // What `mty run` prints on stderr for this result ("" for a clean exit).
+  std::string Report() const;
+  // OK, or kResourceExhausted (budgets), kCancelled, kNotFound (no main),
+  // kAborted (traps, main returning Err).
+  absl::Status ToStatus() const;
+};
+
+class Program {
+ public:
+  // Parses, verifies and compiles MtyIR text. Errors are located:
+  // `file:line:col: error: ...` (kInvalidArgument).
+  static absl::StatusOr<std::shared_ptr<const Program>> FromIrText(std::string_view text,
+                                                                   std::string_view file_name);
+  ~Program();
+
+  // Runs the entry function to completion. Thread-safe: one program may be
+  // run many times, also concurrently; each run has fresh state.
+  RunResult Run(const RunOptions& options) const;
+
+  std::string IrText() const;       // canonical .mtyir
+  std::string Disassembly() const;  // bytecode listing
+
+  struct Impl;
+  explicit Program(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend class Runner;
+};
+
+// A run that another thread can interrupt.
+class Runner {
+ public:
+  Runner(std::shared_ptr<const Program> program, RunOptions options);
+  ~Runner();
+  RunResult Run();
+  void Interrupt();  // thread-safe; the run stops at its next safepoint
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace mty

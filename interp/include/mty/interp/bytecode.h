@@ -1,0 +1,117 @@
+// The bytecode: MtyIR lowered once to flat arrays of fixed-width
+// instructions with pre-resolved operands, plus the side tables and the
+// step-accounting tables (segment costs, statement starts).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "mty/interp/value.h"
+#include "mty/ir/ir.h"
+
+namespace mty::interp {
+
+enum class Op : uint16_t {
+#define OP(name, text, fmt, doc) name,
+#include "mty/interp/opcodes.def"
+#undef OP
+  kCount
+};
+
+const char* OpName(Op op);
+const char* OpFormat(Op op);
+
+struct Instr {
+  Op op;
+  uint16_t pad = 0;
+  int32_t a = 0;
+  int32_t b = 0;
+  int32_t c = 0;
+};
+static_assert(sizeof(Instr) == 16, "instructions are 16 bytes");
+
+enum class CastKind : int32_t {
+  kI8, kI16, kI32, kI64, kU8, kU16, kU32, kU64, kF64, kChar, kBool, kStr, kDuration, kSize,
+};
+
+// A resolved place: base register plus projections. kIndex steps name the
+// register holding the index.
+struct PlaceDesc {
+  int32_t base = 0;
+  std::vector<ir::Projection> proj;  // kIndex: index field is a register
+};
+
+// Operands of variable-length instructions.
+struct ArgDesc {
+  int32_t reg = 0;
+  bool move = false;  // steal the value (the source becomes dead)
+};
+
+struct CallDesc {
+  int32_t callee = -1;        // Call: function index; CallIndirect: callee register
+  std::vector<ArgDesc> args;
+  std::string name;           // builtin / method / effect / message name
+  int32_t place = -1;         // CallMethod: receiver place desc
+  int32_t adt = -1;           // NewAdt
+  uint32_t variant = 0;       // NewAdt
+};
+
+struct CaseTable {
+  std::vector<std::pair<int64_t, int32_t>> cases;  // value -> pc
+  int32_t otherwise = 0;
+};
+
+struct CompiledFunction {
+  std::string name;
+  uint32_t num_params = 0;
+  uint32_t num_locals = 0;   // including _0 and params
+  uint32_t frame_size = 0;   // locals + constants + scratch
+  bool first_param_is_mut_ref = false;  // methods taking `&mut self`
+  std::vector<ir::Constant> constants;  // materialised per run into registers
+  std::vector<Instr> code;
+  // Steps charged when control enters the segment starting at pc (block
+  // start, or the continuation after a call); 0 elsewhere.
+  std::vector<uint32_t> seg_cost;
+  // Steps that begin at pc (exact counting near the end of a step budget).
+  std::vector<uint32_t> steps_at;
+  std::vector<ir::Loc> loc;  // source location per pc (backtraces)
+  std::vector<PlaceDesc> places;
+  std::vector<CallDesc> calls;
+  std::vector<CaseTable> cases;
+  std::vector<std::string> messages;  // Unsupported / MakeCap texts
+};
+
+struct AdtInfo {
+  std::string name;
+  bool is_enum = false;
+  std::vector<std::string> variant_names;
+  std::vector<std::vector<std::string>> field_names;  // per variant
+};
+
+// An immutable compiled program; shareable across concurrent runs.
+struct Module {
+  std::string source;  // file name for backtraces
+  std::vector<CompiledFunction> functions;
+  std::vector<AdtInfo> adts;  // prelude Option (0), Result (1), then the program's
+  int main_index = -1;
+  // Per ADT id: method name -> function index, from functions named
+  // `Adt::method` (dynamic dispatch of `method` calls on ADT receivers).
+  std::vector<absl::flat_hash_map<std::string, int>> methods;
+  int FindFunction(std::string_view name) const;
+};
+
+inline constexpr uint32_t kAdtOption = 0;
+inline constexpr uint32_t kAdtResult = 1;
+
+// Verifies and lowers a program. Errors are located (`file:line:col`).
+absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
+                                                     std::string_view file_name);
+
+// A readable listing of every function's bytecode.
+std::string Disassemble(const Module& m);
+
+}  // namespace mty::interp

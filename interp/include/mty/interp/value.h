@@ -1,0 +1,245 @@
+// Run-time values: 16-byte tagged values and reference-counted,
+// copy-on-write heap objects (strings, arrays, tuples, maps, ADTs, closures,
+// references, capabilities). One run owns its heap; nothing here is atomic.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace mty::interp {
+
+enum class Tag : uint8_t {
+  // Immediate values.
+  kUnit,
+  kBool,
+  kInt,
+  kFloat,
+  kChar,
+  kDuration,
+  kSize,
+  kFn,    // i = function index
+  kDead,  // moved-out, dropped or not yet live (reading it traps MT5002)
+  // Heap values (h points to a HeapObj). Keep kStr first.
+  kStr,
+  kArray,
+  kTuple,
+  kMap,
+  kAdt,
+  kClosure,
+  kRef,
+  kCap,
+};
+
+const char* TagName(Tag t);
+
+struct HeapObj {
+  uint32_t rc = 1;
+  Tag kind;
+  // Cached deterministic size estimate (runtime.md §2); kept current by every
+  // mutation so charging a wrapped value never walks it.
+  uint64_t est = 0;
+  explicit HeapObj(Tag k) : kind(k) {}
+};
+
+void ReleaseObj(HeapObj* h);  // frees h and (iteratively) its children
+
+class Value {
+ public:
+  Value() : tag_(Tag::kUnit), aux_(0), i_(0) {}
+  ~Value() {
+    if (IsHeap()) DecRef();
+  }
+  Value(const Value& o) : tag_(o.tag_), aux_(o.aux_), i_(o.i_) {
+    if (IsHeap()) ++h_->rc;
+  }
+  Value(Value&& o) noexcept : tag_(o.tag_), aux_(o.aux_), i_(o.i_) { o.tag_ = Tag::kUnit; }
+  Value& operator=(const Value& o) {
+    if (o.IsHeap()) ++o.h_->rc;
+    if (IsHeap()) DecRef();
+    tag_ = o.tag_;
+    aux_ = o.aux_;
+    i_ = o.i_;
+    return *this;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      if (IsHeap()) DecRef();
+      tag_ = o.tag_;
+      aux_ = o.aux_;
+      i_ = o.i_;
+      o.tag_ = Tag::kUnit;
+    }
+    return *this;
+  }
+
+  static Value Unit() { return Value(); }
+  static Value Dead() { return Imm(Tag::kDead, 0); }
+  static Value Bool(bool b) { return Imm(Tag::kBool, b); }
+  static Value Int(int64_t v) { return Imm(Tag::kInt, v); }
+  static Value Char(uint32_t c) { return Imm(Tag::kChar, c); }
+  static Value Duration(int64_t ns) { return Imm(Tag::kDuration, ns); }
+  static Value Size(int64_t b) { return Imm(Tag::kSize, b); }
+  static Value Fn(uint32_t idx) { return Imm(Tag::kFn, idx); }
+  static Value Float(double d) {
+    Value v;
+    v.tag_ = Tag::kFloat;
+    v.f_ = d;
+    return v;
+  }
+  // Takes ownership of one reference to h.
+  static Value Heap(HeapObj* h) {
+    Value v;
+    v.tag_ = h->kind;
+    v.h_ = h;
+    return v;
+  }
+
+  Tag tag() const { return tag_; }
+  bool IsHeap() const { return tag_ >= Tag::kStr; }
+  bool Is(Tag t) const { return tag_ == t; }
+  int64_t i() const { return i_; }
+  double f() const { return f_; }
+  bool b() const { return i_ != 0; }
+  HeapObj* h() const { return h_; }
+
+  // In-place setters for the hot loop (release the old payload first).
+  void SetInt(int64_t v) { SetImm(Tag::kInt, v); }
+  void SetBool(bool b) { SetImm(Tag::kBool, b); }
+  void SetFloat(double d) {
+    if (IsHeap()) DecRef();
+    tag_ = Tag::kFloat;
+    f_ = d;
+  }
+  void SetImm(Tag t, int64_t v) {
+    if (IsHeap()) DecRef();
+    tag_ = t;
+    i_ = v;
+  }
+  void Kill() { SetImm(Tag::kDead, 0); }
+
+ private:
+  static Value Imm(Tag t, int64_t v) {
+    Value x;
+    x.tag_ = t;
+    x.i_ = v;
+    return x;
+  }
+  void DecRef() {
+    if (--h_->rc == 0) ReleaseObj(h_);
+  }
+
+  Tag tag_;
+  uint8_t pad_[3] = {0, 0, 0};
+  uint32_t aux_;
+  union {
+    int64_t i_;
+    double f_;
+    HeapObj* h_;
+  };
+};
+static_assert(sizeof(Value) == 16, "values are 16 bytes");
+
+struct StrObj : HeapObj {
+  std::string s;
+  explicit StrObj(std::string v) : HeapObj(Tag::kStr), s(std::move(v)) { est = 24 + s.size(); }
+};
+
+// Arrays and tuples share a representation; kind tells them apart.
+struct ArrayObj : HeapObj {
+  std::vector<Value> items;
+  explicit ArrayObj(Tag k) : HeapObj(k) {}
+};
+
+struct AdtObj : HeapObj {
+  uint32_t adt = 0;
+  uint32_t variant = 0;
+  std::vector<Value> fields;
+  AdtObj() : HeapObj(Tag::kAdt) {}
+};
+
+struct ValueHash {
+  size_t operator()(const Value& v) const;
+};
+struct ValueKeyEq {
+  bool operator()(const Value& a, const Value& b) const;
+};
+
+// Insertion-ordered map.
+struct MapObj : HeapObj {
+  std::vector<std::pair<Value, Value>> entries;
+  absl::flat_hash_map<Value, uint32_t, ValueHash, ValueKeyEq> index;
+  MapObj() : HeapObj(Tag::kMap) {}
+  int Find(const Value& k) const {
+    auto it = index.find(k);
+    return it == index.end() ? -1 : static_cast<int>(it->second);
+  }
+  void Reindex() {
+    index.clear();
+    for (uint32_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
+  }
+};
+
+struct ClosureObj : HeapObj {
+  uint32_t fn = 0;
+  std::vector<Value> captures;
+  ClosureObj() : HeapObj(Tag::kClosure) { est = 16; }
+};
+
+// A resolved projection step stored in a reference.
+struct RefStep {
+  enum class Kind : uint8_t { kField, kVariantField, kIndex } kind;
+  uint32_t variant = 0;
+  Value key;  // kIndex: the index or map key; kField: Int field index
+};
+
+// A reference to a place in some live frame: the absolute value-stack slot,
+// the id of the frame that owned it when the reference was made (a stale
+// reference traps MT5002), and the projections below the local.
+struct RefObj : HeapObj {
+  uint64_t slot = 0;
+  uint64_t frame_id = 0;
+  bool is_mut = false;
+  std::vector<RefStep> steps;
+  RefObj() : HeapObj(Tag::kRef) { est = 16; }
+};
+
+struct CapObj : HeapObj {
+  std::string family;
+  std::string constraint;
+  CapObj() : HeapObj(Tag::kCap) { est = 16; }
+};
+
+// The deterministic size estimate of runtime.md §2.
+inline uint64_t Estimate(const Value& v) {
+  switch (v.tag()) {
+    case Tag::kUnit:
+    case Tag::kBool:
+    case Tag::kChar:
+    case Tag::kDead:
+      return 8;
+    case Tag::kInt:
+    case Tag::kFloat:
+    case Tag::kDuration:
+    case Tag::kSize:
+    case Tag::kFn:
+      return 16;
+    default:
+      return v.h()->est;
+  }
+}
+
+// Makes v's heap object uniquely owned (cloning it if shared) and returns it.
+HeapObj* MakeUnique(Value& v);
+
+Value MakeStr(std::string s);
+bool ValuesEqual(const Value& a, const Value& b);
+// <0, 0, >0, or 2 when the values are not ordered (different kinds, NaN).
+int CompareValues(const Value& a, const Value& b);
+
+}  // namespace mty::interp

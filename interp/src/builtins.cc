@@ -1,0 +1,989 @@
+// Printing, arithmetic slow paths, casts, and the builtin functions and
+// methods of the interpreter (language.md §4–5; the front-end issue extends
+// the method set). Unknown methods return kUnknown so the VM traps MT5008.
+#include "builtins.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "mty/ir/text.h"
+
+namespace mty::interp {
+
+namespace {
+
+void AppendUtf8(std::string& out, uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+std::string FormatFloat(double d, bool debug) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[400];
+  auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed);
+  std::string s(buf, r.ptr);
+  if (debug && s.find('.') == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string QuoteDebug(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\0': out += "\\0"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out) {
+  if (depth > 200) {
+    out += "...";
+    return;
+  }
+  switch (v.tag()) {
+    case Tag::kUnit: out += "()"; return;
+    case Tag::kBool: out += v.b() ? "true" : "false"; return;
+    case Tag::kInt: absl::StrAppend(&out, v.i()); return;
+    case Tag::kFloat: out += FormatFloat(v.f(), debug); return;
+    case Tag::kChar:
+      if (debug || !top) {
+        out += '\'';
+        if (v.i() == '\'') out += "\\'";
+        else if (v.i() == '\n') out += "\\n";
+        else if (v.i() == '\\') out += "\\\\";
+        else AppendUtf8(out, static_cast<uint32_t>(v.i()));
+        out += '\'';
+      } else {
+        AppendUtf8(out, static_cast<uint32_t>(v.i()));
+      }
+      return;
+    case Tag::kDuration: out += ir::FormatDuration(v.i()); return;
+    case Tag::kSize: out += ir::FormatSize(v.i()); return;
+    case Tag::kFn:
+      absl::StrAppend(&out, "<fn ",
+                      v.i() < static_cast<int64_t>(m.functions.size()) ? m.functions[v.i()].name
+                                                                        : "?",
+                      ">");
+      return;
+    case Tag::kDead: out += "<dead>"; return;
+    case Tag::kStr: {
+      const std::string& s = static_cast<StrObj*>(v.h())->s;
+      if (debug || !top) out += QuoteDebug(s);
+      else out += s;
+      return;
+    }
+    case Tag::kArray:
+    case Tag::kTuple: {
+      const auto& items = static_cast<ArrayObj*>(v.h())->items;
+      bool tuple = v.Is(Tag::kTuple);
+      out += tuple ? "(" : "[";
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        Print(m, items[i], debug, false, depth + 1, out);
+      }
+      if (tuple && items.size() == 1) out += ",";
+      out += tuple ? ")" : "]";
+      return;
+    }
+    case Tag::kMap: {
+      out += "{";
+      bool first = true;
+      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+        if (!first) out += ", ";
+        first = false;
+        Print(m, k, debug, false, depth + 1, out);
+        out += ": ";
+        Print(m, x, debug, false, depth + 1, out);
+      }
+      out += "}";
+      return;
+    }
+    case Tag::kAdt: {
+      auto* o = static_cast<AdtObj*>(v.h());
+      const AdtInfo& info = m.adts[o->adt];
+      const std::string& vname = info.variant_names[o->variant];
+      const auto& names = info.field_names[o->variant];
+      bool named = !names.empty() && !names[0].empty();
+      out += info.is_enum ? vname : info.name;
+      if (o->fields.empty()) return;
+      if (named) {
+        out += " { ";
+        for (size_t i = 0; i < o->fields.size(); ++i) {
+          if (i) out += ", ";
+          absl::StrAppend(&out, i < names.size() ? names[i] : absl::StrCat(i), ": ");
+          Print(m, o->fields[i], debug, false, depth + 1, out);
+        }
+        out += " }";
+      } else {
+        out += "(";
+        for (size_t i = 0; i < o->fields.size(); ++i) {
+          if (i) out += ", ";
+          Print(m, o->fields[i], debug, false, depth + 1, out);
+        }
+        out += ")";
+      }
+      return;
+    }
+    case Tag::kClosure:
+      absl::StrAppend(&out, "<closure ", m.functions[static_cast<ClosureObj*>(v.h())->fn].name,
+                      ">");
+      return;
+    case Tag::kRef: out += "<ref>"; return;
+    case Tag::kCap: {
+      auto* c = static_cast<CapObj*>(v.h());
+      absl::StrAppend(&out, "<cap ", c->family, " ", QuoteDebug(c->constraint), ">");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::string Display(const Module& m, const Value& v) {
+  std::string s;
+  Print(m, v, false, true, 0, s);
+  return s;
+}
+
+std::string Debug(const Module& m, const Value& v) {
+  std::string s;
+  Print(m, v, true, true, 0, s);
+  return s;
+}
+
+std::string KindName(const Module& m, const Value& v) {
+  if (v.Is(Tag::kAdt)) return m.adts[static_cast<AdtObj*>(v.h())->adt].name;
+  return TagName(v.tag());
+}
+
+namespace {
+
+const char* OpSymbol(Op op) {
+  switch (op) {
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::Rem: return "%";
+    case Op::BitAnd: return "&";
+    case Op::BitOr: return "|";
+    case Op::BitXor: return "^";
+    case Op::Shl: return "<<";
+    case Op::Shr: return ">>";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    default: return "?";
+  }
+}
+
+bool TypeError(Ctx& cx, Op op, const Value& a, const Value& b) {
+  return cx.Trap("MT5016", absl::StrCat("cannot apply '", OpSymbol(op), "' to ",
+                                        KindName(cx.m, a), " and ", KindName(cx.m, b)));
+}
+
+bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
+  switch (op) {
+    case Op::Add:
+      if (__builtin_add_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '+'");
+      return true;
+    case Op::Sub:
+      if (__builtin_sub_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '-'");
+      return true;
+    case Op::Mul:
+      if (__builtin_mul_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '*'");
+      return true;
+    case Op::Div:
+    case Op::Rem:
+      if (y == 0)
+        return cx.Trap("MT5003", op == Op::Div ? "division by zero" : "remainder by zero");
+      if (y == -1 && x == std::numeric_limits<int64_t>::min())
+        return cx.Trap("MT5004", absl::StrCat("integer overflow in '", OpSymbol(op), "'"));
+      *r = op == Op::Div ? x / y : x % y;
+      return true;
+    case Op::BitAnd: *r = x & y; return true;
+    case Op::BitOr: *r = x | y; return true;
+    case Op::BitXor: *r = x ^ y; return true;
+    case Op::Shl:
+    case Op::Shr:
+      if (y < 0 || y > 63)
+        return cx.Trap("MT5004", absl::StrCat("shift by ", y, " is out of range 0..63"));
+      *r = op == Op::Shl ? static_cast<int64_t>(static_cast<uint64_t>(x) << y) : x >> y;
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
+  if (op == Op::Eq || op == Op::Ne) {
+    bool eq = ValuesEqual(a, b);
+    out = Value::Bool(op == Op::Eq ? eq : !eq);
+    return true;
+  }
+  if (op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge) {
+    int c = CompareValues(a, b);
+    if (c == 2) {
+      if (a.Is(Tag::kFloat) && b.Is(Tag::kFloat)) {  // NaN: every ordering is false
+        out = Value::Bool(false);
+        return true;
+      }
+      return TypeError(cx, op, a, b);
+    }
+    bool r = op == Op::Lt ? c < 0 : op == Op::Le ? c <= 0 : op == Op::Gt ? c > 0 : c >= 0;
+    out = Value::Bool(r);
+    return true;
+  }
+  Tag ta = a.tag(), tb = b.tag();
+  if (ta == Tag::kInt && tb == Tag::kInt) {
+    int64_t r;
+    if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
+    out = Value::Int(r);
+    return true;
+  }
+  if (ta == Tag::kFloat && tb == Tag::kFloat) {
+    double x = a.f(), y = b.f();
+    switch (op) {
+      case Op::Add: out = Value::Float(x + y); return true;
+      case Op::Sub: out = Value::Float(x - y); return true;
+      case Op::Mul: out = Value::Float(x * y); return true;
+      case Op::Div: out = Value::Float(x / y); return true;
+      case Op::Rem: out = Value::Float(std::fmod(x, y)); return true;
+      default: return TypeError(cx, op, a, b);
+    }
+  }
+  if (ta == Tag::kBool && tb == Tag::kBool &&
+      (op == Op::BitAnd || op == Op::BitOr || op == Op::BitXor)) {
+    bool x = a.b(), y = b.b();
+    out = Value::Bool(op == Op::BitAnd ? (x && y) : op == Op::BitOr ? (x || y) : (x != y));
+    return true;
+  }
+  if (ta == Tag::kStr && tb == Tag::kStr && op == Op::Add) {
+    const std::string& x = static_cast<StrObj*>(a.h())->s;
+    const std::string& y = static_cast<StrObj*>(b.h())->s;
+    if (!cx.Charge(24 + x.size() + y.size())) return false;
+    std::string s;
+    s.reserve(x.size() + y.size());
+    s += x;
+    s += y;
+    out = MakeStr(std::move(s));
+    return true;
+  }
+  // Durations and sizes: same-kind + and -, scaling by an Int, ratio by /.
+  if ((ta == Tag::kDuration || ta == Tag::kSize) && (tb == ta || tb == Tag::kInt)) {
+    int64_t r;
+    if (tb == ta && (op == Op::Add || op == Op::Sub || op == Op::Rem)) {
+      if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
+      out = Value::Int(r);
+      out.SetImm(ta, r);
+      return true;
+    }
+    if (tb == ta && op == Op::Div) {
+      if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
+      out = Value::Int(r);
+      return true;
+    }
+    if (tb == Tag::kInt && (op == Op::Mul || op == Op::Div)) {
+      if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
+      out.SetImm(ta, r);
+      return true;
+    }
+  }
+  if (ta == Tag::kInt && (tb == Tag::kDuration || tb == Tag::kSize) && op == Op::Mul) {
+    int64_t r;
+    if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
+    out.SetImm(tb, r);
+    return true;
+  }
+  return TypeError(cx, op, a, b);
+}
+
+bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
+  if (a.Is(Tag::kDead)) return cx.Trap("MT5002", "use of a moved or dropped value");
+  if (op == Op::Neg) {
+    switch (a.tag()) {
+      case Tag::kInt:
+      case Tag::kDuration:
+        if (a.i() == std::numeric_limits<int64_t>::min())
+          return cx.Trap("MT5004", "integer overflow in unary '-'");
+        out.SetImm(a.tag(), -a.i());
+        return true;
+      case Tag::kFloat: out = Value::Float(-a.f()); return true;
+      default: return cx.Trap("MT5016", absl::StrCat("cannot negate ", KindName(cx.m, a)));
+    }
+  }
+  if (a.Is(Tag::kBool)) {
+    out = Value::Bool(!a.b());
+    return true;
+  }
+  if (a.Is(Tag::kInt)) {
+    out = Value::Int(~a.i());
+    return true;
+  }
+  return cx.Trap("MT5016", absl::StrCat("cannot apply '!' to ", KindName(cx.m, a)));
+}
+
+bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
+  auto bad = [&] {
+    return cx.Trap("MT5016", absl::StrCat("cannot cast ", KindName(cx.m, v), " to this type"));
+  };
+  // Integer view of the source (floats saturate like Rust's `as`).
+  auto as_int = [&](int64_t* r) {
+    switch (v.tag()) {
+      case Tag::kInt:
+      case Tag::kChar:
+      case Tag::kBool:
+      case Tag::kDuration:
+      case Tag::kSize: *r = v.i(); return true;
+      case Tag::kFloat: {
+        double d = v.f();
+        if (std::isnan(d)) *r = 0;
+        else if (d >= 9223372036854775807.0) *r = std::numeric_limits<int64_t>::max();
+        else if (d <= -9223372036854775808.0) *r = std::numeric_limits<int64_t>::min();
+        else *r = static_cast<int64_t>(d);
+        return true;
+      }
+      default: return false;
+    }
+  };
+  int64_t x;
+  switch (k) {
+    case CastKind::kI8:
+    case CastKind::kI16:
+    case CastKind::kI32:
+    case CastKind::kI64:
+    case CastKind::kU8:
+    case CastKind::kU16:
+    case CastKind::kU32:
+    case CastKind::kU64: {
+      if (!as_int(&x)) return bad();
+      switch (k) {
+        case CastKind::kI8: x = static_cast<int8_t>(x); break;
+        case CastKind::kI16: x = static_cast<int16_t>(x); break;
+        case CastKind::kI32: x = static_cast<int32_t>(x); break;
+        case CastKind::kU8: x = static_cast<uint8_t>(x); break;
+        case CastKind::kU16: x = static_cast<uint16_t>(x); break;
+        case CastKind::kU32: x = static_cast<uint32_t>(x); break;
+        case CastKind::kU64:
+          if (v.Is(Tag::kFloat) && v.f() < 0) x = 0;
+          break;
+        default: break;
+      }
+      out = Value::Int(x);
+      return true;
+    }
+    case CastKind::kF64:
+      if (v.Is(Tag::kFloat)) {
+        out = v;
+        return true;
+      }
+      if (!as_int(&x)) return bad();
+      out = Value::Float(static_cast<double>(x));
+      return true;
+    case CastKind::kChar:
+      if (v.Is(Tag::kChar)) {
+        out = v;
+        return true;
+      }
+      if (!v.Is(Tag::kInt)) return bad();
+      if (v.i() < 0 || v.i() > 0x10FFFF || (v.i() >= 0xD800 && v.i() <= 0xDFFF))
+        return cx.Trap("MT5016", absl::StrCat(v.i(), " is not a Unicode scalar value"));
+      out = Value::Char(static_cast<uint32_t>(v.i()));
+      return true;
+    case CastKind::kBool:
+      if (!v.Is(Tag::kBool)) return bad();
+      out = v;
+      return true;
+    case CastKind::kStr: {
+      std::string s = Display(cx.m, v);
+      if (!cx.Charge(24 + s.size())) return false;
+      out = MakeStr(std::move(s));
+      return true;
+    }
+    case CastKind::kDuration:
+    case CastKind::kSize:
+      if (!(v.Is(Tag::kInt) || v.Is(Tag::kDuration) || v.Is(Tag::kSize))) return bad();
+      out.SetImm(k == CastKind::kDuration ? Tag::kDuration : Tag::kSize, v.i());
+      return true;
+  }
+  return bad();
+}
+
+CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, Value& out) {
+  auto fail = [&](std::string c, std::string m) {
+    cx.Trap(std::move(c), std::move(m));
+    return CallStatus::kFail;
+  };
+  if (name == "log" || name == "print" || name == "eprint") {
+    std::string s = Display(cx.m, args[0]);
+    if (name == "log") s += '\n';
+    if (cx.host) {
+      if (name == "eprint") cx.host->Stderr(s);
+      else cx.host->Stdout(s);
+    }
+    out = Value::Unit();
+    return CallStatus::kOk;
+  }
+  if (name == "panic") return fail("MT5001", absl::StrCat("panic: ", Display(cx.m, args[0])));
+  if (name == "assert") {
+    if (!args[0].Is(Tag::kBool))
+      return fail("MT5016", absl::StrCat("assert needs a Bool, found ", KindName(cx.m, args[0])));
+    if (!args[0].b()) return fail("MT5001", "assertion failed");
+    out = Value::Unit();
+    return CallStatus::kOk;
+  }
+  if (name == "to_str" || name == "debug_str" || name == "concat") {
+    std::string s;
+    if (name == "debug_str") {
+      s = Debug(cx.m, args[0]);
+    } else {
+      for (const Value& v : args) s += Display(cx.m, v);
+    }
+    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    out = MakeStr(std::move(s));
+    return CallStatus::kOk;
+  }
+  return CallStatus::kUnknown;
+}
+
+bool IsMutatingMethod(std::string_view name) {
+  static constexpr const char* kMut[] = {"push", "pop",    "insert",   "remove",  "clear",
+                                         "reverse", "sort", "push_str", "extend", "truncate"};
+  for (const char* m : kMut)
+    if (name == m) return true;
+  return false;
+}
+
+namespace {
+
+Value MakeOption(const Value* some, uint64_t* est) {
+  auto* o = new AdtObj();
+  o->adt = kAdtOption;
+  if (some) {
+    o->variant = 0;
+    o->fields.push_back(*some);
+    o->est = 24 + Estimate(*some);
+  } else {
+    o->variant = 1;
+    o->est = 24;
+  }
+  *est = o->est;
+  return Value::Heap(o);
+}
+
+bool NeedArgs(Ctx& cx, std::string_view name, const std::vector<Value>& args, size_t n) {
+  if (args.size() == n) return true;
+  return cx.Trap("MT5016", absl::StrCat("method ", std::string(name), " takes ", n, " argument(s), given ",
+                                        args.size()));
+}
+
+bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
+  if (!v.Is(Tag::kInt))
+    return cx.Trap("MT5016", absl::StrCat("expected Int, found ", KindName(cx.m, v)));
+  *out = v.i();
+  return true;
+}
+
+CallStatus Ok() { return CallStatus::kOk; }
+CallStatus Fail() { return CallStatus::kFail; }
+
+CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                     Value& out, int64_t* delta) {
+  const std::string& s = static_cast<StrObj*>(recv.h())->s;
+  auto str_arg = [&](size_t i, const std::string** p) {
+    if (!args[i].Is(Tag::kStr))
+      return cx.Trap("MT5016", absl::StrCat("expected Str, found ", KindName(cx.m, args[i])));
+    *p = &static_cast<StrObj*>(args[i].h())->s;
+    return true;
+  };
+  auto new_str = [&](std::string r) {
+    if (!cx.Charge(24 + r.size())) return Fail();
+    out = MakeStr(std::move(r));
+    return Ok();
+  };
+  if (name == "len") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Int(static_cast<int64_t>(s.size()));
+    return Ok();
+  }
+  if (name == "is_empty") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Bool(s.empty());
+    return Ok();
+  }
+  if (name == "contains" || name == "starts_with" || name == "ends_with") {
+    const std::string* p;
+    if (!NeedArgs(cx, name, args, 1) || !str_arg(0, &p)) return Fail();
+    bool r = name == "contains" ? s.find(*p) != std::string::npos
+             : name == "starts_with" ? s.starts_with(*p)
+                                     : s.ends_with(*p);
+    out = Value::Bool(r);
+    return Ok();
+  }
+  if (name == "to_upper" || name == "to_lower") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    std::string r = s;
+    for (char& c : r)
+      if (static_cast<unsigned char>(c) < 0x80)
+        c = name == "to_upper" ? static_cast<char>(std::toupper(c))
+                               : static_cast<char>(std::tolower(c));
+    return new_str(std::move(r));
+  }
+  if (name == "trim") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    size_t b = s.find_first_not_of(" \t\r\n");
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return new_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+  }
+  if (name == "repeat") {
+    int64_t n;
+    if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &n)) return Fail();
+    if (n < 0) {
+      cx.Trap("MT5017", absl::StrCat("repeat count ", n, " is negative"));
+      return Fail();
+    }
+    uint64_t total;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(n), s.size(), &total) ||
+        total > (uint64_t{1} << 32)) {
+      cx.Trap("MT5009", absl::StrCat("repeat would build a string of ", n, " x ", s.size(),
+                                     " bytes (the limit is 4 GiB)"));
+      return Fail();
+    }
+    if (!cx.Charge(24 + total)) return Fail();
+    std::string r;
+    r.reserve(total);
+    for (int64_t i = 0; i < n; ++i) r += s;
+    out = MakeStr(std::move(r));
+    return Ok();
+  }
+  if (name == "push_str") {
+    const std::string* p;
+    if (!NeedArgs(cx, name, args, 1) || !str_arg(0, &p)) return Fail();
+    std::string add = *p;  // p may alias recv
+    if (!cx.Charge(add.size())) return Fail();
+    auto* o = static_cast<StrObj*>(MakeUnique(recv));
+    o->s += add;
+    o->est += add.size();
+    *delta = static_cast<int64_t>(add.size());
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "to_str") return new_str(s);
+  if (name == "chars") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    for (size_t i = 0; i < s.size();) {
+      unsigned char c = static_cast<unsigned char>(s[i]);
+      int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+      for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+      a->items.push_back(Value::Char(cp));
+      a->est += 8;
+      i += n;
+    }
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                       Value& out, int64_t* delta) {
+  auto* a = static_cast<ArrayObj*>(recv.h());
+  uint64_t est;
+  if (name == "len") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Int(static_cast<int64_t>(a->items.size()));
+    return Ok();
+  }
+  if (name == "is_empty") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Bool(a->items.empty());
+    return Ok();
+  }
+  if (name == "push") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    uint64_t e = Estimate(args[0]);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.push_back(std::move(args[0]));
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "pop") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    if (a->items.empty()) {
+      out = MakeOption(nullptr, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    Value last = std::move(a->items.back());
+    a->items.pop_back();
+    uint64_t e = Estimate(last);
+    a->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    out = MakeOption(&last, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "get") {
+    int64_t i;
+    if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &i)) return Fail();
+    bool in = i >= 0 && static_cast<uint64_t>(i) < a->items.size();
+    out = MakeOption(in ? &a->items[i] : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "first" || name == "last") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    const Value* v = a->items.empty() ? nullptr
+                     : name == "first" ? &a->items.front()
+                                       : &a->items.back();
+    out = MakeOption(v, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "contains") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    bool found = false;
+    for (const Value& v : a->items)
+      if (ValuesEqual(v, args[0])) found = true;
+    out = Value::Bool(found);
+    return Ok();
+  }
+  if (name == "insert") {
+    int64_t i;
+    if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &i)) return Fail();
+    if (i < 0 || static_cast<uint64_t>(i) > a->items.size()) {
+      cx.Trap("MT5017", absl::StrCat("insert index ", i, " out of range for length ",
+                                     a->items.size()));
+      return Fail();
+    }
+    uint64_t e = Estimate(args[1]);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.insert(a->items.begin() + i, std::move(args[1]));
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "remove") {
+    int64_t i;
+    if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &i)) return Fail();
+    if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
+      cx.Trap("MT5017", absl::StrCat("remove index ", i, " out of range for length ",
+                                     a->items.size()));
+      return Fail();
+    }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    out = std::move(a->items[i]);
+    a->items.erase(a->items.begin() + i);
+    uint64_t e = Estimate(out);
+    a->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    return Ok();
+  }
+  if (name == "reverse") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    std::reverse(a->items.begin(), a->items.end());
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "clear") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.clear();
+    *delta = -static_cast<int64_t>(a->est - 24);
+    a->est = 24;
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "sort") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    for (size_t i = 1; i < a->items.size(); ++i)
+      if (CompareValues(a->items[0], a->items[i]) == 2) {
+        cx.Trap("MT5016", "sort needs elements of one ordered kind");
+        return Fail();
+      }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    std::stable_sort(a->items.begin(), a->items.end(),
+                     [](const Value& x, const Value& y) { return CompareValues(x, y) < 0; });
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "join") {
+    if (!NeedArgs(cx, name, args, 1) || !args[0].Is(Tag::kStr)) {
+      if (cx.code.empty()) cx.Trap("MT5016", "join needs a Str separator");
+      return Fail();
+    }
+    std::string r;
+    const std::string& sep = static_cast<StrObj*>(args[0].h())->s;
+    for (size_t i = 0; i < a->items.size(); ++i) {
+      if (i) r += sep;
+      r += Display(cx.m, a->items[i]);
+    }
+    if (!cx.Charge(24 + r.size())) return Fail();
+    out = MakeStr(std::move(r));
+    return Ok();
+  }
+  if (name == "index_of") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    for (size_t i = 0; i < a->items.size(); ++i)
+      if (ValuesEqual(a->items[i], args[0])) {
+        Value idx = Value::Int(static_cast<int64_t>(i));
+        out = MakeOption(&idx, &est);
+        return cx.Charge(est) ? Ok() : Fail();
+      }
+    out = MakeOption(nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus MapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                     Value& out, int64_t* delta) {
+  auto* m = static_cast<MapObj*>(recv.h());
+  uint64_t est;
+  if (name == "len") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Int(static_cast<int64_t>(m->entries.size()));
+    return Ok();
+  }
+  if (name == "is_empty") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = Value::Bool(m->entries.empty());
+    return Ok();
+  }
+  if (name == "contains_key") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    out = Value::Bool(m->Find(args[0]) >= 0);
+    return Ok();
+  }
+  if (name == "get") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    int j = m->Find(args[0]);
+    out = MakeOption(j >= 0 ? &m->entries[j].second : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "insert") {
+    if (!NeedArgs(cx, name, args, 2)) return Fail();
+    Tag kt = args[0].tag();
+    if (!(kt == Tag::kInt || kt == Tag::kStr || kt == Tag::kChar || kt == Tag::kBool ||
+          kt == Tag::kTuple)) {
+      cx.Trap("MT5016", absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
+                                     KindName(cx.m, args[0])));
+      return Fail();
+    }
+    m = static_cast<MapObj*>(MakeUnique(recv));
+    int j = m->Find(args[0]);
+    if (j >= 0) {
+      int64_t d = static_cast<int64_t>(Estimate(args[1])) -
+                  static_cast<int64_t>(Estimate(m->entries[j].second));
+      Value old = std::move(m->entries[j].second);
+      m->entries[j].second = std::move(args[1]);
+      m->est += d;
+      *delta = d;
+      out = MakeOption(&old, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    uint64_t e = Estimate(args[0]) + Estimate(args[1]);
+    if (!cx.Charge(e)) return Fail();
+    m->entries.push_back({std::move(args[0]), std::move(args[1])});
+    m->index.emplace(m->entries.back().first, static_cast<uint32_t>(m->entries.size() - 1));
+    m->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = MakeOption(nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "remove") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    int j = m->Find(args[0]);
+    if (j < 0) {
+      out = MakeOption(nullptr, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    m = static_cast<MapObj*>(MakeUnique(recv));
+    Value old = std::move(m->entries[j].second);
+    uint64_t e = Estimate(m->entries[j].first) + Estimate(old);
+    m->entries.erase(m->entries.begin() + j);
+    m->Reindex();
+    m->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    out = MakeOption(&old, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "keys" || name == "values") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    for (const auto& [k, x] : m->entries) {
+      a->items.push_back(name == "keys" ? k : x);
+      a->est += Estimate(a->items.back());
+    }
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name,
+                              std::vector<Value>& args, Value& out) {
+  auto* o = static_cast<AdtObj*>(recv.h());
+  bool is_option = o->adt == kAdtOption;
+  bool good = o->variant == 0;  // Some / Ok
+  if (name == "is_some" || name == "is_ok") {
+    if ((name == "is_some") != is_option) return CallStatus::kUnknown;
+    out = Value::Bool(good);
+    return Ok();
+  }
+  if (name == "is_none" || name == "is_err") {
+    if ((name == "is_none") != is_option) return CallStatus::kUnknown;
+    out = Value::Bool(!good);
+    return Ok();
+  }
+  if (name == "unwrap" || name == "expect") {
+    if (!NeedArgs(cx, name, args, name == "expect" ? 1 : 0)) return Fail();
+    if (good) {
+      out = o->fields[0];
+      return Ok();
+    }
+    std::string msg;
+    if (name == "expect") msg = Display(cx.m, args[0]);
+    else if (is_option) msg = "called unwrap on None";
+    else msg = absl::StrCat("called unwrap on Err(", Debug(cx.m, o->fields[0]), ")");
+    cx.Trap("MT5001", msg);
+    return Fail();
+  }
+  if (name == "unwrap_or") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    out = good ? o->fields[0] : args[0];
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                        Value& out) {
+  if (name == "to_str") {
+    std::string s = Display(cx.m, recv);
+    if (!cx.Charge(24 + s.size())) return Fail();
+    out = MakeStr(std::move(s));
+    return Ok();
+  }
+  if (recv.Is(Tag::kInt)) {
+    int64_t x = recv.i(), y;
+    if (name == "abs") {
+      if (x == std::numeric_limits<int64_t>::min()) {
+        cx.Trap("MT5004", "integer overflow in abs");
+        return Fail();
+      }
+      out = Value::Int(x < 0 ? -x : x);
+      return Ok();
+    }
+    if (name == "min" || name == "max") {
+      if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &y)) return Fail();
+      out = Value::Int(name == "min" ? std::min(x, y) : std::max(x, y));
+      return Ok();
+    }
+    if (name == "pow") {
+      if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &y)) return Fail();
+      if (y < 0) {
+        cx.Trap("MT5016", "pow needs a non-negative exponent");
+        return Fail();
+      }
+      int64_t r = 1;
+      for (int64_t i = 0; i < y; ++i) {
+        if (__builtin_mul_overflow(r, x, &r)) {
+          cx.Trap("MT5004", "integer overflow in pow");
+          return Fail();
+        }
+        if (r == 0 || r == 1) break;
+      }
+      out = Value::Int(r);
+      return Ok();
+    }
+    return CallStatus::kUnknown;
+  }
+  if (recv.Is(Tag::kFloat)) {
+    double x = recv.f();
+    if (name == "sqrt") out = Value::Float(std::sqrt(x));
+    else if (name == "floor") out = Value::Float(std::floor(x));
+    else if (name == "ceil") out = Value::Float(std::ceil(x));
+    else if (name == "round") out = Value::Float(std::round(x));
+    else if (name == "abs") out = Value::Float(std::fabs(x));
+    else return CallStatus::kUnknown;
+    return Ok();
+  }
+  if (recv.Is(Tag::kDuration) && name == "as_millis") {
+    out = Value::Int(recv.i() / 1000000);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+}  // namespace
+
+CallStatus BuiltinMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                         Value& out, int64_t* est_delta) {
+  *est_delta = 0;
+  switch (recv.tag()) {
+    case Tag::kStr: return StrMethod(cx, recv, name, args, out, est_delta);
+    case Tag::kArray: return ArrayMethod(cx, recv, name, args, out, est_delta);
+    case Tag::kMap: return MapMethod(cx, recv, name, args, out, est_delta);
+    case Tag::kTuple:
+      if (name == "len") {
+        out = Value::Int(static_cast<int64_t>(static_cast<ArrayObj*>(recv.h())->items.size()));
+        return CallStatus::kOk;
+      }
+      return CallStatus::kUnknown;
+    case Tag::kAdt: {
+      uint32_t adt = static_cast<AdtObj*>(recv.h())->adt;
+      if (adt == kAdtOption || adt == kAdtResult)
+        return OptionResultMethod(cx, recv, name, args, out);
+      return CallStatus::kUnknown;
+    }
+    case Tag::kInt:
+    case Tag::kFloat:
+    case Tag::kDuration:
+    case Tag::kSize:
+    case Tag::kBool:
+    case Tag::kChar: return NumberMethod(cx, recv, name, args, out);
+    default: return CallStatus::kUnknown;
+  }
+}
+
+}  // namespace mty::interp

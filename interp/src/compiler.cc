@@ -1,0 +1,473 @@
+// Lowers verified MtyIR to bytecode: register allocation (locals, then
+// constants, then per-statement scratch), jump patching, and the step
+// accounting tables (segment costs and statement starts).
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "mty/interp/bytecode.h"
+#include "mty/ir/text.h"
+#include "mty/ir/verify.h"
+
+namespace mty::interp {
+
+const char* OpName(Op op) {
+  static constexpr const char* kNames[] = {
+#define OP(name, text, fmt, doc) text,
+#include "mty/interp/opcodes.def"
+#undef OP
+  };
+  return kNames[static_cast<int>(op)];
+}
+
+const char* OpFormat(Op op) {
+  static constexpr const char* kFormats[] = {
+#define OP(name, text, fmt, doc) fmt,
+#include "mty/interp/opcodes.def"
+#undef OP
+  };
+  return kFormats[static_cast<int>(op)];
+}
+
+int Module::FindFunction(std::string_view name) const {
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (functions[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+std::optional<CastKind> CastKindOf(const ir::Type& t) {
+  static const std::pair<const char*, CastKind> kKinds[] = {
+      {"I8", CastKind::kI8},     {"I16", CastKind::kI16},   {"I32", CastKind::kI32},
+      {"I64", CastKind::kI64},   {"ISize", CastKind::kI64}, {"U8", CastKind::kU8},
+      {"U16", CastKind::kU16},   {"U32", CastKind::kU32},   {"U64", CastKind::kU64},
+      {"USize", CastKind::kU64}, {"F32", CastKind::kF64},   {"F64", CastKind::kF64},
+      {"Char", CastKind::kChar}, {"Bool", CastKind::kBool}, {"Str", CastKind::kStr},
+      {"String", CastKind::kStr}, {"Duration", CastKind::kDuration}, {"Size", CastKind::kSize}};
+  for (const auto& [n, k] : kKinds)
+    if (t.name == n) return k;
+  return std::nullopt;
+}
+
+class FunctionCompiler {
+ public:
+  FunctionCompiler(const ir::Program& p, const ir::Function& f, const Module& m,
+                   const std::map<std::string, int>& adt_ids, CompiledFunction& out)
+      : p_(p), f_(f), m_(m), adt_ids_(adt_ids), out_(out) {}
+
+  void Run() {
+    out_.name = f_.name;
+    out_.num_params = f_.num_params;
+    out_.num_locals = static_cast<uint32_t>(f_.locals.size());
+    // Constants get registers right after the locals.
+    for (const ir::Block& b : f_.blocks) {
+      for (const ir::Statement& s : b.stmts) {
+        for (const ir::Operand& o : s.rvalue.ops) NoteConst(o);
+        if (s.rvalue.deadline) NoteConst(*s.rvalue.deadline);
+        for (const ir::Operand& o : s.args) NoteConst(o);
+      }
+      NoteConst(b.term.op);
+    }
+    scratch_base_ = out_.num_locals + static_cast<uint32_t>(out_.constants.size());
+    max_reg_ = scratch_base_;
+    std::vector<int32_t> block_pc(f_.blocks.size());
+    for (size_t bi = 0; bi < f_.blocks.size(); ++bi) {
+      const ir::Block& b = f_.blocks[bi];
+      block_pc[bi] = Pc();
+      seg_start_ = Pc();
+      seg_steps_ = 0;
+      for (const ir::Statement& s : b.stmts) Statement(s);
+      Terminator(b.term);
+      CloseSegment();
+    }
+    // Patch block numbers into pcs.
+    for (Instr& in : out_.code) {
+      switch (in.op) {
+        case Op::Jmp: in.a = block_pc[in.a]; break;
+        case Op::JmpIf:
+          in.b = block_pc[in.b];
+          in.c = block_pc[in.c];
+          break;
+        case Op::Suspend: in.a = block_pc[in.a]; break;
+        default: break;
+      }
+    }
+    for (CaseTable& t : out_.cases) {
+      t.otherwise = block_pc[t.otherwise];
+      for (auto& c : t.cases) c.second = block_pc[c.second];
+    }
+    out_.frame_size = max_reg_;
+  }
+
+ private:
+  int32_t Pc() const { return static_cast<int32_t>(out_.code.size()); }
+
+  void NoteConst(const ir::Operand& o) {
+    if (o.kind != ir::Operand::Kind::kConst) return;
+    std::string key = absl::StrCat(static_cast<int>(o.constant.kind), ":",
+                                   ir::PrintConstant(o.constant));
+    if (const_regs_.count(key)) return;
+    const_regs_[key] = out_.num_locals + static_cast<int32_t>(out_.constants.size());
+    out_.constants.push_back(o.constant);
+  }
+
+  int32_t ConstReg(const ir::Constant& c) {
+    return const_regs_.at(
+        absl::StrCat(static_cast<int>(c.kind), ":", ir::PrintConstant(c)));
+  }
+
+  int32_t Scratch() {
+    int32_t r = static_cast<int32_t>(scratch_next_++);
+    if (scratch_next_ > max_reg_) max_reg_ = scratch_next_;
+    return r;
+  }
+
+  void Emit(Op op, int32_t a = 0, int32_t b = 0, int32_t c = 0) {
+    out_.code.push_back(Instr{op, 0, a, b, c});
+    out_.seg_cost.push_back(0);
+    out_.steps_at.push_back(pending_steps_);
+    out_.loc.push_back(loc_);
+    pending_steps_ = 0;
+  }
+
+  void Step() {
+    ++pending_steps_;
+    ++seg_steps_;
+  }
+
+  void CloseSegment() {
+    if (seg_start_ < Pc()) out_.seg_cost[seg_start_] += seg_steps_;
+    seg_start_ = Pc();
+    seg_steps_ = 0;
+  }
+
+  int32_t PlaceDescOf(const ir::Place& p) {
+    PlaceDesc d;
+    d.base = static_cast<int32_t>(p.local);
+    d.proj = p.proj;
+    out_.places.push_back(std::move(d));
+    return static_cast<int32_t>(out_.places.size() - 1);
+  }
+
+  // Returns the register holding the operand's value, emitting a load for
+  // projected places. Whole-local moves are recorded in kills_.
+  int32_t OperandReg(const ir::Operand& o) {
+    if (o.kind == ir::Operand::Kind::kConst) return ConstReg(o.constant);
+    if (o.place.IsLocal()) {
+      if (o.kind == ir::Operand::Kind::kMove) kills_.push_back(static_cast<int32_t>(o.place.local));
+      return static_cast<int32_t>(o.place.local);
+    }
+    int32_t r = Scratch();
+    Emit(Op::LoadPlace, r, PlaceDescOf(o.place));
+    return r;
+  }
+
+  std::vector<ArgDesc> Args(const std::vector<ir::Operand>& ops, size_t from = 0) {
+    std::vector<ArgDesc> args;
+    for (size_t i = from; i < ops.size(); ++i) {
+      const ir::Operand& o = ops[i];
+      if (o.kind == ir::Operand::Kind::kMove && o.place.IsLocal()) {
+        args.push_back({static_cast<int32_t>(o.place.local), true});
+      } else {
+        args.push_back({OperandReg(o), false});
+      }
+    }
+    return args;
+  }
+
+  int32_t AddCall(CallDesc d) {
+    out_.calls.push_back(std::move(d));
+    return static_cast<int32_t>(out_.calls.size() - 1);
+  }
+
+  void FlushKills() {
+    for (int32_t r : kills_) Emit(Op::Kill, r);
+    kills_.clear();
+  }
+
+  void Statement(const ir::Statement& s) {
+    loc_ = s.loc;
+    scratch_next_ = scratch_base_;
+    Step();
+    switch (s.kind) {
+      case ir::Statement::Kind::kAssign: Assign(s); break;
+      case ir::Statement::Kind::kDrop:
+      case ir::Statement::Kind::kStorageDead:
+        if (s.place.IsLocal()) Emit(Op::Kill, static_cast<int32_t>(s.place.local));
+        break;
+      case ir::Statement::Kind::kStorageLive:
+        Emit(Op::Live, static_cast<int32_t>(s.place.local));
+        break;
+      case ir::Statement::Kind::kEffectInvoke: {
+        CallDesc d;
+        d.name = s.path;
+        d.args = Args(s.args);
+        bool direct = s.has_dest && s.place.IsLocal();
+        int32_t dst = direct ? static_cast<int32_t>(s.place.local) : Scratch();
+        Emit(Op::Effect, dst, AddCall(std::move(d)));
+        if (s.has_dest && !direct) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
+        break;
+      }
+      case ir::Statement::Kind::kArenaPush:
+      case ir::Statement::Kind::kArenaPop:
+      case ir::Statement::Kind::kNop:
+        break;  // no instruction; the step is counted on the next one
+    }
+  }
+
+  void Assign(const ir::Statement& s) {
+    const ir::Rvalue& r = s.rvalue;
+    bool direct = s.place.IsLocal();
+    int32_t dst = direct ? static_cast<int32_t>(s.place.local) : -1;
+    auto Dst = [&] {
+      if (dst < 0) dst = Scratch();
+      return dst;
+    };
+    bool breaks_segment = false;
+    using K = ir::Rvalue::Kind;
+    switch (r.kind) {
+      case K::kUse: {
+        const ir::Operand& o = r.ops[0];
+        if (o.kind == ir::Operand::Kind::kMove && o.place.IsLocal()) {
+          if (direct && o.place.local == s.place.local) break;  // _1 = move _1
+          Emit(Op::MoveKill, Dst(), static_cast<int32_t>(o.place.local));
+        } else if (!direct && o.kind != ir::Operand::Kind::kConst && o.place.IsLocal()) {
+          dst = static_cast<int32_t>(o.place.local);  // store straight from the local
+        } else {
+          int32_t src = OperandReg(o);
+          if (direct) {
+            Emit(Op::Move, dst, src);
+          } else {
+            dst = src;
+          }
+        }
+        break;
+      }
+      case K::kBinOp: {
+        int32_t a = OperandReg(r.ops[0]);
+        int32_t b = OperandReg(r.ops[1]);
+        static constexpr Op kOps[] = {Op::Add, Op::Sub, Op::Mul, Op::Div,    Op::Rem, Op::BitAnd,
+                                      Op::BitOr, Op::BitXor, Op::Shl, Op::Shr, Op::Eq, Op::Ne,
+                                      Op::Lt,  Op::Le,  Op::Gt,  Op::Ge};
+        Emit(kOps[static_cast<int>(r.bin)], Dst(), a, b);
+        break;
+      }
+      case K::kUnOp: {
+        int32_t a = OperandReg(r.ops[0]);
+        Emit(r.un == ir::UnOp::kNeg ? Op::Neg : Op::Not, Dst(), a);
+        break;
+      }
+      case K::kRef: Emit(Op::MakeRef, Dst(), PlaceDescOf(r.place), r.is_mut ? 1 : 0); break;
+      case K::kDeref: {
+        int32_t a = OperandReg(r.ops[0]);
+        Emit(Op::Deref, Dst(), a);
+        break;
+      }
+      case K::kAdtInit: {
+        CallDesc d;
+        d.args = Args(r.ops);
+        d.adt = adt_ids_.at(r.name);
+        const AdtInfo& info = m_.adts[d.adt];
+        if (info.is_enum)
+          for (size_t v = 0; v < info.variant_names.size(); ++v)
+            if (info.variant_names[v] == r.name2) d.variant = static_cast<uint32_t>(v);
+        Emit(Op::NewAdt, Dst(), AddCall(std::move(d)));
+        break;
+      }
+      case K::kTupleInit:
+      case K::kArrayInit:
+      case K::kMapInit: {
+        CallDesc d;
+        d.args = Args(r.ops);
+        Op op = r.kind == K::kTupleInit ? Op::NewTuple
+                : r.kind == K::kArrayInit ? Op::NewArray
+                                          : Op::NewMap;
+        Emit(op, Dst(), AddCall(std::move(d)));
+        break;
+      }
+      case K::kFieldRead:
+      case K::kTupleRead: {
+        int32_t a = OperandReg(r.ops[0]);
+        Emit(r.kind == K::kFieldRead ? Op::GetField : Op::GetTuple, Dst(), a,
+             static_cast<int32_t>(r.index));
+        break;
+      }
+      case K::kIndexRead: {
+        int32_t a = OperandReg(r.ops[0]);
+        int32_t b = OperandReg(r.ops[1]);
+        Emit(Op::GetIndex, Dst(), a, b);
+        break;
+      }
+      case K::kLen: {
+        int32_t a = OperandReg(r.ops[0]);
+        Emit(Op::Len, Dst(), a);
+        break;
+      }
+      case K::kCast: {
+        int32_t a = OperandReg(r.ops[0]);
+        Emit(Op::Cast, Dst(), a, static_cast<int32_t>(*CastKindOf(r.type)));
+        break;
+      }
+      case K::kCall: {
+        CallDesc d;
+        d.args = Args(r.ops);
+        d.name = r.name;
+        if (r.is_builtin) {
+          Emit(Op::CallBuiltin, Dst(), AddCall(std::move(d)));
+        } else {
+          d.callee = m_.FindFunction(r.name);
+          Emit(Op::Call, Dst(), AddCall(std::move(d)));
+          breaks_segment = true;
+        }
+        break;
+      }
+      case K::kCallIndirect: {
+        CallDesc d;
+        d.callee = OperandReg(r.ops[0]);
+        d.args = Args(r.ops, 1);
+        Emit(Op::CallIndirect, Dst(), AddCall(std::move(d)));
+        breaks_segment = true;
+        break;
+      }
+      case K::kMethodCall: {
+        CallDesc d;
+        d.args = Args(r.ops);
+        d.name = r.name;
+        d.place = PlaceDescOf(r.place);
+        Emit(Op::CallMethod, Dst(), AddCall(std::move(d)));
+        breaks_segment = true;
+        break;
+      }
+      case K::kClosure: {
+        CallDesc d;
+        d.args = Args(r.ops);
+        d.callee = m_.FindFunction(r.name);
+        Emit(Op::MakeClosure, Dst(), AddCall(std::move(d)));
+        break;
+      }
+      case K::kCapValue: {
+        CallDesc d;
+        d.name = r.name;
+        out_.messages.push_back(r.name2);
+        d.callee = static_cast<int32_t>(out_.messages.size() - 1);
+        Emit(Op::MakeCap, Dst(), AddCall(std::move(d)));
+        break;
+      }
+      case K::kAgentSpawn:
+      case K::kSend:
+      case K::kAsk: {
+        const char* what = r.kind == K::kAgentSpawn ? "spawn" : r.kind == K::kSend ? "send" : "ask";
+        out_.messages.push_back(absl::StrCat(what, " ", r.name,
+                                             ": agents are not supported by this runtime yet"));
+        Emit(Op::Unsupported, static_cast<int32_t>(out_.messages.size() - 1));
+        break;
+      }
+    }
+    if (breaks_segment) CloseSegment();
+    if (!direct && dst >= 0) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
+    FlushKills();
+  }
+
+  int32_t AddCases(const ir::Terminator& t) {
+    CaseTable ct;
+    ct.otherwise = static_cast<int32_t>(t.target);
+    for (const ir::SwitchCase& c : t.cases)
+      ct.cases.push_back({c.value, static_cast<int32_t>(c.target)});
+    out_.cases.push_back(std::move(ct));
+    return static_cast<int32_t>(out_.cases.size() - 1);
+  }
+
+  void Terminator(const ir::Terminator& t) {
+    loc_ = t.loc;
+    scratch_next_ = scratch_base_;
+    Step();
+    using K = ir::Terminator::Kind;
+    switch (t.kind) {
+      case K::kGoto: Emit(Op::Jmp, static_cast<int32_t>(t.target)); break;
+      case K::kIf: {
+        int32_t c = OperandReg(t.op);
+        Emit(Op::JmpIf, c, static_cast<int32_t>(t.target), static_cast<int32_t>(t.target2));
+        break;
+      }
+      case K::kSwitchInt:
+      case K::kSwitchVariant: {
+        int32_t v = OperandReg(t.op);
+        Emit(t.kind == K::kSwitchInt ? Op::SwitchInt : Op::SwitchVariant, v, AddCases(t));
+        break;
+      }
+      case K::kReturn: Emit(Op::Return); break;
+      case K::kPanic: Emit(Op::Panic, OperandReg(t.op)); break;
+      case K::kUnreachable: Emit(Op::Unreachable); break;
+      case K::kTryReturnErr: Emit(Op::TryReturnErr, OperandReg(t.op)); break;
+      case K::kSuspend: Emit(Op::Suspend, static_cast<int32_t>(t.target)); break;
+    }
+    kills_.clear();  // moves in terminators end the frame or the block anyway
+  }
+
+  const ir::Program& p_;
+  const ir::Function& f_;
+  const Module& m_;
+  const std::map<std::string, int>& adt_ids_;
+  CompiledFunction& out_;
+  std::map<std::string, int32_t> const_regs_;
+  uint32_t scratch_base_ = 0;
+  uint32_t scratch_next_ = 0;
+  uint32_t max_reg_ = 0;
+  uint32_t pending_steps_ = 0;
+  uint32_t seg_steps_ = 0;
+  int32_t seg_start_ = 0;
+  ir::Loc loc_;
+  std::vector<int32_t> kills_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
+                                                     std::string_view file_name) {
+  if (auto s = ir::Verify(p, file_name); !s.ok()) return s;
+  auto m = std::make_shared<Module>();
+  m->source = std::string(file_name.empty() ? std::string_view(p.source) : file_name);
+  if (!p.source.empty()) m->source = p.source;
+  std::map<std::string, int> adt_ids;
+  auto add_adt = [&](const ir::Adt& a) {
+    AdtInfo info;
+    info.name = a.name;
+    info.is_enum = a.is_enum;
+    for (const ir::Variant& v : a.variants) {
+      info.variant_names.push_back(v.name);
+      std::vector<std::string> fields;
+      for (const ir::Field& f : v.fields) fields.push_back(f.name);
+      info.field_names.push_back(std::move(fields));
+    }
+    adt_ids[a.name] = static_cast<int>(m->adts.size());
+    m->adts.push_back(std::move(info));
+  };
+  // Option and Result always hold ids 0 and 1 so the runtime can build them.
+  for (const ir::Adt& a : ir::PreludeAdts()) {
+    const ir::Adt* user = p.FindAdtIndex(a.name) >= 0 ? &p.adts[p.FindAdtIndex(a.name)] : nullptr;
+    add_adt(user ? *user : a);
+  }
+  for (const ir::Adt& a : p.adts)
+    if (a.name != "Option" && a.name != "Result") add_adt(a);
+  m->functions.resize(p.functions.size());
+  for (size_t i = 0; i < p.functions.size(); ++i) m->functions[i].name = p.functions[i].name;
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    FunctionCompiler fc(p, p.functions[i], *m, adt_ids, m->functions[i]);
+    fc.Run();
+    const ir::Function& f = p.functions[i];
+    m->functions[i].first_param_is_mut_ref =
+        f.num_params >= 1 && f.locals[1].type.kind == ir::Type::Kind::kRef && f.locals[1].type.is_mut;
+  }
+  m->main_index = m->FindFunction("main");
+  m->methods.resize(m->adts.size());
+  for (size_t i = 0; i < m->functions.size(); ++i) {
+    const std::string& n = m->functions[i].name;
+    size_t sep = n.rfind("::");
+    if (sep == std::string::npos) continue;
+    auto it = adt_ids.find(n.substr(0, sep));
+    if (it != adt_ids.end()) m->methods[it->second][n.substr(sep + 2)] = static_cast<int>(i);
+  }
+  return std::shared_ptr<const Module>(std::move(m));
+}
+
+}  // namespace mty::interp

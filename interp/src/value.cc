@@ -1,0 +1,290 @@
+// Heap object lifetime (iterative release), copy-on-write cloning, equality,
+// ordering and hashing of values.
+#include "mty/interp/value.h"
+
+#include <cmath>
+
+#include "absl/hash/hash.h"
+
+namespace mty::interp {
+
+const char* TagName(Tag t) {
+  switch (t) {
+    case Tag::kUnit: return "Unit";
+    case Tag::kBool: return "Bool";
+    case Tag::kInt: return "Int";
+    case Tag::kFloat: return "Float";
+    case Tag::kChar: return "Char";
+    case Tag::kDuration: return "Duration";
+    case Tag::kSize: return "Size";
+    case Tag::kFn: return "Fn";
+    case Tag::kDead: return "dead value";
+    case Tag::kStr: return "Str";
+    case Tag::kArray: return "Array";
+    case Tag::kTuple: return "Tuple";
+    case Tag::kMap: return "Map";
+    case Tag::kAdt: return "ADT";
+    case Tag::kClosure: return "Closure";
+    case Tag::kRef: return "Ref";
+    case Tag::kCap: return "Capability";
+  }
+  return "?";
+}
+
+namespace {
+
+// Moves the heap children of `h` into `out` so that freeing a deeply nested
+// value never recurses on the C++ stack.
+void TakeChildren(HeapObj* h, std::vector<Value>& out) {
+  auto take = [&](std::vector<Value>& v) {
+    for (Value& x : v)
+      if (x.IsHeap()) out.push_back(std::move(x));
+    v.clear();
+  };
+  switch (h->kind) {
+    case Tag::kArray:
+    case Tag::kTuple: take(static_cast<ArrayObj*>(h)->items); break;
+    case Tag::kAdt: take(static_cast<AdtObj*>(h)->fields); break;
+    case Tag::kClosure: take(static_cast<ClosureObj*>(h)->captures); break;
+    case Tag::kMap: {
+      auto* m = static_cast<MapObj*>(h);
+      m->index.clear();
+      for (auto& [k, v] : m->entries) {
+        if (k.IsHeap()) out.push_back(std::move(k));
+        if (v.IsHeap()) out.push_back(std::move(v));
+      }
+      m->entries.clear();
+      break;
+    }
+    case Tag::kRef:
+      for (RefStep& s : static_cast<RefObj*>(h)->steps)
+        if (s.key.IsHeap()) out.push_back(std::move(s.key));
+      break;
+    default: break;
+  }
+}
+
+void DeleteObj(HeapObj* h) {
+  switch (h->kind) {
+    case Tag::kStr: delete static_cast<StrObj*>(h); break;
+    case Tag::kArray:
+    case Tag::kTuple: delete static_cast<ArrayObj*>(h); break;
+    case Tag::kAdt: delete static_cast<AdtObj*>(h); break;
+    case Tag::kMap: delete static_cast<MapObj*>(h); break;
+    case Tag::kClosure: delete static_cast<ClosureObj*>(h); break;
+    case Tag::kRef: delete static_cast<RefObj*>(h); break;
+    case Tag::kCap: delete static_cast<CapObj*>(h); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void ReleaseObj(HeapObj* h) {
+  if (h->kind == Tag::kStr || h->kind == Tag::kCap) {
+    DeleteObj(h);
+    return;
+  }
+  static thread_local std::vector<Value>* pending = nullptr;
+  static thread_local bool draining = false;
+  if (!pending) pending = new std::vector<Value>();
+  TakeChildren(h, *pending);
+  DeleteObj(h);
+  if (draining) return;  // an outer ReleaseObj drains the list
+  draining = true;
+  while (!pending->empty()) {
+    Value v = std::move(pending->back());
+    pending->pop_back();
+    // Dropping v may call ReleaseObj, which appends to `pending`.
+  }
+  draining = false;
+}
+
+HeapObj* MakeUnique(Value& v) {
+  HeapObj* h = v.h();
+  if (h->rc == 1) return h;
+  HeapObj* copy = nullptr;
+  switch (h->kind) {
+    case Tag::kStr: copy = new StrObj(static_cast<StrObj*>(h)->s); break;
+    case Tag::kArray:
+    case Tag::kTuple: {
+      auto* a = new ArrayObj(h->kind);
+      a->items = static_cast<ArrayObj*>(h)->items;
+      copy = a;
+      break;
+    }
+    case Tag::kAdt: {
+      auto* src = static_cast<AdtObj*>(h);
+      auto* a = new AdtObj();
+      a->adt = src->adt;
+      a->variant = src->variant;
+      a->fields = src->fields;
+      copy = a;
+      break;
+    }
+    case Tag::kMap: {
+      auto* m = new MapObj();
+      m->entries = static_cast<MapObj*>(h)->entries;
+      m->Reindex();
+      copy = m;
+      break;
+    }
+    case Tag::kClosure: {
+      auto* c = new ClosureObj();
+      c->fn = static_cast<ClosureObj*>(h)->fn;
+      c->captures = static_cast<ClosureObj*>(h)->captures;
+      copy = c;
+      break;
+    }
+    case Tag::kRef: {
+      auto* r = new RefObj(*static_cast<RefObj*>(h));
+      r->rc = 1;
+      copy = r;
+      break;
+    }
+    case Tag::kCap: {
+      auto* c = new CapObj(*static_cast<CapObj*>(h));
+      c->rc = 1;
+      copy = c;
+      break;
+    }
+    default: return h;
+  }
+  copy->est = h->est;
+  v = Value::Heap(copy);
+  return copy;
+}
+
+Value MakeStr(std::string s) { return Value::Heap(new StrObj(std::move(s))); }
+
+namespace {
+
+const std::vector<Value>* Children(const Value& v) {
+  switch (v.tag()) {
+    case Tag::kArray:
+    case Tag::kTuple: return &static_cast<ArrayObj*>(v.h())->items;
+    case Tag::kAdt: return &static_cast<AdtObj*>(v.h())->fields;
+    case Tag::kClosure: return &static_cast<ClosureObj*>(v.h())->captures;
+    default: return nullptr;
+  }
+}
+
+bool ShallowEqual(const Value& a, const Value& b) {
+  if (a.tag() != b.tag()) return false;
+  switch (a.tag()) {
+    case Tag::kUnit: return true;
+    case Tag::kFloat: return a.f() == b.f();
+    case Tag::kStr: return static_cast<StrObj*>(a.h())->s == static_cast<StrObj*>(b.h())->s;
+    case Tag::kAdt: {
+      auto* x = static_cast<AdtObj*>(a.h());
+      auto* y = static_cast<AdtObj*>(b.h());
+      return x->adt == y->adt && x->variant == y->variant;
+    }
+    case Tag::kClosure:
+      return static_cast<ClosureObj*>(a.h())->fn == static_cast<ClosureObj*>(b.h())->fn;
+    case Tag::kArray:
+    case Tag::kTuple:
+    case Tag::kMap: return true;
+    case Tag::kRef: return a.h() == b.h();
+    case Tag::kCap: {
+      auto* x = static_cast<CapObj*>(a.h());
+      auto* y = static_cast<CapObj*>(b.h());
+      return x->family == y->family && x->constraint == y->constraint;
+    }
+    default: return a.i() == b.i();
+  }
+}
+
+}  // namespace
+
+bool ValuesEqual(const Value& a0, const Value& b0) {
+  // Iterative structural equality (no recursion on deep values).
+  std::vector<std::pair<const Value*, const Value*>> work{{&a0, &b0}};
+  while (!work.empty()) {
+    auto [a, b] = work.back();
+    work.pop_back();
+    if (a->IsHeap() && b->IsHeap() && a->h() == b->h()) continue;
+    if (!ShallowEqual(*a, *b)) return false;
+    if (a->tag() == Tag::kMap) {
+      auto* x = static_cast<MapObj*>(a->h());
+      auto* y = static_cast<MapObj*>(b->h());
+      if (x->entries.size() != y->entries.size()) return false;
+      for (auto& [k, v] : x->entries) {
+        int j = y->Find(k);
+        if (j < 0) return false;
+        work.push_back({&v, &y->entries[j].second});
+      }
+      continue;
+    }
+    const std::vector<Value>* xs = Children(*a);
+    if (!xs) continue;
+    const std::vector<Value>* ys = Children(*b);
+    if (xs->size() != ys->size()) return false;
+    for (size_t i = 0; i < xs->size(); ++i) work.push_back({&(*xs)[i], &(*ys)[i]});
+  }
+  return true;
+}
+
+namespace {
+
+int Cmp3(auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); }
+
+int CompareDepth(const Value& a, const Value& b, int depth) {
+  if (depth > 1000) return 2;
+  if (a.tag() != b.tag()) return 2;
+  switch (a.tag()) {
+    case Tag::kInt:
+    case Tag::kChar:
+    case Tag::kDuration:
+    case Tag::kSize:
+    case Tag::kBool: return Cmp3(a.i(), b.i());
+    case Tag::kUnit: return 0;
+    case Tag::kFloat:
+      if (std::isnan(a.f()) || std::isnan(b.f())) return 2;
+      return Cmp3(a.f(), b.f());
+    case Tag::kStr:
+      return Cmp3(static_cast<StrObj*>(a.h())->s.compare(static_cast<StrObj*>(b.h())->s), 0);
+    case Tag::kArray:
+    case Tag::kTuple:
+    case Tag::kAdt: {
+      if (a.tag() == Tag::kAdt) {
+        auto* x = static_cast<AdtObj*>(a.h());
+        auto* y = static_cast<AdtObj*>(b.h());
+        if (x->adt != y->adt) return 2;
+        if (x->variant != y->variant) return Cmp3(x->variant, y->variant);
+      }
+      const auto& xs = *Children(a);
+      const auto& ys = *Children(b);
+      for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
+        int c = CompareDepth(xs[i], ys[i], depth + 1);
+        if (c != 0) return c;
+      }
+      return Cmp3(xs.size(), ys.size());
+    }
+    default: return 2;
+  }
+}
+
+}  // namespace
+
+int CompareValues(const Value& a, const Value& b) { return CompareDepth(a, b, 0); }
+
+size_t ValueHash::operator()(const Value& v) const {
+  switch (v.tag()) {
+    case Tag::kStr: return absl::HashOf(static_cast<StrObj*>(v.h())->s);
+    case Tag::kTuple: {
+      size_t h = 7;
+      for (const Value& x : static_cast<ArrayObj*>(v.h())->items) h = h * 31 + (*this)(x);
+      return h;
+    }
+    case Tag::kFloat: return absl::HashOf(v.f());
+    case Tag::kUnit: return 1;
+    default:
+      if (v.IsHeap()) return static_cast<size_t>(v.tag());
+      return absl::HashOf(static_cast<int>(v.tag()), v.i());
+  }
+}
+
+bool ValueKeyEq::operator()(const Value& a, const Value& b) const { return ValuesEqual(a, b); }
+
+}  // namespace mty::interp

@@ -1,0 +1,326 @@
+// MtyIR data model: programs, ADTs, functions, locals, blocks, statements,
+// rvalues, terminators, places and constants. Plain values, no behaviour.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mty::ir {
+
+// A position in some source text (1-based). line == 0 means "unknown".
+struct Loc {
+  uint32_t line = 0;
+  uint32_t col = 0;
+  bool operator==(const Loc&) const = default;
+};
+
+// Types are annotations: the interpreter is dynamically typed and checks
+// every operation at run time (MT5016). They are kept for tools, printing
+// and the verifier's arity checks.
+struct Type {
+  enum class Kind : uint8_t {
+    kNamed,  // Bool, I64, Str, Point, Option[I64] (name + args)
+    kTuple,  // (A, B)
+    kArray,  // [T]
+    kRef,    // &T or &mut T
+    kFn,     // fn(A, B) -> R
+  };
+  Kind kind = Kind::kNamed;
+  std::string name;         // kNamed
+  bool is_mut = false;      // kRef
+  std::vector<Type> args;   // generic args / elements / params (+ result last for kFn)
+  bool operator==(const Type&) const = default;
+
+  static Type Named(std::string n) {
+    Type t;
+    t.name = std::move(n);
+    return t;
+  }
+};
+
+struct Constant {
+  enum class Kind : uint8_t {
+    kUnit,
+    kBool,
+    kInt,
+    kFloat,
+    kChar,
+    kStr,
+    kDuration,  // nanoseconds in i
+    kSize,      // bytes in i
+    kFn,        // a reference to the function named s
+  };
+  Kind kind = Kind::kUnit;
+  int64_t i = 0;     // kBool (0/1), kInt, kChar (scalar), kDuration, kSize
+  double f = 0;      // kFloat
+  std::string s;     // kStr, kFn
+  bool operator==(const Constant& o) const {
+    return kind == o.kind && i == o.i && s == o.s &&
+           (kind != Kind::kFloat || f == o.f || (f != f && o.f != o.f));
+  }
+
+  static Constant Unit() { return {}; }
+  static Constant Bool(bool b) {
+    Constant c;
+    c.kind = Kind::kBool;
+    c.i = b;
+    return c;
+  }
+  static Constant Int(int64_t v) {
+    Constant c;
+    c.kind = Kind::kInt;
+    c.i = v;
+    return c;
+  }
+  static Constant Float(double v) {
+    Constant c;
+    c.kind = Kind::kFloat;
+    c.f = v;
+    return c;
+  }
+  static Constant Char(uint32_t v) {
+    Constant c;
+    c.kind = Kind::kChar;
+    c.i = v;
+    return c;
+  }
+  static Constant Str(std::string v) {
+    Constant c;
+    c.kind = Kind::kStr;
+    c.s = std::move(v);
+    return c;
+  }
+  static Constant Duration(int64_t ns) {
+    Constant c;
+    c.kind = Kind::kDuration;
+    c.i = ns;
+    return c;
+  }
+  static Constant Size(int64_t bytes) {
+    Constant c;
+    c.kind = Kind::kSize;
+    c.i = bytes;
+    return c;
+  }
+  static Constant Fn(std::string name) {
+    Constant c;
+    c.kind = Kind::kFn;
+    c.s = std::move(name);
+    return c;
+  }
+};
+
+struct Projection {
+  enum class Kind : uint8_t {
+    kField,         // .fN    field N of a struct (variant 0)
+    kTupleIndex,    // .N     element N of a tuple
+    kVariantField,  // .vV.fN field N of variant V (traps MT5016 on another variant)
+    kIndex,         // [_k]   element at the integer/key held in local k
+    kDeref,         // *      follow a reference
+  };
+  Kind kind = Kind::kField;
+  uint32_t index = 0;    // field / tuple index / local for kIndex
+  uint32_t variant = 0;  // kVariantField
+  bool operator==(const Projection&) const = default;
+};
+
+// A local plus projections applied left to right. A leading `*` in the text
+// form is a kDeref as the first projection.
+struct Place {
+  uint32_t local = 0;
+  std::vector<Projection> proj;
+  bool operator==(const Place&) const = default;
+  bool IsLocal() const { return proj.empty(); }
+};
+
+struct Operand {
+  enum class Kind : uint8_t { kCopy, kMove, kConst };
+  Kind kind = Kind::kConst;
+  Place place;
+  Constant constant;
+  bool operator==(const Operand&) const = default;
+
+  static Operand Copy(Place p) {
+    Operand o;
+    o.kind = Kind::kCopy;
+    o.place = std::move(p);
+    return o;
+  }
+  static Operand Move(Place p) {
+    Operand o;
+    o.kind = Kind::kMove;
+    o.place = std::move(p);
+    return o;
+  }
+  static Operand Const(Constant c) {
+    Operand o;
+    o.constant = std::move(c);
+    return o;
+  }
+};
+
+enum class BinOp : uint8_t {
+  kAdd, kSub, kMul, kDiv, kRem, kBitAnd, kBitOr, kBitXor, kShl, kShr,
+  kEq, kNe, kLt, kLe, kGt, kGe,
+};
+enum class UnOp : uint8_t { kNeg, kNot };
+
+const char* BinOpText(BinOp op);
+const char* UnOpText(UnOp op);
+
+struct Rvalue {
+  enum class Kind : uint8_t {
+    kUse,         // operand
+    kBinOp,       // a <op> b
+    kUnOp,        // -a, !a
+    kRef,         // &place, &mut place
+    kDeref,       // *operand (read through a reference)
+    kAdtInit,     // new Adt::Variant(ops)
+    kTupleInit,   // tuple(ops)
+    kArrayInit,   // [ops]
+    kMapInit,     // map{k: v, ...}
+    kFieldRead,   // field op, N
+    kTupleRead,   // tuple_get op, N
+    kIndexRead,   // index op, op
+    kCall,        // call name(ops) | call @builtin(ops)
+    kCallIndirect,// call_indirect op(ops)  (fn value or closure)
+    kMethodCall,  // method place.name(ops)
+    kClosure,     // closure name(captures)
+    kAgentSpawn,  // spawn Agent(ops)
+    kSend,        // send op!Msg(ops)
+    kAsk,         // ask op?Msg(ops) [@ deadline]
+    kCapValue,    // cap family "constraint"
+    kCast,        // cast op as Type
+    kLen,         // len op
+  };
+  Kind kind = Kind::kUse;
+  BinOp bin = BinOp::kAdd;
+  UnOp un = UnOp::kNeg;
+  bool is_mut = false;         // kRef
+  bool is_builtin = false;     // kCall: name is a builtin (@log)
+  Place place;                 // kRef, kMethodCall receiver
+  std::vector<Operand> ops;    // operands / args / captures / map k,v pairs
+  std::string name;            // adt, callee, method, agent, message, cap family
+  std::string name2;           // variant name, cap constraint
+  uint32_t index = 0;          // field/tuple index
+  Type type;                   // kCast target
+  std::optional<Operand> deadline;  // kAsk
+  bool operator==(const Rvalue&) const = default;
+};
+
+struct Statement {
+  enum class Kind : uint8_t {
+    kAssign,        // place = rvalue
+    kDrop,          // drop place
+    kStorageLive,   // storage_live _n
+    kStorageDead,   // storage_dead _n
+    kArenaPush,     // arena_push N
+    kArenaPop,      // arena_pop N
+    kEffectInvoke,  // [place =] effect std.fs.read(ops)
+    kNop,           // nop
+  };
+  Kind kind = Kind::kNop;
+  Place place;
+  bool has_dest = false;  // kEffectInvoke
+  Rvalue rvalue;          // kAssign
+  std::string path;       // kEffectInvoke: dotted effect path
+  std::vector<Operand> args;  // kEffectInvoke
+  uint32_t arena = 0;
+  Loc loc;                    // where it came from (source or .mtyir line)
+  bool loc_explicit = false;  // printed as `@line:col` when true
+  bool operator==(const Statement&) const = default;
+};
+
+struct SwitchCase {
+  int64_t value = 0;
+  uint32_t target = 0;
+  bool operator==(const SwitchCase&) const = default;
+};
+
+struct Terminator {
+  enum class Kind : uint8_t {
+    kGoto,          // goto bbN
+    kIf,            // if op then bbA else bbB
+    kSwitchInt,     // switch_int op [v => bb, ..., _ => bb]
+    kSwitchVariant, // switch_variant op [v => bb, ..., _ => bb]
+    kReturn,        // return (the value of _0)
+    kPanic,         // panic op
+    kUnreachable,   // unreachable
+    kTryReturnErr,  // try_return_err op
+    kSuspend,       // suspend resume bbN
+  };
+  Kind kind = Kind::kUnreachable;
+  Operand op;
+  uint32_t target = 0;    // goto / if-then / suspend resume / switch default
+  uint32_t target2 = 0;   // if-else
+  std::vector<SwitchCase> cases;
+  Loc loc;
+  bool loc_explicit = false;
+  bool operator==(const Terminator&) const = default;
+};
+
+struct Block {
+  std::vector<Statement> stmts;
+  Terminator term;
+  bool operator==(const Block&) const = default;
+};
+
+struct Local {
+  Type type = Type::Named("Unit");
+  bool is_mut = false;
+  std::string name;  // optional debug name
+  bool operator==(const Local&) const = default;
+};
+
+struct Function {
+  std::string name;
+  uint32_t num_params = 0;   // locals 1..num_params are the parameters
+  std::vector<Local> locals; // [0] is the return slot
+  std::vector<Block> blocks;
+  Loc loc;
+  bool operator==(const Function&) const = default;
+};
+
+struct Field {
+  std::string name;  // empty for positional fields
+  Type type;
+  bool operator==(const Field&) const = default;
+};
+
+struct Variant {
+  std::string name;
+  std::vector<Field> fields;
+  bool operator==(const Variant&) const = default;
+};
+
+struct Adt {
+  bool is_enum = false;  // a struct has exactly one variant named like it
+  std::string name;
+  std::vector<Variant> variants;
+  Loc loc;
+  bool operator==(const Adt&) const = default;
+};
+
+struct Program {
+  std::string source;  // file name used in backtraces (`source "x.mty"`)
+  std::vector<Adt> adts;
+  std::vector<Function> functions;
+  bool operator==(const Program&) const = default;
+
+  const Function* FindFunction(std::string_view name) const;
+  int FindFunctionIndex(std::string_view name) const;
+  const Adt* FindAdt(std::string_view name) const;
+  int FindAdtIndex(std::string_view name) const;
+};
+
+// The Option and Result ADTs every program may use without declaring them
+// (Some = 0, None = 1; Ok = 0, Err = 1). They are implicit: not stored in
+// Program::adts, found by Program::FindAdt unless the program declares an ADT
+// of the same name.
+const std::vector<Adt>& PreludeAdts();
+
+}  // namespace mty::ir

@@ -1,0 +1,67 @@
+// MtyIR helpers: operator spellings, lookups and the implicit prelude ADTs.
+#include "mty/ir/ir.h"
+
+namespace mty::ir {
+
+const char* BinOpText(BinOp op) {
+  switch (op) {
+    case BinOp::kAdd: return "+";
+    case BinOp::kSub: return "-";
+    case BinOp::kMul: return "*";
+    case BinOp::kDiv: return "/";
+    case BinOp::kRem: return "%";
+    case BinOp::kBitAnd: return "&";
+    case BinOp::kBitOr: return "|";
+    case BinOp::kBitXor: return "^";
+    case BinOp::kShl: return "<<";
+    case BinOp::kShr: return ">>";
+    case BinOp::kEq: return "==";
+    case BinOp::kNe: return "!=";
+    case BinOp::kLt: return "<";
+    case BinOp::kLe: return "<=";
+    case BinOp::kGt: return ">";
+    case BinOp::kGe: return ">=";
+  }
+  return "?";
+}
+
+const char* UnOpText(UnOp op) { return op == UnOp::kNeg ? "-" : "!"; }
+
+const Function* Program::FindFunction(std::string_view name) const {
+  int i = FindFunctionIndex(name);
+  return i < 0 ? nullptr : &functions[i];
+}
+
+int Program::FindFunctionIndex(std::string_view name) const {
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (functions[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Program::FindAdtIndex(std::string_view name) const {
+  for (size_t i = 0; i < adts.size(); ++i)
+    if (adts[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+const Adt* Program::FindAdt(std::string_view name) const {
+  int i = FindAdtIndex(name);
+  if (i >= 0) return &adts[i];
+  for (const Adt& a : PreludeAdts())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+const std::vector<Adt>& PreludeAdts() {
+  static const std::vector<Adt>* prelude = [] {
+    auto* v = new std::vector<Adt>();
+    Type t = Type::Named("T");
+    Type e = Type::Named("E");
+    v->push_back(Adt{true, "Option", {{"Some", {{"", t}}}, {"None", {}}}, {}});
+    v->push_back(Adt{true, "Result", {{"Ok", {{"", t}}}, {"Err", {{"", e}}}}, {}});
+    return v;
+  }();
+  return *prelude;
+}
+
+}  // namespace mty::ir

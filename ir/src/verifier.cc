@@ -1,0 +1,242 @@
+// The MtyIR verifier. Everything the bytecode compiler and the interpreter
+// assume about indices and names is checked here, once.
+#include "mty/ir/verify.h"
+
+#include "absl/strings/str_cat.h"
+#include "mty/ir/text.h"
+
+namespace mty::ir {
+
+int BuiltinArity(std::string_view name) {
+  struct B {
+    const char* name;
+    int arity;
+  };
+  static constexpr B kBuiltins[] = {
+      {"log", 1},    {"print", 1},     {"eprint", 1},   {"panic", 1},
+      {"assert", 1}, {"to_str", 1},    {"debug_str", 1}, {"concat", -1},
+  };
+  for (const B& b : kBuiltins)
+    if (name == b.name) return b.arity;
+  return -2;
+}
+
+bool IsCastTarget(const Type& t) {
+  if (t.kind != Type::Kind::kNamed || !t.args.empty()) return false;
+  static constexpr const char* kTargets[] = {
+      "I8",  "I16", "I32", "I64", "U8",    "U16",   "U32",  "U64", "ISize",
+      "USize", "F32", "F64", "Char", "Bool", "Str", "String", "Duration", "Size"};
+  for (const char* n : kTargets)
+    if (t.name == n) return true;
+  return false;
+}
+
+namespace {
+
+class Verifier {
+ public:
+  Verifier(const Program& p, std::string_view file) : p_(p), file_(file) {}
+
+  absl::Status Run() {
+    for (const Adt& a : p_.adts) {
+      if (!a.is_enum && a.variants.size() != 1)
+        return Err(a.loc, absl::StrCat("struct ", a.name, " must have exactly one variant"));
+    }
+    for (const Function& f : p_.functions) {
+      fn_ = &f;
+      if (auto s = CheckFunction(f); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Err(Loc loc, std::string_view msg) const {
+    std::string where = fn_ ? absl::StrCat("in fn ", fn_->name, ": ") : "";
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col, ": error: ", where, std::string(msg)));
+  }
+
+  absl::Status CheckLocal(uint32_t l, Loc loc) const {
+    if (l >= fn_->locals.size())
+      return Err(loc, absl::StrCat("local _", l, " does not exist (fn has _0.._",
+                                   fn_->locals.size() - 1, ")"));
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckPlace(const Place& p, Loc loc) const {
+    if (auto s = CheckLocal(p.local, loc); !s.ok()) return s;
+    for (const Projection& pr : p.proj)
+      if (pr.kind == Projection::Kind::kIndex)
+        if (auto s = CheckLocal(pr.index, loc); !s.ok()) return s;
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckOperand(const Operand& o, Loc loc) const {
+    if (o.kind != Operand::Kind::kConst) return CheckPlace(o.place, loc);
+    if (o.constant.kind == Constant::Kind::kFn && p_.FindFunctionIndex(o.constant.s) < 0)
+      return Err(loc, absl::StrCat("unknown function '", o.constant.s, "'"));
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckOperands(const std::vector<Operand>& ops, Loc loc) const {
+    for (const Operand& o : ops)
+      if (auto s = CheckOperand(o, loc); !s.ok()) return s;
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckBlock(uint32_t b, Loc loc) const {
+    if (b >= fn_->blocks.size())
+      return Err(loc, absl::StrCat("block bb", b, " does not exist (fn has bb0..bb",
+                                   fn_->blocks.size() - 1, ")"));
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckRvalue(const Rvalue& r, Loc loc) const {
+    if (auto s = CheckOperands(r.ops, loc); !s.ok()) return s;
+    if (r.deadline)
+      if (auto s = CheckOperand(*r.deadline, loc); !s.ok()) return s;
+    switch (r.kind) {
+      case Rvalue::Kind::kRef:
+      case Rvalue::Kind::kMethodCall:
+        return CheckPlace(r.place, loc);
+      case Rvalue::Kind::kBinOp:
+        if (r.ops.size() != 2) return Err(loc, "a binary operation needs two operands");
+        break;
+      case Rvalue::Kind::kAdtInit: {
+        const Adt* a = p_.FindAdt(r.name);
+        if (!a) return Err(loc, absl::StrCat("unknown ADT '", r.name, "'"));
+        const Variant* v = nullptr;
+        if (!a->is_enum) {
+          if (!r.name2.empty())
+            return Err(loc, absl::StrCat("struct ", a->name, " has no variants; write new ", a->name, "(...)"));
+          v = &a->variants[0];
+        } else {
+          for (const Variant& x : a->variants)
+            if (x.name == r.name2) v = &x;
+          if (!v) return Err(loc, absl::StrCat("enum ", a->name, " has no variant '", r.name2, "'"));
+        }
+        if (v->fields.size() != r.ops.size())
+          return Err(loc, absl::StrCat(a->name, r.name2.empty() ? "" : "::", r.name2,
+                                       " takes ", v->fields.size(), " fields, given ", r.ops.size()));
+        break;
+      }
+      case Rvalue::Kind::kCall: {
+        if (r.is_builtin) {
+          int arity = BuiltinArity(r.name);
+          if (arity == -2) return Err(loc, absl::StrCat("unknown builtin '@", r.name, "'"));
+          if (arity >= 0 && static_cast<size_t>(arity) != r.ops.size())
+            return Err(loc, absl::StrCat("@", r.name, " takes ", arity, " argument(s), given ", r.ops.size()));
+          break;
+        }
+        const Function* callee = p_.FindFunction(r.name);
+        if (!callee) return Err(loc, absl::StrCat("unknown function '", r.name, "'"));
+        if (callee->num_params != r.ops.size())
+          return Err(loc, absl::StrCat("fn ", r.name, " takes ", callee->num_params,
+                                       " argument(s), given ", r.ops.size()));
+        break;
+      }
+      case Rvalue::Kind::kCallIndirect:
+        if (r.ops.empty()) return Err(loc, "call_indirect needs a callee operand");
+        break;
+      case Rvalue::Kind::kClosure: {
+        const Function* callee = p_.FindFunction(r.name);
+        if (!callee) return Err(loc, absl::StrCat("unknown function '", r.name, "'"));
+        if (callee->num_params < r.ops.size())
+          return Err(loc, absl::StrCat("closure over fn ", r.name, " captures ", r.ops.size(),
+                                       " values but the fn takes only ", callee->num_params));
+        break;
+      }
+      case Rvalue::Kind::kSend:
+      case Rvalue::Kind::kAsk:
+        if (r.ops.empty()) return Err(loc, "send/ask needs a target operand");
+        break;
+      case Rvalue::Kind::kCast:
+        if (!IsCastTarget(r.type))
+          return Err(loc, absl::StrCat("cannot cast to ", PrintType(r.type)));
+        break;
+      case Rvalue::Kind::kMapInit:
+        if (r.ops.size() % 2 != 0) return Err(loc, "map{...} needs key: value pairs");
+        break;
+      case Rvalue::Kind::kCapValue:
+        if (r.name != "fs.read" && r.name != "fs.write" && r.name != "net" && r.name != "env")
+          return Err(loc, absl::StrCat("unknown capability family '", r.name,
+                                       "' (fs.read, fs.write, net, env)"));
+        break;
+      default:
+        if (r.ops.empty() && r.kind != Rvalue::Kind::kArrayInit &&
+            r.kind != Rvalue::Kind::kTupleInit && r.kind != Rvalue::Kind::kAgentSpawn)
+          return Err(loc, "missing operand");
+        break;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckFunction(const Function& f) {
+    if (f.locals.empty()) return Err(f.loc, "fn has no return slot _0");
+    if (f.num_params + 1 > f.locals.size()) return Err(f.loc, "fn has more params than locals");
+    if (f.blocks.empty()) return Err(f.loc, "fn has no blocks");
+    for (const Block& b : f.blocks) {
+      for (const Statement& s : b.stmts) {
+        absl::Status st;
+        switch (s.kind) {
+          case Statement::Kind::kAssign:
+            st = CheckPlace(s.place, s.loc);
+            if (st.ok()) st = CheckRvalue(s.rvalue, s.loc);
+            break;
+          case Statement::Kind::kDrop:
+          case Statement::Kind::kStorageLive:
+          case Statement::Kind::kStorageDead:
+            st = CheckPlace(s.place, s.loc);
+            break;
+          case Statement::Kind::kEffectInvoke:
+            if (s.has_dest) st = CheckPlace(s.place, s.loc);
+            if (st.ok()) st = CheckOperands(s.args, s.loc);
+            break;
+          default:
+            break;
+        }
+        if (!st.ok()) return st;
+      }
+      const Terminator& t = b.term;
+      absl::Status st;
+      switch (t.kind) {
+        case Terminator::Kind::kGoto:
+        case Terminator::Kind::kSuspend:
+          st = CheckBlock(t.target, t.loc);
+          break;
+        case Terminator::Kind::kIf:
+          st = CheckOperand(t.op, t.loc);
+          if (st.ok()) st = CheckBlock(t.target, t.loc);
+          if (st.ok()) st = CheckBlock(t.target2, t.loc);
+          break;
+        case Terminator::Kind::kSwitchInt:
+        case Terminator::Kind::kSwitchVariant:
+          st = CheckOperand(t.op, t.loc);
+          if (st.ok()) st = CheckBlock(t.target, t.loc);
+          for (const SwitchCase& c : t.cases)
+            if (st.ok()) st = CheckBlock(c.target, t.loc);
+          break;
+        case Terminator::Kind::kPanic:
+        case Terminator::Kind::kTryReturnErr:
+          st = CheckOperand(t.op, t.loc);
+          break;
+        default:
+          break;
+      }
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+
+  const Program& p_;
+  std::string_view file_;
+  const Function* fn_ = nullptr;
+};
+
+}  // namespace
+
+absl::Status Verify(const Program& p, std::string_view file_name) {
+  return Verifier(p, file_name.empty() ? std::string_view(p.source) : file_name).Run();
+}
+
+}  // namespace mty::ir

@@ -1,0 +1,185 @@
+// The embedding API: a facade over ir (parse, verify) and interp (compile,
+// run). The driver uses only this.
+#include "mty/mty.h"
+
+#include "absl/strings/str_cat.h"
+#include "mty/interp/bytecode.h"
+#include "mty/interp/vm.h"
+#include "mty/ir/text.h"
+
+namespace mty {
+
+struct Program::Impl {
+  ir::Program ir;
+  std::shared_ptr<const interp::Module> module;
+};
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Program::~Program() = default;
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_view text,
+                                                                   std::string_view file_name) {
+  auto parsed = ir::ParseText(text, file_name);
+  if (!parsed.ok()) return parsed.status();
+  auto module = interp::Compile(*parsed, file_name);
+  if (!module.ok()) return module.status();
+  auto impl = std::make_unique<Impl>();
+  impl->ir = std::move(*parsed);
+  impl->module = std::move(*module);
+  return std::make_shared<const Program>(std::move(impl));
+}
+
+std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
+std::string Program::Disassembly() const { return interp::Disassemble(*impl_->module); }
+
+namespace {
+
+class CallbackHost : public interp::Host {
+ public:
+  explicit CallbackHost(const RunOptions& o) : o_(o) {}
+  void Stdout(std::string_view s) override {
+    if (o_.on_stdout) o_.on_stdout(s);
+  }
+  void Stderr(std::string_view s) override {
+    if (o_.on_stderr) o_.on_stderr(s);
+  }
+
+ private:
+  const RunOptions& o_;
+};
+
+std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
+  return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
+}
+
+}  // namespace
+
+struct Runner::State {
+  std::shared_ptr<const Program> program;
+  RunOptions options;
+  CallbackHost host;
+  interp::Task task;
+  State(std::shared_ptr<const Program> p, RunOptions o)
+      : program(std::move(p)),
+        options(std::move(o)),
+        host(options),
+        task(program->impl_->module, &host,
+             interp::Limits{options.budget.steps, options.budget.memory,
+                            options.budget.depth ? options.budget.depth : 10000}) {}
+};
+
+Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
+    : state_(std::make_unique<State>(std::move(program), std::move(options))) {}
+Runner::~Runner() = default;
+
+void Runner::Interrupt() { state_->task.Interrupt(); }
+
+RunResult Runner::Run() {
+  RunResult r;
+  const interp::Module& m = *state_->program->impl_->module;
+  int entry = m.FindFunction(state_->options.entry);
+  if (entry < 0) {
+    r.kind = RunResult::Kind::kNoMain;
+    r.message = absl::StrCat("program has no fn ", state_->options.entry);
+    r.exit_code = 2;
+    return r;
+  }
+  std::string err;
+  if (!state_->task.Start(entry, {}, &err)) {
+    r.kind = RunResult::Kind::kTrap;
+    r.code = "MT5016";
+    r.message = err;
+    r.exit_code = 1;
+    return r;
+  }
+  interp::ExecOutcome o;
+  do {
+    // No scheduler yet: a suspended task (a `suspend` terminator) resumes at once.
+    o = state_->task.Run();
+  } while (o.kind == interp::ExecOutcome::Kind::kSuspended);
+  r.mem_used = o.mem_used;
+  r.mem_limit = o.mem_limit;
+  r.steps_used = o.steps_used;
+  r.code = o.code;
+  r.message = o.message;
+  for (const auto& f : o.backtrace) r.backtrace.push_back(Where(m.source, f));
+  using K = interp::ExecOutcome::Kind;
+  switch (o.kind) {
+    case K::kOk: {
+      r.kind = RunResult::Kind::kOk;
+      r.value = interp::Debug(m, o.value);
+      const interp::Value& v = o.value;
+      if (v.Is(interp::Tag::kInt)) {
+        r.exit_code = static_cast<int>(std::clamp<int64_t>(v.i(), 0, 255));
+      } else if (v.Is(interp::Tag::kAdt)) {
+        auto* a = static_cast<interp::AdtObj*>(v.h());
+        if (a->adt == interp::kAdtResult && a->variant == 1) {
+          r.exit_code = 1;
+          r.code = "MT5006";
+          r.message = absl::StrCat("main returned Err(", interp::Debug(m, a->fields[0]), ")");
+        }
+      }
+      break;
+    }
+    case K::kTrap:
+      r.kind = RunResult::Kind::kTrap;
+      r.exit_code = 1;
+      break;
+    case K::kStepBudget:
+      r.kind = RunResult::Kind::kBudgetExceeded;
+      r.exit_code = 3;
+      break;
+    case K::kMemBudget:
+      r.kind = RunResult::Kind::kMemBudgetExceeded;
+      r.exit_code = 4;
+      break;
+    case K::kInterrupted:
+      r.kind = RunResult::Kind::kCancelled;
+      r.code = "";
+      r.message = "run cancelled by the host";
+      r.exit_code = 1;
+      break;
+    case K::kSuspended: break;
+  }
+  return r;
+}
+
+RunResult Program::Run(const RunOptions& options) const {
+  // The Program is owned by a shared_ptr (FromIrText); a non-owning alias
+  // keeps this call free of ownership assumptions.
+  std::shared_ptr<const Program> self(std::shared_ptr<const Program>(), this);
+  Runner runner(self, options);
+  return runner.Run();
+}
+
+std::string RunResult::Report() const {
+  switch (kind) {
+    case Kind::kOk:
+      if (code == "MT5006") return absl::StrCat("error MT5006: ", message, "\n");
+      return "";
+    case Kind::kNoMain: return absl::StrCat("error: ", message, "\n");
+    case Kind::kCancelled: return absl::StrCat("error: ", message, "\n");
+    default: {
+      std::string s = absl::StrCat("trap ", code, ": ", message, "\n");
+      for (const std::string& b : backtrace) absl::StrAppend(&s, "  at ", b, "\n");
+      return s;
+    }
+  }
+}
+
+absl::Status RunResult::ToStatus() const {
+  switch (kind) {
+    case Kind::kOk:
+      if (code == "MT5006") return absl::AbortedError(message);
+      return absl::OkStatus();
+    case Kind::kTrap: return absl::AbortedError(absl::StrCat(code, ": ", message));
+    case Kind::kNoMain: return absl::NotFoundError(message);
+    case Kind::kBudgetExceeded:
+    case Kind::kMemBudgetExceeded:
+      return absl::ResourceExhaustedError(absl::StrCat(code, ": ", message));
+    case Kind::kCancelled: return absl::CancelledError(message);
+  }
+  return absl::UnknownError("unknown result");
+}
+
+}  // namespace mty
