@@ -365,6 +365,8 @@ class FunctionCompiler {
     }
     if (breaks_segment) CloseSegment();
     if (!direct && dst >= 0) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
+    // `_1 = move _1 + x` moves _1 out and then assigns it: it stays live.
+    if (direct) std::erase(kills_, static_cast<int32_t>(s.place.local));
     FlushKills();
   }
 

@@ -424,6 +424,7 @@ Stop Exec::Loop(Task& t) {
       int64_t k_ = fn->steps_at[pc - code];                           \
       if (k_) {                                                       \
         if (steps < k_) {                                             \
+          steps = 0; /* the budget is used up: the breach is step N+1 */ \
           SAVE();                                                     \
           return Stop::kStepBudget;                                   \
         }                                                             \
@@ -996,6 +997,17 @@ slow_binop : {
   DEAD_CHECK(R[pc->b]);
   DEAD_CHECK(R[pc->c]);
   SAVE();
+  // `s = s + t` on a uniquely owned string appends in place; it charges what
+  // building the new string would (24 + total length).
+  if (pc->op == Op::Add && pc->a == pc->b && pc->b != pc->c && R[pc->a].Is(Tag::kStr) &&
+      R[pc->c].Is(Tag::kStr) && R[pc->a].h()->rc == 1) {
+    auto* dst = static_cast<StrObj*>(R[pc->a].h());
+    const std::string& add = static_cast<StrObj*>(R[pc->c].h())->s;
+    CHARGE_MEM(24 + dst->s.size() + add.size());
+    dst->s += add;
+    dst->est = 24 + dst->s.size();
+    NEXT();
+  }
   if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) FAIL_CX();
   R[pc->a] = std::move(out);
   NEXT();

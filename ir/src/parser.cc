@@ -1068,10 +1068,10 @@ class Parser {
   }
 
   std::vector<SwitchCase> ParseCases(uint32_t& default_target) {
-    Expect("[");
+    Expect("{");
     std::vector<SwitchCase> cases;
     bool has_default = false;
-    while (!IsPunct("]")) {
+    while (!IsPunct("}")) {
       if (has_default) Fail("the default case '_ => bbN' must come last");
       if (EatWord("_")) {
         Expect("=>");
@@ -1089,7 +1089,7 @@ class Parser {
       }
       if (!EatPunct(",")) break;
     }
-    Expect("]");
+    Expect("}");
     if (!has_default) Fail("a switch needs a default case '_ => bbN'");
     return cases;
   }

@@ -272,9 +272,9 @@ std::string PrintStatement(const Statement& s) {
 }
 
 std::string Cases(const Terminator& t) {
-  std::string s = "[";
+  std::string s = "{";
   for (const SwitchCase& c : t.cases) absl::StrAppend(&s, c.value, " => bb", c.target, ", ");
-  absl::StrAppend(&s, "_ => bb", t.target, "]");
+  absl::StrAppend(&s, "_ => bb", t.target, "}");
   return s;
 }
 

@@ -245,8 +245,8 @@ struct Terminator {
   enum class Kind : uint8_t {
     kGoto,          // goto bbN
     kIf,            // if op then bbA else bbB
-    kSwitchInt,     // switch_int op [v => bb, ..., _ => bb]
-    kSwitchVariant, // switch_variant op [v => bb, ..., _ => bb]
+    kSwitchInt,     // switch_int op {v => bb, ..., _ => bb}
+    kSwitchVariant, // switch_variant op {v => bb, ..., _ => bb}
     kReturn,        // return (the value of _0)
     kPanic,         // panic op
     kUnreachable,   // unreachable

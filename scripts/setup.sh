@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages mty needs to build, test and
+# benchmark (run as root on a fresh machine). Safe to run again.
+set -euo pipefail
+PACKAGES=(
+  build-essential cmake ninja-build
+  libabsl-dev        # Abseil: containers, Status, strings
+  libboost-dev       # Boost.Container
+  libgtest-dev libgmock-dev  # GoogleTest + GoogleMock
+  libbenchmark-dev   # Google Benchmark
+  libcli11-dev       # CLI11: the command line
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

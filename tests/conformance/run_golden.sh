@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs one golden program through the real `mty` binary and compares its
+# stdout, stderr and exit code with the files beside it:
+#   NAME.mtyir  the program; a line `// mty-args: ...` adds flags to `mty run`
+#   NAME.out    expected stdout (absent = empty)
+#   NAME.err    expected stderr (absent = empty)
+#   NAME.code   expected exit code (absent = 0)
+# Usage: run_golden.sh MTY_BINARY PROGRAM
+set -u
+mty="$1"
+prog="$2"
+dir="$(dirname "$prog")"
+base="${prog%.*}"
+args="$(sed -n 's|^// mty-args: ||p' "$prog" | head -n1)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+# Run from the program's folder so file names in messages are stable.
+(cd "$dir" && timeout 60 "$mty" run $args "$(basename "$prog")" >"$tmp/out" 2>"$tmp/err")
+code=$?
+want_code=0
+[ -f "$base.code" ] && want_code="$(tr -d '[:space:]' <"$base.code")"
+: >"$tmp/want_out"; [ -f "$base.out" ] && cp "$base.out" "$tmp/want_out"
+: >"$tmp/want_err"; [ -f "$base.err" ] && cp "$base.err" "$tmp/want_err"
+fail=0
+if [ "$code" != "$want_code" ]; then
+  echo "exit code: got $code, want $want_code"; fail=1
+fi
+if ! diff -u "$tmp/want_out" "$tmp/out" >"$tmp/d1"; then
+  echo "stdout differs:"; cat "$tmp/d1"; fail=1
+fi
+if ! diff -u "$tmp/want_err" "$tmp/err" >"$tmp/d2"; then
+  echo "stderr differs:"; cat "$tmp/d2"; fail=1
+fi
+exit $fail

@@ -1,0 +1,334 @@
+// The interpreter through its own API (this file is also built against the
+// `switch` dispatch variant): semantics, traps, value semantics, the
+// explicit frame stack, suspension and interruption.
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "mty/interp/bytecode.h"
+#include "mty/interp/vm.h"
+#include "mty/ir/text.h"
+
+namespace mty::interp {
+namespace {
+
+class CaptureHost : public Host {
+ public:
+  void Stdout(std::string_view s) override { out.append(s); }
+  void Stderr(std::string_view s) override { err.append(s); }
+  std::string out, err;
+};
+
+struct Result {
+  ExecOutcome o;
+  std::string out;
+  std::string value;
+};
+
+std::shared_ptr<const Module> Build(const std::string& text) {
+  auto p = ir::ParseText(text, "t.mtyir");
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return nullptr;
+  auto m = Compile(*p, "t.mtyir");
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *m : nullptr;
+}
+
+Result RunText(const std::string& text, Limits limits = {}) {
+  Result r;
+  auto m = Build(text);
+  if (!m) return r;
+  CaptureHost host;
+  Task task(m, &host, limits);
+  std::string err;
+  EXPECT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
+  do {
+    r.o = task.Run();
+  } while (r.o.kind == ExecOutcome::Kind::kSuspended);
+  r.out = host.out;
+  if (r.o.kind == ExecOutcome::Kind::kOk) r.value = Debug(*m, r.o.value);
+  return r;
+}
+
+std::string Main(const std::string& ret, const std::string& locals, const std::string& body) {
+  return "fn main() -> " + ret + " {\n" + locals + "bb0:\n" + body + "  return\n}\n";
+}
+
+TEST(Interp, IntegerArithmeticAndComparison) {
+  auto r = RunText(Main("I64", "  let _1: I64\n  let _2: Bool\n",
+                        "  _1 = 7 * 6\n  _1 = copy _1 - 2\n  _1 = copy _1 / 3\n  _1 = copy _1 % 5\n"
+                        "  _2 = copy _1 == 3\n  _0 = copy _1 << 4\n"));
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.value, "48");
+}
+
+TEST(Interp, TrapCodes) {
+  struct Case {
+    const char* body;
+    const char* code;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"  _1 = 1 / 0\n", "MT5003", "division by zero"},
+      {"  _1 = 1 % 0\n", "MT5003", "remainder by zero"},
+      {"  _1 = 9223372036854775807 + 1\n", "MT5004", "integer overflow in '+'"},
+      {"  _1 = -9223372036854775808 / -1\n", "MT5004", "integer overflow in '/'"},
+      {"  _1 = 1 << 64\n", "MT5004", "shift by 64 is out of range 0..63"},
+      {"  _1 = 1 + \"a\"\n", "MT5016", "cannot apply '+' to Int and Str"},
+      {"  _1 = [1]\n  _1 = index copy _1, 3\n", "MT5017", "index 3 out of range"},
+      {"  _1 = 5\n  _2 = move _1\n  _2 = copy _1\n", "MT5002", "use of a moved or dropped value"},
+      {"  _1 = 5\n  drop _1\n  _2 = copy _1 + 1\n", "MT5002", "use of a moved or dropped value"},
+      {"  _1 = call @panic(\"boom\")\n", "MT5001", "panic: boom"},
+      {"  _1 = call @assert(false)\n", "MT5001", "assertion failed"},
+      {"  _1 = new Option::None()\n  _2 = method _1, unwrap()\n", "MT5001", "called unwrap on None"},
+      {"  _1 = 1\n  _2 = method _1, frobnicate()\n", "MT5008", "unknown method 'frobnicate' on Int"},
+      {"  effect std.fs.read(\"/etc/passwd\")\n", "MT5008", "unknown effect 'std.fs.read'"},
+      {"  _1 = spawn Worker()\n", "MT5008", "agents are not supported"},
+  };
+  for (const Case& c : cases) {
+    auto r = RunText(Main("Unit", "  let _1: I64\n  let _2: I64\n", c.body));
+    EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap) << c.body;
+    EXPECT_EQ(r.o.code, c.code) << c.body;
+    EXPECT_NE(r.o.message.find(c.message), std::string::npos) << c.body << " got " << r.o.message;
+    ASSERT_FALSE(r.o.backtrace.empty());
+    EXPECT_EQ(r.o.backtrace[0].function, "main");
+  }
+}
+
+TEST(Interp, TrapInCalleeAbortsTheWholeTaskWithBacktrace) {
+  auto r = RunText(R"(
+fn inner(_1: I64) -> I64 {
+bb0:
+  _0 = 10 / copy _1
+  return
+}
+fn main() -> I64 {
+  let _1: I64
+bb0:
+  _1 = call inner(0)
+  _0 = call @log("not reached")
+  return
+}
+)");
+  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(r.o.code, "MT5003");
+  EXPECT_EQ(r.out, "");
+  ASSERT_EQ(r.o.backtrace.size(), 2u);
+  EXPECT_EQ(r.o.backtrace[0].function, "inner");
+  EXPECT_EQ(r.o.backtrace[0].loc, (ir::Loc{4, 3}));
+  EXPECT_EQ(r.o.backtrace[1].function, "main");
+  EXPECT_EQ(r.o.backtrace[1].loc, (ir::Loc{10, 3}));
+}
+
+TEST(Interp, CopyOnWriteValueSemantics) {
+  auto r = RunText(Main("Unit", "  let _1: [I64]\n  let _2: [I64]\n  let _3: I64\n  let _4: Unit\n",
+                        "  _1 = [1, 2, 3]\n  _2 = copy _1\n  _3 = 0\n  _2[_3] = 99\n"
+                        "  _4 = method _2, push(4)\n"
+                        "  _4 = call @log(copy _1)\n  _4 = call @log(copy _2)\n"));
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.out, "[1, 2, 3]\n[99, 2, 3, 4]\n");
+}
+
+TEST(Interp, MutableReferenceParameterMutatesCaller) {
+  auto r = RunText(R"(
+struct P { x: I64, y: I64 }
+fn P::bump(_1: &mut P, _2: I64) -> Unit {
+bb0:
+  _1.*.f0 = copy _1.*.f0 + copy _2
+  return
+}
+fn main() -> Unit {
+  let _1: P
+  let _2: Unit
+  let _3: &mut P
+bb0:
+  _1 = new P(1, 2)
+  _2 = method _1, bump(10)
+  _3 = &mut _1
+  _2 = call P::bump(copy _3, 100)
+  _2 = call @log(copy _1)
+  return
+}
+)");
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.out, "P { x: 111, y: 2 }\n");
+}
+
+TEST(Interp, ClosuresCaptureByValue) {
+  auto r = RunText(R"(
+fn add(_1: I64, _2: I64) -> I64 {
+bb0:
+  _0 = copy _1 + copy _2
+  return
+}
+fn main() -> I64 {
+  let _1: I64
+  let _2: fn(I64) -> I64
+bb0:
+  _1 = 40
+  _2 = closure add(copy _1)
+  _1 = 0
+  _0 = call_indirect copy _2(2)
+  return
+}
+)");
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.value, "42");
+}
+
+constexpr const char* kRecurse = R"(
+fn down(_1: I64) -> I64 {
+  let _2: Bool
+  let _3: I64
+bb0:
+  _2 = copy _1 == 0
+  if copy _2 then bb1 else bb2
+bb1:
+  _0 = 0
+  return
+bb2:
+  _3 = copy _1 - 1
+  _0 = call down(copy _3)
+  _0 = copy _0 + 1
+  return
+}
+fn main() -> I64 {
+bb0:
+  _0 = call down(N)
+  return
+}
+)";
+
+std::string Recurse(int n) {
+  std::string s = kRecurse;
+  s.replace(s.find("N)"), 1, std::to_string(n));
+  return s;
+}
+
+TEST(Interp, DeepRecursionUsesNoHostStack) {
+  // 200k guest frames: far beyond what a recursive C++ interpreter survives.
+  auto r = RunText(Recurse(200000), Limits{0, 0, 300000});
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.value, "200000");
+}
+
+TEST(Interp, DepthLimitTrapsMT5018) {
+  auto r = RunText(Recurse(50000));  // default limit 10000
+  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(r.o.code, "MT5018");
+  EXPECT_EQ(r.o.message, "call depth exceeded: 10000 frames");
+  auto small = RunText(Recurse(100), Limits{0, 0, 50});
+  EXPECT_EQ(small.o.code, "MT5018");
+  auto fits = RunText(Recurse(48), Limits{0, 0, 50});
+  EXPECT_EQ(fits.o.kind, ExecOutcome::Kind::kOk);
+}
+
+TEST(Interp, DeeplyNestedValuesAreFreedIteratively) {
+  // Wrap a value a million times, then drop it: freeing must not recurse.
+  auto r = RunText(R"(
+fn main() -> Unit {
+  let _1: Option[I64]
+  let _2: I64
+  let _3: Bool
+bb0:
+  _1 = new Option::None()
+  _2 = 0
+  goto bb1
+bb1:
+  _3 = copy _2 < 1000000
+  if copy _3 then bb2 else bb3
+bb2:
+  _1 = new Option::Some(move _1)
+  _2 = copy _2 + 1
+  goto bb1
+bb3:
+  drop _1
+  return
+}
+)");
+  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+}
+
+TEST(Interp, SuspendAndResume) {
+  auto m = Build(R"(
+fn main() -> I64 {
+bb0:
+  _0 = call @log("before")
+  suspend resume bb1
+bb1:
+  _0 = call @log("after")
+  _0 = 7
+  return
+}
+)");
+  ASSERT_TRUE(m);
+  CaptureHost host;
+  Task task(m, &host, Limits{100, 0, 0});
+  std::string err;
+  ASSERT_TRUE(task.Start(m->main_index, {}, &err));
+  ExecOutcome o = task.Run();
+  EXPECT_EQ(o.kind, ExecOutcome::Kind::kSuspended);
+  EXPECT_EQ(host.out, "before\n");
+  EXPECT_EQ(task.steps_used(), 2u);
+  o = task.Run();
+  ASSERT_EQ(o.kind, ExecOutcome::Kind::kOk);
+  EXPECT_EQ(host.out, "before\nafter\n");
+  EXPECT_EQ(task.steps_used(), 5u);
+}
+
+TEST(Interp, InterruptStopsASpinningTask) {
+  auto m = Build("fn main() -> Unit {\nbb0:\n  goto bb0\n}\n");
+  ASSERT_TRUE(m);
+  CaptureHost host;
+  Task task(m, &host, Limits{});
+  std::string err;
+  ASSERT_TRUE(task.Start(m->main_index, {}, &err));
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    task.Interrupt();
+  });
+  ExecOutcome o = task.Run();
+  stopper.join();
+  EXPECT_EQ(o.kind, ExecOutcome::Kind::kInterrupted);
+}
+
+TEST(Interp, StringsAndMaps) {
+  auto r = RunText(Main("Unit",
+                        "  let _1: Str\n  let _2: Map[Str, I64]\n  let _3: Unit\n  let _4: Str\n"
+                        "  let _5: I64\n",
+                        "  _1 = \"h\\u{e9}llo\"\n  _1 = copy _1 + \", w\\u{f6}rld\"\n  _4 = \"k\"\n"
+                        "  _2 = map{\"a\": 1}\n  _2[_4] = 2\n  _2[_4] = 3\n  _3 = call @log(copy _1)\n"
+                        "  _3 = call @log(copy _2)\n  _5 = len copy _1\n  _3 = call @log(copy _5)\n"
+                        "  _5 = index copy _2, \"a\"\n  _3 = call @log(copy _5)\n"));
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.out, "h\u00e9llo, w\u00f6rld\n{\"a\": 1, \"k\": 3}\n14\n1\n");
+}
+
+TEST(Interp, PrintingFollowsTheLanguageRules) {
+  auto r = RunText(R"(
+struct Point { x: I64, y: I64 }
+fn main() -> Unit {
+  let _1: Unit
+  let _2: [Str]
+  let _3: (I64,)
+bb0:
+  _1 = call @log(7.0)
+  _1 = call @log(0.1)
+  _1 = call @log(150ms)
+  _1 = call @log(1000B)
+  _1 = call @log(128MiB)
+  _2 = ["a", "b"]
+  _1 = call @log(copy _2)
+  _3 = tuple(1)
+  _1 = call @log(copy _3)
+  _1 = call @log('x')
+  _1 = call @debug_str("q")
+  _1 = call @log(copy _1)
+  return
+}
+)");
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.out, "7\n0.1\n150ms\n1000B\n128MiB\n[\"a\", \"b\"]\n(1,)\nx\n\"q\"\n");
+}
+
+}  // namespace
+}  // namespace mty::interp

@@ -1,0 +1,242 @@
+// The .mtyir text format: round trips, constants, and located errors for
+// malformed input (never a crash).
+#include <random>
+
+#include "gtest/gtest.h"
+#include "mty/ir/text.h"
+
+namespace mty::ir {
+namespace {
+
+// A program using every construct of the text format.
+constexpr const char* kEverything = R"(mtyir 1
+source "everything.mty"
+
+struct Point { x: I64, y: I64 }
+
+enum Shape {
+  Circle(F64),
+  Rect(F64, F64),
+  Empty,
+}
+
+fn Point::sum(_1: &mut Point "self", _2: I64) -> I64 {
+  let _3: I64
+bb0:
+  _3 = copy _1.*.f0 + copy _1.*.f1
+  _1.*.f0 = copy _2
+  _0 = copy _3 * copy _2 @3:7
+  return @4:1
+}
+
+fn helper(_1: I64, _2: (I64, Str)) -> fn(I64) -> [I64] {
+  let mut _3: Map[Str, I64]
+  let _4: [I64]
+  let _5: Option[I64] "opt"
+  let _6: &mut I64
+bb0:
+  storage_live _3
+  _3 = map{"a": 1, "b": -2}
+  _4 = [1, 2, copy _1]
+  _4[_1] = 7
+  _5 = new Option::Some(copy _4[_1])
+  _6 = &mut _1
+  _1 = *copy _6
+  drop _5
+  storage_dead _3
+  arena_push 0
+  arena_pop 0
+  nop
+  _0 = closure fn_like(copy _1)
+  switch_int copy _1 {0 => bb1, -5 => bb2, _ => bb3}
+bb1:
+  effect std.time.sleep(10ms)
+  _1 = effect std.fs.read("/tmp/x")
+  suspend resume bb2
+bb2:
+  switch_variant copy _5 {0 => bb3, _ => bb4}
+bb3:
+  try_return_err copy _5
+bb4:
+  panic "boom\n\"quoted\" \u{1f600} é"
+}
+
+fn fn_like(_1: I64, _2: I64) -> I64 {
+  let _3: Point
+  let _4: Shape
+  let _5: (I64, Bool, Char, F64)
+  let _6: Str
+bb0:
+  _3 = new Point(1, copy _2)
+  _4 = new Shape::Empty()
+  _4 = new Shape::Rect(1.5, 2.0)
+  _5 = tuple(copy _1, true, 'x', -0.25)
+  _1 = field copy _3, 1
+  _1 = tuple_get copy _5, 0
+  _1 = index copy _6, copy _1
+  _1 = len copy _6
+  _6 = cast copy _1 as Str
+  _1 = call fn_like(copy _1, 2)
+  _1 = call @log("hi")
+  _1 = call_indirect fn fn_like(1, 2)
+  _1 = method _6, len()
+  _1 = spawn Worker(1)
+  _1 = send copy _1, Ping(2)
+  _1 = ask copy _1, Ping(3) within 2s
+  _1 = cap fs.read "/data"
+  _1 = -copy _1
+  _1 = !copy _1
+  _1 = copy _5.3 / 1e300
+  _1 = (), 
+  goto bb1
+bb1:
+  if false then bb2 else bb2
+bb2:
+  unreachable
+}
+)";
+
+TEST(IrText, RoundTripIsExact) {
+  // The stray `_1 = (), ` line above is a deliberate syntax error; strip it.
+  std::string src = kEverything;
+  src.erase(src.find("  _1 = (), \n"), 12);
+  auto p = ParseText(src, "everything.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::string once = PrintText(*p);
+  auto q = ParseText(once, "printed.mtyir");
+  ASSERT_TRUE(q.ok()) << q.status() << "\n" << once;
+  EXPECT_EQ(PrintText(*q), once);
+  // Explicit locations survive; everything else is structurally equal.
+  EXPECT_EQ(q->functions[0].blocks[0].stmts[2].loc, (Loc{3, 7}));
+  EXPECT_TRUE(q->functions[0].blocks[0].stmts[2].loc_explicit);
+  EXPECT_EQ(q->adts, p->adts);
+  ASSERT_EQ(q->functions.size(), p->functions.size());
+  for (size_t i = 0; i < p->functions.size(); ++i) {
+    EXPECT_EQ(q->functions[i].locals, p->functions[i].locals);
+    EXPECT_EQ(q->functions[i].blocks.size(), p->functions[i].blocks.size());
+  }
+}
+
+TEST(IrText, ParsedLocationsPointIntoTheText) {
+  auto p = ParseText("fn main() -> Unit {\nbb0:\n  nop\n  return\n}\n", "m.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->functions[0].blocks[0].stmts[0].loc, (Loc{3, 3}));
+  EXPECT_EQ(p->functions[0].blocks[0].term.loc, (Loc{4, 3}));
+  EXPECT_FALSE(p->functions[0].blocks[0].term.loc_explicit);
+}
+
+TEST(IrText, ConstantsPrintCanonically) {
+  EXPECT_EQ(PrintConstant(Constant::Float(7.0)), "7.0");
+  EXPECT_EQ(PrintConstant(Constant::Float(0.1)), "0.1");
+  EXPECT_EQ(PrintConstant(Constant::Float(-1e300)), "-1e+300");
+  EXPECT_EQ(PrintConstant(Constant::Int(INT64_MIN)), "-9223372036854775808");
+  EXPECT_EQ(PrintConstant(Constant::Duration(150'000'000)), "150ms");
+  EXPECT_EQ(PrintConstant(Constant::Duration(2'000'000'000)), "2s");
+  EXPECT_EQ(PrintConstant(Constant::Duration(1'500'000'000)), "1500ms");
+  EXPECT_EQ(PrintConstant(Constant::Size(88)), "88B");
+  EXPECT_EQ(PrintConstant(Constant::Size(64 * 1024)), "64KiB");
+  EXPECT_EQ(PrintConstant(Constant::Size(1 << 20)), "1MiB");
+  EXPECT_EQ(PrintConstant(Constant::Char('\'')), "'\\''");
+  EXPECT_EQ(PrintConstant(Constant::Str("a\"b\\\n")), "\"a\\\"b\\\\\\n\"");
+  EXPECT_EQ(PrintConstant(Constant::Str(std::string("\x01", 1))), "\"\\u{1}\"");
+}
+
+TEST(IrText, SizesAndDurations) {
+  EXPECT_EQ(*ParseSize("88B"), 88);
+  EXPECT_EQ(*ParseSize("64KiB"), 65536);
+  EXPECT_EQ(*ParseSize("1MiB"), 1048576);
+  EXPECT_EQ(*ParseSize("1k"), 1000);
+  EXPECT_EQ(*ParseSize("2M"), 2000000);
+  EXPECT_FALSE(ParseSize("12XB").ok());
+  EXPECT_FALSE(ParseSize("").ok());
+  EXPECT_FALSE(ParseSize("99999999999999999999GiB").ok());
+  EXPECT_EQ(*ParseDuration("150ms"), 150000000);
+  EXPECT_EQ(*ParseDuration("3m"), 180000000000);
+  EXPECT_FALSE(ParseDuration("5parsecs").ok());
+}
+
+struct BadCase {
+  const char* text;
+  const char* want;  // expected prefix "file:line:col: error: ..." (substring)
+};
+
+TEST(IrText, MalformedTextGetsALocatedError) {
+  const BadCase cases[] = {
+      {"mtyir 2\n", "bad.mtyir:1:7: error: unsupported mtyir version 2"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = \"abc\n  return\n}\n",
+       "bad.mtyir:3:8: error: unterminated string literal"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = \"a\\qb\"\n  return\n}\n",
+       "bad.mtyir:3:10: error: unknown escape '\\q'"},
+      {"fn main() -> Unit {\n  let _2: I64\nbb0:\n  return\n}\n",
+       "bad.mtyir:2:7: error: local must be _1"},
+      {"fn main() -> Unit {\nbb0:\n  nop\n}\n", "bad.mtyir:4:1: error: expected a statement"},
+      {"fn main() -> Unit {\nbb0:\n  nop\nbb1:\n  return\n}\n",
+       "bad.mtyir:4:1: error: block ends without a terminator"},
+      {"fn main() -> Unit {\nbb1:\n  return\n}\n", "bad.mtyir:2:1: error: block must be bb0"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = 5parsecs\n  return\n}\n",
+       "bad.mtyir:3:8: error: unknown unit suffix 'parsecs'"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = 99999999999999999999\n  return\n}\n",
+       "bad.mtyir:3:8: error: integer literal out of range"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = 9223372036854775808\n  return\n}\n",
+       "bad.mtyir:3:8: error: integer literal out of range for I64"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = $\n  return\n}\n",
+       "bad.mtyir:3:8: error: unexpected character '$'"},
+      {"fn main() -> Unit {\nbb0:\n  switch_int 1 {0 => bb0}\n}\n",
+       "bad.mtyir:3:26: error: a switch needs a default case"},
+      {"struct P { x: I64, x: I64 }\n", "bad.mtyir:1:20: error: duplicate field 'x'"},
+      {"fn f() -> Unit {\nbb0:\n  return\n}\nfn f() -> Unit {\nbb0:\n  return\n}\n",
+       "bad.mtyir:5:4: error: duplicate function 'f'"},
+      {"fn main() -> Unit {\nbb0:\n  return extra\n}\n",
+       "bad.mtyir:3:10: error: expected end of line, found 'extra'"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = '\n  return\n}\n",
+       "bad.mtyir:3:8: error: empty or unterminated char literal"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = \"\\u{d800}\"\n  return\n}\n",
+       "bad.mtyir:3:9: error: \\u{...} is not a Unicode scalar value"},
+      {"garbage\n", "bad.mtyir:1:1: error: expected 'struct', 'enum', 'fn' or 'source'"},
+      {"fn main() -> Unit {\nbb0:\n", "bad.mtyir:3:1: error: expected a statement or a terminator"},
+  };
+  for (const BadCase& c : cases) {
+    auto p = ParseText(c.text, "bad.mtyir");
+    ASSERT_FALSE(p.ok()) << c.text;
+    EXPECT_NE(std::string(p.status().message()).find(c.want), std::string::npos)
+        << "got: " << p.status().message() << "\nwant: " << c.want;
+  }
+}
+
+TEST(IrText, DeeplyNestedTypesAreRejectedNotCrashed) {
+  std::string ty(100000, '[');
+  auto p = ParseText("fn main() -> " + ty + "\n", "deep.mtyir");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(std::string(p.status().message()).find("nested too deeply"), std::string::npos);
+}
+
+TEST(IrText, RandomMutationsNeverCrash) {
+  std::string src = kEverything;
+  std::mt19937 rng(1234);
+  const char alphabet[] = "_0123456789abcxyz{}[]()<>=:;,.*&@!\"'\\\n -+";
+  for (int i = 0; i < 3000; ++i) {
+    std::string s = src;
+    int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      size_t pos = rng() % s.size();
+      switch (rng() % 3) {
+        case 0: s[pos] = alphabet[rng() % (sizeof(alphabet) - 1)]; break;
+        case 1: s.erase(pos, 1 + rng() % 8); break;
+        default: s.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]); break;
+      }
+    }
+    auto p = ParseText(s, "fuzz.mtyir");
+    if (p.ok()) {
+      // Whatever parses must print and re-parse to the same text.
+      std::string once = PrintText(*p);
+      auto q = ParseText(once, "fuzz2.mtyir");
+      ASSERT_TRUE(q.ok()) << q.status() << "\n" << once;
+      EXPECT_EQ(PrintText(*q), once);
+    } else {
+      EXPECT_NE(std::string(p.status().message()).find("fuzz.mtyir:"), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mty::ir
