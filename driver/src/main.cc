@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
   uint32_t depth = 0;
   run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)");
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
-  run->add_option("--depth", depth, "Call depth limit (default 10000)")->check(CLI::Range(1u, 1000000u));
+  run->add_option("--depth", depth, "Call depth limit (default 10000)")
+      ->check(CLI::Range(1u, 1000000u));
   run->add_option("file", run_file, "Program file (.mtyir)")->required();
 
   auto* dump = app.add_subcommand("dump", "Print a program's IR or bytecode");

@@ -42,11 +42,11 @@ struct RunResult {
     kCancelled,          // interrupted by the host
   };
   Kind kind = Kind::kOk;
-  std::string value;       // kOk: Debug form of the returned value
-  std::string code;        // MT50xx for traps and budgets
+  std::string value;  // kOk: Debug form of the returned value
+  std::string code;   // MT50xx for traps and budgets
   std::string message;
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
-  int exit_code = 0;       // as `mty run` exits (docs/runtime.md)
+  int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
   uint64_t mem_used = 0;
   uint64_t mem_limit = 0;
   uint64_t steps_used = 0;  // when a step budget was set

@@ -72,10 +72,14 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kChar:
       if (debug || !top) {
         out += '\'';
-        if (v.i() == '\'') out += "\\'";
-        else if (v.i() == '\n') out += "\\n";
-        else if (v.i() == '\\') out += "\\\\";
-        else AppendUtf8(out, static_cast<uint32_t>(v.i()));
+        if (v.i() == '\'')
+          out += "\\'";
+        else if (v.i() == '\n')
+          out += "\\n";
+        else if (v.i() == '\\')
+          out += "\\\\";
+        else
+          AppendUtf8(out, static_cast<uint32_t>(v.i()));
         out += '\'';
       } else {
         AppendUtf8(out, static_cast<uint32_t>(v.i()));
@@ -84,16 +88,17 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kDuration: out += ir::FormatDuration(v.i()); return;
     case Tag::kSize: out += ir::FormatSize(v.i()); return;
     case Tag::kFn:
-      absl::StrAppend(&out, "<fn ",
-                      v.i() < static_cast<int64_t>(m.functions.size()) ? m.functions[v.i()].name
-                                                                        : "?",
-                      ">");
+      absl::StrAppend(
+          &out, "<fn ",
+          v.i() < static_cast<int64_t>(m.functions.size()) ? m.functions[v.i()].name : "?", ">");
       return;
     case Tag::kDead: out += "<dead>"; return;
     case Tag::kStr: {
       const std::string& s = static_cast<StrObj*>(v.h())->s;
-      if (debug || !top) out += QuoteDebug(s);
-      else out += s;
+      if (debug || !top)
+        out += QuoteDebug(s);
+      else
+        out += s;
       return;
     }
     case Tag::kArray:
@@ -205,8 +210,8 @@ const char* OpSymbol(Op op) {
 }
 
 bool TypeError(Ctx& cx, Op op, const Value& a, const Value& b) {
-  return cx.Trap("MT5016", absl::StrCat("cannot apply '", OpSymbol(op), "' to ",
-                                        KindName(cx.m, a), " and ", KindName(cx.m, b)));
+  return cx.Trap("MT5016", absl::StrCat("cannot apply '", OpSymbol(op), "' to ", KindName(cx.m, a),
+                                        " and ", KindName(cx.m, b)));
 }
 
 bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
@@ -365,10 +370,14 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
       case Tag::kSize: *r = v.i(); return true;
       case Tag::kFloat: {
         double d = v.f();
-        if (std::isnan(d)) *r = 0;
-        else if (d >= 9223372036854775807.0) *r = std::numeric_limits<int64_t>::max();
-        else if (d <= -9223372036854775808.0) *r = std::numeric_limits<int64_t>::min();
-        else *r = static_cast<int64_t>(d);
+        if (std::isnan(d))
+          *r = 0;
+        else if (d >= 9223372036854775807.0)
+          *r = std::numeric_limits<int64_t>::max();
+        else if (d <= -9223372036854775808.0)
+          *r = std::numeric_limits<int64_t>::min();
+        else
+          *r = static_cast<int64_t>(d);
         return true;
       }
       default: return false;
@@ -446,8 +455,10 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     std::string s = Display(cx.m, args[0]);
     if (name == "log") s += '\n';
     if (cx.host) {
-      if (name == "eprint") cx.host->Stderr(s);
-      else cx.host->Stdout(s);
+      if (name == "eprint")
+        cx.host->Stderr(s);
+      else
+        cx.host->Stdout(s);
     }
     out = Value::Unit();
     return CallStatus::kOk;
@@ -475,7 +486,7 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
 }
 
 bool IsMutatingMethod(std::string_view name) {
-  static constexpr const char* kMut[] = {"push", "pop",    "insert",   "remove",  "clear",
+  static constexpr const char* kMut[] = {"push",    "pop",  "insert",   "remove", "clear",
                                          "reverse", "sort", "push_str", "extend", "truncate"};
   for (const char* m : kMut)
     if (name == m) return true;
@@ -501,8 +512,8 @@ Value MakeOption(const Value* some, uint64_t* est) {
 
 bool NeedArgs(Ctx& cx, std::string_view name, const std::vector<Value>& args, size_t n) {
   if (args.size() == n) return true;
-  return cx.Trap("MT5016", absl::StrCat("method ", std::string(name), " takes ", n, " argument(s), given ",
-                                        args.size()));
+  return cx.Trap("MT5016", absl::StrCat("method ", std::string(name), " takes ", n,
+                                        " argument(s), given ", args.size()));
 }
 
 bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
@@ -542,7 +553,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   if (name == "contains" || name == "starts_with" || name == "ends_with") {
     const std::string* p;
     if (!NeedArgs(cx, name, args, 1) || !str_arg(0, &p)) return Fail();
-    bool r = name == "contains" ? s.find(*p) != std::string::npos
+    bool r = name == "contains"      ? s.find(*p) != std::string::npos
              : name == "starts_with" ? s.starts_with(*p)
                                      : s.ends_with(*p);
     out = Value::Bool(r);
@@ -667,7 +678,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
   }
   if (name == "first" || name == "last") {
     if (!NeedArgs(cx, name, args, 0)) return Fail();
-    const Value* v = a->items.empty() ? nullptr
+    const Value* v = a->items.empty()  ? nullptr
                      : name == "first" ? &a->items.front()
                                        : &a->items.back();
     out = MakeOption(v, &est);
@@ -685,8 +696,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     int64_t i;
     if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &i)) return Fail();
     if (i < 0 || static_cast<uint64_t>(i) > a->items.size()) {
-      cx.Trap("MT5017", absl::StrCat("insert index ", i, " out of range for length ",
-                                     a->items.size()));
+      cx.Trap("MT5017",
+              absl::StrCat("insert index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
     uint64_t e = Estimate(args[1]);
@@ -702,8 +713,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     int64_t i;
     if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &i)) return Fail();
     if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
-      cx.Trap("MT5017", absl::StrCat("remove index ", i, " out of range for length ",
-                                     a->items.size()));
+      cx.Trap("MT5017",
+              absl::StrCat("remove index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
     a = static_cast<ArrayObj*>(MakeUnique(recv));
@@ -860,8 +871,8 @@ CallStatus MapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   return CallStatus::kUnknown;
 }
 
-CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name,
-                              std::vector<Value>& args, Value& out) {
+CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                              Value& out) {
   auto* o = static_cast<AdtObj*>(recv.h());
   bool is_option = o->adt == kAdtOption;
   bool good = o->variant == 0;  // Some / Ok
@@ -882,9 +893,12 @@ CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name,
       return Ok();
     }
     std::string msg;
-    if (name == "expect") msg = Display(cx.m, args[0]);
-    else if (is_option) msg = "called unwrap on None";
-    else msg = absl::StrCat("called unwrap on Err(", Debug(cx.m, o->fields[0]), ")");
+    if (name == "expect")
+      msg = Display(cx.m, args[0]);
+    else if (is_option)
+      msg = "called unwrap on None";
+    else
+      msg = absl::StrCat("called unwrap on Err(", Debug(cx.m, o->fields[0]), ")");
     cx.Trap("MT5001", msg);
     return Fail();
   }
@@ -940,12 +954,18 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
   }
   if (recv.Is(Tag::kFloat)) {
     double x = recv.f();
-    if (name == "sqrt") out = Value::Float(std::sqrt(x));
-    else if (name == "floor") out = Value::Float(std::floor(x));
-    else if (name == "ceil") out = Value::Float(std::ceil(x));
-    else if (name == "round") out = Value::Float(std::round(x));
-    else if (name == "abs") out = Value::Float(std::fabs(x));
-    else return CallStatus::kUnknown;
+    if (name == "sqrt")
+      out = Value::Float(std::sqrt(x));
+    else if (name == "floor")
+      out = Value::Float(std::floor(x));
+    else if (name == "ceil")
+      out = Value::Float(std::ceil(x));
+    else if (name == "round")
+      out = Value::Float(std::round(x));
+    else if (name == "abs")
+      out = Value::Float(std::fabs(x));
+    else
+      return CallStatus::kUnknown;
     return Ok();
   }
   if (recv.Is(Tag::kDuration) && name == "as_millis") {

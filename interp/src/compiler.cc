@@ -38,11 +38,11 @@ namespace {
 
 std::optional<CastKind> CastKindOf(const ir::Type& t) {
   static const std::pair<const char*, CastKind> kKinds[] = {
-      {"I8", CastKind::kI8},     {"I16", CastKind::kI16},   {"I32", CastKind::kI32},
-      {"I64", CastKind::kI64},   {"ISize", CastKind::kI64}, {"U8", CastKind::kU8},
-      {"U16", CastKind::kU16},   {"U32", CastKind::kU32},   {"U64", CastKind::kU64},
-      {"USize", CastKind::kU64}, {"F32", CastKind::kF64},   {"F64", CastKind::kF64},
-      {"Char", CastKind::kChar}, {"Bool", CastKind::kBool}, {"Str", CastKind::kStr},
+      {"I8", CastKind::kI8},      {"I16", CastKind::kI16},           {"I32", CastKind::kI32},
+      {"I64", CastKind::kI64},    {"ISize", CastKind::kI64},         {"U8", CastKind::kU8},
+      {"U16", CastKind::kU16},    {"U32", CastKind::kU32},           {"U64", CastKind::kU64},
+      {"USize", CastKind::kU64},  {"F32", CastKind::kF64},           {"F64", CastKind::kF64},
+      {"Char", CastKind::kChar},  {"Bool", CastKind::kBool},         {"Str", CastKind::kStr},
       {"String", CastKind::kStr}, {"Duration", CastKind::kDuration}, {"Size", CastKind::kSize}};
   for (const auto& [n, k] : kKinds)
     if (t.name == n) return k;
@@ -104,16 +104,15 @@ class FunctionCompiler {
 
   void NoteConst(const ir::Operand& o) {
     if (o.kind != ir::Operand::Kind::kConst) return;
-    std::string key = absl::StrCat(static_cast<int>(o.constant.kind), ":",
-                                   ir::PrintConstant(o.constant));
+    std::string key =
+        absl::StrCat(static_cast<int>(o.constant.kind), ":", ir::PrintConstant(o.constant));
     if (const_regs_.count(key)) return;
     const_regs_[key] = out_.num_locals + static_cast<int32_t>(out_.constants.size());
     out_.constants.push_back(o.constant);
   }
 
   int32_t ConstReg(const ir::Constant& c) {
-    return const_regs_.at(
-        absl::StrCat(static_cast<int>(c.kind), ":", ir::PrintConstant(c)));
+    return const_regs_.at(absl::StrCat(static_cast<int>(c.kind), ":", ir::PrintConstant(c)));
   }
 
   int32_t Scratch() {
@@ -210,8 +209,7 @@ class FunctionCompiler {
       }
       case ir::Statement::Kind::kArenaPush:
       case ir::Statement::Kind::kArenaPop:
-      case ir::Statement::Kind::kNop:
-        break;  // no instruction; the step is counted on the next one
+      case ir::Statement::Kind::kNop: break;  // no instruction; the step is counted on the next one
     }
   }
 
@@ -246,9 +244,9 @@ class FunctionCompiler {
       case K::kBinOp: {
         int32_t a = OperandReg(r.ops[0]);
         int32_t b = OperandReg(r.ops[1]);
-        static constexpr Op kOps[] = {Op::Add, Op::Sub, Op::Mul, Op::Div,    Op::Rem, Op::BitAnd,
-                                      Op::BitOr, Op::BitXor, Op::Shl, Op::Shr, Op::Eq, Op::Ne,
-                                      Op::Lt,  Op::Le,  Op::Gt,  Op::Ge};
+        static constexpr Op kOps[] = {Op::Add,   Op::Sub,    Op::Mul, Op::Div, Op::Rem, Op::BitAnd,
+                                      Op::BitOr, Op::BitXor, Op::Shl, Op::Shr, Op::Eq,  Op::Ne,
+                                      Op::Lt,    Op::Le,     Op::Gt,  Op::Ge};
         Emit(kOps[static_cast<int>(r.bin)], Dst(), a, b);
         break;
       }
@@ -279,7 +277,7 @@ class FunctionCompiler {
       case K::kMapInit: {
         CallDesc d;
         d.args = Args(r.ops);
-        Op op = r.kind == K::kTupleInit ? Op::NewTuple
+        Op op = r.kind == K::kTupleInit   ? Op::NewTuple
                 : r.kind == K::kArrayInit ? Op::NewArray
                                           : Op::NewMap;
         Emit(op, Dst(), AddCall(std::move(d)));
@@ -357,8 +355,8 @@ class FunctionCompiler {
       case K::kSend:
       case K::kAsk: {
         const char* what = r.kind == K::kAgentSpawn ? "spawn" : r.kind == K::kSend ? "send" : "ask";
-        out_.messages.push_back(absl::StrCat(what, " ", r.name,
-                                             ": agents are not supported by this runtime yet"));
+        out_.messages.push_back(
+            absl::StrCat(what, " ", r.name, ": agents are not supported by this runtime yet"));
         Emit(Op::Unsupported, static_cast<int32_t>(out_.messages.size() - 1));
         break;
       }
@@ -425,7 +423,7 @@ class FunctionCompiler {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
-                                                     std::string_view file_name) {
+                                                      std::string_view file_name) {
   if (auto s = ir::Verify(p, file_name); !s.ok()) return s;
   auto m = std::make_shared<Module>();
   m->source = std::string(file_name.empty() ? std::string_view(p.source) : file_name);
@@ -457,8 +455,9 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
     FunctionCompiler fc(p, p.functions[i], *m, adt_ids, m->functions[i]);
     fc.Run();
     const ir::Function& f = p.functions[i];
-    m->functions[i].first_param_is_mut_ref =
-        f.num_params >= 1 && f.locals[1].type.kind == ir::Type::Kind::kRef && f.locals[1].type.is_mut;
+    m->functions[i].first_param_is_mut_ref = f.num_params >= 1 &&
+                                             f.locals[1].type.kind == ir::Type::Kind::kRef &&
+                                             f.locals[1].type.is_mut;
   }
   m->main_index = m->FindFunction("main");
   m->methods.resize(m->adts.size());

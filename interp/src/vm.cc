@@ -31,8 +31,9 @@ Task::Task(std::shared_ptr<const Module> m, Host* host, Limits limits)
   if (limits_.depth == 0) limits_.depth = 10000;
   consts_.resize(module_->functions.size());
   metered_ = limits_.steps != 0 || limits_.memory != 0;
-  steps_left_ = limits_.steps ? static_cast<int64_t>(std::min<uint64_t>(limits_.steps, kUnlimitedSteps))
-                              : kUnlimitedSteps;
+  steps_left_ = limits_.steps
+                    ? static_cast<int64_t>(std::min<uint64_t>(limits_.steps, kUnlimitedSteps))
+                    : kUnlimitedSteps;
   mem_limit_ = limits_.memory ? limits_.memory : std::numeric_limits<uint64_t>::max();
 }
 
@@ -59,7 +60,9 @@ struct Exec {
           case ir::Constant::Kind::kBool: c.push_back(Value::Bool(k.i)); break;
           case ir::Constant::Kind::kInt: c.push_back(Value::Int(k.i)); break;
           case ir::Constant::Kind::kFloat: c.push_back(Value::Float(k.f)); break;
-          case ir::Constant::Kind::kChar: c.push_back(Value::Char(static_cast<uint32_t>(k.i))); break;
+          case ir::Constant::Kind::kChar:
+            c.push_back(Value::Char(static_cast<uint32_t>(k.i)));
+            break;
           case ir::Constant::Kind::kStr: c.push_back(MakeStr(k.s)); break;
           case ir::Constant::Kind::kDuration: c.push_back(Value::Duration(k.i)); break;
           case ir::Constant::Kind::kSize: c.push_back(Value::Size(k.i)); break;
@@ -141,7 +144,9 @@ struct Exec {
         if (tuple_ok) {
           auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
           if (index >= a->items.size()) {
-            Trap(t, "MT5017", absl::StrCat("tuple index ", index, " out of range for a tuple of ", a->items.size()));
+            Trap(t, "MT5017",
+                 absl::StrCat("tuple index ", index, " out of range for a tuple of ",
+                              a->items.size()));
             return nullptr;
           }
           if (write) chain->objs.push_back(a);
@@ -180,7 +185,8 @@ struct Exec {
           int64_t i = key->i();
           if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
             Trap(t, "MT5017",
-                 absl::StrCat("index ", i, " out of range for an array of length ", a->items.size()));
+                 absl::StrCat("index ", i, " out of range for an array of length ",
+                              a->items.size()));
             return nullptr;
           }
           if (write) chain->objs.push_back(a);
@@ -326,7 +332,8 @@ struct Exec {
   }
 
   static void AddEst(Chain& chain, int64_t delta) {
-    for (HeapObj* h : chain.objs) h->est = static_cast<uint64_t>(static_cast<int64_t>(h->est) + delta);
+    for (HeapObj* h : chain.objs)
+      h->est = static_cast<uint64_t>(static_cast<int64_t>(h->est) + delta);
   }
 
   // ---- the loop ----
@@ -351,86 +358,86 @@ Stop Exec::Loop(Task& t) {
   std::vector<Value> args;
   uint32_t target_for_push = 0;
 
-#define SAVE()                                    \
-  do {                                            \
-    t.pc_ = static_cast<uint32_t>(pc - code);     \
-    t.steps_left_ = steps;                        \
-    t.mem_used_ = mem;                            \
+#define SAVE()                                \
+  do {                                        \
+    t.pc_ = static_cast<uint32_t>(pc - code); \
+    t.steps_left_ = steps;                    \
+    t.mem_used_ = mem;                        \
   } while (0)
-#define RELOAD()                                            \
-  do {                                                      \
-    fn = &mod.functions[t.frames_.back().fn];               \
-    code = fn->code.data();                                 \
-    R = t.stack_.data() + t.frames_.back().base;            \
+#define RELOAD()                                 \
+  do {                                           \
+    fn = &mod.functions[t.frames_.back().fn];    \
+    code = fn->code.data();                      \
+    R = t.stack_.data() + t.frames_.back().base; \
   } while (0)
-#define TRAP(c, msg)               \
-  do {                             \
-    SAVE();                        \
-    return Trap(t, c, msg);        \
+#define TRAP(c, msg)        \
+  do {                      \
+    SAVE();                 \
+    return Trap(t, c, msg); \
   } while (0)
-#define FAIL_CX()                                   \
-  do {                                              \
-    SAVE();                                         \
-    if (cx.mem_breach) return Stop::kMemBudget;     \
-    return Trap(t, cx.code, cx.message);            \
+#define FAIL_CX()                               \
+  do {                                          \
+    SAVE();                                     \
+    if (cx.mem_breach) return Stop::kMemBudget; \
+    return Trap(t, cx.code, cx.message);        \
   } while (0)
-#define FAILED()     \
-  do {               \
-    SAVE();          \
+#define FAILED()        \
+  do {                  \
+    SAVE();             \
     return Stop::kTrap; \
   } while (0)
-#define CHARGE_MEM(n)                                     \
-  do {                                                    \
-    if constexpr (M != Mode::kFree) {                     \
-      mem += (n);                                         \
-      if (mem > mem_limit) [[unlikely]] {                 \
-        SAVE();                                           \
-        return Stop::kMemBudget;                          \
-      }                                                   \
-    }                                                     \
+#define CHARGE_MEM(n)                     \
+  do {                                    \
+    if constexpr (M != Mode::kFree) {     \
+      mem += (n);                         \
+      if (mem > mem_limit) [[unlikely]] { \
+        SAVE();                           \
+        return Stop::kMemBudget;          \
+      }                                   \
+    }                                     \
   } while (0)
   // Entering the segment that starts at `target` (a pc in fn).
-#define ENTER_SEGMENT(target_pc)                                      \
-  do {                                                                \
-    if constexpr (M == Mode::kMetered) {                              \
-      int64_t cost_ = fn->seg_cost[(target_pc)];                      \
-      if (steps < cost_) [[unlikely]] {                               \
-        pc = code + (target_pc);                                      \
-        SAVE();                                                       \
-        return Stop::kToExact;                                        \
-      }                                                               \
-      steps -= cost_;                                                 \
-    }                                                                 \
+#define ENTER_SEGMENT(target_pc)                 \
+  do {                                           \
+    if constexpr (M == Mode::kMetered) {         \
+      int64_t cost_ = fn->seg_cost[(target_pc)]; \
+      if (steps < cost_) [[unlikely]] {          \
+        pc = code + (target_pc);                 \
+        SAVE();                                  \
+        return Stop::kToExact;                   \
+      }                                          \
+      steps -= cost_;                            \
+    }                                            \
   } while (0)
-#define SAFEPOINT(target_pc)                                          \
-  do {                                                                \
-    if (interrupt.load(std::memory_order_relaxed)) [[unlikely]] {     \
-      pc = code + (target_pc);                                        \
-      SAVE();                                                         \
-      return Stop::kInterrupted;                                      \
-    }                                                                 \
+#define SAFEPOINT(target_pc)                                      \
+  do {                                                            \
+    if (interrupt.load(std::memory_order_relaxed)) [[unlikely]] { \
+      pc = code + (target_pc);                                    \
+      SAVE();                                                     \
+      return Stop::kInterrupted;                                  \
+    }                                                             \
   } while (0)
-#define JUMP(target_pc)            \
-  do {                             \
-    int32_t tgt_ = (target_pc);    \
-    SAFEPOINT(tgt_);               \
-    ENTER_SEGMENT(tgt_);           \
-    pc = code + tgt_;              \
-    DISPATCH();                    \
+#define JUMP(target_pc)         \
+  do {                          \
+    int32_t tgt_ = (target_pc); \
+    SAFEPOINT(tgt_);            \
+    ENTER_SEGMENT(tgt_);        \
+    pc = code + tgt_;           \
+    DISPATCH();                 \
   } while (0)
-#define EXACT_STEP()                                                  \
-  do {                                                                \
-    if constexpr (M == Mode::kExact) {                                \
-      int64_t k_ = fn->steps_at[pc - code];                           \
-      if (k_) {                                                       \
-        if (steps < k_) {                                             \
+#define EXACT_STEP()                                                     \
+  do {                                                                   \
+    if constexpr (M == Mode::kExact) {                                   \
+      int64_t k_ = fn->steps_at[pc - code];                              \
+      if (k_) {                                                          \
+        if (steps < k_) {                                                \
           steps = 0; /* the budget is used up: the breach is step N+1 */ \
-          SAVE();                                                     \
-          return Stop::kStepBudget;                                   \
-        }                                                             \
-        steps -= k_;                                                  \
-      }                                                               \
-    }                                                                 \
+          SAVE();                                                        \
+          return Stop::kStepBudget;                                      \
+        }                                                                \
+        steps -= k_;                                                     \
+      }                                                                  \
+    }                                                                    \
   } while (0)
 
 #if MTY_COMPUTED_GOTO
@@ -439,10 +446,10 @@ Stop Exec::Loop(Task& t) {
 #include "mty/interp/opcodes.def"
 #undef OP
   };
-#define DISPATCH()                              \
-  do {                                          \
-    EXACT_STEP();                               \
-    goto* kLabels[static_cast<int>(pc->op)];    \
+#define DISPATCH()                           \
+  do {                                       \
+    EXACT_STEP();                            \
+    goto* kLabels[static_cast<int>(pc->op)]; \
   } while (0)
 #define CASE(name) L_##name:
   DISPATCH();
@@ -453,15 +460,15 @@ dispatch:
   EXACT_STEP();
   switch (pc->op) {
 #endif
-#define NEXT() \
-  do {         \
-    ++pc;      \
+#define NEXT()  \
+  do {          \
+    ++pc;       \
     DISPATCH(); \
   } while (0)
-#define DEAD_CHECK(v)                                                   \
-  do {                                                                  \
-    if ((v).Is(Tag::kDead)) [[unlikely]]                                \
-      TRAP("MT5002", "use of a moved or dropped value");                \
+#define DEAD_CHECK(v)                                    \
+  do {                                                   \
+    if ((v).Is(Tag::kDead)) [[unlikely]]                 \
+      TRAP("MT5002", "use of a moved or dropped value"); \
   } while (0)
 
   CASE(Move) {
@@ -506,38 +513,40 @@ dispatch:
     NEXT();
   }
 
-#define INT_BINOP(name, expr_ok)                                          \
-  CASE(name) {                                                            \
-    const Value& a_ = R[pc->b];                                           \
-    const Value& b_ = R[pc->c];                                           \
-    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] {                \
-      int64_t x = a_.i(), y = b_.i(), r_;                                 \
-      expr_ok                                                             \
-      R[pc->a].SetInt(r_);                                                \
-      NEXT();                                                             \
-    }                                                                     \
-    goto slow_binop;                                                      \
+#define INT_BINOP(name, expr_ok)                           \
+  CASE(name) {                                             \
+    const Value& a_ = R[pc->b];                            \
+    const Value& b_ = R[pc->c];                            \
+    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] { \
+      int64_t x = a_.i(), y = b_.i(), r_;                  \
+      expr_ok R[pc->a].SetInt(r_);                         \
+      NEXT();                                              \
+    }                                                      \
+    goto slow_binop;                                       \
   }
   INT_BINOP(Add, if (__builtin_add_overflow(x, y, &r_)) [[unlikely]] goto slow_binop;)
   INT_BINOP(Sub, if (__builtin_sub_overflow(x, y, &r_)) [[unlikely]] goto slow_binop;)
   INT_BINOP(Mul, if (__builtin_mul_overflow(x, y, &r_)) [[unlikely]] goto slow_binop;)
-  INT_BINOP(Div, if (y == 0 || (y == -1 && x == INT64_MIN)) [[unlikely]] goto slow_binop; r_ = x / y;)
-  INT_BINOP(Rem, if (y == 0 || (y == -1 && x == INT64_MIN)) [[unlikely]] goto slow_binop; r_ = x % y;)
+  INT_BINOP(Div, if (y == 0 || (y == -1 && x == INT64_MIN)) [[unlikely]] goto slow_binop;
+            r_ = x / y;)
+  INT_BINOP(Rem, if (y == 0 || (y == -1 && x == INT64_MIN)) [[unlikely]] goto slow_binop;
+            r_ = x % y;)
   INT_BINOP(BitAnd, r_ = x & y;)
   INT_BINOP(BitOr, r_ = x | y;)
   INT_BINOP(BitXor, r_ = x ^ y;)
-  INT_BINOP(Shl, if (y < 0 || y > 63) [[unlikely]] goto slow_binop; r_ = static_cast<int64_t>(static_cast<uint64_t>(x) << y);)
+  INT_BINOP(Shl, if (y < 0 || y > 63) [[unlikely]] goto slow_binop;
+            r_ = static_cast<int64_t>(static_cast<uint64_t>(x) << y);)
   INT_BINOP(Shr, if (y < 0 || y > 63) [[unlikely]] goto slow_binop; r_ = x >> y;)
 #undef INT_BINOP
-#define CMP_BINOP(name, op)                                               \
-  CASE(name) {                                                            \
-    const Value& a_ = R[pc->b];                                           \
-    const Value& b_ = R[pc->c];                                           \
-    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] {                \
-      R[pc->a].SetBool(a_.i() op b_.i());                                 \
-      NEXT();                                                             \
-    }                                                                     \
-    goto slow_binop;                                                      \
+#define CMP_BINOP(name, op)                                \
+  CASE(name) {                                             \
+    const Value& a_ = R[pc->b];                            \
+    const Value& b_ = R[pc->c];                            \
+    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] { \
+      R[pc->a].SetBool(a_.i() op b_.i());                  \
+      NEXT();                                              \
+    }                                                      \
+    goto slow_binop;                                       \
   }
   CMP_BINOP(Eq, ==)
   CMP_BINOP(Ne, !=)
@@ -567,7 +576,8 @@ dispatch:
   }
   CASE(Deref) {
     const Value& r = R[pc->b];
-    if (!r.Is(Tag::kRef)) TRAP("MT5016", absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
+    if (!r.Is(Tag::kRef))
+      TRAP("MT5016", absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
     SAVE();
     Value* target = RefTarget(t, static_cast<RefObj*>(r.h()), false, nullptr);
     if (!target) return Stop::kTrap;
@@ -653,8 +663,8 @@ dispatch:
       Tag kt = k.tag();
       if (!(kt == Tag::kInt || kt == Tag::kStr || kt == Tag::kChar || kt == Tag::kBool ||
             kt == Tag::kTuple))
-        TRAP("MT5016", absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
-                                    Kind(t, k)));
+        TRAP("MT5016",
+             absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ", Kind(t, k)));
       int j = o->Find(k);
       if (j >= 0) {
         o->est -= Estimate(o->entries[j].second);
@@ -694,8 +704,8 @@ dispatch:
     }
     auto* o = static_cast<ArrayObj*>(s.h());
     if (static_cast<uint32_t>(pc->c) >= o->items.size())
-      TRAP("MT5017", absl::StrCat("tuple index ", pc->c, " out of range for a tuple of ",
-                                  o->items.size()));
+      TRAP("MT5017",
+           absl::StrCat("tuple index ", pc->c, " out of range for a tuple of ", o->items.size()));
     Value copy = o->items[pc->c];
     R[pc->a] = std::move(copy);
     NEXT();
@@ -714,11 +724,11 @@ dispatch:
     switch (s.tag()) {
       case Tag::kStr: n = static_cast<int64_t>(static_cast<StrObj*>(s.h())->s.size()); break;
       case Tag::kArray:
-      case Tag::kTuple: n = static_cast<int64_t>(static_cast<ArrayObj*>(s.h())->items.size()); break;
+      case Tag::kTuple:
+        n = static_cast<int64_t>(static_cast<ArrayObj*>(s.h())->items.size());
+        break;
       case Tag::kMap: n = static_cast<int64_t>(static_cast<MapObj*>(s.h())->entries.size()); break;
-      default:
-        DEAD_CHECK(s);
-        TRAP("MT5016", absl::StrCat("len of ", Kind(t, s)));
+      default: DEAD_CHECK(s); TRAP("MT5016", absl::StrCat("len of ", Kind(t, s)));
     }
     R[pc->a].SetInt(n);
     NEXT();
@@ -906,9 +916,9 @@ dispatch:
     std::optional<Value> out =
         t.host_ ? t.host_->InvokeEffect(d.name, args, &msg) : std::optional<Value>();
     if (!out) {
-      TRAP("MT5008", msg.empty() ? absl::StrCat("unknown effect '", d.name,
-                                               "' (no host module provides it)")
-                                 : msg);
+      TRAP("MT5008",
+           msg.empty() ? absl::StrCat("unknown effect '", d.name, "' (no host module provides it)")
+                       : msg);
     }
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
@@ -967,8 +977,8 @@ dispatch:
     }
     if (!ok) {
       DEAD_CHECK(v);
-      TRAP("MT5016", absl::StrCat("try_return_err needs an Err or None value, found ",
-                                  Debug(mod, v)));
+      TRAP("MT5016",
+           absl::StrCat("try_return_err needs an Err or None value, found ", Debug(mod, v)));
     }
     Value copy = v;
     R[0] = std::move(copy);
@@ -986,11 +996,10 @@ dispatch:
     return Stop::kSuspended;
   }
 #if !MTY_COMPUTED_GOTO
-  default:
-    break;
-  }
+  default: break;
+}
 #endif
-  TRAP("MT5016", "invalid instruction");
+TRAP("MT5016", "invalid instruction");
 
 slow_binop : {
   Value out;
@@ -1014,21 +1023,21 @@ slow_binop : {
 }
 
 push_call_target : {
-    const uint32_t base = TopOfStack(t);
-    const uint32_t ret_pc = static_cast<uint32_t>(pc - code) + 1;
-    const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
-    SAFEPOINT(ret_pc - 1);
-    SAVE();
-    if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg))
-      TRAP("MT5018", absl::StrCat("call depth exceeded: ", t.limits_.depth, " frames"));
-    Value* callee = t.stack_.data() + base;
-    for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
-    args.clear();
-    RELOAD();
-    pc = code;
-    ENTER_SEGMENT(0);
-    DISPATCH();
-  }
+  const uint32_t base = TopOfStack(t);
+  const uint32_t ret_pc = static_cast<uint32_t>(pc - code) + 1;
+  const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
+  SAFEPOINT(ret_pc - 1);
+  SAVE();
+  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg))
+    TRAP("MT5018", absl::StrCat("call depth exceeded: ", t.limits_.depth, " frames"));
+  Value* callee = t.stack_.data() + base;
+  for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
+  args.clear();
+  RELOAD();
+  pc = code;
+  ENTER_SEGMENT(0);
+  DISPATCH();
+}
 
 do_return : {
   Value ret = std::move(R[0]);
@@ -1125,8 +1134,8 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
   }
   const CompiledFunction& f = module_->functions[fn];
   if (f.num_params != args.size()) {
-    *error = absl::StrCat("fn ", f.name, " takes ", f.num_params, " argument(s), given ",
-                          args.size());
+    *error =
+        absl::StrCat("fn ", f.name, " takes ", f.num_params, " argument(s), given ", args.size());
     return false;
   }
   stack_.resize(std::max<size_t>(1024, f.frame_size));

@@ -44,7 +44,8 @@ class Lexer {
   const std::string& error() const { return error_; }
 
   [[noreturn]] void Fail(Loc loc, std::string_view msg) {
-    error_ = absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col, ": error: ", std::string(msg));
+    error_ = absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col,
+                          ": error: ", std::string(msg));
     throw ParseError();
   }
 
@@ -77,9 +78,8 @@ class Lexer {
     if (c == '"') return String(t);
     if (c == '\'') return CharLit(t);
     static constexpr const char* kPuncts[] = {
-        "=>", "->", "::", "==", "!=", "<=", ">=", "<<", ">>", "&", "|", "^",
-        "+",  "-",  "*",  "/",  "%",  "<",  ">",  "=",  "!",  "(", ")", "[",
-        "]",  "{",  "}",  ",",  ":",  ".",  "@",  ";"};
+        "=>", "->", "::", "==", "!=", "<=", ">=", "<<", ">>", "&", "|", "^", "+", "-", "*", "/",
+        "%",  "<",  ">",  "=",  "!",  "(",  ")",  "[",  "]",  "{", "}", ",", ":", ".", "@", ";"};
     for (const char* p : kPuncts) {
       size_t n = std::strlen(p);
       if (src_.substr(pos_, n) == p) {
@@ -124,8 +124,8 @@ class Lexer {
 
   Token Number(Token t) {
     size_t start = pos_;
-    while (pos_ < src_.size() && (absl::ascii_isdigit(static_cast<unsigned char>(src_[pos_])) ||
-                                  src_[pos_] == '_'))
+    while (pos_ < src_.size() &&
+           (absl::ascii_isdigit(static_cast<unsigned char>(src_[pos_])) || src_[pos_] == '_'))
       Advance();
     bool is_float = false;
     // After a '.', digits are a tuple index: `_1.0.1` is two projections.
@@ -181,7 +181,8 @@ class Lexer {
       t.i = *s;
       return t;
     }
-    Fail(t.loc, absl::StrCat("unknown unit suffix '", std::string(unit), "' (durations: ns us ms s m h; sizes: B KiB MiB GiB TiB)"));
+    Fail(t.loc, absl::StrCat("unknown unit suffix '", std::string(unit),
+                             "' (durations: ns us ms s m h; sizes: B KiB MiB GiB TiB)"));
   }
 
   uint32_t Escape(Loc at) {
@@ -217,8 +218,7 @@ class Lexer {
           Fail(at, "\\u{...} is not a Unicode scalar value");
         return v;
       }
-      default:
-        Fail(at, absl::StrCat("unknown escape '\\", std::string(1, e), "'"));
+      default: Fail(at, absl::StrCat("unknown escape '\\", std::string(1, e), "'"));
     }
   }
 
@@ -365,7 +365,8 @@ class Parser {
   }
 
   std::string Ident(std::string_view what) {
-    if (tok_.kind != Tok::kIdent) Fail(absl::StrCat("expected ", std::string(what), ", found ", Describe()));
+    if (tok_.kind != Tok::kIdent)
+      Fail(absl::StrCat("expected ", std::string(what), ", found ", Describe()));
     std::string s = tok_.text;
     Bump();
     return s;
@@ -448,7 +449,8 @@ class Parser {
     if (EatWord("mtyir")) {
       Loc at = tok_.loc;
       uint32_t v = SmallInt("a format version");
-      if (v != 1) FailAt(at, absl::StrCat("unsupported mtyir version ", v, " (this mty reads version 1)"));
+      if (v != 1)
+        FailAt(at, absl::StrCat("unsupported mtyir version ", v, " (this mty reads version 1)"));
       ExpectEol();
     }
     while (tok_.kind != Tok::kEof) {
@@ -597,7 +599,8 @@ class Parser {
       Loc at = tok_.loc;
       uint32_t n = Local();
       if (n != f.locals.size())
-        FailAt(at, absl::StrCat("parameter must be _", f.locals.size(), " (parameters are numbered from _1 in order)"));
+        FailAt(at, absl::StrCat("parameter must be _", f.locals.size(),
+                                " (parameters are numbered from _1 in order)"));
       Expect(":");
       ::mty::ir::Local l;
       l.type = ParseType();
@@ -622,7 +625,8 @@ class Parser {
       Loc at = tok_.loc;
       uint32_t n = Local();
       if (n != f.locals.size())
-        FailAt(at, absl::StrCat("local must be _", f.locals.size(), " (locals are numbered in order after the parameters)"));
+        FailAt(at, absl::StrCat("local must be _", f.locals.size(),
+                                " (locals are numbered in order after the parameters)"));
       Expect(":");
       l.type = ParseType();
       if (tok_.kind == Tok::kStr) {
@@ -637,7 +641,8 @@ class Parser {
       Loc at = tok_.loc;
       uint32_t b = BlockRef();
       if (b != f.blocks.size())
-        FailAt(at, absl::StrCat("block must be bb", f.blocks.size(), " (blocks are numbered in order)"));
+        FailAt(at, absl::StrCat("block must be bb", f.blocks.size(),
+                                " (blocks are numbered in order)"));
       Expect(":");
       ExpectEol();
       f.blocks.push_back(ParseBlock());
@@ -780,16 +785,13 @@ class Parser {
       case Tok::kDuration:
       case Tok::kSize:
       case Tok::kStr:
-      case Tok::kChar:
-        return true;
+      case Tok::kChar: return true;
       case Tok::kIdent:
         return tok_.text == "copy" || tok_.text == "move" || tok_.text == "true" ||
                tok_.text == "false" || tok_.text == "fn" || tok_.text == "inf" ||
                tok_.text == "nan";
-      case Tok::kPunct:
-        return tok_.text == "(" || tok_.text == "-";
-      default:
-        return false;
+      case Tok::kPunct: return tok_.text == "(" || tok_.text == "-";
+      default: return false;
     }
   }
 
@@ -872,12 +874,10 @@ class Parser {
   static std::optional<BinOp> BinOpOf(const Token& t) {
     if (t.kind != Tok::kPunct) return std::nullopt;
     static constexpr std::pair<const char*, BinOp> kOps[] = {
-        {"+", BinOp::kAdd},    {"-", BinOp::kSub},     {"*", BinOp::kMul},
-        {"/", BinOp::kDiv},    {"%", BinOp::kRem},     {"&", BinOp::kBitAnd},
-        {"|", BinOp::kBitOr},  {"^", BinOp::kBitXor},  {"<<", BinOp::kShl},
-        {">>", BinOp::kShr},   {"==", BinOp::kEq},     {"!=", BinOp::kNe},
-        {"<", BinOp::kLt},     {"<=", BinOp::kLe},     {">", BinOp::kGt},
-        {">=", BinOp::kGe}};
+        {"+", BinOp::kAdd},  {"-", BinOp::kSub},    {"*", BinOp::kMul},   {"/", BinOp::kDiv},
+        {"%", BinOp::kRem},  {"&", BinOp::kBitAnd}, {"|", BinOp::kBitOr}, {"^", BinOp::kBitXor},
+        {"<<", BinOp::kShl}, {">>", BinOp::kShr},   {"==", BinOp::kEq},   {"!=", BinOp::kNe},
+        {"<", BinOp::kLt},   {"<=", BinOp::kLe},    {">", BinOp::kGt},    {">=", BinOp::kGe}};
     for (const auto& [s, op] : kOps)
       if (t.text == s) return op;
     return std::nullopt;
@@ -982,7 +982,8 @@ class Parser {
         Bump();
         r.kind = Rvalue::Kind::kCapValue;
         r.name = DottedPath("a capability family like fs.read");
-        if (tok_.kind != Tok::kStr) Fail("expected a constraint string after the capability family");
+        if (tok_.kind != Tok::kStr)
+          Fail("expected a constraint string after the capability family");
         r.name2 = tok_.text;
         Bump();
         return r;
@@ -1110,8 +1111,7 @@ class Parser {
       ExpectWord("else");
       t.target2 = BlockRef();
     } else if (w == "switch_int" || w == "switch_variant") {
-      t.kind = w == "switch_int" ? Terminator::Kind::kSwitchInt
-                                 : Terminator::Kind::kSwitchVariant;
+      t.kind = w == "switch_int" ? Terminator::Kind::kSwitchInt : Terminator::Kind::kSwitchVariant;
       t.op = ParseOperand();
       t.cases = ParseCases(t.target);
     } else if (w == "return") {
@@ -1145,27 +1145,37 @@ class Parser {
 absl::StatusOr<int64_t> ParseSize(std::string_view text) {
   size_t i = 0;
   uint64_t v = 0;
-  while (i < text.size() && (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+  while (i < text.size() &&
+         (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
     if (text[i] != '_') {
       if (v > (uint64_t{1} << 62) / 10) return absl::InvalidArgumentError("size out of range");
       v = v * 10 + (text[i] - '0');
     }
     ++i;
   }
-  if (i == 0) return absl::InvalidArgumentError(absl::StrCat("malformed size '", std::string(text), "'"));
+  if (i == 0)
+    return absl::InvalidArgumentError(absl::StrCat("malformed size '", std::string(text), "'"));
   std::string_view unit = text.substr(i);
   uint64_t mul;
-  if (unit == "B" || unit.empty()) mul = 1;
-  else if (unit == "KiB") mul = uint64_t{1} << 10;
-  else if (unit == "MiB") mul = uint64_t{1} << 20;
-  else if (unit == "GiB") mul = uint64_t{1} << 30;
-  else if (unit == "TiB") mul = uint64_t{1} << 40;
-  else if (unit == "k" || unit == "kB") mul = 1000;
-  else if (unit == "M" || unit == "MB") mul = 1000000;
-  else if (unit == "G" || unit == "GB") mul = 1000000000;
+  if (unit == "B" || unit.empty())
+    mul = 1;
+  else if (unit == "KiB")
+    mul = uint64_t{1} << 10;
+  else if (unit == "MiB")
+    mul = uint64_t{1} << 20;
+  else if (unit == "GiB")
+    mul = uint64_t{1} << 30;
+  else if (unit == "TiB")
+    mul = uint64_t{1} << 40;
+  else if (unit == "k" || unit == "kB")
+    mul = 1000;
+  else if (unit == "M" || unit == "MB")
+    mul = 1000000;
+  else if (unit == "G" || unit == "GB")
+    mul = 1000000000;
   else
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed size '", std::string(text), "' (use B, KiB, MiB, GiB, TiB, k, M or G)"));
+    return absl::InvalidArgumentError(absl::StrCat("malformed size '", std::string(text),
+                                                   "' (use B, KiB, MiB, GiB, TiB, k, M or G)"));
   if (v != 0 && mul > (uint64_t{1} << 62) / v)
     return absl::InvalidArgumentError(absl::StrCat("size '", std::string(text), "' out of range"));
   return static_cast<int64_t>(v * mul);
@@ -1174,27 +1184,36 @@ absl::StatusOr<int64_t> ParseSize(std::string_view text) {
 absl::StatusOr<int64_t> ParseDuration(std::string_view text) {
   size_t i = 0;
   uint64_t v = 0;
-  while (i < text.size() && (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+  while (i < text.size() &&
+         (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
     if (text[i] != '_') {
       if (v > (uint64_t{1} << 62) / 10) return absl::InvalidArgumentError("duration out of range");
       v = v * 10 + (text[i] - '0');
     }
     ++i;
   }
-  if (i == 0) return absl::InvalidArgumentError(absl::StrCat("malformed duration '", std::string(text), "'"));
+  if (i == 0)
+    return absl::InvalidArgumentError(absl::StrCat("malformed duration '", std::string(text), "'"));
   std::string_view unit = text.substr(i);
   uint64_t mul;
-  if (unit == "ns") mul = 1;
-  else if (unit == "us") mul = 1000;
-  else if (unit == "ms") mul = 1000000;
-  else if (unit == "s") mul = 1000000000;
-  else if (unit == "m") mul = 60000000000;
-  else if (unit == "h") mul = 3600000000000;
+  if (unit == "ns")
+    mul = 1;
+  else if (unit == "us")
+    mul = 1000;
+  else if (unit == "ms")
+    mul = 1000000;
+  else if (unit == "s")
+    mul = 1000000000;
+  else if (unit == "m")
+    mul = 60000000000;
+  else if (unit == "h")
+    mul = 3600000000000;
   else
     return absl::InvalidArgumentError(
         absl::StrCat("malformed duration '", std::string(text), "' (use ns, us, ms, s, m or h)"));
   if (v != 0 && mul > (uint64_t{1} << 62) / v)
-    return absl::InvalidArgumentError(absl::StrCat("duration '", std::string(text), "' out of range"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("duration '", std::string(text), "' out of range"));
   return static_cast<int64_t>(v * mul);
 }
 

@@ -46,9 +46,8 @@ std::string EscapeChar(uint32_t c, char quote) {
 }
 
 std::string Ops(const std::vector<Operand>& ops) {
-  return absl::StrJoin(ops, ", ", [](std::string* out, const Operand& o) {
-    out->append(PrintOperand(o));
-  });
+  return absl::StrJoin(ops, ", ",
+                       [](std::string* out, const Operand& o) { out->append(PrintOperand(o)); });
 }
 
 std::string LocSuffix(const Loc& loc, bool is_explicit) {
@@ -77,9 +76,8 @@ std::string FormatDuration(int64_t ns) {
     int64_t n;
     const char* s;
   };
-  static constexpr Unit kUnits[] = {{3600000000000, "h"}, {60000000000, "m"},
-                                    {1000000000, "s"},    {1000000, "ms"},
-                                    {1000, "us"},         {1, "ns"}};
+  static constexpr Unit kUnits[] = {{3600000000000, "h"}, {60000000000, "m"}, {1000000000, "s"},
+                                    {1000000, "ms"},      {1000, "us"},       {1, "ns"}};
   for (const Unit& u : kUnits)
     if (ns != 0 && ns % u.n == 0) return absl::StrCat(ns / u.n, u.s);
   return absl::StrCat(ns, "ns");
@@ -113,14 +111,11 @@ std::string PrintType(const Type& t) {
       if (t.args.empty()) return t.name;
       return absl::StrCat(t.name, "[", list(t.args, t.args.size()), "]");
     case Type::Kind::kTuple:
-      return absl::StrCat("(", list(t.args, t.args.size()),
-                          t.args.size() == 1 ? ",)" : ")");
+      return absl::StrCat("(", list(t.args, t.args.size()), t.args.size() == 1 ? ",)" : ")");
     case Type::Kind::kArray:
-      return absl::StrCat("[", t.args.empty() ? "?" : PrintType(t.args[0]),
-                          "]");
+      return absl::StrCat("[", t.args.empty() ? "?" : PrintType(t.args[0]), "]");
     case Type::Kind::kRef:
-      return absl::StrCat(t.is_mut ? "&mut " : "&",
-                          t.args.empty() ? "?" : PrintType(t.args[0]));
+      return absl::StrCat(t.is_mut ? "&mut " : "&", t.args.empty() ? "?" : PrintType(t.args[0]));
     case Type::Kind::kFn: {
       size_t n = t.args.empty() ? 0 : t.args.size() - 1;
       return absl::StrCat("fn(", list(t.args, n), ") -> ",
@@ -145,8 +140,7 @@ std::string PrintConstant(const Constant& c) {
       return s;
     }
     case Constant::Kind::kChar:
-      return absl::StrCat("'", EscapeChar(static_cast<uint32_t>(c.i), '\''),
-                          "'");
+      return absl::StrCat("'", EscapeChar(static_cast<uint32_t>(c.i), '\''), "'");
     case Constant::Kind::kStr: return QuoteString(c.s);
     case Constant::Kind::kDuration: return FormatDuration(c.i);
     case Constant::Kind::kSize: return FormatSize(c.i);
@@ -188,58 +182,45 @@ std::string PrintRvalue(const Rvalue& r) {
       return absl::StrCat(op0(), " ", BinOpText(r.bin), " ",
                           r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
     case Rvalue::Kind::kUnOp: return absl::StrCat(UnOpText(r.un), op0());
-    case Rvalue::Kind::kRef:
-      return absl::StrCat(r.is_mut ? "&mut " : "&", PrintPlace(r.place));
+    case Rvalue::Kind::kRef: return absl::StrCat(r.is_mut ? "&mut " : "&", PrintPlace(r.place));
     case Rvalue::Kind::kDeref: return absl::StrCat("*", op0());
     case Rvalue::Kind::kAdtInit:
-      return absl::StrCat("new ", r.name, r.name2.empty() ? "" : "::", r.name2,
-                          "(", Ops(r.ops), ")");
+      return absl::StrCat("new ", r.name, r.name2.empty() ? "" : "::", r.name2, "(", Ops(r.ops),
+                          ")");
     case Rvalue::Kind::kTupleInit: return absl::StrCat("tuple(", Ops(r.ops), ")");
     case Rvalue::Kind::kArrayInit: return absl::StrCat("[", Ops(r.ops), "]");
     case Rvalue::Kind::kMapInit: {
       std::string s = "map{";
       for (size_t i = 0; i + 1 < r.ops.size(); i += 2) {
         if (i) s += ", ";
-        absl::StrAppend(&s, PrintOperand(r.ops[i]), ": ",
-                        PrintOperand(r.ops[i + 1]));
+        absl::StrAppend(&s, PrintOperand(r.ops[i]), ": ", PrintOperand(r.ops[i + 1]));
       }
       return s + "}";
     }
     case Rvalue::Kind::kFieldRead: return absl::StrCat("field ", op0(), ", ", r.index);
-    case Rvalue::Kind::kTupleRead:
-      return absl::StrCat("tuple_get ", op0(), ", ", r.index);
+    case Rvalue::Kind::kTupleRead: return absl::StrCat("tuple_get ", op0(), ", ", r.index);
     case Rvalue::Kind::kIndexRead:
-      return absl::StrCat("index ", op0(), ", ",
-                          r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
+      return absl::StrCat("index ", op0(), ", ", r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
     case Rvalue::Kind::kCall:
-      return absl::StrCat("call ", r.is_builtin ? "@" : "", r.name, "(",
-                          Ops(r.ops), ")");
+      return absl::StrCat("call ", r.is_builtin ? "@" : "", r.name, "(", Ops(r.ops), ")");
     case Rvalue::Kind::kCallIndirect: {
-      std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1),
-                                r.ops.end());
+      std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1), r.ops.end());
       return absl::StrCat("call_indirect ", op0(), "(", Ops(args), ")");
     }
     case Rvalue::Kind::kMethodCall:
-      return absl::StrCat("method ", PrintPlace(r.place), ", ", r.name, "(",
-                          Ops(r.ops), ")");
-    case Rvalue::Kind::kClosure:
-      return absl::StrCat("closure ", r.name, "(", Ops(r.ops), ")");
-    case Rvalue::Kind::kAgentSpawn:
-      return absl::StrCat("spawn ", r.name, "(", Ops(r.ops), ")");
+      return absl::StrCat("method ", PrintPlace(r.place), ", ", r.name, "(", Ops(r.ops), ")");
+    case Rvalue::Kind::kClosure: return absl::StrCat("closure ", r.name, "(", Ops(r.ops), ")");
+    case Rvalue::Kind::kAgentSpawn: return absl::StrCat("spawn ", r.name, "(", Ops(r.ops), ")");
     case Rvalue::Kind::kSend:
     case Rvalue::Kind::kAsk: {
-      std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1),
-                                r.ops.end());
-      std::string s =
-          absl::StrCat(r.kind == Rvalue::Kind::kSend ? "send " : "ask ", op0(),
-                       ", ", r.name, "(", Ops(args), ")");
+      std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1), r.ops.end());
+      std::string s = absl::StrCat(r.kind == Rvalue::Kind::kSend ? "send " : "ask ", op0(), ", ",
+                                   r.name, "(", Ops(args), ")");
       if (r.deadline) absl::StrAppend(&s, " within ", PrintOperand(*r.deadline));
       return s;
     }
-    case Rvalue::Kind::kCapValue:
-      return absl::StrCat("cap ", r.name, " ", QuoteString(r.name2));
-    case Rvalue::Kind::kCast:
-      return absl::StrCat("cast ", op0(), " as ", PrintType(r.type));
+    case Rvalue::Kind::kCapValue: return absl::StrCat("cap ", r.name, " ", QuoteString(r.name2));
+    case Rvalue::Kind::kCast: return absl::StrCat("cast ", op0(), " as ", PrintType(r.type));
     case Rvalue::Kind::kLen: return absl::StrCat("len ", op0());
   }
   return "?";
@@ -254,17 +235,13 @@ std::string PrintStatement(const Statement& s) {
       out = absl::StrCat(PrintPlace(s.place), " = ", PrintRvalue(s.rvalue));
       break;
     case Statement::Kind::kDrop: out = "drop " + PrintPlace(s.place); break;
-    case Statement::Kind::kStorageLive:
-      out = "storage_live " + PrintPlace(s.place);
-      break;
-    case Statement::Kind::kStorageDead:
-      out = "storage_dead " + PrintPlace(s.place);
-      break;
+    case Statement::Kind::kStorageLive: out = "storage_live " + PrintPlace(s.place); break;
+    case Statement::Kind::kStorageDead: out = "storage_dead " + PrintPlace(s.place); break;
     case Statement::Kind::kArenaPush: out = absl::StrCat("arena_push ", s.arena); break;
     case Statement::Kind::kArenaPop: out = absl::StrCat("arena_pop ", s.arena); break;
     case Statement::Kind::kEffectInvoke:
-      out = absl::StrCat(s.has_dest ? PrintPlace(s.place) + " = " : "",
-                         "effect ", s.path, "(", Ops(s.args), ")");
+      out = absl::StrCat(s.has_dest ? PrintPlace(s.place) + " = " : "", "effect ", s.path, "(",
+                         Ops(s.args), ")");
       break;
     case Statement::Kind::kNop: out = "nop"; break;
   }
@@ -283,8 +260,7 @@ std::string PrintTerminator(const Terminator& t) {
   switch (t.kind) {
     case Terminator::Kind::kGoto: out = absl::StrCat("goto bb", t.target); break;
     case Terminator::Kind::kIf:
-      out = absl::StrCat("if ", PrintOperand(t.op), " then bb", t.target,
-                         " else bb", t.target2);
+      out = absl::StrCat("if ", PrintOperand(t.op), " then bb", t.target, " else bb", t.target2);
       break;
     case Terminator::Kind::kSwitchInt:
       out = absl::StrCat("switch_int ", PrintOperand(t.op), " ", Cases(t));
@@ -295,12 +271,8 @@ std::string PrintTerminator(const Terminator& t) {
     case Terminator::Kind::kReturn: out = "return"; break;
     case Terminator::Kind::kPanic: out = "panic " + PrintOperand(t.op); break;
     case Terminator::Kind::kUnreachable: out = "unreachable"; break;
-    case Terminator::Kind::kTryReturnErr:
-      out = "try_return_err " + PrintOperand(t.op);
-      break;
-    case Terminator::Kind::kSuspend:
-      out = absl::StrCat("suspend resume bb", t.target);
-      break;
+    case Terminator::Kind::kTryReturnErr: out = "try_return_err " + PrintOperand(t.op); break;
+    case Terminator::Kind::kSuspend: out = absl::StrCat("suspend resume bb", t.target); break;
   }
   return out + LocSuffix(t.loc, t.loc_explicit);
 }
@@ -321,8 +293,7 @@ std::string PrintText(const Program& p) {
     out += "\n";
     if (!a.is_enum) {
       absl::StrAppend(&out, "struct ", a.name, " { ",
-                      a.variants.empty() ? "" : PrintFields(a.variants[0].fields),
-                      " }\n");
+                      a.variants.empty() ? "" : PrintFields(a.variants[0].fields), " }\n");
       continue;
     }
     absl::StrAppend(&out, "enum ", a.name, " {\n");
@@ -338,17 +309,13 @@ std::string PrintText(const Program& p) {
     for (uint32_t i = 1; i <= f.num_params && i < f.locals.size(); ++i) {
       if (i > 1) out += ", ";
       absl::StrAppend(&out, "_", i, ": ", PrintType(f.locals[i].type));
-      if (!f.locals[i].name.empty())
-        absl::StrAppend(&out, " ", QuoteString(f.locals[i].name));
+      if (!f.locals[i].name.empty()) absl::StrAppend(&out, " ", QuoteString(f.locals[i].name));
     }
     absl::StrAppend(&out, ") -> ",
-                    PrintType(f.locals.empty() ? Type::Named("Unit")
-                                               : f.locals[0].type),
-                    " {\n");
+                    PrintType(f.locals.empty() ? Type::Named("Unit") : f.locals[0].type), " {\n");
     for (size_t i = f.num_params + 1; i < f.locals.size(); ++i) {
       const Local& l = f.locals[i];
-      absl::StrAppend(&out, "  let ", l.is_mut ? "mut " : "", "_", i, ": ",
-                      PrintType(l.type));
+      absl::StrAppend(&out, "  let ", l.is_mut ? "mut " : "", "_", i, ": ", PrintType(l.type));
       if (!l.name.empty()) absl::StrAppend(&out, " ", QuoteString(l.name));
       out += "\n";
     }

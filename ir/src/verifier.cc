@@ -1,9 +1,8 @@
 // The MtyIR verifier. Everything the bytecode compiler and the interpreter
 // assume about indices and names is checked here, once.
-#include "mty/ir/verify.h"
-
 #include "absl/strings/str_cat.h"
 #include "mty/ir/text.h"
+#include "mty/ir/verify.h"
 
 namespace mty::ir {
 
@@ -13,8 +12,8 @@ int BuiltinArity(std::string_view name) {
     int arity;
   };
   static constexpr B kBuiltins[] = {
-      {"log", 1},    {"print", 1},     {"eprint", 1},   {"panic", 1},
-      {"assert", 1}, {"to_str", 1},    {"debug_str", 1}, {"concat", -1},
+      {"log", 1},    {"print", 1},  {"eprint", 1},    {"panic", 1},
+      {"assert", 1}, {"to_str", 1}, {"debug_str", 1}, {"concat", -1},
   };
   for (const B& b : kBuiltins)
     if (name == b.name) return b.arity;
@@ -23,9 +22,9 @@ int BuiltinArity(std::string_view name) {
 
 bool IsCastTarget(const Type& t) {
   if (t.kind != Type::Kind::kNamed || !t.args.empty()) return false;
-  static constexpr const char* kTargets[] = {
-      "I8",  "I16", "I32", "I64", "U8",    "U16",   "U32",  "U64", "ISize",
-      "USize", "F32", "F64", "Char", "Bool", "Str", "String", "Duration", "Size"};
+  static constexpr const char* kTargets[] = {"I8",   "I16",  "I32",   "I64",    "U8",       "U16",
+                                             "U32",  "U64",  "ISize", "USize",  "F32",      "F64",
+                                             "Char", "Bool", "Str",   "String", "Duration", "Size"};
   for (const char* n : kTargets)
     if (t.name == n) return true;
   return false;
@@ -52,8 +51,8 @@ class Verifier {
  private:
   absl::Status Err(Loc loc, std::string_view msg) const {
     std::string where = fn_ ? absl::StrCat("in fn ", fn_->name, ": ") : "";
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col, ": error: ", where, std::string(msg)));
+    return absl::InvalidArgumentError(absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col,
+                                                   ": error: ", where, std::string(msg)));
   }
 
   absl::Status CheckLocal(uint32_t l, Loc loc) const {
@@ -97,8 +96,7 @@ class Verifier {
       if (auto s = CheckOperand(*r.deadline, loc); !s.ok()) return s;
     switch (r.kind) {
       case Rvalue::Kind::kRef:
-      case Rvalue::Kind::kMethodCall:
-        return CheckPlace(r.place, loc);
+      case Rvalue::Kind::kMethodCall: return CheckPlace(r.place, loc);
       case Rvalue::Kind::kBinOp:
         if (r.ops.size() != 2) return Err(loc, "a binary operation needs two operands");
         break;
@@ -108,16 +106,18 @@ class Verifier {
         const Variant* v = nullptr;
         if (!a->is_enum) {
           if (!r.name2.empty())
-            return Err(loc, absl::StrCat("struct ", a->name, " has no variants; write new ", a->name, "(...)"));
+            return Err(loc, absl::StrCat("struct ", a->name, " has no variants; write new ",
+                                         a->name, "(...)"));
           v = &a->variants[0];
         } else {
           for (const Variant& x : a->variants)
             if (x.name == r.name2) v = &x;
-          if (!v) return Err(loc, absl::StrCat("enum ", a->name, " has no variant '", r.name2, "'"));
+          if (!v)
+            return Err(loc, absl::StrCat("enum ", a->name, " has no variant '", r.name2, "'"));
         }
         if (v->fields.size() != r.ops.size())
-          return Err(loc, absl::StrCat(a->name, r.name2.empty() ? "" : "::", r.name2,
-                                       " takes ", v->fields.size(), " fields, given ", r.ops.size()));
+          return Err(loc, absl::StrCat(a->name, r.name2.empty() ? "" : "::", r.name2, " takes ",
+                                       v->fields.size(), " fields, given ", r.ops.size()));
         break;
       }
       case Rvalue::Kind::kCall: {
@@ -125,7 +125,8 @@ class Verifier {
           int arity = BuiltinArity(r.name);
           if (arity == -2) return Err(loc, absl::StrCat("unknown builtin '@", r.name, "'"));
           if (arity >= 0 && static_cast<size_t>(arity) != r.ops.size())
-            return Err(loc, absl::StrCat("@", r.name, " takes ", arity, " argument(s), given ", r.ops.size()));
+            return Err(loc, absl::StrCat("@", r.name, " takes ", arity, " argument(s), given ",
+                                         r.ops.size()));
           break;
         }
         const Function* callee = p_.FindFunction(r.name);
@@ -185,15 +186,12 @@ class Verifier {
             break;
           case Statement::Kind::kDrop:
           case Statement::Kind::kStorageLive:
-          case Statement::Kind::kStorageDead:
-            st = CheckPlace(s.place, s.loc);
-            break;
+          case Statement::Kind::kStorageDead: st = CheckPlace(s.place, s.loc); break;
           case Statement::Kind::kEffectInvoke:
             if (s.has_dest) st = CheckPlace(s.place, s.loc);
             if (st.ok()) st = CheckOperands(s.args, s.loc);
             break;
-          default:
-            break;
+          default: break;
         }
         if (!st.ok()) return st;
       }
@@ -201,9 +199,7 @@ class Verifier {
       absl::Status st;
       switch (t.kind) {
         case Terminator::Kind::kGoto:
-        case Terminator::Kind::kSuspend:
-          st = CheckBlock(t.target, t.loc);
-          break;
+        case Terminator::Kind::kSuspend: st = CheckBlock(t.target, t.loc); break;
         case Terminator::Kind::kIf:
           st = CheckOperand(t.op, t.loc);
           if (st.ok()) st = CheckBlock(t.target, t.loc);
@@ -217,11 +213,8 @@ class Verifier {
             if (st.ok()) st = CheckBlock(c.target, t.loc);
           break;
         case Terminator::Kind::kPanic:
-        case Terminator::Kind::kTryReturnErr:
-          st = CheckOperand(t.op, t.loc);
-          break;
-        default:
-          break;
+        case Terminator::Kind::kTryReturnErr: st = CheckOperand(t.op, t.loc); break;
+        default: break;
       }
       if (!st.ok()) return st;
     }

@@ -32,7 +32,8 @@ TEST(Api, CompileErrorsAreLocated) {
   auto p = mty::Program::FromIrText("fn main() -> Unit {\nbb0:\n  goto bb9\n}\n", "x.mtyir");
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(p.status().message(), "x.mtyir:3:3: error: in fn main: block bb9 does not exist (fn has bb0..bb0)");
+  EXPECT_EQ(p.status().message(),
+            "x.mtyir:3:3: error: in fn main: block bb9 does not exist (fn has bb0..bb0)");
 }
 
 TEST(Api, RunsManyTimesAndConcurrentlyWithFreshState) {

@@ -79,8 +79,10 @@ TEST(Interp, TrapCodes) {
       {"  _1 = 5\n  drop _1\n  _2 = copy _1 + 1\n", "MT5002", "use of a moved or dropped value"},
       {"  _1 = call @panic(\"boom\")\n", "MT5001", "panic: boom"},
       {"  _1 = call @assert(false)\n", "MT5001", "assertion failed"},
-      {"  _1 = new Option::None()\n  _2 = method _1, unwrap()\n", "MT5001", "called unwrap on None"},
-      {"  _1 = 1\n  _2 = method _1, frobnicate()\n", "MT5008", "unknown method 'frobnicate' on Int"},
+      {"  _1 = new Option::None()\n  _2 = method _1, unwrap()\n", "MT5001",
+       "called unwrap on None"},
+      {"  _1 = 1\n  _2 = method _1, frobnicate()\n", "MT5008",
+       "unknown method 'frobnicate' on Int"},
       {"  effect std.fs.read(\"/etc/passwd\")\n", "MT5008", "unknown effect 'std.fs.read'"},
       {"  _1 = spawn Worker()\n", "MT5008", "agents are not supported"},
   };
@@ -292,13 +294,14 @@ TEST(Interp, InterruptStopsASpinningTask) {
 }
 
 TEST(Interp, StringsAndMaps) {
-  auto r = RunText(Main("Unit",
-                        "  let _1: Str\n  let _2: Map[Str, I64]\n  let _3: Unit\n  let _4: Str\n"
-                        "  let _5: I64\n",
-                        "  _1 = \"h\\u{e9}llo\"\n  _1 = copy _1 + \", w\\u{f6}rld\"\n  _4 = \"k\"\n"
-                        "  _2 = map{\"a\": 1}\n  _2[_4] = 2\n  _2[_4] = 3\n  _3 = call @log(copy _1)\n"
-                        "  _3 = call @log(copy _2)\n  _5 = len copy _1\n  _3 = call @log(copy _5)\n"
-                        "  _5 = index copy _2, \"a\"\n  _3 = call @log(copy _5)\n"));
+  auto r =
+      RunText(Main("Unit",
+                   "  let _1: Str\n  let _2: Map[Str, I64]\n  let _3: Unit\n  let _4: Str\n"
+                   "  let _5: I64\n",
+                   "  _1 = \"h\\u{e9}llo\"\n  _1 = copy _1 + \", w\\u{f6}rld\"\n  _4 = \"k\"\n"
+                   "  _2 = map{\"a\": 1}\n  _2[_4] = 2\n  _2[_4] = 3\n  _3 = call @log(copy _1)\n"
+                   "  _3 = call @log(copy _2)\n  _5 = len copy _1\n  _3 = call @log(copy _5)\n"
+                   "  _5 = index copy _2, \"a\"\n  _3 = call @log(copy _5)\n"));
   ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
   EXPECT_EQ(r.out, "h\u00e9llo, w\u00f6rld\n{\"a\": 1, \"k\": 3}\n14\n1\n");
 }

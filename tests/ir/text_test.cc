@@ -1,9 +1,10 @@
 // The .mtyir text format: round trips, constants, and located errors for
 // malformed input (never a crash).
+#include "mty/ir/text.h"
+
 #include <random>
 
 #include "gtest/gtest.h"
-#include "mty/ir/text.h"
 
 namespace mty::ir {
 namespace {

@@ -1,17 +1,20 @@
 // The verifier rejects malformed programs with located messages, and the
 // builder API assembles programs that verify and print.
+#include "mty/ir/verify.h"
+
 #include "gtest/gtest.h"
 #include "mty/ir/builder.h"
 #include "mty/ir/text.h"
-#include "mty/ir/verify.h"
 
 namespace mty::ir {
 namespace {
 
 std::string VerifyError(const std::string& body) {
-  std::string src = "struct P { x: I64 }\nenum E {\n  A(I64),\n  B,\n}\n"
-                    "fn two(_1: I64, _2: I64) -> I64 {\nbb0:\n  return\n}\n"
-                    "fn main() -> Unit {\n  let _1: I64\nbb0:\n" + body + "}\n";
+  std::string src =
+      "struct P { x: I64 }\nenum E {\n  A(I64),\n  B,\n}\n"
+      "fn two(_1: I64, _2: I64) -> I64 {\nbb0:\n  return\n}\n"
+      "fn main() -> Unit {\n  let _1: I64\nbb0:\n" +
+      body + "}\n";
   auto p = ParseText(src, "v.mtyir");
   EXPECT_TRUE(p.ok()) << p.status();
   if (!p.ok()) return "";
@@ -32,7 +35,8 @@ TEST(Verify, RejectsWithLocation) {
       {"  goto bb7\n", "v.mtyir:13:3: error: in fn main: block bb7 does not exist"},
       {"  _9 = 1\n  return\n", "v.mtyir:13:3: error: in fn main: local _9 does not exist"},
       {"  _1 = copy _1[_5]\n  return\n", "local _5 does not exist"},
-      {"  _1 = call nothere(1)\n  return\n", "v.mtyir:13:3: error: in fn main: unknown function 'nothere'"},
+      {"  _1 = call nothere(1)\n  return\n",
+       "v.mtyir:13:3: error: in fn main: unknown function 'nothere'"},
       {"  _1 = call two(1)\n  return\n", "fn two takes 2 argument(s), given 1"},
       {"  _1 = call @nope(1)\n  return\n", "unknown builtin '@nope'"},
       {"  _1 = call @log(1, 2)\n  return\n", "@log takes 1 argument(s), given 2"},

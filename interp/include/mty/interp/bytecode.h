@@ -35,7 +35,20 @@ struct Instr {
 static_assert(sizeof(Instr) == 16, "instructions are 16 bytes");
 
 enum class CastKind : int32_t {
-  kI8, kI16, kI32, kI64, kU8, kU16, kU32, kU64, kF64, kChar, kBool, kStr, kDuration, kSize,
+  kI8,
+  kI16,
+  kI32,
+  kI64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF64,
+  kChar,
+  kBool,
+  kStr,
+  kDuration,
+  kSize,
 };
 
 // A resolved place: base register plus projections. kIndex steps name the
@@ -52,12 +65,12 @@ struct ArgDesc {
 };
 
 struct CallDesc {
-  int32_t callee = -1;        // Call: function index; CallIndirect: callee register
+  int32_t callee = -1;  // Call: function index; CallIndirect: callee register
   std::vector<ArgDesc> args;
-  std::string name;           // builtin / method / effect / message name
-  int32_t place = -1;         // CallMethod: receiver place desc
-  int32_t adt = -1;           // NewAdt
-  uint32_t variant = 0;       // NewAdt
+  std::string name;      // builtin / method / effect / message name
+  int32_t place = -1;    // CallMethod: receiver place desc
+  int32_t adt = -1;      // NewAdt
+  uint32_t variant = 0;  // NewAdt
 };
 
 struct CaseTable {
@@ -68,8 +81,8 @@ struct CaseTable {
 struct CompiledFunction {
   std::string name;
   uint32_t num_params = 0;
-  uint32_t num_locals = 0;   // including _0 and params
-  uint32_t frame_size = 0;   // locals + constants + scratch
+  uint32_t num_locals = 0;              // including _0 and params
+  uint32_t frame_size = 0;              // locals + constants + scratch
   bool first_param_is_mut_ref = false;  // methods taking `&mut self`
   std::vector<ir::Constant> constants;  // materialised per run into registers
   std::vector<Instr> code;
@@ -109,7 +122,7 @@ inline constexpr uint32_t kAdtResult = 1;
 
 // Verifies and lowers a program. Errors are located (`file:line:col`).
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
-                                                     std::string_view file_name);
+                                                      std::string_view file_name);
 
 // A readable listing of every function's bytecode.
 std::string Disassemble(const Module& m);

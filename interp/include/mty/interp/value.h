@@ -221,16 +221,13 @@ inline uint64_t Estimate(const Value& v) {
     case Tag::kUnit:
     case Tag::kBool:
     case Tag::kChar:
-    case Tag::kDead:
-      return 8;
+    case Tag::kDead: return 8;
     case Tag::kInt:
     case Tag::kFloat:
     case Tag::kDuration:
     case Tag::kSize:
-    case Tag::kFn:
-      return 16;
-    default:
-      return v.h()->est;
+    case Tag::kFn: return 16;
+    default: return v.h()->est;
   }
 }
 

@@ -54,22 +54,22 @@ struct ExecOutcome {
     kInterrupted,
   };
   Kind kind = Kind::kOk;
-  Value value;                 // kOk: the entry function's result
-  std::string code;            // kTrap: MT50xx
-  std::string message;         // kTrap
+  Value value;                            // kOk: the entry function's result
+  std::string code;                       // kTrap: MT50xx
+  std::string message;                    // kTrap
   std::vector<BacktraceFrame> backtrace;  // innermost first
-  uint64_t mem_used = 0;       // kMemBudget and stats
+  uint64_t mem_used = 0;                  // kMemBudget and stats
   uint64_t mem_limit = 0;
-  uint64_t steps_used = 0;     // when a step budget is set
+  uint64_t steps_used = 0;  // when a step budget is set
 };
 
 struct Frame {
   uint32_t fn = 0;
-  uint32_t size = 0;      // registers in this frame
-  uint32_t base = 0;      // first register in the value stack
-  uint32_t ret_pc = 0;    // caller's pc to continue at
-  int32_t ret_reg = -1;   // caller register for the result (absolute)
-  uint64_t id = 0;        // unique per call (stale references trap)
+  uint32_t size = 0;     // registers in this frame
+  uint32_t base = 0;     // first register in the value stack
+  uint32_t ret_pc = 0;   // caller's pc to continue at
+  int32_t ret_reg = -1;  // caller register for the result (absolute)
+  uint64_t id = 0;       // unique per call (stale references trap)
 };
 
 class Task {

@@ -30,9 +30,9 @@ struct Type {
     kFn,     // fn(A, B) -> R
   };
   Kind kind = Kind::kNamed;
-  std::string name;         // kNamed
-  bool is_mut = false;      // kRef
-  std::vector<Type> args;   // generic args / elements / params (+ result last for kFn)
+  std::string name;        // kNamed
+  bool is_mut = false;     // kRef
+  std::vector<Type> args;  // generic args / elements / params (+ result last for kFn)
   bool operator==(const Type&) const = default;
 
   static Type Named(std::string n) {
@@ -55,9 +55,9 @@ struct Constant {
     kFn,        // a reference to the function named s
   };
   Kind kind = Kind::kUnit;
-  int64_t i = 0;     // kBool (0/1), kInt, kChar (scalar), kDuration, kSize
-  double f = 0;      // kFloat
-  std::string s;     // kStr, kFn
+  int64_t i = 0;  // kBool (0/1), kInt, kChar (scalar), kDuration, kSize
+  double f = 0;   // kFloat
+  std::string s;  // kStr, kFn
   bool operator==(const Constant& o) const {
     return kind == o.kind && i == o.i && s == o.s &&
            (kind != Kind::kFloat || f == o.f || (f != f && o.f != o.f));
@@ -164,8 +164,22 @@ struct Operand {
 };
 
 enum class BinOp : uint8_t {
-  kAdd, kSub, kMul, kDiv, kRem, kBitAnd, kBitOr, kBitXor, kShl, kShr,
-  kEq, kNe, kLt, kLe, kGt, kGe,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kRem,
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kShl,
+  kShr,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
 };
 enum class UnOp : uint8_t { kNeg, kNot };
 
@@ -174,40 +188,40 @@ const char* UnOpText(UnOp op);
 
 struct Rvalue {
   enum class Kind : uint8_t {
-    kUse,         // operand
-    kBinOp,       // a <op> b
-    kUnOp,        // -a, !a
-    kRef,         // &place, &mut place
-    kDeref,       // *operand (read through a reference)
-    kAdtInit,     // new Adt::Variant(ops)
-    kTupleInit,   // tuple(ops)
-    kArrayInit,   // [ops]
-    kMapInit,     // map{k: v, ...}
-    kFieldRead,   // field op, N
-    kTupleRead,   // tuple_get op, N
-    kIndexRead,   // index op, op
-    kCall,        // call name(ops) | call @builtin(ops)
-    kCallIndirect,// call_indirect op(ops)  (fn value or closure)
-    kMethodCall,  // method place.name(ops)
-    kClosure,     // closure name(captures)
-    kAgentSpawn,  // spawn Agent(ops)
-    kSend,        // send op!Msg(ops)
-    kAsk,         // ask op?Msg(ops) [@ deadline]
-    kCapValue,    // cap family "constraint"
-    kCast,        // cast op as Type
-    kLen,         // len op
+    kUse,           // operand
+    kBinOp,         // a <op> b
+    kUnOp,          // -a, !a
+    kRef,           // &place, &mut place
+    kDeref,         // *operand (read through a reference)
+    kAdtInit,       // new Adt::Variant(ops)
+    kTupleInit,     // tuple(ops)
+    kArrayInit,     // [ops]
+    kMapInit,       // map{k: v, ...}
+    kFieldRead,     // field op, N
+    kTupleRead,     // tuple_get op, N
+    kIndexRead,     // index op, op
+    kCall,          // call name(ops) | call @builtin(ops)
+    kCallIndirect,  // call_indirect op(ops)  (fn value or closure)
+    kMethodCall,    // method place.name(ops)
+    kClosure,       // closure name(captures)
+    kAgentSpawn,    // spawn Agent(ops)
+    kSend,          // send op!Msg(ops)
+    kAsk,           // ask op?Msg(ops) [@ deadline]
+    kCapValue,      // cap family "constraint"
+    kCast,          // cast op as Type
+    kLen,           // len op
   };
   Kind kind = Kind::kUse;
   BinOp bin = BinOp::kAdd;
   UnOp un = UnOp::kNeg;
-  bool is_mut = false;         // kRef
-  bool is_builtin = false;     // kCall: name is a builtin (@log)
-  Place place;                 // kRef, kMethodCall receiver
-  std::vector<Operand> ops;    // operands / args / captures / map k,v pairs
-  std::string name;            // adt, callee, method, agent, message, cap family
-  std::string name2;           // variant name, cap constraint
-  uint32_t index = 0;          // field/tuple index
-  Type type;                   // kCast target
+  bool is_mut = false;              // kRef
+  bool is_builtin = false;          // kCall: name is a builtin (@log)
+  Place place;                      // kRef, kMethodCall receiver
+  std::vector<Operand> ops;         // operands / args / captures / map k,v pairs
+  std::string name;                 // adt, callee, method, agent, message, cap family
+  std::string name2;                // variant name, cap constraint
+  uint32_t index = 0;               // field/tuple index
+  Type type;                        // kCast target
   std::optional<Operand> deadline;  // kAsk
   bool operator==(const Rvalue&) const = default;
 };
@@ -225,9 +239,9 @@ struct Statement {
   };
   Kind kind = Kind::kNop;
   Place place;
-  bool has_dest = false;  // kEffectInvoke
-  Rvalue rvalue;          // kAssign
-  std::string path;       // kEffectInvoke: dotted effect path
+  bool has_dest = false;      // kEffectInvoke
+  Rvalue rvalue;              // kAssign
+  std::string path;           // kEffectInvoke: dotted effect path
   std::vector<Operand> args;  // kEffectInvoke
   uint32_t arena = 0;
   Loc loc;                    // where it came from (source or .mtyir line)
@@ -243,20 +257,20 @@ struct SwitchCase {
 
 struct Terminator {
   enum class Kind : uint8_t {
-    kGoto,          // goto bbN
-    kIf,            // if op then bbA else bbB
-    kSwitchInt,     // switch_int op {v => bb, ..., _ => bb}
-    kSwitchVariant, // switch_variant op {v => bb, ..., _ => bb}
-    kReturn,        // return (the value of _0)
-    kPanic,         // panic op
-    kUnreachable,   // unreachable
-    kTryReturnErr,  // try_return_err op
-    kSuspend,       // suspend resume bbN
+    kGoto,           // goto bbN
+    kIf,             // if op then bbA else bbB
+    kSwitchInt,      // switch_int op {v => bb, ..., _ => bb}
+    kSwitchVariant,  // switch_variant op {v => bb, ..., _ => bb}
+    kReturn,         // return (the value of _0)
+    kPanic,          // panic op
+    kUnreachable,    // unreachable
+    kTryReturnErr,   // try_return_err op
+    kSuspend,        // suspend resume bbN
   };
   Kind kind = Kind::kUnreachable;
   Operand op;
-  uint32_t target = 0;    // goto / if-then / suspend resume / switch default
-  uint32_t target2 = 0;   // if-else
+  uint32_t target = 0;   // goto / if-then / suspend resume / switch default
+  uint32_t target2 = 0;  // if-else
   std::vector<SwitchCase> cases;
   Loc loc;
   bool loc_explicit = false;
@@ -278,8 +292,8 @@ struct Local {
 
 struct Function {
   std::string name;
-  uint32_t num_params = 0;   // locals 1..num_params are the parameters
-  std::vector<Local> locals; // [0] is the return slot
+  uint32_t num_params = 0;    // locals 1..num_params are the parameters
+  std::vector<Local> locals;  // [0] is the return slot
   std::vector<Block> blocks;
   Loc loc;
   bool operator==(const Function&) const = default;

@@ -12,8 +12,7 @@ namespace mty::ir {
 // Parses .mtyir text. Errors are `file:line:col: error: message`
 // (kInvalidArgument). Statement and terminator locations default to their
 // position in this text unless the text gives an explicit `@line:col`.
-absl::StatusOr<Program> ParseText(std::string_view text,
-                                  std::string_view file_name);
+absl::StatusOr<Program> ParseText(std::string_view text, std::string_view file_name);
 
 // Prints a program in the canonical text form. Round-trip exact:
 // PrintText(*ParseText(PrintText(p))) == PrintText(p).
