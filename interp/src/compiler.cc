@@ -126,12 +126,15 @@ class FunctionCompiler {
     out_.seg_cost.push_back(0);
     out_.steps_at.push_back(pending_steps_);
     out_.loc.push_back(loc_);
+    if (pending_locs_.size() > 1) out_.step_locs[Pc() - 1] = pending_locs_;
+    pending_locs_.clear();
     pending_steps_ = 0;
   }
 
   void Step() {
     ++pending_steps_;
     ++seg_steps_;
+    pending_locs_.push_back(loc_);
   }
 
   void CloseSegment() {
@@ -414,6 +417,7 @@ class FunctionCompiler {
   uint32_t scratch_next_ = 0;
   uint32_t max_reg_ = 0;
   uint32_t pending_steps_ = 0;
+  std::vector<ir::Loc> pending_locs_;  // locations of the steps in pending_steps_
   uint32_t seg_steps_ = 0;
   int32_t seg_start_ = 0;
   ir::Loc loc_;

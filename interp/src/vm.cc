@@ -431,6 +431,7 @@ Stop Exec::Loop(Task& t) {
       int64_t k_ = fn->steps_at[pc - code];                              \
       if (k_) {                                                          \
         if (steps < k_) {                                                \
+          t.breach_index_ = static_cast<uint32_t>(steps);                \
           steps = 0; /* the budget is used up: the breach is step N+1 */ \
           SAVE();                                                        \
           return Stop::kStepBudget;                                      \
@@ -1080,6 +1081,12 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
   auto backtrace = [&] {
     // Budget breaches report where they happened, like traps.
     SetTrap(t, "MT5009", "");
+    if (s == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
+      const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+      auto it = f.step_locs.find(t.pc_);
+      if (it != f.step_locs.end() && t.breach_index_ < it->second.size())
+        t.trap_backtrace_[0].loc = it->second[t.breach_index_];
+    }
     return t.trap_backtrace_;
   };
   switch (s) {

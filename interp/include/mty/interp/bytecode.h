@@ -91,6 +91,10 @@ struct CompiledFunction {
   std::vector<uint32_t> seg_cost;
   // Steps that begin at pc (exact counting near the end of a step budget).
   std::vector<uint32_t> steps_at;
+  // Where several steps begin at one pc (statements that emit no
+  // instruction, such as nop, share the next one), their locations in order,
+  // so a breach reports the statement it landed on.
+  absl::flat_hash_map<uint32_t, std::vector<ir::Loc>> step_locs;
   std::vector<ir::Loc> loc;  // source location per pc (backtraces)
   std::vector<PlaceDesc> places;
   std::vector<CallDesc> calls;

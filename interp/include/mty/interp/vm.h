@@ -108,6 +108,7 @@ class Task {
   bool started_ = false;
   bool finished_ = false;
   bool metered_ = false;
+  uint32_t breach_index_ = 0;  // which of the steps at pc_ breached
   // Filled when the loop stops.
   std::string trap_code_;
   std::string trap_message_;
