@@ -161,7 +161,16 @@ std::string RunResult::Report() const {
     case Kind::kCancelled: return absl::StrCat("error: ", message, "\n");
     default: {
       std::string s = absl::StrCat("trap ", code, ": ", message, "\n");
-      for (const std::string& b : backtrace) absl::StrAppend(&s, "  at ", b, "\n");
+      // Deep recursion: show the innermost and outermost frames only.
+      constexpr size_t kHead = 32, kTail = 16;
+      for (size_t i = 0; i < backtrace.size(); ++i) {
+        if (backtrace.size() > 64 && i == kHead) {
+          absl::StrAppend(&s, "  ... ", backtrace.size() - kHead - kTail, " more frames\n");
+          i = backtrace.size() - kTail - 1;
+          continue;
+        }
+        absl::StrAppend(&s, "  at ", backtrace[i], "\n");
+      }
       return s;
     }
   }

@@ -37,23 +37,52 @@ std::string FormatFloat(double d, bool debug) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   char buf[400];
+  double mag = std::fabs(d);
+  if (debug && mag != 0 && (mag >= 1e16 || mag < 1e-4)) {
+    // Rust's {:?} switches to exponent form outside [1e-4, 1e16): 1e16, 1.5e-5.
+    auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
+    std::string s(buf, r.ptr);
+    size_t e = s.find('e');
+    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+    bool neg = !exp.empty() && exp[0] == '-';
+    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.erase(0, 1);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    return mant + "e" + (neg ? "-" : "") + exp;
+  }
   auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed);
   std::string s(buf, r.ptr);
   if (debug && s.find('.') == std::string::npos) s += ".0";
   return s;
 }
 
+// Escapes one character as Rust's {:?} does inside `quote` quotes.
+void AppendEscaped(std::string& out, uint32_t c, char quote) {
+  switch (c) {
+    case '\t': out += "\\t"; return;
+    case '\r': out += "\\r"; return;
+    case '\n': out += "\\n"; return;
+    case '\\': out += "\\\\"; return;
+    case '\0': out += "\\0"; return;
+    default: break;
+  }
+  if (c == static_cast<uint32_t>(quote)) {
+    out += '\\';
+    out += quote;
+  } else if (c < 0x20 || c == 0x7F) {
+    absl::StrAppend(&out, "\\u{", absl::Hex(c), "}");
+  } else {
+    AppendUtf8(out, c);
+  }
+}
+
 std::string QuoteDebug(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\0': out += "\\0"; break;
-      default: out += c;
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x80) {
+      AppendEscaped(out, u, '"');
+    } else {
+      out += c;
     }
   }
   return out + "\"";
@@ -68,18 +97,11 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kUnit: out += "()"; return;
     case Tag::kBool: out += v.b() ? "true" : "false"; return;
     case Tag::kInt: absl::StrAppend(&out, v.i()); return;
-    case Tag::kFloat: out += FormatFloat(v.f(), debug); return;
+    case Tag::kFloat: out += FormatFloat(v.f(), debug || !top); return;
     case Tag::kChar:
       if (debug || !top) {
         out += '\'';
-        if (v.i() == '\'')
-          out += "\\'";
-        else if (v.i() == '\n')
-          out += "\\n";
-        else if (v.i() == '\\')
-          out += "\\\\";
-        else
-          AppendUtf8(out, static_cast<uint32_t>(v.i()));
+        AppendEscaped(out, static_cast<uint32_t>(v.i()), '\'');
         out += '\'';
       } else {
         AppendUtf8(out, static_cast<uint32_t>(v.i()));
@@ -394,6 +416,15 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
     case CastKind::kU32:
     case CastKind::kU64: {
       if (!as_int(&x)) return bad();
+      if (v.Is(Tag::kFloat)) {
+        // Floats saturate at the target's bounds (Rust's `as`); U64 values
+        // above I64::MAX cannot be represented and saturate there.
+        static constexpr int64_t kMin[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+        static constexpr int64_t kMax[] = {INT8_MAX,  INT16_MAX,  INT32_MAX,  INT64_MAX,
+                                           UINT8_MAX, UINT16_MAX, UINT32_MAX, INT64_MAX};
+        int idx = static_cast<int>(k);
+        x = std::clamp(x, kMin[idx], kMax[idx]);
+      }
       switch (k) {
         case CastKind::kI8: x = static_cast<int8_t>(x); break;
         case CastKind::kI16: x = static_cast<int16_t>(x); break;
@@ -810,9 +841,7 @@ CallStatus MapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   }
   if (name == "insert") {
     if (!NeedArgs(cx, name, args, 2)) return Fail();
-    Tag kt = args[0].tag();
-    if (!(kt == Tag::kInt || kt == Tag::kStr || kt == Tag::kChar || kt == Tag::kBool ||
-          kt == Tag::kTuple)) {
+    if (!IsMapKey(args[0])) {
       cx.Trap("MT5016", absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
                                      KindName(cx.m, args[0])));
       return Fail();

@@ -157,6 +157,25 @@ HeapObj* MakeUnique(Value& v) {
 
 Value MakeStr(std::string s) { return Value::Heap(new StrObj(std::move(s))); }
 
+bool IsMapKey(const Value& v0) {
+  std::vector<const Value*> work{&v0};  // iterative: keys may nest deeply
+  while (!work.empty()) {
+    const Value* v = work.back();
+    work.pop_back();
+    switch (v->tag()) {
+      case Tag::kInt:
+      case Tag::kStr:
+      case Tag::kChar:
+      case Tag::kBool: break;
+      case Tag::kTuple:
+        for (const Value& x : static_cast<ArrayObj*>(v->h())->items) work.push_back(&x);
+        break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 const std::vector<Value>* Children(const Value& v) {
@@ -229,8 +248,10 @@ namespace {
 
 int Cmp3(auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); }
 
-int CompareDepth(const Value& a, const Value& b, int depth) {
-  if (depth > 1000) return 2;
+// Compares two values that are not both sequences; `*descend` is set when
+// they are same-kind sequences whose elements decide.
+int CompareShallow(const Value& a, const Value& b, bool* descend) {
+  *descend = false;
   if (a.tag() != b.tag()) return 2;
   switch (a.tag()) {
     case Tag::kInt:
@@ -244,37 +265,64 @@ int CompareDepth(const Value& a, const Value& b, int depth) {
       return Cmp3(a.f(), b.f());
     case Tag::kStr:
       return Cmp3(static_cast<StrObj*>(a.h())->s.compare(static_cast<StrObj*>(b.h())->s), 0);
-    case Tag::kArray:
-    case Tag::kTuple:
     case Tag::kAdt: {
-      if (a.tag() == Tag::kAdt) {
-        auto* x = static_cast<AdtObj*>(a.h());
-        auto* y = static_cast<AdtObj*>(b.h());
-        if (x->adt != y->adt) return 2;
-        if (x->variant != y->variant) return Cmp3(x->variant, y->variant);
-      }
-      const auto& xs = *Children(a);
-      const auto& ys = *Children(b);
-      for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
-        int c = CompareDepth(xs[i], ys[i], depth + 1);
-        if (c != 0) return c;
-      }
-      return Cmp3(xs.size(), ys.size());
+      auto* x = static_cast<AdtObj*>(a.h());
+      auto* y = static_cast<AdtObj*>(b.h());
+      if (x->adt != y->adt) return 2;
+      if (x->variant != y->variant) return Cmp3(x->variant, y->variant);
+      *descend = true;
+      return 0;
     }
+    case Tag::kArray:
+    case Tag::kTuple: *descend = true; return 0;
     default: return 2;
   }
 }
 
 }  // namespace
 
-int CompareValues(const Value& a, const Value& b) { return CompareDepth(a, b, 0); }
+int CompareValues(const Value& a0, const Value& b0) {
+  // Lexicographic comparison with an explicit stack (no host recursion).
+  struct Level {
+    const std::vector<Value>* xs;
+    const std::vector<Value>* ys;
+    size_t i;
+  };
+  bool descend;
+  int c = CompareShallow(a0, b0, &descend);
+  if (!descend) return c;
+  std::vector<Level> stack{{Children(a0), Children(b0), 0}};
+  while (!stack.empty()) {
+    Level& l = stack.back();
+    if (l.i >= l.xs->size() || l.i >= l.ys->size()) {
+      int r = Cmp3(l.xs->size(), l.ys->size());
+      stack.pop_back();
+      if (r != 0) return r;
+      continue;
+    }
+    const Value& x = (*l.xs)[l.i];
+    const Value& y = (*l.ys)[l.i];
+    ++l.i;
+    if (x.IsHeap() && y.IsHeap() && x.h() == y.h()) continue;
+    c = CompareShallow(x, y, &descend);
+    if (c != 0) return c;
+    if (descend) stack.push_back({Children(x), Children(y), 0});
+  }
+  return 0;
+}
 
-size_t ValueHash::operator()(const Value& v) const {
+namespace {
+
+// Hashes at most a few levels deep: equal values still hash equally, and a
+// deeply nested key costs no host recursion.
+size_t HashDepth(const Value& v, int depth) {
   switch (v.tag()) {
     case Tag::kStr: return absl::HashOf(static_cast<StrObj*>(v.h())->s);
     case Tag::kTuple: {
-      size_t h = 7;
-      for (const Value& x : static_cast<ArrayObj*>(v.h())->items) h = h * 31 + (*this)(x);
+      size_t h = 7 + static_cast<ArrayObj*>(v.h())->items.size();
+      if (depth >= 8) return h;
+      for (const Value& x : static_cast<ArrayObj*>(v.h())->items)
+        h = h * 31 + HashDepth(x, depth + 1);
       return h;
     }
     case Tag::kFloat: return absl::HashOf(v.f());
@@ -284,6 +332,10 @@ size_t ValueHash::operator()(const Value& v) const {
       return absl::HashOf(static_cast<int>(v.tag()), v.i());
   }
 }
+
+}  // namespace
+
+size_t ValueHash::operator()(const Value& v) const { return HashDepth(v, 0); }
 
 bool ValueKeyEq::operator()(const Value& a, const Value& b) const { return ValuesEqual(a, b); }
 

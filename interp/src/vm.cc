@@ -200,6 +200,12 @@ struct Exec {
               Trap(t, "MT5017", absl::StrCat("key ", Debug(m, *key), " not found in map"));
               return nullptr;
             }
+            if (!IsMapKey(*key)) {
+              Trap(t, "MT5016",
+                   absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
+                                Kind(t, *key)));
+              return nullptr;
+            }
             mo->entries.push_back({*key, Value::Unit()});
             mo->index.emplace(*key, static_cast<uint32_t>(mo->entries.size() - 1));
             uint64_t k = Estimate(*key);
@@ -661,9 +667,7 @@ dispatch:
       const Value& x = R[d.args[i + 1].reg];
       DEAD_CHECK(k);
       DEAD_CHECK(x);
-      Tag kt = k.tag();
-      if (!(kt == Tag::kInt || kt == Tag::kStr || kt == Tag::kChar || kt == Tag::kBool ||
-            kt == Tag::kTuple))
+      if (!IsMapKey(k))
         TRAP("MT5016",
              absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ", Kind(t, k)));
       int j = o->Find(k);

@@ -235,6 +235,8 @@ inline uint64_t Estimate(const Value& v) {
 HeapObj* MakeUnique(Value& v);
 
 Value MakeStr(std::string s);
+// Map keys: Int, Str, Char, Bool, and tuples of those (language.md §4).
+bool IsMapKey(const Value& v);
 bool ValuesEqual(const Value& a, const Value& b);
 // <0, 0, >0, or 2 when the values are not ordered (different kinds, NaN).
 int CompareValues(const Value& a, const Value& b);
