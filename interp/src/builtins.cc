@@ -477,6 +477,128 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
   return bad();
 }
 
+namespace {
+
+size_t Utf8Len(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+// format! placeholders with a spec: [[fill]align][+][#][0][width][.prec][type]
+// with type one of "" ? x X b o e (Rust's std::fmt subset).
+bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out) {
+  size_t i = 0;
+  std::string fill = " ";
+  char align = 0;
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
+  if (spec.size() >= 2 && is_align(spec[1]) && (static_cast<unsigned char>(spec[0]) < 0x80)) {
+    fill = std::string(1, spec[0]);
+    align = spec[1];
+    i = 2;
+  } else if (!spec.empty() && is_align(spec[0])) {
+    align = spec[0];
+    i = 1;
+  }
+  bool plus = false, alt = false, zero = false;
+  if (i < spec.size() && spec[i] == '+') plus = true, ++i;
+  if (i < spec.size() && spec[i] == '#') alt = true, ++i;
+  if (i < spec.size() && spec[i] == '0') zero = true, ++i;
+  size_t width = 0;
+  while (i < spec.size() && spec[i] >= '0' && spec[i] <= '9')
+    width = width * 10 + (spec[i++] - '0');
+  int prec = -1;
+  if (i < spec.size() && spec[i] == '.') {
+    ++i;
+    prec = 0;
+    while (i < spec.size() && spec[i] >= '0' && spec[i] <= '9')
+      prec = prec * 10 + (spec[i++] - '0');
+  }
+  std::string_view type = spec.substr(i);
+  if (!(type.empty() || type == "?" || type == "x" || type == "X" || type == "b" || type == "o" ||
+        type == "e") ||
+      width > 4096 || prec > 1024) {
+    cx.Trap("MT5016", absl::StrCat("unsupported format spec '{:", std::string(spec), "}'"));
+    return false;
+  }
+  std::string body, sign;
+  bool numeric = v.Is(Tag::kInt) || v.Is(Tag::kFloat);
+  if (type == "x" || type == "X" || type == "b" || type == "o") {
+    if (!v.Is(Tag::kInt)) {
+      cx.Trap("MT5016",
+              absl::StrCat("{:", std::string(type), "} needs an Int, found ", KindName(cx.m, v)));
+      return false;
+    }
+    uint64_t u = static_cast<uint64_t>(v.i());
+    int base = type == "b" ? 2 : type == "o" ? 8 : 16;
+    const char* digits = type == "X" ? "0123456789ABCDEF" : "0123456789abcdef";
+    do {
+      body.insert(body.begin(), digits[u % base]);
+      u /= base;
+    } while (u);
+    if (alt) body = std::string(type == "b" ? "0b" : type == "o" ? "0o" : "0x") + body;
+  } else if (type == "e") {
+    if (!numeric) {
+      cx.Trap("MT5016", absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
+      return false;
+    }
+    double d = v.Is(Tag::kInt) ? static_cast<double>(v.i()) : v.f();
+    char buf[128];
+    auto r = prec >= 0
+                 ? std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific, prec)
+                 : std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
+    std::string t(buf, r.ptr);
+    size_t e = t.find('e');
+    std::string exp = t.substr(e + 1);
+    bool neg = exp[0] == '-';
+    exp.erase(0, 1);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    body = t.substr(0, e) + "e" + (neg ? "-" : "") + exp;
+  } else if (type == "?") {
+    body = Debug(cx.m, v);
+  } else if (prec >= 0 && v.Is(Tag::kFloat)) {
+    char buf[1200];
+    auto r = std::to_chars(buf, buf + sizeof(buf), v.f(), std::chars_format::fixed, prec);
+    body.assign(buf, r.ptr);
+  } else if (prec >= 0 && v.Is(Tag::kStr)) {
+    const std::string& s = static_cast<StrObj*>(v.h())->s;
+    size_t n = 0, b = 0;
+    while (b < s.size() && n < static_cast<size_t>(prec)) {
+      ++b;
+      while (b < s.size() && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) ++b;
+      ++n;
+    }
+    body = s.substr(0, b);
+  } else {
+    body = Display(cx.m, v);
+  }
+  if (numeric && !body.empty() && body[0] == '-') {
+    sign = "-";
+    body.erase(0, 1);
+  } else if (numeric && plus) {
+    sign = "+";
+  }
+  size_t len = Utf8Len(sign) + Utf8Len(body);
+  std::string r;
+  if (zero && numeric && len < width) {
+    r = sign + std::string(width - len, '0') + body;
+  } else {
+    std::string content = sign + body;
+    size_t pad = len < width ? width - len : 0;
+    char a = align ? align : (numeric ? '>' : '<');
+    size_t left = a == '>' ? pad : a == '^' ? pad / 2 : 0;
+    size_t right = pad - left;
+    for (size_t k = 0; k < left; ++k) r += fill;
+    r += content;
+    for (size_t k = 0; k < right; ++k) r += fill;
+  }
+  *out = std::move(r);
+  return true;
+}
+
+}  // namespace
+
 CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, Value& out) {
   auto fail = [&](std::string c, std::string m) {
     cx.Trap(std::move(c), std::move(m));
@@ -511,6 +633,57 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     }
     if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
     out = MakeStr(std::move(s));
+    return CallStatus::kOk;
+  }
+  if (name == "fmt") {
+    if (!args[1].Is(Tag::kStr)) return fail("MT5016", "@fmt needs a Str spec");
+    std::string s;
+    if (!FormatSpec(cx, args[0], static_cast<StrObj*>(args[1].h())->s, &s))
+      return CallStatus::kFail;
+    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    out = MakeStr(std::move(s));
+    return CallStatus::kOk;
+  }
+  if (name == "type_name") {
+    out = MakeStr(KindName(cx.m, args[0]));  // a short constant-like name: not charged
+    return CallStatus::kOk;
+  }
+  if (name == "unsupported") return fail("MT5008", Display(cx.m, args[0]));
+  if (name == "iter_items") {
+    // What `for x in v` walks: an array as is, a map's (key, value) pairs,
+    // a string's chars.
+    const Value& v = args[0];
+    if (v.Is(Tag::kArray)) {
+      out = v;
+      return CallStatus::kOk;
+    }
+    auto* a = new ArrayObj(Tag::kArray);
+    Value arr = Value::Heap(a);
+    a->est = 24;
+    if (v.Is(Tag::kMap)) {
+      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+        auto* t = new ArrayObj(Tag::kTuple);
+        t->items = {k, x};
+        t->est = 24 + Estimate(k) + Estimate(x);
+        a->items.push_back(Value::Heap(t));
+        a->est += t->est;
+      }
+    } else if (v.Is(Tag::kStr)) {
+      const std::string& s = static_cast<StrObj*>(v.h())->s;
+      for (size_t i = 0; i < s.size();) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+        for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+        a->items.push_back(Value::Char(cp));
+        a->est += 8;
+        i += n;
+      }
+    } else {
+      return fail("MT5016", absl::StrCat("cannot iterate over ", KindName(cx.m, v)));
+    }
+    if (!cx.Charge(a->est)) return CallStatus::kFail;
+    out = std::move(arr);
     return CallStatus::kOk;
   }
   return CallStatus::kUnknown;
@@ -638,7 +811,162 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
     out = Value::Unit();
     return Ok();
   }
-  if (name == "to_str") return new_str(s);
+  if (name == "to_str" || name == "to_string") return new_str(s);
+  if (name == "trim_start" || name == "trim_end") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    if (name == "trim_start") {
+      size_t b = s.find_first_not_of(" \t\r\n");
+      return new_str(b == std::string::npos ? "" : s.substr(b));
+    }
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return new_str(e == std::string::npos ? "" : s.substr(0, e + 1));
+  }
+  if (name == "find" || name == "rfind") {
+    const std::string* p;
+    if (!NeedArgs(cx, name, args, 1) || !str_arg(0, &p)) return Fail();
+    size_t at = name == "find" ? s.find(*p) : s.rfind(*p);
+    uint64_t est;
+    Value idx = Value::Int(static_cast<int64_t>(at));
+    out = MakeOption(at == std::string::npos ? nullptr : &idx, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "replace") {
+    const std::string *from, *to;
+    if (!NeedArgs(cx, name, args, 2) || !str_arg(0, &from) || !str_arg(1, &to)) return Fail();
+    if (from->empty()) return new_str(s);
+    std::string r;
+    size_t pos = 0;
+    while (true) {
+      size_t at = s.find(*from, pos);
+      if (at == std::string::npos) break;
+      r.append(s, pos, at - pos);
+      r += *to;
+      pos = at + from->size();
+      if (r.size() > (uint64_t{1} << 32)) {
+        cx.Trap("MT5009", "replace would build a string over 4 GiB");
+        return Fail();
+      }
+    }
+    r.append(s, pos, std::string::npos);
+    return new_str(std::move(r));
+  }
+  if (name == "split" || name == "lines") {
+    const std::string* p = nullptr;
+    std::string nl = "\n";
+    if (name == "split") {
+      if (!NeedArgs(cx, name, args, 1) || !str_arg(0, &p)) return Fail();
+    } else {
+      if (!NeedArgs(cx, name, args, 0)) return Fail();
+      p = &nl;
+    }
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    auto add = [&](std::string piece) {
+      if (name == "lines" && !piece.empty() && piece.back() == '\r') piece.pop_back();
+      a->est += 24 + piece.size();
+      a->items.push_back(MakeStr(std::move(piece)));
+    };
+    if (p->empty()) {
+      for (size_t i = 0; i < s.size();) {
+        size_t n = 1;
+        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+        add(s.substr(i, n));
+        i += n;
+      }
+    } else {
+      size_t pos = 0;
+      while (true) {
+        size_t at = s.find(*p, pos);
+        if (at == std::string::npos) {
+          if (!(name == "lines" && pos == s.size())) add(s.substr(pos));
+          break;
+        }
+        add(s.substr(pos, at - pos));
+        pos = at + p->size();
+      }
+    }
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (name == "bytes") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    for (unsigned char c : s) a->items.push_back(Value::Int(c));
+    a->est = 24 + 16 * s.size();
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (name == "char_at" || name == "slice") {
+    // Indices count chars (Unicode scalars).
+    std::vector<size_t> starts;
+    for (size_t i = 0; i < s.size(); ++i)
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
+    starts.push_back(s.size());
+    size_t nchars = starts.size() - 1;
+    if (name == "char_at") {
+      int64_t i;
+      if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &i)) return Fail();
+      uint64_t est;
+      if (i < 0 || static_cast<uint64_t>(i) >= nchars) {
+        out = MakeOption(nullptr, &est);
+      } else {
+        std::string ch = s.substr(starts[i], starts[i + 1] - starts[i]);
+        unsigned char c = static_cast<unsigned char>(ch[0]);
+        uint32_t cp = c < 0x80 ? c : c < 0xE0 ? (c & 0x1F) : c < 0xF0 ? (c & 0x0F) : (c & 0x07);
+        for (size_t k = 1; k < ch.size(); ++k) cp = (cp << 6) | (ch[k] & 0x3F);
+        Value cv = Value::Char(cp);
+        out = MakeOption(&cv, &est);
+      }
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    int64_t a, b;
+    if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &a) || !NeedInt(cx, args[1], &b))
+      return Fail();
+    if (a < 0 || b < a || static_cast<uint64_t>(b) > nchars) {
+      cx.Trap("MT5017", absl::StrCat("slice ", a, "..", b, " out of range for a string of ", nchars,
+                                     " chars"));
+      return Fail();
+    }
+    return new_str(s.substr(starts[a], starts[b] - starts[a]));
+  }
+  if (name == "parse_int" || name == "parse_float") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    auto* o = new AdtObj();
+    Value r = Value::Heap(o);
+    o->adt = kAdtResult;
+    bool ok = false;
+    Value v;
+    if (name == "parse_int") {
+      int64_t x = 0;
+      const char* b = s.data();
+      if (!s.empty() && s[0] == '+') ++b;
+      auto res = std::from_chars(b, s.data() + s.size(), x);
+      ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+      v = Value::Int(x);
+    } else {
+      double x = 0;
+      auto res = std::from_chars(s.data(), s.data() + s.size(), x);
+      ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+      v = Value::Float(x);
+    }
+    if (ok) {
+      o->variant = 0;
+      o->fields.push_back(v);
+    } else {
+      o->variant = 1;
+      o->fields.push_back(MakeStr(absl::StrCat(
+          "invalid ", name == "parse_int" ? "integer" : "float", ": ", QuoteDebug(s))));
+    }
+    o->est = 24 + Estimate(o->fields[0]);
+    if (!cx.Charge(o->est)) return Fail();
+    out = std::move(r);
+    return Ok();
+  }
+
   if (name == "chars") {
     if (!NeedArgs(cx, name, args, 0)) return Fail();
     auto* a = new ArrayObj(Tag::kArray);
@@ -800,6 +1128,81 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     out = MakeStr(std::move(r));
     return Ok();
   }
+  if (name == "iter") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    out = recv;
+    return Ok();
+  }
+  if (name == "slice") {
+    int64_t lo, hi;
+    if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi))
+      return Fail();
+    if (lo < 0 || hi < lo || static_cast<uint64_t>(hi) > a->items.size()) {
+      cx.Trap("MT5017",
+              absl::StrCat("slice ", lo, "..", hi, " out of range for length ", a->items.size()));
+      return Fail();
+    }
+    auto* r = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(r);
+    r->est = 24;
+    for (int64_t i = lo; i < hi; ++i) {
+      r->items.push_back(a->items[i]);
+      r->est += Estimate(a->items[i]);
+    }
+    if (!cx.Charge(r->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (name == "extend") {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    if (!args[0].Is(Tag::kArray)) {
+      cx.Trap("MT5016", absl::StrCat("extend needs an array, found ", KindName(cx.m, args[0])));
+      return Fail();
+    }
+    Value other = args[0];
+    const auto& items = static_cast<ArrayObj*>(other.h())->items;
+    uint64_t e = 0;
+    for (const Value& x : items) e += Estimate(x);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    for (const Value& x : items) a->items.push_back(x);
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (name == "sum") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    Value acc = Value::Int(0);
+    bool first = true;
+    for (const Value& x : a->items) {
+      if (first && x.Is(Tag::kFloat)) acc = Value::Float(0);
+      first = false;
+      Value next;
+      if (!Arith(cx, Op::Add, acc, x, next)) return Fail();
+      acc = std::move(next);
+    }
+    out = std::move(acc);
+    return Ok();
+  }
+  if (name == "min" || name == "max") {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    const Value* best = nullptr;
+    for (const Value& x : a->items) {
+      if (!best) {
+        best = &x;
+        continue;
+      }
+      int c = CompareValues(x, *best);
+      if (c == 2) {
+        cx.Trap("MT5016", absl::StrCat(std::string(name), " needs elements of one ordered kind"));
+        return Fail();
+      }
+      if ((name == "min" && c < 0) || (name == "max" && c > 0)) best = &x;
+    }
+    out = MakeOption(best, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
   if (name == "index_of") {
     if (!NeedArgs(cx, name, args, 1)) return Fail();
     for (size_t i = 0; i < a->items.size(); ++i)
@@ -936,12 +1339,30 @@ CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name, std::
     out = good ? o->fields[0] : args[0];
     return Ok();
   }
+  if (name == "ok" && !is_option) {
+    if (!NeedArgs(cx, name, args, 0)) return Fail();
+    uint64_t est;
+    out = MakeOption(good ? &o->fields[0] : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (name == "ok_or" && is_option) {
+    if (!NeedArgs(cx, name, args, 1)) return Fail();
+    auto* r = new AdtObj();
+    Value v = Value::Heap(r);
+    r->adt = kAdtResult;
+    r->variant = good ? 0 : 1;
+    r->fields.push_back(good ? o->fields[0] : args[0]);
+    r->est = 24 + Estimate(r->fields[0]);
+    if (!cx.Charge(r->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
   return CallStatus::kUnknown;
 }
 
 CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
                         Value& out) {
-  if (name == "to_str") {
+  if (name == "to_str" || name == "to_string") {
     std::string s = Display(cx.m, recv);
     if (!cx.Charge(24 + s.size())) return Fail();
     out = MakeStr(std::move(s));
@@ -993,12 +1414,28 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
       out = Value::Float(std::round(x));
     else if (name == "abs")
       out = Value::Float(std::fabs(x));
-    else
+    else if (name == "min" || name == "max" || name == "pow") {
+      if (!NeedArgs(cx, name, args, 1)) return Fail();
+      double y;
+      if (args[0].Is(Tag::kFloat)) {
+        y = args[0].f();
+      } else if (args[0].Is(Tag::kInt)) {
+        y = static_cast<double>(args[0].i());
+      } else {
+        cx.Trap("MT5016", absl::StrCat("expected a number, found ", KindName(cx.m, args[0])));
+        return Fail();
+      }
+      out = Value::Float(name == "min"   ? std::fmin(x, y)
+                         : name == "max" ? std::fmax(x, y)
+                                         : std::pow(x, y));
+    } else
       return CallStatus::kUnknown;
     return Ok();
   }
-  if (recv.Is(Tag::kDuration) && name == "as_millis") {
-    out = Value::Int(recv.i() / 1000000);
+  if (recv.Is(Tag::kDuration) && (name == "as_millis" || name == "as_secs" || name == "as_nanos")) {
+    out = Value::Int(name == "as_millis" ? recv.i() / 1000000
+                     : name == "as_secs" ? recv.i() / 1000000000
+                                         : recv.i());
     return Ok();
   }
   return CallStatus::kUnknown;

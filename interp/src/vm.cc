@@ -361,7 +361,12 @@ Stop Exec::Loop(Task& t) {
   const uint64_t mem_limit = t.mem_limit_;
   std::atomic<bool>& interrupt = t.interrupt_;
   Ctx cx{mod, t.host_, &mem, mem_limit, {}, {}, false};
+  // Handlers leave through computed gotos, which skip destructors: a handler
+  // must not keep a local that owns memory alive at NEXT()/DISPATCH(). These
+  // reusable buffers live for the whole loop instead.
   std::vector<Value> args;
+  Chain chain;
+  std::string effect_msg;
   uint32_t target_for_push = 0;
 
 #define SAVE()                                \
@@ -510,7 +515,8 @@ dispatch:
     SAVE();
     DEAD_CHECK(R[pc->b]);
     Value v = R[pc->b];
-    Chain chain;
+    chain.objs.clear();
+    chain.inserted = false;
     Value* dst = Resolve(t, R, fn->places[pc->a], true, &chain);
     if (!dst) return Stop::kTrap;
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
@@ -871,7 +877,8 @@ dispatch:
     }
     {
       bool mut = IsMutatingMethod(d.name);
-      Chain chain;
+      chain.objs.clear();
+      chain.inserted = false;
       if (mut) {
         recv = Resolve(t, R, fn->places[d.place], true, &chain);
         if (!recv) return Stop::kTrap;
@@ -917,13 +924,13 @@ dispatch:
       if (a.move) R[a.reg].Kill();
     }
     SAVE();
-    std::string msg;
+    effect_msg.clear();
     std::optional<Value> out =
-        t.host_ ? t.host_->InvokeEffect(d.name, args, &msg) : std::optional<Value>();
+        t.host_ ? t.host_->InvokeEffect(d.name, args, &effect_msg) : std::optional<Value>();
     if (!out) {
-      TRAP("MT5008",
-           msg.empty() ? absl::StrCat("unknown effect '", d.name, "' (no host module provides it)")
-                       : msg);
+      TRAP("MT5008", effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
+                                                       "' (no host module provides it)")
+                                        : effect_msg);
     }
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
