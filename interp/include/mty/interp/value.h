@@ -130,9 +130,14 @@ class Value {
     x.i_ = v;
     return x;
   }
+  // GCC 12 at -O3 reports a bogus -Warray-bounds here when it inlines the
+  // destructor of a Value it cannot prove is a heap value.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
   void DecRef() {
     if (--h_->rc == 0) ReleaseObj(h_);
   }
+#pragma GCC diagnostic pop
 
   Tag tag_;
   uint8_t pad_[3] = {0, 0, 0};

@@ -1,0 +1,96 @@
+// Benchmarks of whole MtyIR programs through the public embedding API.
+//
+// Each program in bench/programs is parsed and compiled once, then run once
+// per iteration with budgets off (`budgets:0`) and with a step and a memory
+// budget on (`budgets:1`), large enough never to trip, so the pair shows
+// what the accounting costs. Program output is discarded (no stdout sink).
+//
+//   build/bench/mty_bench --benchmark_repetitions=3
+//       --benchmark_report_aggregates_only=true   (one command line)
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "mty/mty.h"
+
+namespace {
+
+#ifndef MTY_BENCH_PROGRAMS
+#error "MTY_BENCH_PROGRAMS must name the bench/programs directory"
+#endif
+
+// Budgets for the `budgets:1` runs: finite, but far above what any workload
+// uses (the largest, alloc, takes ~2e7 steps and ~1e8 estimated bytes).
+constexpr uint64_t kStepBudget = uint64_t{1} << 40;
+constexpr uint64_t kMemoryBudget = uint64_t{16} << 30;  // 16 GiB
+
+std::shared_ptr<const mty::Program> Load(const std::string& name) {
+  static std::map<std::string, std::shared_ptr<const mty::Program>> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  std::string path = std::string(MTY_BENCH_PROGRAMS) + "/" + name + ".mtyir";
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto p = mty::Program::FromIrText(ss.str(), path);
+  if (!p.ok()) return nullptr;
+  cache[name] = *p;
+  return *p;
+}
+
+void RunProgram(benchmark::State& state, const char* name) {
+  auto program = Load(name);
+  if (!program) {
+    state.SkipWithError("cannot load or compile the program");
+    return;
+  }
+  mty::RunOptions opts;  // no on_stdout / on_stderr: output is discarded
+  if (state.range(0) != 0) {
+    opts.budget.steps = kStepBudget;
+    opts.budget.memory = kMemoryBudget;
+  }
+  // One untimed run first, so neither mode pays for the first heap growth.
+  mty::RunResult last = program->Run(opts);
+  if (last.kind != mty::RunResult::Kind::kOk) {
+    state.SkipWithError(last.Report().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    last = program->Run(opts);
+    if (last.kind != mty::RunResult::Kind::kOk) {
+      state.SkipWithError(last.Report().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(last.value);
+  }
+  if (state.range(0) != 0) {
+    state.counters["steps"] = static_cast<double>(last.steps_used);
+    state.counters["mem_bytes"] = static_cast<double>(last.mem_used);
+  }
+}
+
+void BM_Fib(benchmark::State& s) { RunProgram(s, "fib"); }        // fib(27)
+void BM_Loop(benchmark::State& s) { RunProgram(s, "loop"); }      // sum of 0..1e7
+void BM_Alloc(benchmark::State& s) { RunProgram(s, "alloc"); }    // 1e6 tuples
+void BM_Str(benchmark::State& s) { RunProgram(s, "str"); }        // 1e5 strings, join
+void BM_Method(benchmark::State& s) { RunProgram(s, "method"); }  // 1e6 method calls
+
+#define MTY_BENCH(fn) \
+  BENCHMARK(fn)->ArgName("budgets")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)
+
+MTY_BENCH(BM_Fib);
+MTY_BENCH(BM_Loop);
+MTY_BENCH(BM_Alloc);
+MTY_BENCH(BM_Str);
+MTY_BENCH(BM_Method);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,6 @@
+# fib(27), recursive; prints 196418.
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+print(fib(27))
