@@ -3,6 +3,8 @@
 #include "mty/mty.h"
 
 #include "absl/strings/str_cat.h"
+#include "mty/frontend/lower.h"
+#include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/text.h"
@@ -27,6 +29,35 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_v
   impl->ir = std::move(*parsed);
   impl->module = std::move(*module);
   return std::make_shared<const Program>(std::move(impl));
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
+                                                                   std::string_view file_name) {
+  frontend::SourceFile file{std::string(file_name), std::string(text)};
+  frontend::Diagnostics diags;
+  ir::Program p = frontend::CompileSource(file, diags);
+  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
+  auto module = interp::Compile(p, file_name);
+  if (!module.ok()) return module.status();
+  auto impl = std::make_unique<Impl>();
+  impl->ir = std::move(p);
+  impl->module = std::move(*module);
+  return std::make_shared<const Program>(std::move(impl));
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_view text,
+                                                                 std::string_view file_name) {
+  if (file_name.size() >= 6 && file_name.substr(file_name.size() - 6) == ".mtyir")
+    return FromIrText(text, file_name);
+  return FromSource(text, file_name);
+}
+
+absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name) {
+  frontend::SourceFile file{std::string(file_name), std::string(text)};
+  frontend::Diagnostics diags;
+  frontend::Module m = frontend::Parse(file, diags);
+  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
+  return frontend::DumpAst(m);
 }
 
 std::string Program::IrText() const { return ir::PrintText(impl_->ir); }

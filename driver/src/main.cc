@@ -25,22 +25,18 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
-// Loads and compiles a program; returns an exit code on failure.
+// Loads and compiles a program (.mtyir as MtyIR text, anything else as
+// Mighty source); returns an exit code on failure.
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
   if (!ReadFile(path, &text)) {
     std::cerr << "error: cannot read " << path << "\n";
     return kExitNoInput;
   }
-  if (path.size() < 6 || path.substr(path.size() - 6) != ".mtyir") {
-    std::cerr << "error: " << path
-              << ": only MtyIR text (.mtyir) is supported by this mty; Mighty source "
-                 "(.mty) comes with the front end\n";
-    return 1;
-  }
-  auto p = mty::Program::FromIrText(text, path);
+  auto p = mty::Program::FromFile(text, path);
   if (!p.ok()) {
-    std::cerr << p.status().message() << "\n";
+    std::string msg(p.status().message());
+    std::cerr << msg << (msg.empty() || msg.back() != '\n' ? "\n" : "");
     return 1;
   }
   *out = *p;
@@ -54,8 +50,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("mty ") + mty::kVersion);
   app.require_subcommand(1);
 
-  auto* run = app.add_subcommand("run", "Run a program (.mtyir)");
+  auto* run = app.add_subcommand("run", "Run a program (.mty source or .mtyir)");
   std::string run_file;
+  std::vector<std::string> run_args;
   uint64_t steps = 0;
   std::string memory;
   uint32_t depth = 0;
@@ -63,14 +60,20 @@ int main(int argc, char** argv) {
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
   run->add_option("--depth", depth, "Call depth limit (default 10000)")
       ->check(CLI::Range(1u, 1000000u));
-  run->add_option("file", run_file, "Program file (.mtyir)")->required();
+  run->add_option("file", run_file, "Program file (.mty or .mtyir)")->required();
+  run->add_option("args", run_args, "Arguments for the program (after --)");
 
-  auto* dump = app.add_subcommand("dump", "Print a program's IR or bytecode");
+  auto* check = app.add_subcommand("check", "Report a program's diagnostics without running it");
+  std::string check_file;
+  check->add_option("file", check_file, "Program file (.mty or .mtyir)")->required();
+
+  auto* dump = app.add_subcommand("dump", "Print a program's AST, IR or bytecode");
   std::string dump_file;
-  bool dump_bytecode = false, dump_ir = false;
+  bool dump_bytecode = false, dump_ir = false, dump_ast = false;
   dump->add_flag("--bytecode", dump_bytecode, "Disassemble the bytecode");
   dump->add_flag("--ir", dump_ir, "Print the canonical MtyIR text");
-  dump->add_option("file", dump_file, "Program file (.mtyir)")->required();
+  dump->add_flag("--ast", dump_ast, "Print the parsed syntax tree (.mty only)");
+  dump->add_option("file", dump_file, "Program file (.mty or .mtyir)")->required();
 
   try {
     app.parse(argc, argv);
@@ -82,8 +85,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--depth N] FILE | mty dump "
-                 "--bytecode|--ir FILE | mty --help\n";
+    std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--depth N] FILE [-- ARGS] | mty "
+                 "check FILE | mty dump --ast|--ir|--bytecode FILE | mty --help\n";
     return kExitUsage;
   }
 
@@ -91,6 +94,7 @@ int main(int argc, char** argv) {
     mty::RunOptions opts;
     opts.budget.steps = steps;
     opts.budget.depth = depth;
+    opts.args = run_args;
     if (!memory.empty()) {
       auto m = mty::ir::ParseSize(memory);
       if (!m.ok()) {
@@ -110,11 +114,29 @@ int main(int argc, char** argv) {
     std::fwrite(report.data(), 1, report.size(), stderr);
     return r.exit_code;
   }
+  if (*check) {
+    std::shared_ptr<const mty::Program> program;
+    return Load(check_file, &program);
+  }
   if (*dump) {
-    if (dump_bytecode == dump_ir) {
-      std::cerr << "error: dump needs exactly one of --bytecode or --ir\n";
-      std::cerr << "usage: mty dump --bytecode|--ir FILE\n";
+    if (dump_bytecode + dump_ir + dump_ast != 1) {
+      std::cerr << "error: dump needs exactly one of --ast, --ir or --bytecode\n";
+      std::cerr << "usage: mty dump --ast|--ir|--bytecode FILE\n";
       return kExitUsage;
+    }
+    if (dump_ast) {
+      std::string text;
+      if (!ReadFile(dump_file, &text)) {
+        std::cerr << "error: cannot read " << dump_file << "\n";
+        return kExitNoInput;
+      }
+      auto ast = mty::Program::SourceAst(text, dump_file);
+      if (!ast.ok()) {
+        std::cerr << ast.status().message();
+        return 1;
+      }
+      std::cout << *ast;
+      return 0;
     }
     std::shared_ptr<const mty::Program> program;
     if (int rc = Load(dump_file, &program); rc != 0) return rc;

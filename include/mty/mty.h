@@ -27,6 +27,7 @@ struct Budget {
 struct RunOptions {
   Budget budget;
   std::string entry = "main";
+  std::vector<std::string> args;  // what std.env.args() returns (after `--`)
   // Program output (log, print) and eprint. Default: discarded.
   std::function<void(std::string_view)> on_stdout;
   std::function<void(std::string_view)> on_stderr;
@@ -64,6 +65,18 @@ class Program {
   // `file:line:col: error: ...` (kInvalidArgument).
   static absl::StatusOr<std::shared_ptr<const Program>> FromIrText(std::string_view text,
                                                                    std::string_view file_name);
+  // Compiles Mighty source (.mty). Errors are kInvalidArgument whose message
+  // is the rendered diagnostics, rustc style (`error[MT0001]: ...`, the
+  // location, the source line and a caret), ending with `error: aborting due
+  // to N previous error(s)`.
+  static absl::StatusOr<std::shared_ptr<const Program>> FromSource(std::string_view text,
+                                                                   std::string_view file_name);
+  // Compiles by file extension: `.mtyir` as MtyIR text, anything else as source.
+  static absl::StatusOr<std::shared_ptr<const Program>> FromFile(std::string_view text,
+                                                                 std::string_view file_name);
+  // The parsed AST of Mighty source, for `mty dump --ast` (diagnostics as
+  // for FromSource).
+  static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name);
   ~Program();
 
   // Runs the entry function to completion. Thread-safe: one program may be

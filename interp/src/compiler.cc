@@ -68,6 +68,7 @@ class FunctionCompiler {
       }
       NoteConst(b.term.op);
     }
+    CountUses();
     scratch_base_ = out_.num_locals + static_cast<uint32_t>(out_.constants.size());
     max_reg_ = scratch_base_;
     std::vector<int32_t> block_pc(f_.blocks.size());
@@ -76,8 +77,21 @@ class FunctionCompiler {
       block_pc[bi] = Pc();
       seg_start_ = Pc();
       seg_steps_ = 0;
-      for (const ir::Statement& s : b.stmts) Statement(s);
-      Terminator(b.term);
+      const ir::Statement* fused = FusableCompare(b);
+      for (const ir::Statement& s : b.stmts) {
+        if (&s == fused) {
+          loc_ = s.loc;
+          Step();  // counted here, executed by the fused branch
+          continue;
+        }
+        Statement(s);
+      }
+      if (fused) {
+        FusedBranch(*fused, b.term,
+                    bi + 1 < f_.blocks.size() ? static_cast<uint32_t>(bi + 1) : UINT32_MAX);
+      } else {
+        Terminator(b.term);
+      }
       CloseSegment();
     }
     // Patch block numbers into pcs.
@@ -89,9 +103,18 @@ class FunctionCompiler {
           in.c = block_pc[in.c];
           break;
         case Op::Suspend: in.a = block_pc[in.a]; break;
+        case Op::CmpBrEq:
+        case Op::CmpBrNe:
+        case Op::CmpBrLt:
+        case Op::CmpBrLe:
+        case Op::CmpBrGt:
+        case Op::CmpBrGe: in.c = block_pc[in.c]; break;
         default: break;
       }
     }
+    for (size_t pc = 0; pc < out_.code.size(); ++pc)
+      out_.code[pc].seg =
+          out_.seg_cost[pc] < kSegInTable ? static_cast<uint16_t>(out_.seg_cost[pc]) : kSegInTable;
     for (CaseTable& t : out_.cases) {
       t.otherwise = block_pc[t.otherwise];
       for (auto& c : t.cases) c.second = block_pc[c.second];
@@ -101,6 +124,75 @@ class FunctionCompiler {
 
  private:
   int32_t Pc() const { return static_cast<int32_t>(out_.code.size()); }
+
+  // Reads of each local anywhere in the function.
+  void CountUses() {
+    uses_.assign(f_.locals.size(), 0);
+    auto place = [&](const ir::Place& p, bool read_base) {
+      if (read_base) ++uses_[p.local];
+      for (const ir::Projection& pr : p.proj) {
+        if (pr.kind == ir::Projection::Kind::kIndex) ++uses_[pr.index];
+        if (!read_base && pr.kind == ir::Projection::Kind::kDeref) ++uses_[p.local];
+      }
+    };
+    auto op = [&](const ir::Operand& o) {
+      if (o.kind != ir::Operand::Kind::kConst) place(o.place, true);
+    };
+    for (const ir::Block& b : f_.blocks) {
+      for (const ir::Statement& s : b.stmts) {
+        place(s.place, s.kind != ir::Statement::Kind::kAssign &&
+                           s.kind != ir::Statement::Kind::kEffectInvoke);
+        if (s.kind == ir::Statement::Kind::kAssign && !s.place.proj.empty()) ++uses_[s.place.local];
+        for (const ir::Operand& o : s.rvalue.ops) op(o);
+        if (s.rvalue.deadline) op(*s.rvalue.deadline);
+        if (s.rvalue.kind == ir::Rvalue::Kind::kRef ||
+            s.rvalue.kind == ir::Rvalue::Kind::kMethodCall)
+          place(s.rvalue.place, true);
+        for (const ir::Operand& o : s.args) op(o);
+      }
+      if (b.term.kind == ir::Terminator::Kind::kIf ||
+          b.term.kind == ir::Terminator::Kind::kSwitchInt ||
+          b.term.kind == ir::Terminator::Kind::kSwitchVariant ||
+          b.term.kind == ir::Terminator::Kind::kPanic ||
+          b.term.kind == ir::Terminator::Kind::kTryReturnErr)
+        op(b.term.op);
+    }
+  }
+
+  // `_t = a < b` as the last statement, `if copy _t then ...` as the
+  // terminator, and _t read nowhere else: lowered as one CmpBr instruction.
+  const ir::Statement* FusableCompare(const ir::Block& b) {
+    if (b.stmts.empty() || b.term.kind != ir::Terminator::Kind::kIf) return nullptr;
+    const ir::Statement& s = b.stmts.back();
+    const ir::Operand& c = b.term.op;
+    if (s.kind != ir::Statement::Kind::kAssign || !s.place.IsLocal() ||
+        s.rvalue.kind != ir::Rvalue::Kind::kBinOp || c.kind != ir::Operand::Kind::kCopy ||
+        !c.place.IsLocal() || c.place.local != s.place.local || s.place.local == 0)
+      return nullptr;
+    ir::BinOp op = s.rvalue.bin;
+    if (op != ir::BinOp::kEq && op != ir::BinOp::kNe && op != ir::BinOp::kLt &&
+        op != ir::BinOp::kLe && op != ir::BinOp::kGt && op != ir::BinOp::kGe)
+      return nullptr;
+    for (const ir::Operand& o : s.rvalue.ops)
+      if (o.kind == ir::Operand::Kind::kMove) return nullptr;
+    if (uses_[s.place.local] != 1) return nullptr;
+    return &s;
+  }
+
+  void FusedBranch(const ir::Statement& cmp, const ir::Terminator& t, uint32_t next_block) {
+    loc_ = t.loc;
+    scratch_next_ = scratch_base_;
+    Step();
+    int32_t a = OperandReg(cmp.rvalue.ops[0]);
+    int32_t b = OperandReg(cmp.rvalue.ops[1]);
+    static constexpr Op kOps[] = {Op::CmpBrEq, Op::CmpBrNe, Op::CmpBrLt,
+                                  Op::CmpBrLe, Op::CmpBrGt, Op::CmpBrGe};
+    int idx = static_cast<int>(cmp.rvalue.bin) - static_cast<int>(ir::BinOp::kEq);
+    Emit(kOps[idx], a, b, static_cast<int32_t>(t.target2));
+    // The `then` block follows when it is next in layout; otherwise jump.
+    if (t.target != next_block) Emit(Op::Jmp, static_cast<int32_t>(t.target));
+    kills_.clear();
+  }
 
   void NoteConst(const ir::Operand& o) {
     if (o.kind != ir::Operand::Kind::kConst) return;
@@ -422,6 +514,7 @@ class FunctionCompiler {
   int32_t seg_start_ = 0;
   ir::Loc loc_;
   std::vector<int32_t> kills_;
+  std::vector<uint32_t> uses_;
 };
 
 }  // namespace

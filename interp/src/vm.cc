@@ -408,17 +408,18 @@ Stop Exec::Loop(Task& t) {
     }                                     \
   } while (0)
   // Entering the segment that starts at `target` (a pc in fn).
-#define ENTER_SEGMENT(target_pc)                 \
-  do {                                           \
-    if constexpr (M == Mode::kMetered) {         \
-      int64_t cost_ = fn->seg_cost[(target_pc)]; \
-      if (steps < cost_) [[unlikely]] {          \
-        pc = code + (target_pc);                 \
-        SAVE();                                  \
-        return Stop::kToExact;                   \
-      }                                          \
-      steps -= cost_;                            \
-    }                                            \
+#define ENTER_SEGMENT(target_pc)                                   \
+  do {                                                             \
+    if constexpr (M == Mode::kMetered) {                           \
+      int64_t cost_ = code[(target_pc)].seg;                       \
+      if (cost_ == kSegInTable) cost_ = fn->seg_cost[(target_pc)]; \
+      if (steps < cost_) [[unlikely]] {                            \
+        pc = code + (target_pc);                                   \
+        SAVE();                                                    \
+        return Stop::kToExact;                                     \
+      }                                                            \
+      steps -= cost_;                                              \
+    }                                                              \
   } while (0)
 #define SAFEPOINT(target_pc)                                      \
   do {                                                            \
@@ -946,6 +947,37 @@ dispatch:
     DEAD_CHECK(c);
     TRAP("MT5016", absl::StrCat("if condition must be Bool, found ", Kind(t, c)));
   }
+#define CMP_BRANCH(name, op)                                                                    \
+  CASE(name) {                                                                                  \
+    const Value& a_ = R[pc->a];                                                                 \
+    const Value& b_ = R[pc->b];                                                                 \
+    bool r_;                                                                                    \
+    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] {                                      \
+      r_ = a_.i() op b_.i();                                                                    \
+    } else {                                                                                    \
+      DEAD_CHECK(a_);                                                                           \
+      DEAD_CHECK(b_);                                                                           \
+      Value out_;                                                                               \
+      SAVE();                                                                                   \
+      if (!Arith(cx,                                                                            \
+                 static_cast<Op>(static_cast<int>(Op::Eq) +                                     \
+                                 (static_cast<int>(Op::name) - static_cast<int>(Op::CmpBrEq))), \
+                 a_, b_, out_))                                                                 \
+        FAIL_CX();                                                                              \
+      r_ = out_.b();                                                                            \
+    }                                                                                           \
+    if (!r_) JUMP(pc->c);                                                                       \
+    ++pc;                                                                                       \
+    ENTER_SEGMENT(pc - code);                                                                   \
+    DISPATCH();                                                                                 \
+  }
+  CMP_BRANCH(CmpBrEq, ==)
+  CMP_BRANCH(CmpBrNe, !=)
+  CMP_BRANCH(CmpBrLt, <)
+  CMP_BRANCH(CmpBrLe, <=)
+  CMP_BRANCH(CmpBrGt, >)
+  CMP_BRANCH(CmpBrGe, >=)
+#undef CMP_BRANCH
   CASE(SwitchInt) {
     const Value& v = R[pc->a];
     int64_t key;

@@ -5,17 +5,32 @@
 #   NAME.out    expected stdout (absent = empty)
 #   NAME.err    expected stderr (absent = empty)
 #   NAME.code   expected exit code (absent = 0)
-# Usage: run_golden.sh MTY_BINARY PROGRAM
+# Usage: run_golden.sh MTY_BINARY PROGRAM [roundtrip]
+# With `roundtrip`, the program is first printed as MtyIR (`mty dump --ir`)
+# and that IR is run instead: it must give identical stdout, stderr and exit
+# code. (Programs whose expected exit code is 1 because they do not compile
+# are skipped in that mode.)
 set -u
 mty="$1"
 prog="$2"
+mode="${3:-direct}"
 dir="$(dirname "$prog")"
 base="${prog%.*}"
 args="$(sed -n 's|^// mty-args: ||p' "$prog" | head -n1)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # Run from the program's folder so file names in messages are stable.
-(cd "$dir" && timeout 60 "$mty" run $args "$(basename "$prog")" >"$tmp/out" 2>"$tmp/err")
+target="$(basename "$prog")"
+if [ "$mode" = roundtrip ]; then
+  if ! (cd "$dir" && "$mty" dump --ir "$target" >"$tmp/rt.mtyir" 2>"$tmp/dump_err"); then
+    if [ -f "$base.code" ] && [ "$(tr -d '[:space:]' <"$base.code")" = 1 ] && [ ! -f "$base.out" ]; then
+      echo "skipped: does not compile (a diagnostics test)"; exit 0
+    fi
+    echo "dump --ir failed:"; cat "$tmp/dump_err"; exit 1
+  fi
+  target="$tmp/rt.mtyir"
+fi
+(cd "$dir" && timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
 code=$?
 want_code=0
 [ -f "$base.code" ] && want_code="$(tr -d '[:space:]' <"$base.code")"

@@ -27,12 +27,16 @@ const char* OpFormat(Op op);
 
 struct Instr {
   Op op;
-  uint16_t pad = 0;
+  // The step cost of the segment starting here (see seg_cost), inline so a
+  // jump charges its target with one load from the line it fetches next;
+  // kSegInTable when it does not fit.
+  uint16_t seg = 0;
   int32_t a = 0;
   int32_t b = 0;
   int32_t c = 0;
 };
 static_assert(sizeof(Instr) == 16, "instructions are 16 bytes");
+inline constexpr uint16_t kSegInTable = 0xFFFF;
 
 enum class CastKind : int32_t {
   kI8,

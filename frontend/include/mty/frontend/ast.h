@@ -1,0 +1,361 @@
+// The Mighty AST: what the parser produces and the lowering consumes.
+// Plain data with source locations; no semantic information.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mty::frontend {
+
+struct Loc {
+  uint32_t line = 0;  // 1-based; 0 = unknown
+  uint32_t col = 0;
+};
+
+struct Expr;
+struct Pattern;
+struct Block;
+using ExprPtr = std::unique_ptr<Expr>;
+using PatPtr = std::unique_ptr<Pattern>;
+
+// A type as written: `I64`, `Option[T]`, `(A, B)`, `[T]`, `[T; 4]`, `&mut T`,
+// `fn(A) -> B`, `T!E` (sugar for Result[T, E]).
+struct TypeExpr {
+  enum class Kind : uint8_t { kPath, kTuple, kArray, kRef, kFn, kInfer };
+  Kind kind = Kind::kInfer;
+  std::string name;             // kPath: dotted/`::` path as written, e.g. "Option"
+  std::vector<TypeExpr> args;   // generic args / tuple elems / [elem] / [pointee] / fn params + ret
+  bool is_mut = false;          // kRef
+  Loc loc;
+};
+
+// One segment of a path expression: `std.fs.read`, `Shape::Circle`, `Point.new`.
+struct PathSeg {
+  std::string name;
+  Loc loc;
+};
+
+enum class BinaryOp : uint8_t {
+  kAdd, kSub, kMul, kDiv, kRem, kBitAnd, kBitOr, kBitXor, kShl, kShr,
+  kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr,
+};
+enum class UnaryOp : uint8_t { kNeg, kNot };
+
+struct MatchArm {
+  PatPtr pat;
+  ExprPtr guard;  // may be null
+  ExprPtr body;
+  Loc loc;
+};
+
+struct FieldInit {
+  std::string name;
+  ExprPtr value;  // shorthand `Point { x }` has value = path expr `x`
+  Loc loc;
+};
+
+struct ClosureParam {
+  PatPtr pat;
+  TypeExpr type;  // kInfer when absent
+};
+
+// A manifest entry of a sandbox: `fs.read = ["./in"]`, `steps = 1000`, `wall = 2s`.
+struct SandboxEntry {
+  std::string key;  // dotted: "fs.read", "steps", "mb_policy"
+  ExprPtr value;
+  Loc loc;
+};
+
+struct Expr {
+  enum class Kind : uint8_t {
+    kInt,         // int_value (+ suffix in text)
+    kFloat,       // float_value
+    kStr,         // text
+    kChar,        // int_value = scalar
+    kBool,        // int_value 0/1
+    kDuration,    // int_value ns
+    kSize,        // int_value bytes
+    kUnit,        // ()
+    kPath,        // segs: `x`, `std.fs.read`, `Shape::Circle`, `None`, `Point.new`
+    kUnary,       // unary_op, lhs
+    kBinary,      // binary_op, lhs, rhs (also && and ||)
+    kAssign,      // lhs = rhs, or lhs op= rhs when has_op (binary_op)
+    kCall,        // lhs(args)
+    kMethodCall,  // lhs.text(args)
+    kField,       // lhs.text
+    kTupleField,  // lhs.int_value
+    kIndex,       // lhs[rhs]
+    kTuple,       // (args...)
+    kArray,       // [args...]
+    kMap,         // map literal: pairs in args as k0, v0, k1, v1, ...
+    kStruct,      // segs { fields }
+    kBlock,       // block
+    kIf,          // cond, then_block, else_expr (an if or a block expr; may be null)
+    kIfLet,       // pat = lhs (scrutinee), then_block, else_expr
+    kMatch,       // lhs scrutinee, arms
+    kWhile,       // cond, body block
+    kWhileLet,    // pat = lhs, body block
+    kLoop,        // body block
+    kFor,         // pat in lhs, body block
+    kBreak,       // lhs value (may be null)
+    kContinue,
+    kReturn,      // lhs (may be null)
+    kTry,         // lhs?
+    kClosure,     // params, closure_body
+    kRange,       // lhs..rhs or lhs..=rhs (inclusive); either may be null
+    kCast,        // lhs as type
+    kRef,         // &lhs / &mut lhs (is_mut)
+    kDeref,       // *lhs
+    kMacro,       // text!(args): format!, assert!, assert_eq!, user macros
+    kSpawn,       // spawn segs(args)
+    kSend,        // lhs ! text(args)
+    kAsk,         // lhs ? text(args) [@ rhs deadline]
+    kSandbox,     // sandbox text [with { entries }] block
+    kUnsafe,      // unsafe block
+    kArena,       // arena text block
+  };
+  Kind kind = Kind::kUnit;
+  Loc loc;
+  int64_t int_value = 0;
+  double float_value = 0;
+  std::string text;
+  std::vector<PathSeg> segs;
+  UnaryOp unary_op = UnaryOp::kNeg;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  bool has_op = false;    // compound assignment
+  bool is_mut = false;    // &mut
+  bool inclusive = false; // ..=
+  ExprPtr lhs;
+  ExprPtr rhs;
+  ExprPtr cond;
+  std::unique_ptr<Block> then_block;  // if / while / loop / for / block / unsafe / arena / sandbox body
+  ExprPtr else_expr;
+  PatPtr pat;
+  std::vector<ExprPtr> args;
+  std::vector<FieldInit> fields;
+  std::vector<MatchArm> arms;
+  std::vector<ClosureParam> params;
+  ExprPtr closure_body;
+  TypeExpr type;                       // kCast
+  std::vector<SandboxEntry> entries;   // kSandbox
+};
+
+struct Pattern {
+  enum class Kind : uint8_t {
+    kWild,     // _
+    kBind,     // name [@ sub]  (is_mut for `mut x`)
+    kLit,      // literal expr (int/float/str/char/bool, negative numbers)
+    kRange,    // lo..hi / lo..=hi (literal exprs)
+    kTuple,    // (p, q)
+    kVariant,  // path(p, q) or bare path (no parens): `Some(x)`, `Shape.Circle(r)`, `None`
+    kStruct,   // path { name: pat, name, .. }
+    kOr,       // p | q
+    kRef,      // &p
+  };
+  Kind kind = Kind::kWild;
+  Loc loc;
+  std::string name;              // kBind
+  bool is_mut = false;           // kBind
+  std::vector<PathSeg> path;     // kVariant / kStruct
+  bool has_parens = false;       // kVariant: `V(...)` vs bare `V`
+  std::vector<PatPtr> subs;      // tuple / variant / or elements; kBind: [sub] for `@`
+  std::vector<std::string> field_names;  // kStruct, parallel to subs
+  bool has_rest = false;         // kStruct `..`
+  ExprPtr lit;                   // kLit, kRange lo
+  ExprPtr hi;                    // kRange hi
+  bool inclusive = false;        // kRange
+};
+
+struct Stmt {
+  enum class Kind : uint8_t { kLet, kExpr, kEmpty };
+  Kind kind = Kind::kExpr;
+  Loc loc;
+  PatPtr pat;       // kLet
+  TypeExpr type;    // kLet (kInfer when absent)
+  ExprPtr expr;     // kLet initialiser (may be null) / kExpr
+  bool has_semi = false;  // kExpr: `e;`
+};
+
+struct Block {
+  std::vector<Stmt> stmts;  // the last kExpr without `;` is the block's value
+  Loc loc;
+};
+
+struct Param {
+  std::string name;   // "self" for a receiver
+  TypeExpr type;      // kInfer for bare names (agent handlers, ctor params) and `self`
+  bool is_mut = false;  // `mut name: T` / `mut self`: the parameter is a mutable local
+  enum class SelfKind : uint8_t { kNone, kValue, kRef, kRefMut } self_kind = SelfKind::kNone;
+  Loc loc;
+};
+
+struct FnDecl {
+  std::string name;
+  std::vector<std::string> generics;
+  std::vector<Param> params;
+  TypeExpr ret;                 // kInfer when absent (= Unit)
+  std::unique_ptr<Block> body;  // null for a trait method signature
+  ExprPtr expr_body;            // `fn f(x) -> T = expr`
+  bool is_pub = false;
+  Loc loc;
+};
+
+struct StructDecl {
+  std::string name;
+  std::vector<std::string> generics;
+  std::vector<std::pair<std::string, TypeExpr>> fields;
+  Loc loc;
+};
+
+struct EnumVariant {
+  std::string name;
+  std::vector<TypeExpr> fields;
+  Loc loc;
+};
+
+struct EnumDecl {
+  std::string name;
+  std::vector<std::string> generics;
+  std::vector<EnumVariant> variants;
+  Loc loc;
+};
+
+struct ImplDecl {
+  std::string trait_name;  // empty for an inherent impl
+  TypeExpr self_type;
+  std::vector<FnDecl> fns;
+  Loc loc;
+};
+
+struct TraitDecl {
+  std::string name;
+  std::vector<FnDecl> fns;  // signatures (body null) and default methods
+  Loc loc;
+};
+
+struct ConstDecl {
+  std::string name;
+  TypeExpr type;
+  ExprPtr value;
+  Loc loc;
+};
+
+struct TypeAliasDecl {
+  std::string name;
+  TypeExpr type;
+  Loc loc;
+};
+
+struct ProtocolMsg {
+  std::string name;
+  std::vector<Param> params;
+  TypeExpr reply;  // kInfer when absent
+  Loc loc;
+};
+
+struct ProtocolDecl {
+  std::string name;
+  std::vector<ProtocolMsg> msgs;
+  Loc loc;
+};
+
+struct AgentState {
+  std::string name;
+  TypeExpr type;   // may be kInfer
+  ExprPtr init;    // may be null
+  Loc loc;
+};
+
+struct Handler {
+  std::string msg;
+  std::vector<Param> params;  // bare names (types from the protocol) or typed
+  ExprPtr body;               // `-> expr` or a block expression
+  Loc loc;
+};
+
+struct AgentDecl {
+  std::string name;
+  std::vector<Param> ctor_params;
+  std::vector<std::string> protocols;
+  std::vector<AgentState> state;
+  std::vector<Handler> handlers;
+  std::vector<FnDecl> fns;
+  Loc loc;
+};
+
+struct SupervisorChild {
+  std::string name;
+  ExprPtr spawn;  // the `spawn Worker(1)` expression
+  Loc loc;
+};
+
+struct OnFail {
+  std::string child;
+  bool restart = false;
+  int64_t up_to = -1;          // -1 = no limit given
+  ExprPtr within;              // duration expr, may be null
+  ExprPtr backoff_lo, backoff_hi;
+  bool escalate = false;
+  Loc loc;
+};
+
+struct SupervisorDecl {
+  std::string name;
+  std::string strategy;  // one_for_one, one_for_all, rest_for_one, escalate
+  std::vector<SupervisorChild> children;
+  std::vector<OnFail> on_fail;
+  Loc loc;
+};
+
+struct SandboxDecl {
+  std::string name;
+  std::vector<SandboxEntry> entries;
+  Loc loc;
+};
+
+struct UseDecl {
+  std::vector<std::string> path;  // std, fs
+  std::string alias;              // `as f`; empty = last segment
+  Loc loc;
+};
+
+// `macro name(a, b) => { body }`: the body is kept as tokens' source text and
+// re-parsed at each expansion with the arguments substituted (hygienic).
+struct MacroDecl {
+  std::string name;
+  std::vector<std::string> params;
+  std::string body_text;  // the source between the braces
+  Loc body_loc;           // where body_text starts
+  Loc loc;
+};
+
+struct Item {
+  enum class Kind : uint8_t {
+    kFn, kStruct, kEnum, kImpl, kTrait, kConst, kTypeAlias, kProtocol, kAgent,
+    kSupervisor, kSandbox, kUse, kMacro,
+  };
+  Kind kind = Kind::kFn;
+  FnDecl fn;
+  StructDecl struct_decl;
+  EnumDecl enum_decl;
+  ImplDecl impl_decl;
+  TraitDecl trait_decl;
+  ConstDecl const_decl;
+  TypeAliasDecl alias_decl;
+  ProtocolDecl protocol_decl;
+  AgentDecl agent_decl;
+  SupervisorDecl supervisor_decl;
+  SandboxDecl sandbox_decl;
+  UseDecl use_decl;
+  MacroDecl macro_decl;
+};
+
+struct Module {
+  std::string file;
+  std::vector<Item> items;
+};
+
+}  // namespace mty::frontend

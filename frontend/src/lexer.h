@@ -1,0 +1,67 @@
+// The Mighty lexer: source text -> tokens with locations. Newlines are tokens
+// (the parser decides where they end a statement); comments are dropped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mty/frontend/ast.h"
+#include "mty/frontend/diagnostics.h"
+
+namespace mty::frontend {
+
+enum class Tok : uint8_t {
+  kEof,
+  kNewline,
+  kError,  // an unexpected character, already reported (MT0005)
+  kIdent,
+  kKeyword,
+  kInt,       // uint_value, suffix
+  kFloat,     // float_value, suffix
+  kStr,       // text (decoded)
+  kChar,      // uint_value = scalar
+  kDuration,  // uint_value = nanoseconds
+  kSize,      // uint_value = bytes
+  // Punctuation.
+  kLParen, kRParen, kLBrace, kRBrace, kLBracket, kRBracket,
+  kComma, kSemi, kColon, kColonColon, kDot, kDotDot, kDotDotEq, kFatArrow, kArrow,
+  kAt, kQuestion, kBang, kHash,
+  kAmp, kAmpAmp, kPipe, kPipePipe, kCaret,
+  kEq, kEqEq, kNe, kLt, kLe, kGt, kGe, kShl, kShr,
+  kPlus, kMinus, kStar, kSlash, kPercent,
+  kPlusEq, kMinusEq, kStarEq, kSlashEq, kPercentEq, kAmpEq, kPipeEq, kCaretEq, kShlEq, kShrEq,
+};
+
+struct Token {
+  Tok kind = Tok::kEof;
+  Loc loc;
+  uint32_t offset = 0;      // byte offset of the first character
+  uint32_t end_offset = 0;  // byte offset just past the token
+  std::string text;         // identifier / keyword / decoded string / literal source
+  std::string suffix;       // number suffix: "u8", "i64", "f32" ("" when none)
+  uint64_t uint_value = 0;
+  double float_value = 0;
+  bool bad = false;  // a literal already reported as malformed (no cascades)
+};
+
+struct LexResult {
+  std::vector<Token> tokens;  // always ends with kEof
+  // The lexer reported an error that swallowed the rest of the file (an
+  // unterminated block comment): the parser stays quiet about end of file.
+  bool eof_error = false;
+};
+
+// Lexes `text`; errors (MT0002..MT0006) go to `diags`.
+LexResult Lex(std::string_view text, Diagnostics& diags);
+
+// The spelling of a token kind for messages: "')'", "end of file", ...
+std::string TokSpelling(Tok kind);
+// A token as quoted in "found ..." messages.
+std::string Describe(const Token& t);
+
+// Hard keywords (cannot be identifiers).
+bool IsKeyword(std::string_view word);
+
+}  // namespace mty::frontend

@@ -1,0 +1,267 @@
+// Lowering: Mighty AST -> MtyIR. Global tables (ADTs, functions, methods,
+// consts, uses), a light static type tracker (enough to resolve field names
+// and methods and to check arity, fields, variants and known methods), and
+// per-function lowering of statements, expressions and patterns.
+#include "mty/frontend/lower.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "lower_internal.h"
+#include "mty/frontend/parser.h"
+#include "mty/ir/verify.h"
+
+namespace mty::frontend {
+
+using ir::Operand;
+using ir::Place;
+using ir::Rvalue;
+
+// ---------------------------------------------------------------- types ----
+
+TyP Ty::Make(Kind k) {
+  auto t = std::make_shared<Ty>();
+  t->kind = k;
+  return t;
+}
+TyP Ty::Adt(std::string n, std::vector<TyP> a) {
+  auto t = Make(Kind::kAdt);
+  t->name = std::move(n);
+  t->args = std::move(a);
+  return t;
+}
+TyP Ty::With(Kind k, std::vector<TyP> a) {
+  auto t = Make(k);
+  t->args = std::move(a);
+  return t;
+}
+TyP Ty::Unknown() {
+  static TyP u = Make(Kind::kUnknown);
+  return u;
+}
+
+std::string Ty::Name() const {
+  auto arg = [&](size_t i) { return i < args.size() && args[i] ? args[i]->Name() : "?"; };
+  switch (kind) {
+    case Kind::kUnknown: return "?";
+    case Kind::kInt: return "I64";
+    case Kind::kFloat: return "F64";
+    case Kind::kBool: return "Bool";
+    case Kind::kChar: return "Char";
+    case Kind::kStr: return "Str";
+    case Kind::kUnit: return "Unit";
+    case Kind::kDuration: return "Duration";
+    case Kind::kSize: return "Size";
+    case Kind::kAdt: {
+      if (args.empty()) return name;
+      std::string s = name + "[";
+      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
+      return s + "]";
+    }
+    case Kind::kTuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
+      return s + (args.size() == 1 ? ",)" : ")");
+    }
+    case Kind::kArray: return "[" + arg(0) + "]";
+    case Kind::kMap: return "Map[" + arg(0) + ", " + arg(1) + "]";
+    case Kind::kRef: return std::string(is_mut ? "&mut " : "&") + arg(0);
+    case Kind::kFn: return "fn";
+    case Kind::kAgent: return "agent " + name;
+    case Kind::kCap: return name;
+  }
+  return "?";
+}
+
+ir::Type Ty::ToIr() const {
+  switch (kind) {
+    case Kind::kUnknown: return ir::Type::Named("Any");
+    case Kind::kTuple: {
+      ir::Type t;
+      t.kind = ir::Type::Kind::kTuple;
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      return t;
+    }
+    case Kind::kArray: {
+      ir::Type t;
+      t.kind = ir::Type::Kind::kArray;
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      return t;
+    }
+    case Kind::kRef: {
+      ir::Type t;
+      t.kind = ir::Type::Kind::kRef;
+      t.is_mut = is_mut;
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      return t;
+    }
+    case Kind::kAdt:
+    case Kind::kMap: {
+      ir::Type t = ir::Type::Named(kind == Kind::kMap ? "Map" : name);
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      return t;
+    }
+    case Kind::kFn: return ir::Type::Named("Fn");
+    case Kind::kAgent: return ir::Type::Named("Agent");
+    default: return ir::Type::Named(Name());
+  }
+}
+
+// ------------------------------------------------------------ globals ----
+
+namespace {
+
+bool IsIntName(const std::string& n) {
+  static const std::set<std::string> k = {"I8",  "I16", "I32",  "I64",   "I128",  "U8", "U16",
+                                          "U32", "U64", "U128", "ISize", "USize", "Int"};
+  return k.count(n) > 0;
+}
+
+}  // namespace
+
+Globals::Globals(Diagnostics& d) : diags(d) {
+  // The prelude ADTs.
+  for (const ir::Adt& a : ir::PreludeAdts()) {
+    AdtDef def;
+    def.name = a.name;
+    def.is_enum = true;
+    for (const ir::Variant& v : a.variants) {
+      VariantDef vd;
+      vd.name = v.name;
+      vd.arity = v.fields.size();
+      def.variants.push_back(vd);
+    }
+    adts[a.name] = def;
+  }
+}
+
+TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generics) {
+  switch (t.kind) {
+    case TypeExpr::Kind::kInfer: return Ty::Unknown();
+    case TypeExpr::Kind::kTuple: {
+      if (t.args.empty()) return Ty::Make(Ty::Kind::kUnit);
+      std::vector<TyP> a;
+      for (const TypeExpr& x : t.args) a.push_back(Resolve(x, generics));
+      return Ty::With(Ty::Kind::kTuple, std::move(a));
+    }
+    case TypeExpr::Kind::kArray:
+      return Ty::With(Ty::Kind::kArray,
+                      {t.args.empty() ? Ty::Unknown() : Resolve(t.args[0], generics)});
+    case TypeExpr::Kind::kRef: {
+      auto r =
+          Ty::With(Ty::Kind::kRef, {t.args.empty() ? Ty::Unknown() : Resolve(t.args[0], generics)});
+      r->is_mut = t.is_mut;
+      return r;
+    }
+    case TypeExpr::Kind::kFn: return Ty::Make(Ty::Kind::kFn);
+    case TypeExpr::Kind::kPath: break;
+  }
+  const std::string& n = t.name;
+  if (generics) {
+    auto it = generics->find(n);
+    if (it != generics->end()) return it->second;
+  }
+  auto alias = aliases.find(n);
+  if (alias != aliases.end()) return alias->second;
+  if (IsIntName(n)) return Ty::Make(Ty::Kind::kInt);
+  if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
+  if (n == "Bool") return Ty::Make(Ty::Kind::kBool);
+  if (n == "Char") return Ty::Make(Ty::Kind::kChar);
+  if (n == "Str" || n == "String") return Ty::Make(Ty::Kind::kStr);
+  if (n == "Unit" || n == "Never") return Ty::Make(Ty::Kind::kUnit);
+  if (n == "Duration") return Ty::Make(Ty::Kind::kDuration);
+  if (n == "Size") return Ty::Make(Ty::Kind::kSize);
+  if (n == "Fs" || n == "Net" || n == "Env" || n == "Clock") {
+    auto c = Ty::Make(Ty::Kind::kCap);
+    c->name = n;
+    return c;
+  }
+  std::vector<TyP> args;
+  for (const TypeExpr& x : t.args) args.push_back(Resolve(x, generics));
+  if (n == "Vec" || n == "Array" || n == "Slice")
+    return Ty::With(Ty::Kind::kArray, {args.empty() ? Ty::Unknown() : args[0]});
+  if (n == "Map" || n == "HashMap")
+    return Ty::With(Ty::Kind::kMap, {args.size() > 0 ? args[0] : Ty::Unknown(),
+                                     args.size() > 1 ? args[1] : Ty::Unknown()});
+  if (adts.count(n)) return Ty::Adt(n, std::move(args));
+  if (agents.count(n)) {
+    auto a = Ty::Make(Ty::Kind::kAgent);
+    a->name = n;
+    return a;
+  }
+  if (n.size() <= 2 || n == "Self" || n == "Any") return Ty::Unknown();  // generic params
+  diags.Error("MT1003", t.loc, absl::StrCat("cannot find type `", n, "` in this scope"));
+  return Ty::Unknown();
+}
+
+const FieldDef* Globals::FindField(const std::string& adt, const std::string& field,
+                                   uint32_t* index) const {
+  auto it = adts.find(adt);
+  if (it == adts.end() || it->second.is_enum) return nullptr;
+  const auto& fs = it->second.variants[0].fields;
+  for (size_t i = 0; i < fs.size(); ++i)
+    if (fs[i].name == field) {
+      *index = static_cast<uint32_t>(i);
+      return &fs[i];
+    }
+  return nullptr;
+}
+
+const VariantDef* Globals::FindVariant(const std::string& adt, const std::string& v,
+                                       uint32_t* index) const {
+  uint32_t ignored;
+  if (!index) index = &ignored;
+  auto it = adts.find(adt);
+  if (it == adts.end() || !it->second.is_enum) return nullptr;
+  for (size_t i = 0; i < it->second.variants.size(); ++i)
+    if (it->second.variants[i].name == v) {
+      *index = static_cast<uint32_t>(i);
+      return &it->second.variants[i];
+    }
+  return nullptr;
+}
+
+// A bare variant name (`Some`, `None`, `Empty`) resolves when exactly one
+// enum in scope has a variant of that name.
+const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
+  const AdtDef* found = nullptr;
+  for (const auto& [n, a] : adts) {
+    if (!a.is_enum) continue;
+    for (const VariantDef& vd : a.variants)
+      if (vd.name == v) {
+        if (found) return nullptr;
+        found = &a;
+      }
+  }
+  return found;
+}
+
+// --------------------------------------------------------- entry point ----
+
+ir::Program Lower(const Module& m, Diagnostics& diags) {
+  Globals g(diags);
+  g.file = m.file;
+  g.Collect(m);
+  if (diags.HasErrors()) return {};
+  g.LowerAll(m);
+  if (diags.HasErrors()) return {};
+  ir::Program p = std::move(g.program);
+  p.source = m.file;
+  if (absl::Status s = ir::Verify(p, m.file); !s.ok()) {
+    diags.Error("MT9999", Loc{}, absl::StrCat("internal compiler error: ", s.message()));
+    return {};
+  }
+  return p;
+}
+
+ir::Program CompileSource(const SourceFile& file, Diagnostics& diags) {
+  Module m = Parse(file, diags);
+  if (diags.HasErrors()) return {};
+  m.file = file.name;
+  return Lower(m, diags);
+}
+
+}  // namespace mty::frontend

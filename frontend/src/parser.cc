@@ -1,0 +1,3235 @@
+// The Mighty parser: tokens -> AST (parser.h) with error recovery, hygienic
+// expansion of user macros by AST substitution, and the stable AST dump.
+#include "mty/frontend/parser.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iterator>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lexer.h"
+
+namespace mty::frontend {
+
+namespace {
+
+using EK = Expr::Kind;
+using PK = Pattern::Kind;
+
+// Recursion guard: nested expressions, blocks, patterns and types (and long
+// left-nested operator chains, which nest the tree as deeply) stop here with
+// MT0007, so no later pass recurses deeper either.
+constexpr int kMaxDepth = 512;
+constexpr int kMaxMacroDepth = 32;
+constexpr int kMaxExpansions = 10000;
+
+struct SyntaxError {};  // reported; caught at a statement / entry / item boundary
+struct FatalError {};   // MT0007: parsing stops
+
+// ------------------------------------------------------------------ cloning
+
+ExprPtr CloneExpr(const Expr* e);
+
+PatPtr ClonePat(const Pattern* p) {
+  if (!p) return nullptr;
+  auto c = std::make_unique<Pattern>();
+  c->kind = p->kind;
+  c->loc = p->loc;
+  c->name = p->name;
+  c->is_mut = p->is_mut;
+  c->path = p->path;
+  c->has_parens = p->has_parens;
+  for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get()));
+  c->field_names = p->field_names;
+  c->has_rest = p->has_rest;
+  c->lit = CloneExpr(p->lit.get());
+  c->hi = CloneExpr(p->hi.get());
+  c->inclusive = p->inclusive;
+  return c;
+}
+
+std::unique_ptr<Block> CloneBlock(const Block* b) {
+  if (!b) return nullptr;
+  auto c = std::make_unique<Block>();
+  c->loc = b->loc;
+  for (const Stmt& s : b->stmts) {
+    Stmt t;
+    t.kind = s.kind;
+    t.loc = s.loc;
+    t.pat = ClonePat(s.pat.get());
+    t.type = s.type;
+    t.expr = CloneExpr(s.expr.get());
+    t.has_semi = s.has_semi;
+    c->stmts.push_back(std::move(t));
+  }
+  return c;
+}
+
+ExprPtr CloneExpr(const Expr* e) {
+  if (!e) return nullptr;
+  auto c = std::make_unique<Expr>();
+  c->kind = e->kind;
+  c->loc = e->loc;
+  c->int_value = e->int_value;
+  c->float_value = e->float_value;
+  c->text = e->text;
+  c->segs = e->segs;
+  c->unary_op = e->unary_op;
+  c->binary_op = e->binary_op;
+  c->has_op = e->has_op;
+  c->is_mut = e->is_mut;
+  c->inclusive = e->inclusive;
+  c->lhs = CloneExpr(e->lhs.get());
+  c->rhs = CloneExpr(e->rhs.get());
+  c->cond = CloneExpr(e->cond.get());
+  c->then_block = CloneBlock(e->then_block.get());
+  c->else_expr = CloneExpr(e->else_expr.get());
+  c->pat = ClonePat(e->pat.get());
+  for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get()));
+  for (const FieldInit& f : e->fields)
+    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get()), f.loc});
+  for (const MatchArm& a : e->arms)
+    c->arms.push_back(MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()),
+                               CloneExpr(a.body.get()), a.loc});
+  for (const ClosureParam& p : e->params)
+    c->params.push_back(ClosureParam{ClonePat(p.pat.get()), p.type});
+  c->closure_body = CloneExpr(e->closure_body.get());
+  c->type = e->type;
+  for (const SandboxEntry& en : e->entries)
+    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get()), en.loc});
+  return c;
+}
+
+// ------------------------------------------------------------------ helpers
+
+bool IsUpper(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
+
+struct BinInfo {
+  int prec = 0;  // 1 `||` .. 9 `* / %`
+  BinaryOp op = BinaryOp::kAdd;
+  bool cmp = false;
+};
+
+bool BinOf(Tok k, BinInfo* b) {
+  switch (k) {
+    case Tok::kPipePipe: *b = {1, BinaryOp::kOr, false}; return true;
+    case Tok::kAmpAmp: *b = {2, BinaryOp::kAnd, false}; return true;
+    case Tok::kEqEq: *b = {3, BinaryOp::kEq, true}; return true;
+    case Tok::kNe: *b = {3, BinaryOp::kNe, true}; return true;
+    case Tok::kLt: *b = {3, BinaryOp::kLt, true}; return true;
+    case Tok::kLe: *b = {3, BinaryOp::kLe, true}; return true;
+    case Tok::kGt: *b = {3, BinaryOp::kGt, true}; return true;
+    case Tok::kGe: *b = {3, BinaryOp::kGe, true}; return true;
+    case Tok::kPipe: *b = {4, BinaryOp::kBitOr, false}; return true;
+    case Tok::kCaret: *b = {5, BinaryOp::kBitXor, false}; return true;
+    case Tok::kAmp: *b = {6, BinaryOp::kBitAnd, false}; return true;
+    case Tok::kShl: *b = {7, BinaryOp::kShl, false}; return true;
+    case Tok::kShr: *b = {7, BinaryOp::kShr, false}; return true;
+    case Tok::kPlus: *b = {8, BinaryOp::kAdd, false}; return true;
+    case Tok::kMinus: *b = {8, BinaryOp::kSub, false}; return true;
+    case Tok::kStar: *b = {9, BinaryOp::kMul, false}; return true;
+    case Tok::kSlash: *b = {9, BinaryOp::kDiv, false}; return true;
+    case Tok::kPercent: *b = {9, BinaryOp::kRem, false}; return true;
+    default: return false;
+  }
+}
+
+// `=` (has_op false) or a compound assignment.
+bool AssignOf(Tok k, bool* has_op, BinaryOp* op) {
+  *has_op = true;
+  switch (k) {
+    case Tok::kEq: *has_op = false; return true;
+    case Tok::kPlusEq: *op = BinaryOp::kAdd; return true;
+    case Tok::kMinusEq: *op = BinaryOp::kSub; return true;
+    case Tok::kStarEq: *op = BinaryOp::kMul; return true;
+    case Tok::kSlashEq: *op = BinaryOp::kDiv; return true;
+    case Tok::kPercentEq: *op = BinaryOp::kRem; return true;
+    case Tok::kAmpEq: *op = BinaryOp::kBitAnd; return true;
+    case Tok::kPipeEq: *op = BinaryOp::kBitOr; return true;
+    case Tok::kCaretEq: *op = BinaryOp::kBitXor; return true;
+    case Tok::kShlEq: *op = BinaryOp::kShl; return true;
+    case Tok::kShrEq: *op = BinaryOp::kShr; return true;
+    default: return false;
+  }
+}
+
+const char* BinOpText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSub: return "-";
+    case BinaryOp::kMul: return "*";
+    case BinaryOp::kDiv: return "/";
+    case BinaryOp::kRem: return "%";
+    case BinaryOp::kBitAnd: return "&";
+    case BinaryOp::kBitOr: return "|";
+    case BinaryOp::kBitXor: return "^";
+    case BinaryOp::kShl: return "<<";
+    case BinaryOp::kShr: return ">>";
+    case BinaryOp::kEq: return "==";
+    case BinaryOp::kNe: return "!=";
+    case BinaryOp::kLt: return "<";
+    case BinaryOp::kLe: return "<=";
+    case BinaryOp::kGt: return ">";
+    case BinaryOp::kGe: return ">=";
+    case BinaryOp::kAnd: return "&&";
+    case BinaryOp::kOr: return "||";
+  }
+  return "?";
+}
+
+bool IsPrimitiveTypeName(std::string_view s) {
+  static constexpr std::string_view k[] = {
+      "I8",   "I16",  "I32",   "I64",   "I128", "U8",   "U16",  "U32",     "U64",  "U128",
+      "ISize", "USize", "F32", "F64",   "Bool", "Str",  "String", "Char",  "Unit", "Duration",
+      "Size", "Bytes"};
+  return std::find(std::begin(k), std::end(k), s) != std::end(k);
+}
+
+// Built-in macros (language.md §2): parsed into kMacro, expanded by lowering.
+bool IsBuiltinMacro(std::string_view s) {
+  return s == "assert" || s == "assert_eq" || s == "assert_ne" || s == "format" ||
+         s == "unreachable";
+}
+
+// `OneForOne` -> `one_for_one`; snake_case stays as written.
+std::string SnakeCase(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') {
+      if (i > 0) out += '_';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct MacroDef {
+  std::vector<std::string> params;
+  size_t body_begin = 0;  // token indices: the tokens between the braces
+  size_t body_end = 0;
+  Loc close_loc;  // the closing brace
+};
+
+// State shared by the file's parser and the sub-parsers of macro bodies.
+struct Shared {
+  Diagnostics* diags = nullptr;
+  const std::vector<Token>* toks = nullptr;
+  std::string_view src;
+  std::unordered_map<std::string, MacroDef> macros;
+  std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location
+  int depth = 0;
+  int macro_depth = 0;
+  int expansions = 0;
+  bool expansion_overflow = false;
+  int fresh = 0;
+};
+
+// Registers every well-formed top-level `macro name(a, b) => { ... }` before
+// parsing, so a macro may be used above its definition. Errors in malformed
+// definitions are reported when the item itself is parsed.
+void PrescanMacros(Shared& sh, size_t n) {
+  const std::vector<Token>& t = *sh.toks;
+  auto skip_nl = [&](size_t j) {
+    while (j < n && t[j].kind == Tok::kNewline) ++j;
+    return j;
+  };
+  int depth = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Tok k = t[i].kind;
+    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) ++depth;
+    if ((k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) && depth > 0) --depth;
+    if (depth != 0 || k != Tok::kIdent || t[i].text != "macro" || i + 2 >= n ||
+        t[i + 1].kind != Tok::kIdent || t[i + 2].kind != Tok::kLParen)
+      continue;
+    MacroDef def;
+    size_t j = i + 3;
+    bool ok = true;
+    while (true) {
+      j = skip_nl(j);
+      if (j < n && t[j].kind == Tok::kRParen) break;
+      if (j >= n || t[j].kind != Tok::kIdent) {
+        ok = false;
+        break;
+      }
+      def.params.push_back(t[j].text);
+      j = skip_nl(j + 1);
+      if (j < n && t[j].kind == Tok::kComma) ++j;
+    }
+    if (!ok) continue;
+    j = skip_nl(j + 1);
+    if (j >= n || t[j].kind != Tok::kFatArrow) continue;
+    j = skip_nl(j + 1);
+    if (j >= n || t[j].kind != Tok::kLBrace) continue;
+    int braces = 0;
+    size_t k2 = j;
+    for (; k2 < n; ++k2) {
+      if (t[k2].kind == Tok::kLBrace) ++braces;
+      if (t[k2].kind == Tok::kRBrace && --braces == 0) break;
+    }
+    if (k2 >= n) continue;
+    def.body_begin = j + 1;
+    def.body_end = k2;
+    def.close_loc = t[k2].loc;
+    sh.macros.emplace(t[i + 1].text, std::move(def));  // the first definition wins
+  }
+}
+
+// ------------------------------------------------------------------- parser
+
+class Parser {
+ public:
+  Parser(Shared& sh, size_t begin, size_t end, const Token& eof, bool eof_silent)
+      : sh_(sh), pos_(begin), end_(end), eof_(eof), eof_silent_(eof_silent) {
+    eof_.kind = Tok::kEof;
+  }
+
+  void ParseItems(Module& m);
+
+  // A macro body: the statements of the expansion block.
+  std::unique_ptr<Block> ParseMacroBody(const std::unordered_map<std::string, const Expr*>* subst,
+                                        std::string suffix, Loc loc) {
+    subst_ = subst;
+    macro_body_ = true;
+    fresh_suffix_ = std::move(suffix);
+    auto b = std::make_unique<Block>();
+    b->loc = loc;
+    ParseStmts(*b, /*until_eof=*/true);
+    return b;
+  }
+
+ private:
+  struct Saved {
+    size_t nl = 0;
+    bool no_struct = false;
+    bool in_arm = false;
+  };
+
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* p) : p_(p) {
+      if (++p_->sh_.depth > kMaxDepth) {
+        --p_->sh_.depth;
+        p_->Fatal();
+      }
+    }
+    ~DepthGuard() { --p_->sh_.depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser* p_;
+  };
+
+  // ------------------------------------------------------------- tokens
+
+  const Token& Tk(size_t i) const { return i < end_ ? (*sh_.toks)[i] : eof_; }
+  const Token& Cur() const { return Tk(pos_); }
+  // Peek past newlines where they are insignificant (inside `(` and `[`).
+  const Token& Peek() {
+    if (nl_ignore_.back())
+      while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
+    return Cur();
+  }
+  // The raw token n places after the current one (call Peek() first).
+  const Token& Look(size_t n) const { return Tk(pos_ + n); }
+  size_t NextNonNl(size_t i) const {
+    while (i < end_ && Tk(i).kind == Tok::kNewline) ++i;
+    return i;
+  }
+  const Token& PeekPastNl() const { return Tk(NextNonNl(pos_)); }
+  const Token& Bump() {
+    Peek();
+    const Token& t = Cur();
+    if (pos_ < end_) ++pos_;
+    return t;
+  }
+  void SkipNl() {
+    while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
+  }
+  bool At(Tok k) { return Peek().kind == k; }
+  bool Eat(Tok k) {
+    if (!At(k)) return false;
+    Bump();
+    return true;
+  }
+  static bool IsKw(const Token& t, std::string_view w) {
+    return t.kind == Tok::kKeyword && t.text == w;
+  }
+  static bool IsId(const Token& t, std::string_view w) {
+    return t.kind == Tok::kIdent && t.text == w;
+  }
+  bool AtKw(std::string_view w) { return IsKw(Peek(), w); }
+  bool AtId(std::string_view w) { return IsId(Peek(), w); }
+
+  // --------------------------------------------------------- diagnostics
+
+  void ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
+    if (!sh_.reported.insert({loc.line, loc.col}).second) return;  // no cascades
+    sh_.diags->Error(code, loc, std::move(msg), std::move(help));
+  }
+  // Reports unless the token was already reported by the lexer.
+  void Report(const char* code, const Token& t, std::string msg, std::string help = "") {
+    if (t.kind == Tok::kError || t.bad) return;
+    if (t.kind == Tok::kEof) {
+      if (eof_silent_) return;
+      eof_silent_ = true;
+    }
+    ReportAt(code, t.loc, std::move(msg), std::move(help));
+  }
+  [[noreturn]] void Fail(const Token& t, std::string msg, std::string help = "",
+                         const char* code = "MT0001") {
+    Report(code, t, std::move(msg), std::move(help));
+    throw SyntaxError{};
+  }
+  [[noreturn]] void FailExpected(const std::string& what, const Token& t, std::string help = "",
+                                 const char* code = "MT0001") {
+    Fail(t, "expected " + what + ", found " + Describe(t), std::move(help), code);
+  }
+  [[noreturn]] void Fatal() {
+    ReportAt("MT0007", Cur().loc, "nesting too deep",
+             "the parser accepts at most " + std::to_string(kMaxDepth) + " levels of nesting");
+    throw FatalError{};
+  }
+  const Token& Expect(Tok k) {
+    if (!At(k)) FailExpected(TokSpelling(k), Peek());
+    return Bump();
+  }
+  std::string ExpectIdent(const char* what) {
+    const Token& t = Peek();
+    if (t.kind != Tok::kIdent) FailExpected(what, t);
+    Bump();
+    return t.text;
+  }
+  // An identifier or any keyword (field and method names after `.`).
+  bool AtName() {
+    Tok k = Peek().kind;
+    return k == Tok::kIdent || k == Tok::kKeyword;
+  }
+
+  // ------------------------------------------------- delimiters, recovery
+
+  Loc Open(Tok k, bool ignore_nl) {
+    Loc loc = Expect(k).loc;
+    nl_ignore_.push_back(ignore_nl);
+    open_.push_back(k);
+    return loc;
+  }
+  void Close(Tok k, Loc open_loc) {
+    const Token& t = Peek();
+    if (t.kind != k) {
+      if (t.kind == Tok::kEof) {
+        if (!eof_silent_) {
+          eof_silent_ = true;
+          Tok o = k == Tok::kRParen ? Tok::kLParen : k == Tok::kRBracket ? Tok::kLBracket
+                                                                         : Tok::kLBrace;
+          ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
+                   "add the missing " + TokSpelling(k));
+        }
+        throw SyntaxError{};
+      }
+      FailExpected(TokSpelling(k), t);
+    }
+    nl_ignore_.pop_back();
+    open_.pop_back();
+    Bump();
+  }
+
+  Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_}; }
+
+  // Restores the parser state of `sv` and returns the delimiters opened (and
+  // not closed) since then, innermost last.
+  std::vector<Tok> Restore(const Saved& sv) {
+    std::vector<Tok> open(open_.begin() + static_cast<std::ptrdiff_t>(sv.nl - 1), open_.end());
+    nl_ignore_.resize(sv.nl);
+    open_.resize(sv.nl - 1);
+    no_struct_ = sv.no_struct;
+    minus_entry_ = sv.in_arm;
+    pre_primary_.reset();
+    return open;
+  }
+
+  // Applies a closing delimiter to the recovery stack. Returns false for a
+  // `}` that closes the enclosing construct (the caller stops before it).
+  static bool CloseInStack(std::vector<Tok>& stack, Tok k) {
+    Tok o = k == Tok::kRParen ? Tok::kLParen : k == Tok::kRBracket ? Tok::kLBracket : Tok::kLBrace;
+    auto it = std::find(stack.rbegin(), stack.rend(), o);
+    if (it == stack.rend()) return k != Tok::kRBrace;  // stray `)`/`]`: skipped
+    stack.erase(std::prev(it.base()), stack.end());
+    return true;
+  }
+
+  static bool OnlyParens(const std::vector<Tok>& stack) {
+    return !stack.empty() && std::find(stack.begin(), stack.end(), Tok::kLBrace) == stack.end();
+  }
+  // Tokens that begin a statement or a member, never a continuation line.
+  bool StartsLine(size_t i) const {
+    const Token& t = Tk(i);
+    if (t.kind == Tok::kKeyword)
+      return t.text == "let" || t.text == "fn" || t.text == "pub" || t.text == "return" ||
+             t.text == "struct" || t.text == "enum" || t.text == "impl" || t.text == "trait" ||
+             t.text == "use" || t.text == "const" || t.text == "type";
+    return t.kind == Tok::kIdent && Tk(i + 1).kind == Tok::kIdent &&
+           (t.text == "on" || t.text == "child" || t.text == "state" || t.text == "agent" ||
+            t.text == "macro" || t.text == "protocol" || t.text == "supervisor" ||
+            t.text == "sandbox");
+  }
+
+  // Skips the rest of a failed statement (or list entry when `comma`): up to
+  // and including the next newline / `;` (`,`) outside brackets, or up to the
+  // `}` that closes the enclosing block.
+  void SyncTo(const Saved& sv, bool comma) {
+    std::vector<Tok> stack = Restore(sv);
+    while (pos_ < end_) {
+      Tok k = Tk(pos_).kind;
+      if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) {
+        stack.push_back(k);
+      } else if (k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) {
+        if (!CloseInStack(stack, k)) return;
+      } else if (stack.empty() &&
+                 (k == Tok::kNewline || k == Tok::kSemi || (comma && k == Tok::kComma))) {
+        ++pos_;
+        return;
+      } else if (k == Tok::kNewline && OnlyParens(stack) && StartsLine(pos_ + 1)) {
+        // A `(` or `[` left open by the error: the next line starts a new
+        // statement or member, so the delimiter was probably never closed.
+        ++pos_;
+        return;
+      }
+      ++pos_;
+    }
+  }
+
+  bool IsItemStartAt(size_t i) const {
+    const Token& t = Tk(i);
+    if (t.kind == Tok::kKeyword)
+      return t.text == "fn" || t.text == "struct" || t.text == "enum" || t.text == "impl" ||
+             t.text == "trait" || t.text == "const" || t.text == "type" || t.text == "use" ||
+             t.text == "pub";
+    if (t.kind == Tok::kHash) return Tk(i + 1).kind == Tok::kLBracket;
+    if (t.kind != Tok::kIdent || Tk(i + 1).kind != Tok::kIdent) return false;
+    return t.text == "agent" || t.text == "protocol" || t.text == "supervisor" ||
+           t.text == "sup" || t.text == "sandbox" || t.text == "macro";
+  }
+
+  // Skips to the next item start at the beginning of a line (outside
+  // brackets, or in column 1 whatever the nesting).
+  void SyncItem(const Saved& sv) {
+    std::vector<Tok> stack = Restore(sv);
+    bool line_start = pos_ == 0 || Tk(pos_ - 1).kind == Tok::kNewline;
+    while (pos_ < end_) {
+      const Token& t = Tk(pos_);
+      if (line_start && IsItemStartAt(pos_) && (stack.empty() || t.loc.col == 1)) return;
+      if (t.kind == Tok::kLParen || t.kind == Tok::kLBracket || t.kind == Tok::kLBrace) {
+        stack.push_back(t.kind);
+      } else if (t.kind == Tok::kRParen || t.kind == Tok::kRBracket || t.kind == Tok::kRBrace) {
+        CloseInStack(stack, t.kind);
+      }
+      line_start = t.kind == Tok::kNewline;
+      ++pos_;
+    }
+  }
+
+  // ----------------------------------------------------------- builders
+
+  static ExprPtr Make(EK kind, Loc loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = kind;
+    e->loc = loc;
+    return e;
+  }
+  static PatPtr MakePat(PK kind, Loc loc) {
+    auto p = std::make_unique<Pattern>();
+    p->kind = kind;
+    p->loc = loc;
+    return p;
+  }
+
+  // A one-segment path expression, after macro substitution and renaming.
+  ExprPtr NamePath(const std::string& name, Loc loc) {
+    if (subst_) {
+      auto it = subst_->find(name);
+      if (it != subst_->end()) return CloneExpr(it->second);
+    }
+    auto e = Make(EK::kPath, loc);
+    e->segs.push_back(PathSeg{Renamed(name), loc});
+    return e;
+  }
+  std::string Renamed(const std::string& name) const {
+    auto it = rename_.find(name);
+    return it == rename_.end() ? name : it->second;
+  }
+  // A name bound by a pattern: fresh inside a macro body (hygiene).
+  std::string Bind(const std::string& name) {
+    if (!macro_body_ || name == "_" || name == "self") return name;
+    std::string fresh = name + fresh_suffix_;
+    rename_[name] = fresh;
+    return fresh;
+  }
+
+  // -------------------------------------------------------------- items
+
+  void SkipAttributes();
+  void ItemEnd();
+  void ParseItem(Module& m);
+  FnDecl ParseFn(bool is_pub, bool allow_no_body);
+  std::vector<std::string> ParseGenerics();
+  std::vector<Param> ParseParams(bool allow_self);
+  Param ParseParam(bool allow_self);
+  StructDecl ParseStruct();
+  EnumDecl ParseEnum();
+  ImplDecl ParseImpl();
+  TraitDecl ParseTrait();
+  ConstDecl ParseConst();
+  TypeAliasDecl ParseTypeAlias();
+  ProtocolDecl ParseProtocol();
+  AgentDecl ParseAgent();
+  SupervisorDecl ParseSupervisor();
+  SandboxDecl ParseSandboxItem();
+  void ParseUse(Module& m);
+  MacroDecl ParseMacroItem();
+  std::vector<SandboxEntry> ParseEntries();
+  template <typename F>
+  void BraceList(F&& entry, bool need_sep = true);
+
+  // -------------------------------------------------------------- types
+
+  TypeExpr ParseType();
+
+  // --------------------------------------------------------- statements
+
+  std::unique_ptr<Block> ParseBlock();
+  void ParseStmts(Block& b, bool until_eof);
+  void ParseStmt(Block& b);
+  bool StartsBlockLike();
+  bool IsNestedItemStart();
+
+  // -------------------------------------------------------- expressions
+
+  ExprPtr ParseExpr();
+  ExprPtr ParseExprNoStruct();
+  ExprPtr ParseAssign();
+  ExprPtr ParseRange();
+  ExprPtr ParseBin(int min_prec);
+  ExprPtr ParseCastLevel();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
+  ExprPtr ParsePrimary();
+  ExprPtr ParseLiteral(const Token& t, bool negative);
+  ExprPtr ParsePathExpr();
+  ExprPtr ParseParenOrTuple();
+  ExprPtr ParseArray();
+  ExprPtr ParseBlockExpr();
+  ExprPtr ParseMapBody(Loc loc);
+  ExprPtr ParseStructBody(std::vector<PathSeg> segs, Loc loc);
+  ExprPtr ParseIf();
+  ExprPtr ParseMatch();
+  ExprPtr ParseWhile();
+  ExprPtr ParseFor();
+  ExprPtr ParseClosure();
+  ExprPtr ParseSpawn();
+  ExprPtr ParseSandboxExpr();
+  ExprPtr ParseArena();
+  ExprPtr ParseMacroCall();
+  ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
+  std::vector<ExprPtr> ParseArgs();
+  const Token& PeekOp();
+  bool ContinuesLine(const Token& t) const;
+  bool CanStartExpr(const Token& t) const;
+  bool IsMapStart() const;
+
+  // ----------------------------------------------------------- patterns
+
+  PatPtr ParsePatternTop(bool arm = false);
+  PatPtr ParsePattern();
+  PatPtr ParseLiteralPattern();
+
+  Shared& sh_;
+  size_t pos_;
+  size_t end_;
+  Token eof_;
+  bool eof_silent_;
+  std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
+  std::vector<Tok> open_;
+  bool no_struct_ = false;  // `if`/`while`/`match`/`for` heads: no struct literals
+  bool minus_entry_ = false;  // match arms, map entries: `-1 => ..` on the next line is an entry
+  ExprPtr pre_primary_;     // a block-like statement continued by `.` or `?`
+  Loc block_open_;          // the `{` of the innermost block being parsed
+  std::set<std::string> macro_names_;
+  // Macro expansion.
+  const std::unordered_map<std::string, const Expr*>* subst_ = nullptr;
+  std::unordered_map<std::string, std::string> rename_;
+  bool macro_body_ = false;
+  std::string fresh_suffix_;
+};
+
+// ====================================================================== items
+
+void Parser::ParseItems(Module& m) {
+  while (true) {
+    while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kSemi)) ++pos_;
+    if (Peek().kind == Tok::kEof) break;
+    Saved sv = Save();
+    size_t before = pos_;
+    try {
+      ParseItem(m);
+    } catch (SyntaxError&) {
+      SyncItem(sv);
+      if (pos_ == before) ++pos_;
+    }
+  }
+}
+
+void Parser::SkipAttributes() {
+  while (true) {
+    SkipNl();
+    const Token& t = Peek();
+    if (t.kind == Tok::kHash) {
+      Bump();
+      Eat(Tok::kBang);
+      Loc o = Open(Tok::kLBracket, true);
+      int depth = 0;
+      while (!(depth == 0 && At(Tok::kRBracket)) && !At(Tok::kEof)) {
+        Tok k = Bump().kind;
+        if (k == Tok::kLBracket) ++depth;
+        if (k == Tok::kRBracket) --depth;
+      }
+      Close(Tok::kRBracket, o);
+    } else if (t.kind == Tok::kAt && Look(1).kind == Tok::kIdent) {
+      Bump();
+      Bump();
+      if (At(Tok::kLParen)) {
+        Loc o = Open(Tok::kLParen, true);
+        int depth = 0;
+        while (!(depth == 0 && At(Tok::kRParen)) && !At(Tok::kEof)) {
+          Tok k = Bump().kind;
+          if (k == Tok::kLParen) ++depth;
+          if (k == Tok::kRParen) --depth;
+        }
+        Close(Tok::kRParen, o);
+      }
+    } else if (IsId(t, "derive") && Look(1).kind == Tok::kIdent) {
+      while (pos_ < end_ && Cur().kind != Tok::kNewline) ++pos_;
+    } else {
+      return;
+    }
+  }
+}
+
+// An item ends at a newline, `;`, end of file, or after its closing `}`.
+void Parser::ItemEnd() {
+  if (pos_ > 0 && Tk(pos_ - 1).kind == Tok::kRBrace) return;
+  const Token& t = Peek();
+  if (t.kind == Tok::kNewline || t.kind == Tok::kSemi || t.kind == Tok::kEof ||
+      t.kind == Tok::kRBrace)
+    return;
+  FailExpected("';' or a newline", t);
+}
+
+void Parser::ParseItem(Module& m) {
+  SkipAttributes();
+  bool is_pub = false;
+  if (AtKw("pub")) {
+    Bump();
+    is_pub = true;
+  }
+  const Token& t = Peek();
+  if ((IsKw(t, "unsafe") || IsKw(t, "const")) && IsKw(Look(1), "fn")) Bump();
+  const Token& k = Peek();
+  Item item;
+  if (IsKw(k, "fn")) {
+    item.kind = Item::Kind::kFn;
+    item.fn = ParseFn(is_pub, false);
+  } else if (IsKw(k, "struct")) {
+    item.kind = Item::Kind::kStruct;
+    item.struct_decl = ParseStruct();
+  } else if (IsKw(k, "enum")) {
+    item.kind = Item::Kind::kEnum;
+    item.enum_decl = ParseEnum();
+  } else if (IsKw(k, "impl")) {
+    item.kind = Item::Kind::kImpl;
+    item.impl_decl = ParseImpl();
+  } else if (IsKw(k, "trait")) {
+    item.kind = Item::Kind::kTrait;
+    item.trait_decl = ParseTrait();
+  } else if (IsKw(k, "const")) {
+    item.kind = Item::Kind::kConst;
+    item.const_decl = ParseConst();
+  } else if (IsKw(k, "type")) {
+    item.kind = Item::Kind::kTypeAlias;
+    item.alias_decl = ParseTypeAlias();
+  } else if (IsKw(k, "use")) {
+    ParseUse(m);
+    ItemEnd();
+    return;
+  } else if (IsId(k, "protocol") && Look(1).kind == Tok::kIdent) {
+    item.kind = Item::Kind::kProtocol;
+    item.protocol_decl = ParseProtocol();
+  } else if (IsId(k, "agent") && Look(1).kind == Tok::kIdent) {
+    item.kind = Item::Kind::kAgent;
+    item.agent_decl = ParseAgent();
+  } else if ((IsId(k, "supervisor") || IsId(k, "sup")) && Look(1).kind == Tok::kIdent) {
+    item.kind = Item::Kind::kSupervisor;
+    item.supervisor_decl = ParseSupervisor();
+  } else if (IsId(k, "sandbox") && Look(1).kind == Tok::kIdent) {
+    item.kind = Item::Kind::kSandbox;
+    item.sandbox_decl = ParseSandboxItem();
+  } else if (IsId(k, "macro") && Look(1).kind == Tok::kIdent) {
+    item.kind = Item::Kind::kMacro;
+    item.macro_decl = ParseMacroItem();
+  } else if (IsId(k, "proc") && IsId(Look(1), "macro")) {
+    Fail(k, "procedural macros are not supported", "use `macro name(args) => { body }`",
+         "MT0010");
+  } else {
+    std::string help;
+    if (IsKw(k, "let") || k.kind == Tok::kIdent || k.kind == Tok::kInt || k.kind == Tok::kStr)
+      help = "statements must be inside a function, e.g. `fn main() { ... }`";
+    FailExpected("an item", k, help, "MT0010");
+  }
+  m.items.push_back(std::move(item));
+  ItemEnd();
+}
+
+std::vector<std::string> Parser::ParseGenerics() {
+  std::vector<std::string> names;
+  Loc o = Open(Tok::kLBracket, true);
+  while (!At(Tok::kRBracket)) {
+    names.push_back(ExpectIdent("a generic parameter name"));
+    if (Eat(Tok::kColon)) {  // bounds: `T: Hash + Eq`, ignored
+      int depth = 0;
+      while (!At(Tok::kEof) && !(depth == 0 && (At(Tok::kComma) || At(Tok::kRBracket)))) {
+        Tok k = Bump().kind;
+        if (k == Tok::kLBracket) ++depth;
+        if (k == Tok::kRBracket) --depth;
+      }
+    }
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRBracket, o);
+  return names;
+}
+
+Param Parser::ParseParam(bool allow_self) {
+  Param p;
+  p.loc = Peek().loc;
+  // Receivers: `self`, `mut self`, `&self`, `&mut self`, `self: &Self`.
+  size_t save = pos_;
+  bool amp = Eat(Tok::kAmp);
+  bool mut = AtKw("mut");
+  if (mut) Bump();
+  if (AtKw("self")) {
+    if (!allow_self) Fail(Peek(), "`self` is only allowed as the first parameter of a method");
+    p.loc = Bump().loc;
+    p.name = "self";
+    p.self_kind = amp ? (mut ? Param::SelfKind::kRefMut : Param::SelfKind::kRef)
+                      : Param::SelfKind::kValue;
+    p.is_mut = !amp && mut;
+    if (!amp && Eat(Tok::kColon)) {
+      TypeExpr t = ParseType();
+      if (t.kind == TypeExpr::Kind::kRef)
+        p.self_kind = t.is_mut ? Param::SelfKind::kRefMut : Param::SelfKind::kRef;
+    }
+    return p;
+  }
+  if (amp) {
+    pos_ = save;
+    FailExpected("a parameter name", Peek());
+  }
+  p.is_mut = mut;
+  p.loc = Peek().loc;
+  p.name = ExpectIdent("a parameter name");
+  if (Eat(Tok::kColon)) p.type = ParseType();
+  return p;
+}
+
+std::vector<Param> Parser::ParseParams(bool allow_self) {
+  std::vector<Param> params;
+  Loc o = Open(Tok::kLParen, true);
+  while (!At(Tok::kRParen)) {
+    params.push_back(ParseParam(allow_self && params.empty()));
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRParen, o);
+  return params;
+}
+
+FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
+  FnDecl f;
+  f.is_pub = is_pub;
+  Expect(Tok::kKeyword);  // fn
+  f.loc = Peek().loc;
+  f.name = ExpectIdent("a function name");
+  if (At(Tok::kLBracket)) f.generics = ParseGenerics();
+  if (!At(Tok::kLParen)) FailExpected("'('", Peek());
+  f.params = ParseParams(true);
+  if (PeekPastNl().kind == Tok::kArrow) {
+    SkipNl();
+    Bump();
+    f.ret = ParseType();
+  }
+  // Effect, where and requires clauses are documentary and skipped.
+  while (true) {
+    const Token& t = PeekPastNl();
+    if (IsId(t, "effect") || IsId(t, "where")) {
+      SkipNl();
+      Bump();
+      while (!At(Tok::kEof) && !At(Tok::kLBrace) && !At(Tok::kEq) && !At(Tok::kNewline) &&
+             !At(Tok::kSemi) && !At(Tok::kRBrace))
+        Bump();
+    } else if (IsId(t, "requires")) {
+      SkipNl();
+      Bump();
+      ParseExprNoStruct();
+    } else {
+      break;
+    }
+  }
+  const Token& b = PeekPastNl();
+  if (b.kind == Tok::kLBrace) {
+    f.body = ParseBlock();
+  } else if (b.kind == Tok::kEq) {
+    SkipNl();
+    Bump();
+    SkipNl();
+    f.expr_body = ParseExpr();
+  } else if (!allow_no_body) {
+    FailExpected("'{' or '='", Peek());
+  }
+  return f;
+}
+
+// `{ entry, entry \n entry }`: commas, `;` or newlines separate entries.
+// Without `need_sep` (agent, supervisor and manifest bodies) entries may also
+// follow each other on one line: `{ n = 0  on Get() -> n }`.
+template <typename F>
+void Parser::BraceList(F&& entry, bool need_sep) {
+  SkipNl();
+  Loc o = Open(Tok::kLBrace, false);
+  while (true) {
+    while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kComma ||
+                           Cur().kind == Tok::kSemi))
+      ++pos_;
+    const Token& t = Peek();
+    if (t.kind == Tok::kRBrace || t.kind == Tok::kEof) break;
+    Saved sv = Save();
+    size_t before = pos_;
+    try {
+      entry();
+      const Token& n = Peek();
+      if (need_sep && n.kind != Tok::kComma && n.kind != Tok::kSemi &&
+          n.kind != Tok::kNewline && n.kind != Tok::kRBrace && Tk(pos_ - 1).kind != Tok::kRBrace)
+        FailExpected("',' or a newline", n);
+    } catch (SyntaxError&) {
+      SyncTo(sv, true);
+      if (pos_ == before) ++pos_;
+    }
+  }
+  Close(Tok::kRBrace, o);
+}
+
+StructDecl Parser::ParseStruct() {
+  StructDecl s;
+  Bump();  // struct
+  s.loc = Peek().loc;
+  s.name = ExpectIdent("a struct name");
+  if (At(Tok::kLBracket)) s.generics = ParseGenerics();
+  if (At(Tok::kLParen))
+    Fail(Peek(), "tuple structs are not supported", "use named fields: `struct P { x: I64 }`");
+  if (PeekPastNl().kind != Tok::kLBrace) return s;  // unit struct
+  BraceList([&] {
+    if (AtKw("pub")) Bump();
+    std::string name = ExpectIdent("a field name");
+    Expect(Tok::kColon);
+    s.fields.emplace_back(std::move(name), ParseType());
+  });
+  return s;
+}
+
+EnumDecl Parser::ParseEnum() {
+  EnumDecl e;
+  Bump();  // enum
+  e.loc = Peek().loc;
+  e.name = ExpectIdent("an enum name");
+  if (At(Tok::kLBracket)) e.generics = ParseGenerics();
+  BraceList([&] {
+    EnumVariant v;
+    v.loc = Peek().loc;
+    v.name = ExpectIdent("a variant name");
+    if (At(Tok::kLParen)) {
+      Loc o = Open(Tok::kLParen, true);
+      while (!At(Tok::kRParen)) {
+        v.fields.push_back(ParseType());
+        if (!Eat(Tok::kComma)) break;
+      }
+      Close(Tok::kRParen, o);
+    } else if (At(Tok::kLBrace)) {
+      Fail(Peek(), "struct-like enum variants are not supported",
+           "use positional fields: `" + v.name + "(I64, Str)`");
+    } else if (At(Tok::kEq)) {
+      Fail(Peek(), "explicit enum discriminants are not supported");
+    }
+    e.variants.push_back(std::move(v));
+  });
+  return e;
+}
+
+ImplDecl Parser::ParseImpl() {
+  ImplDecl d;
+  d.loc = Bump().loc;  // impl
+  if (At(Tok::kLBracket)) ParseGenerics();
+  TypeExpr first = ParseType();
+  if (AtKw("for")) {
+    Bump();
+    d.trait_name = first.name;
+    d.self_type = ParseType();
+  } else {
+    d.self_type = std::move(first);
+  }
+  BraceList([&] {
+    SkipAttributes();
+    bool is_pub = false;
+    if (AtKw("pub")) {
+      Bump();
+      is_pub = true;
+    }
+    if (!AtKw("fn")) FailExpected("'fn'", Peek(), "an impl block holds methods");
+    d.fns.push_back(ParseFn(is_pub, false));
+  });
+  return d;
+}
+
+TraitDecl Parser::ParseTrait() {
+  TraitDecl d;
+  Bump();  // trait
+  d.loc = Peek().loc;
+  d.name = ExpectIdent("a trait name");
+  if (At(Tok::kLBracket)) ParseGenerics();
+  if (Eat(Tok::kColon)) {  // supertraits, ignored
+    ParseType();
+    while (Eat(Tok::kPlus)) ParseType();
+  }
+  BraceList([&] {
+    SkipAttributes();
+    if (AtKw("pub")) Bump();
+    if (!AtKw("fn")) FailExpected("'fn'", Peek(), "a trait holds method signatures");
+    d.fns.push_back(ParseFn(false, true));
+  });
+  return d;
+}
+
+ConstDecl Parser::ParseConst() {
+  ConstDecl c;
+  Bump();  // const
+  c.loc = Peek().loc;
+  c.name = ExpectIdent("a constant name");
+  if (Eat(Tok::kColon)) c.type = ParseType();
+  Expect(Tok::kEq);
+  SkipNl();
+  c.value = ParseExpr();
+  return c;
+}
+
+TypeAliasDecl Parser::ParseTypeAlias() {
+  TypeAliasDecl a;
+  Bump();  // type
+  a.loc = Peek().loc;
+  a.name = ExpectIdent("a type name");
+  if (At(Tok::kLBracket)) ParseGenerics();
+  Expect(Tok::kEq);
+  SkipNl();
+  a.type = ParseType();
+  return a;
+}
+
+ProtocolDecl Parser::ParseProtocol() {
+  ProtocolDecl d;
+  Bump();  // protocol
+  d.loc = Peek().loc;
+  d.name = ExpectIdent("a protocol name");
+  // A version tag `v1` is documentary.
+  if (Peek().kind == Tok::kIdent && Peek().text.size() > 1 && Peek().text[0] == 'v' &&
+      std::all_of(Peek().text.begin() + 1, Peek().text.end(),
+                  [](char c) { return c >= '0' && c <= '9'; }))
+    Bump();
+  if (At(Tok::kEq))
+    Fail(Peek(), "protocol composition is not supported", "list the messages in braces");
+  BraceList([&] {
+    if (AtId("msg") && Look(1).kind == Tok::kIdent) Bump();
+    ProtocolMsg msg;
+    msg.loc = Peek().loc;
+    msg.name = ExpectIdent("a message name");
+    if (At(Tok::kLParen)) msg.params = ParseParams(false);
+    if (Eat(Tok::kArrow)) msg.reply = ParseType();
+    d.msgs.push_back(std::move(msg));
+  });
+  return d;
+}
+
+AgentDecl Parser::ParseAgent() {
+  AgentDecl a;
+  Bump();  // agent
+  a.loc = Peek().loc;
+  a.name = ExpectIdent("an agent name");
+  if (At(Tok::kLParen)) a.ctor_params = ParseParams(false);
+  if (Eat(Tok::kColon)) {
+    do {
+      a.protocols.push_back(ExpectIdent("a protocol name"));
+    } while (Eat(Tok::kPlus));
+  }
+  BraceList([&] {
+    SkipAttributes();
+    const Token& t = Peek();
+    if (IsId(t, "on") && Look(1).kind == Tok::kIdent) {
+      Handler h;
+      Bump();
+      h.loc = Peek().loc;
+      h.msg = ExpectIdent("a message name");
+      if (At(Tok::kLParen)) h.params = ParseParams(false);
+      if (Eat(Tok::kArrow)) {
+        SkipNl();
+        // `on Get() -> I64 { n }`: a reply type before a block body.
+        if (Peek().kind == Tok::kIdent && IsPrimitiveTypeName(Peek().text) &&
+            Look(1).kind == Tok::kLBrace)
+          Bump();
+        h.body = ParseExpr();
+      } else if (PeekPastNl().kind == Tok::kLBrace) {
+        h.body = ParseBlockExpr();
+      } else {
+        FailExpected("'->' or '{'", Peek());
+      }
+      a.handlers.push_back(std::move(h));
+    } else if (IsKw(t, "fn") || (IsKw(t, "pub") && IsKw(Look(1), "fn"))) {
+      bool is_pub = IsKw(t, "pub");
+      if (is_pub) Bump();
+      a.fns.push_back(ParseFn(is_pub, false));
+    } else if (t.kind == Tok::kIdent) {
+      if (t.text == "state" && Look(1).kind == Tok::kIdent) Bump();
+      AgentState s;
+      s.loc = Peek().loc;
+      s.name = ExpectIdent("a state field name");
+      if (Eat(Tok::kColon)) s.type = ParseType();
+      if (Eat(Tok::kEq)) {
+        SkipNl();
+        s.init = ParseExpr();
+      } else if (s.type.kind == TypeExpr::Kind::kInfer) {
+        FailExpected("'=' or ':'", Peek(), "a state field is `name = init` or `name: Type = init`");
+      }
+      a.state.push_back(std::move(s));
+    } else {
+      FailExpected("an agent member (a state field, an `on` handler or a `fn`)", t);
+    }
+  }, false);
+  return a;
+}
+
+SupervisorDecl Parser::ParseSupervisor() {
+  SupervisorDecl s;
+  s.strategy = "one_for_one";
+  Bump();  // supervisor / sup
+  s.loc = Peek().loc;
+  s.name = ExpectIdent("a supervisor name");
+  auto strategy = [&] {
+    const Token& v = Peek();
+    if (v.kind != Tok::kIdent) FailExpected("a strategy name", v);
+    std::string name = SnakeCase(v.text);
+    if (name != "one_for_one" && name != "one_for_all" && name != "rest_for_one" &&
+        name != "escalate")
+      Fail(v, "unknown supervisor strategy '" + v.text + "'",
+           "use one_for_one, one_for_all, rest_for_one or escalate", "MT0014");
+    Bump();
+    s.strategy = name;
+  };
+  if (At(Tok::kLParen)) {
+    Loc o = Open(Tok::kLParen, true);
+    while (!At(Tok::kRParen)) {
+      const Token& key = Peek();
+      if (!IsId(key, "strategy"))
+        FailExpected("'strategy'", key, "supervisor options are `(strategy: one_for_one)`");
+      Bump();
+      Expect(Tok::kColon);
+      strategy();
+      if (!Eat(Tok::kComma)) break;
+    }
+    Close(Tok::kRParen, o);
+  }
+  if (AtId("strategy")) {  // the spec form `supervisor S strategy OneForOne { ... }`
+    Bump();
+    strategy();
+  }
+  BraceList([&] {
+    const Token& t = Peek();
+    if (IsId(t, "child")) {
+      Bump();
+      SupervisorChild c;
+      c.loc = Peek().loc;
+      c.name = ExpectIdent("a child name");
+      Expect(Tok::kEq);
+      SkipNl();
+      c.spawn = ParseExpr();
+      s.children.push_back(std::move(c));
+    } else if (IsId(t, "on_fail")) {
+      OnFail f;
+      f.loc = Bump().loc;
+      Loc o = Open(Tok::kLParen, true);
+      f.child = ExpectIdent("a child name");
+      Close(Tok::kRParen, o);
+      BraceList([&] {
+        const Token& a = Peek();
+        if (IsId(a, "restart")) {
+          Bump();
+          f.restart = true;
+          if (AtId("up_to")) {
+            Bump();
+            const Token& n = Peek();
+            if (n.kind != Tok::kInt) FailExpected("a restart count", n);
+            Bump();
+            f.up_to = static_cast<int64_t>(std::min<uint64_t>(
+                n.uint_value, static_cast<uint64_t>(std::numeric_limits<int64_t>::max())));
+          }
+          if (AtKw("in")) {
+            Bump();
+            f.within = ParseExpr();
+          }
+        } else if (IsId(a, "backoff")) {
+          Bump();
+          ExprPtr r = ParseExpr();
+          if (r->kind == EK::kRange) {
+            f.backoff_lo = std::move(r->lhs);
+            f.backoff_hi = std::move(r->rhs);
+          } else {
+            f.backoff_lo = std::move(r);
+          }
+        } else if (IsId(a, "escalate")) {
+          Bump();
+          f.escalate = true;
+        } else {
+          FailExpected("'restart', 'backoff' or 'escalate'", a);
+        }
+      }, false);
+      s.on_fail.push_back(std::move(f));
+    } else {
+      FailExpected("'child' or 'on_fail'", t);
+    }
+  }, false);
+  return s;
+}
+
+// Entries `key = value`, `fs.read = [..]`, or the RC3 form `key value`.
+std::vector<SandboxEntry> Parser::ParseEntries() {
+  std::vector<SandboxEntry> entries;
+  BraceList([&] {
+    SandboxEntry e;
+    e.loc = Peek().loc;
+    e.key = ExpectIdent("a manifest key");
+    while (At(Tok::kDot)) {
+      Bump();
+      if (!AtName()) FailExpected("a key", Peek());
+      e.key += "." + Bump().text;
+    }
+    const Token& n = Peek();
+    if (n.kind == Tok::kEq || n.kind == Tok::kColon) {
+      Bump();
+      SkipNl();
+      e.value = ParseExpr();
+    } else if (n.kind != Tok::kComma && n.kind != Tok::kSemi && n.kind != Tok::kNewline &&
+               n.kind != Tok::kRBrace) {
+      e.value = ParseExpr();
+    }
+    entries.push_back(std::move(e));
+  }, false);
+  return entries;
+}
+
+SandboxDecl Parser::ParseSandboxItem() {
+  SandboxDecl d;
+  Bump();  // sandbox
+  d.loc = Peek().loc;
+  d.name = ExpectIdent("a sandbox name");
+  if (AtId("with")) Bump();
+  d.entries = ParseEntries();
+  return d;
+}
+
+void Parser::ParseUse(Module& m) {
+  Loc loc = Bump().loc;  // use
+  std::vector<std::string> path;
+  path.push_back(ExpectIdent("a module path"));
+  while (At(Tok::kDot) || At(Tok::kColonColon)) {
+    Bump();
+    if (At(Tok::kLBrace)) {  // `use lib.{a, b as c}`
+      Loc o = Open(Tok::kLBrace, true);
+      while (!At(Tok::kRBrace)) {
+        Item item;
+        item.kind = Item::Kind::kUse;
+        item.use_decl.loc = Peek().loc;
+        item.use_decl.path = path;
+        item.use_decl.path.push_back(ExpectIdent("a name"));
+        if (AtKw("as")) {
+          Bump();
+          item.use_decl.alias = ExpectIdent("an alias");
+        }
+        m.items.push_back(std::move(item));
+        if (!Eat(Tok::kComma)) break;
+      }
+      Close(Tok::kRBrace, o);
+      return;
+    }
+    path.push_back(ExpectIdent("a module path segment"));
+  }
+  Item item;
+  item.kind = Item::Kind::kUse;
+  item.use_decl.loc = loc;
+  item.use_decl.path = std::move(path);
+  if (AtKw("as")) {
+    Bump();
+    item.use_decl.alias = ExpectIdent("an alias");
+  }
+  m.items.push_back(std::move(item));
+}
+
+MacroDecl Parser::ParseMacroItem() {
+  MacroDecl d;
+  d.loc = Bump().loc;  // macro
+  const Token& name = Peek();
+  d.name = ExpectIdent("a macro name");
+  Loc o = Open(Tok::kLParen, true);
+  while (!At(Tok::kRParen)) {
+    d.params.push_back(ExpectIdent("a macro parameter name"));
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRParen, o);
+  SkipNl();
+  Expect(Tok::kFatArrow);
+  SkipNl();
+  const Token& open = Peek();
+  Loc ob = Open(Tok::kLBrace, false);
+  int depth = 0;
+  while (!(depth == 0 && Cur().kind == Tok::kRBrace)) {
+    if (Cur().kind == Tok::kEof) Close(Tok::kRBrace, ob);  // reports the unclosed `{`
+    Tok k = Cur().kind;
+    if (k == Tok::kLBrace) ++depth;
+    if (k == Tok::kRBrace) --depth;
+    ++pos_;
+  }
+  const Token& close = Cur();
+  Close(Tok::kRBrace, ob);
+  d.body_text = std::string(sh_.src.substr(open.end_offset, close.offset - open.end_offset));
+  d.body_loc = Loc{open.loc.line, open.loc.col + 1};
+  if (!macro_names_.insert(d.name).second)
+    ReportAt("MT0015", name.loc, "the macro `" + d.name + "` is defined more than once");
+  return d;
+}
+
+// ====================================================================== types
+
+TypeExpr Parser::ParseType() {
+  DepthGuard g(this);
+  TypeExpr t;
+  const Token& s = Peek();
+  t.loc = s.loc;
+  switch (s.kind) {
+    case Tok::kLParen: {
+      Loc o = Open(Tok::kLParen, true);
+      t.kind = TypeExpr::Kind::kTuple;
+      bool comma = false;
+      while (!At(Tok::kRParen)) {
+        t.args.push_back(ParseType());
+        if (!Eat(Tok::kComma)) break;
+        comma = true;
+      }
+      Close(Tok::kRParen, o);
+      if (t.args.size() == 1 && !comma) {
+        TypeExpr inner = std::move(t.args[0]);
+        return inner;
+      }
+      break;
+    }
+    case Tok::kLBracket: {
+      Loc o = Open(Tok::kLBracket, true);
+      t.kind = TypeExpr::Kind::kArray;
+      t.args.push_back(ParseType());
+      if (Eat(Tok::kSemi)) ParseExpr();  // `[T; N]`: the length is not kept
+      Close(Tok::kRBracket, o);
+      break;
+    }
+    case Tok::kAmp:
+    case Tok::kAmpAmp:
+    case Tok::kStar: {
+      Bump();
+      t.kind = TypeExpr::Kind::kRef;
+      if (AtKw("mut")) {
+        Bump();
+        t.is_mut = true;
+      } else if (AtKw("const")) {
+        Bump();
+      }
+      t.args.push_back(ParseType());
+      if (s.kind == Tok::kAmpAmp) {  // `&&T`
+        TypeExpr outer;
+        outer.kind = TypeExpr::Kind::kRef;
+        outer.loc = t.loc;
+        outer.args.push_back(std::move(t));
+        return outer;
+      }
+      break;
+    }
+    case Tok::kKeyword: {
+      if (s.text == "fn") {
+        Bump();
+        t.kind = TypeExpr::Kind::kFn;
+        Loc o = Open(Tok::kLParen, true);
+        while (!At(Tok::kRParen)) {
+          t.args.push_back(ParseType());
+          if (!Eat(Tok::kComma)) break;
+        }
+        Close(Tok::kRParen, o);
+        TypeExpr ret;
+        ret.kind = TypeExpr::Kind::kTuple;
+        ret.loc = Peek().loc;
+        if (Eat(Tok::kArrow)) ret = ParseType();
+        t.args.push_back(std::move(ret));  // the return type is the last arg
+        break;
+      }
+      if (s.text == "self") {
+        Bump();
+        t.kind = TypeExpr::Kind::kPath;
+        t.name = "self";
+        break;
+      }
+      FailExpected("a type", s);
+    }
+    case Tok::kIdent: {
+      if (s.text == "_") {
+        Bump();
+        return t;  // kInfer
+      }
+      if ((s.text == "dyn" || s.text == "impl") && Look(1).kind == Tok::kIdent) Bump();
+      t.kind = TypeExpr::Kind::kPath;
+      t.name = Bump().text;
+      while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
+        t.name += Bump().text;
+        t.name += Bump().text;
+      }
+      if (At(Tok::kLBracket)) {
+        Loc o = Open(Tok::kLBracket, true);
+        while (!At(Tok::kRBracket)) {
+          t.args.push_back(ParseType());
+          if (!Eat(Tok::kComma)) break;
+        }
+        Close(Tok::kRBracket, o);
+      }
+      break;
+    }
+    default: FailExpected("a type", s);
+  }
+  // `T!E` is Result[T, E]; `T!{A, B}` an error union (Result[T, Error]);
+  // lowercase names and `|` rows are effects, ignored.
+  if (At(Tok::kBang)) {
+    const Token& n = Look(1);
+    bool error_union = false;
+    if (n.kind == Tok::kLBrace) {
+      Bump();
+      error_union = Look(1).kind == Tok::kIdent && IsUpper(Look(1).text);
+      Loc o = Open(Tok::kLBrace, true);
+      bool pipe = false;
+      while (!At(Tok::kRBrace) && !At(Tok::kEof)) pipe |= Bump().kind == Tok::kPipe;
+      Close(Tok::kRBrace, o);
+      if (pipe) error_union = false;
+      if (!error_union) return t;
+      TypeExpr err;
+      err.kind = TypeExpr::Kind::kPath;
+      err.name = "Error";
+      err.loc = n.loc;
+      TypeExpr r;
+      r.kind = TypeExpr::Kind::kPath;
+      r.name = "Result";
+      r.loc = t.loc;
+      r.args.push_back(std::move(t));
+      r.args.push_back(std::move(err));
+      return r;
+    }
+    if (n.kind == Tok::kIdent) {
+      Bump();
+      if (!IsUpper(n.text)) {
+        Bump();
+        return t;
+      }
+      TypeExpr e = ParseType();
+      TypeExpr r;
+      r.kind = TypeExpr::Kind::kPath;
+      r.name = "Result";
+      r.loc = t.loc;
+      r.args.push_back(std::move(t));
+      r.args.push_back(std::move(e));
+      return r;
+    }
+  }
+  return t;
+}
+
+// ================================================================= statements
+
+std::unique_ptr<Block> Parser::ParseBlock() {
+  DepthGuard g(this);
+  SkipNl();  // `if c` newline `{` is fine
+  auto b = std::make_unique<Block>();
+  b->loc = Peek().loc;
+  Loc o = Open(Tok::kLBrace, false);
+  bool ns = no_struct_, arm = minus_entry_;
+  Loc outer = block_open_;
+  no_struct_ = false;
+  minus_entry_ = false;
+  block_open_ = o;
+  ParseStmts(*b, false);
+  block_open_ = outer;
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  Close(Tok::kRBrace, o);
+  return b;
+}
+
+void Parser::ParseStmts(Block& b, bool until_eof) {
+  while (true) {
+    while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kSemi)) ++pos_;
+    const Token& t = Peek();
+    if (t.kind == Tok::kEof) break;
+    if (t.kind == Tok::kRBrace) {
+      if (!until_eof) break;
+      Report("MT0001", t, "unexpected '}'");
+      ++pos_;
+      continue;
+    }
+    Saved sv = Save();
+    size_t before = pos_;
+    try {
+      ParseStmt(b);
+    } catch (SyntaxError&) {
+      SyncTo(sv, false);
+      if (pos_ == before) ++pos_;
+    }
+  }
+}
+
+bool Parser::IsNestedItemStart() {
+  const Token& t = Peek();
+  if (t.kind == Tok::kKeyword)
+    return (t.text == "fn" && Look(1).kind == Tok::kIdent) || t.text == "struct" ||
+           t.text == "enum" || t.text == "impl" || t.text == "trait" || t.text == "const" ||
+           t.text == "type" || t.text == "use" || t.text == "pub";
+  return t.kind == Tok::kIdent && Look(1).kind == Tok::kIdent &&
+         (t.text == "macro" || t.text == "agent" || t.text == "protocol" ||
+          t.text == "supervisor");
+}
+
+bool Parser::StartsBlockLike() {
+  const Token& t = Peek();
+  if (t.kind == Tok::kKeyword)
+    return t.text == "if" || t.text == "match" || t.text == "loop" || t.text == "while" ||
+           t.text == "for" || (t.text == "unsafe" && Look(1).kind == Tok::kLBrace);
+  if (t.kind == Tok::kLBrace) return !IsMapStart();
+  if (IsId(t, "arena"))
+    return Look(1).kind == Tok::kLBrace ||
+           (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
+  if (IsId(t, "sandbox")) return Look(1).kind == Tok::kIdent;
+  return false;
+}
+
+void Parser::ParseStmt(Block& b) {
+  const Token& t = Peek();
+  Stmt s;
+  s.loc = t.loc;
+  bool block_like = false;
+  if (IsKw(t, "let")) {
+    Bump();
+    s.kind = Stmt::Kind::kLet;
+    s.pat = ParsePatternTop();
+    if (Eat(Tok::kColon)) s.type = ParseType();
+    if (Eat(Tok::kEq)) {
+      SkipNl();
+      s.expr = ParseExpr();
+    }
+  } else if (IsNestedItemStart()) {
+    if (t.loc.col == 1 && block_open_.line != 0) {
+      // An item in column 1: the enclosing block was most likely never closed.
+      ReportAt("MT0012", block_open_, "unclosed delimiter '{'",
+               "add the missing '}' before the item at line " + std::to_string(t.loc.line));
+      throw SyntaxError{};
+    }
+    Fail(t, "items are not allowed inside a block", "move it to the top level of the file",
+         "MT0013");
+  } else {
+    s.kind = Stmt::Kind::kExpr;
+    if (StartsBlockLike()) {
+      // Rust's rule: a block-like statement ends at its `}` unless a method
+      // call or `?` follows on the same line.
+      ExprPtr e = ParsePrimary();
+      Tok n = Peek().kind;
+      if (n == Tok::kDot || n == Tok::kQuestion) {
+        pre_primary_ = std::move(e);
+        e = ParseExpr();
+      } else {
+        block_like = true;
+      }
+      s.expr = std::move(e);
+    } else {
+      s.expr = ParseExpr();
+    }
+  }
+  const Token& n = Peek();
+  bool ok = true;
+  if (n.kind == Tok::kSemi) {
+    Bump();
+    s.has_semi = s.kind == Stmt::Kind::kExpr;
+  } else if (n.kind != Tok::kNewline && n.kind != Tok::kRBrace && n.kind != Tok::kEof &&
+             !block_like) {
+    ok = false;
+  }
+  b.stmts.push_back(std::move(s));
+  if (!ok) FailExpected("';' or a newline", n);
+}
+
+// ================================================================ expressions
+
+ExprPtr Parser::ParseExpr() {
+  DepthGuard g(this);
+  return ParseAssign();
+}
+
+ExprPtr Parser::ParseExprNoStruct() {
+  bool saved = no_struct_;
+  no_struct_ = true;
+  ExprPtr e = ParseExpr();
+  no_struct_ = saved;
+  return e;
+}
+
+bool Parser::ContinuesLine(const Token& t) const {
+  switch (t.kind) {
+    case Tok::kMinus: return !minus_entry_;  // `-1 => ...` starts the next match arm
+    case Tok::kPlus:
+    case Tok::kSlash:
+    case Tok::kPercent:
+    case Tok::kEqEq:
+    case Tok::kNe:
+    case Tok::kLt:
+    case Tok::kLe:
+    case Tok::kGt:
+    case Tok::kGe:
+    case Tok::kAmpAmp:
+    case Tok::kPipePipe:
+    case Tok::kCaret:
+    case Tok::kShl:
+    case Tok::kShr:
+    case Tok::kEq:
+    case Tok::kPlusEq:
+    case Tok::kMinusEq:
+    case Tok::kStarEq:
+    case Tok::kSlashEq:
+    case Tok::kPercentEq:
+    case Tok::kAmpEq:
+    case Tok::kPipeEq:
+    case Tok::kCaretEq:
+    case Tok::kShlEq:
+    case Tok::kShrEq:
+    case Tok::kDotDot:
+    case Tok::kDotDotEq: return true;
+    case Tok::kKeyword: return t.text == "as";
+    default: return false;
+  }
+}
+
+// The next operator; a line starting with a binary operator continues the
+// expression (`*`, `&`, `|` and `!` start statements: `*r = x`, closures).
+const Token& Parser::PeekOp() {
+  const Token& t = Peek();
+  if (t.kind != Tok::kNewline) return t;
+  size_t j = NextNonNl(pos_);
+  if (ContinuesLine(Tk(j))) {
+    pos_ = j;
+    return Cur();
+  }
+  return t;
+}
+
+bool Parser::CanStartExpr(const Token& t) const {
+  switch (t.kind) {
+    case Tok::kIdent:
+    case Tok::kInt:
+    case Tok::kFloat:
+    case Tok::kStr:
+    case Tok::kChar:
+    case Tok::kDuration:
+    case Tok::kSize:
+    case Tok::kLParen:
+    case Tok::kLBracket:
+    case Tok::kMinus:
+    case Tok::kBang:
+    case Tok::kStar:
+    case Tok::kAmp:
+    case Tok::kAmpAmp:
+    case Tok::kPipe:
+    case Tok::kPipePipe:
+    case Tok::kDotDot:
+    case Tok::kDotDotEq: return true;
+    case Tok::kLBrace: return !no_struct_;
+    case Tok::kKeyword:
+      return t.text == "true" || t.text == "false" || t.text == "self" || t.text == "if" ||
+             t.text == "match" || t.text == "loop" || t.text == "while" || t.text == "for" ||
+             t.text == "return" || t.text == "break" || t.text == "continue" ||
+             t.text == "spawn" || t.text == "unsafe";
+    default: return false;
+  }
+}
+
+ExprPtr Parser::ParseAssign() {
+  ExprPtr lhs = ParseRange();
+  const Token& op = PeekOp();
+  bool has_op = false;
+  BinaryOp bop = BinaryOp::kAdd;
+  if (!AssignOf(op.kind, &has_op, &bop)) return lhs;
+  Bump();
+  SkipNl();
+  DepthGuard g(this);  // right-nested chains `a = b = c = ...`
+  auto e = Make(EK::kAssign, op.loc);
+  e->has_op = has_op;
+  e->binary_op = bop;
+  e->lhs = std::move(lhs);
+  e->rhs = ParseAssign();
+  return e;
+}
+
+ExprPtr Parser::ParseRange() {
+  const Token& t = Peek();
+  if (t.kind == Tok::kDotDot || t.kind == Tok::kDotDotEq) {
+    Bump();
+    auto e = Make(EK::kRange, t.loc);
+    e->inclusive = t.kind == Tok::kDotDotEq;
+    if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
+    return e;
+  }
+  ExprPtr lhs = ParseBin(1);
+  const Token& op = PeekOp();
+  if (op.kind != Tok::kDotDot && op.kind != Tok::kDotDotEq) return lhs;
+  Bump();
+  auto e = Make(EK::kRange, op.loc);
+  e->inclusive = op.kind == Tok::kDotDotEq;
+  e->lhs = std::move(lhs);
+  if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
+  return e;
+}
+
+ExprPtr Parser::ParseBin(int min_prec) {
+  ExprPtr lhs = ParseCastLevel();
+  int chain = 0;
+  bool lhs_is_cmp = false;
+  while (true) {
+    const Token& op = PeekOp();
+    BinInfo info;
+    if (!BinOf(op.kind, &info) || info.prec < min_prec) break;
+    if (info.cmp && lhs_is_cmp)
+      Fail(op, "comparison operators cannot be chained",
+           "split the comparison with `&&`: `a < b && b < c`");
+    Bump();
+    SkipNl();
+    if (sh_.depth + ++chain > kMaxDepth) Fatal();
+    ExprPtr rhs = ParseBin(info.prec + 1);
+    auto e = Make(EK::kBinary, op.loc);
+    e->binary_op = info.op;
+    e->lhs = std::move(lhs);
+    e->rhs = std::move(rhs);
+    lhs = std::move(e);
+    lhs_is_cmp = info.cmp;
+  }
+  return lhs;
+}
+
+ExprPtr Parser::ParseCastLevel() {
+  ExprPtr e = ParseUnary();
+  int chain = 0;
+  while (IsKw(PeekOp(), "as")) {
+    Loc loc = Bump().loc;
+    if (sh_.depth + ++chain > kMaxDepth) Fatal();
+    auto c = Make(EK::kCast, loc);
+    c->lhs = std::move(e);
+    c->type = ParseType();
+    e = std::move(c);
+  }
+  return e;
+}
+
+ExprPtr Parser::ParseUnary() {
+  const Token& t = Peek();
+  switch (t.kind) {
+    case Tok::kMinus: {
+      Bump();
+      // `-5`, `-1.5` fold into a literal (so `-9223372036854775808` is in
+      // range); not when a postfix follows: `-1.abs()` is `-(1.abs())`.
+      const Token& n = Peek();
+      Tok after = Tk(NextNonNl(pos_ + 1)).kind;
+      if ((n.kind == Tok::kInt || n.kind == Tok::kFloat) && after != Tok::kDot &&
+          after != Tok::kLParen && after != Tok::kLBracket && after != Tok::kQuestion &&
+          after != Tok::kBang) {
+        Bump();
+        ExprPtr lit = ParseLiteral(n, true);
+        lit->loc = t.loc;
+        return lit;
+      }
+      DepthGuard g(this);
+      auto e = Make(EK::kUnary, t.loc);
+      e->unary_op = UnaryOp::kNeg;
+      e->lhs = ParseUnary();
+      return e;
+    }
+    case Tok::kBang: {
+      Bump();
+      DepthGuard g(this);
+      auto e = Make(EK::kUnary, t.loc);
+      e->unary_op = UnaryOp::kNot;
+      e->lhs = ParseUnary();
+      return e;
+    }
+    case Tok::kStar: {
+      Bump();
+      DepthGuard g(this);
+      auto e = Make(EK::kDeref, t.loc);
+      e->lhs = ParseUnary();
+      return e;
+    }
+    case Tok::kAmp:
+    case Tok::kAmpAmp: {
+      Bump();
+      DepthGuard g(this);
+      auto e = Make(EK::kRef, t.loc);
+      if (AtKw("mut")) {
+        Bump();
+        e->is_mut = true;
+      }
+      e->lhs = ParseUnary();
+      if (t.kind == Tok::kAmpAmp) {
+        auto outer = Make(EK::kRef, t.loc);
+        outer->lhs = std::move(e);
+        return outer;
+      }
+      return e;
+    }
+    case Tok::kKeyword:
+      if (t.text == "spawn") return ParsePostfix(ParseSpawn(), false);
+      break;
+    case Tok::kIdent:
+      if (t.text == "move" && (Look(1).kind == Tok::kPipe || Look(1).kind == Tok::kPipePipe))
+        Bump();
+      break;
+    default: break;
+  }
+  return ParsePostfix(ParsePrimary(), false);
+}
+
+std::vector<ExprPtr> Parser::ParseArgs() {
+  std::vector<ExprPtr> args;
+  Loc o = Open(Tok::kLParen, true);
+  bool ns = no_struct_;
+  no_struct_ = false;
+  while (!At(Tok::kRParen)) {
+    args.push_back(ParseExpr());
+    if (At(Tok::kColon) && args.back()->kind == EK::kPath)
+      Fail(Peek(), "named arguments are not supported", "pass the arguments by position");
+    if (!Eat(Tok::kComma)) break;
+  }
+  no_struct_ = ns;
+  Close(Tok::kRParen, o);
+  return args;
+}
+
+// A path of plain names (`a`, `a.b`, `A::B`) as segments, or false.
+bool FlattenPath(const Expr& e, std::vector<PathSeg>* out) {
+  if (e.kind == EK::kPath) {
+    out->insert(out->end(), e.segs.begin(), e.segs.end());
+    return true;
+  }
+  if (e.kind == EK::kField && e.lhs && FlattenPath(*e.lhs, out)) {
+    out->push_back(PathSeg{e.text, e.loc});
+    return true;
+  }
+  return false;
+}
+
+ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
+  int chain = 0;
+  while (true) {
+    const Token& t = Peek();
+    if (t.kind == Tok::kNewline) {
+      // A line starting with `.` continues: builder chains.
+      size_t j = NextNonNl(pos_);
+      if (Tk(j).kind != Tok::kDot) break;
+      pos_ = j;
+      continue;
+    }
+    if (sh_.depth + chain > kMaxDepth) Fatal();
+    if (t.kind == Tok::kDot) {
+      Bump();
+      SkipNl();
+      const Token& n = Peek();
+      if (n.kind == Tok::kInt) {
+        Bump();
+        auto f = Make(EK::kTupleField, n.loc);
+        f->lhs = std::move(e);
+        f->int_value = static_cast<int64_t>(std::min<uint64_t>(n.uint_value, 1u << 30));
+        e = std::move(f);
+        ++chain;
+        continue;
+      }
+      if (!AtName()) FailExpected("a field or method name", n);
+      Bump();
+      if (At(Tok::kColonColon) && Look(1).kind == Tok::kLBracket) {  // `.m::[T](..)`
+        Bump();
+        Loc o = Open(Tok::kLBracket, true);
+        while (!At(Tok::kRBracket)) {
+          ParseType();
+          if (!Eat(Tok::kComma)) break;
+        }
+        Close(Tok::kRBracket, o);
+      }
+      if (At(Tok::kLParen)) {
+        auto m = Make(EK::kMethodCall, n.loc);
+        m->lhs = std::move(e);
+        m->text = n.text;
+        m->args = ParseArgs();
+        e = std::move(m);
+      } else {
+        auto f = Make(EK::kField, n.loc);
+        f->lhs = std::move(e);
+        f->text = n.text;
+        e = std::move(f);
+        // `mod.Point { x: 1 }`: a struct literal with a dotted path.
+        std::vector<PathSeg> segs;
+        if (At(Tok::kLBrace) && !no_struct_ && IsUpper(n.text) && FlattenPath(*e, &segs))
+          e = ParseStructBody(std::move(segs), e->loc);
+      }
+      ++chain;
+      continue;
+    }
+    if (deadline_operand && t.kind != Tok::kLParen && t.kind != Tok::kLBracket) break;
+    if (t.kind == Tok::kLParen) {
+      auto c = Make(EK::kCall, e->loc);
+      c->lhs = std::move(e);
+      c->args = ParseArgs();
+      e = std::move(c);
+      ++chain;
+      continue;
+    }
+    if (t.kind == Tok::kLBracket) {
+      Loc o = Open(Tok::kLBracket, true);
+      bool ns = no_struct_;
+      no_struct_ = false;
+      auto ix = Make(EK::kIndex, o);
+      ix->lhs = std::move(e);
+      ix->rhs = ParseExpr();
+      no_struct_ = ns;
+      Close(Tok::kRBracket, o);
+      e = std::move(ix);
+      ++chain;
+      continue;
+    }
+    if (t.kind == Tok::kQuestion || t.kind == Tok::kBang) {
+      // `h?Msg(args) [@ deadline]`, `h!Msg(args)` (same line); else `e?`.
+      const Token& name = Look(1);
+      if (name.kind == Tok::kIdent && Look(2).kind == Tok::kLParen) {
+        Bump();
+        Bump();
+        auto m = Make(t.kind == Tok::kQuestion ? EK::kAsk : EK::kSend, t.loc);
+        m->lhs = std::move(e);
+        m->text = name.text;
+        m->args = ParseArgs();
+        if (t.kind == Tok::kQuestion && At(Tok::kAt)) {
+          Bump();
+          DepthGuard g(this);
+          m->rhs = ParsePostfix(ParsePrimary(), true);
+        }
+        e = std::move(m);
+        ++chain;
+        continue;
+      }
+      if (t.kind == Tok::kBang) {
+        if (name.kind == Tok::kIdent)
+          Fail(name, "expected '(' after the message name",
+               "a send is `handle!" + name.text + "(args)`");
+        break;
+      }
+      Bump();
+      auto q = Make(EK::kTry, t.loc);
+      q->lhs = std::move(e);
+      e = std::move(q);
+      ++chain;
+      continue;
+    }
+    if (t.kind == Tok::kLBrace && !no_struct_ && e->kind == EK::kPath) {
+      if (e->segs.size() == 1 && e->segs[0].name == "Map") {
+        Loc loc = e->loc;
+        e = ParseMapBody(loc);
+        continue;
+      }
+      if (IsUpper(e->segs.back().name)) {
+        std::vector<PathSeg> segs = e->segs;
+        e = ParseStructBody(std::move(segs), e->loc);
+        continue;
+      }
+    }
+    break;
+  }
+  return e;
+}
+
+ExprPtr Parser::ParseLiteral(const Token& t, bool negative) {
+  switch (t.kind) {
+    case Tok::kFloat: {
+      auto e = Make(EK::kFloat, t.loc);
+      e->text = t.suffix;
+      e->float_value = negative ? -t.float_value : t.float_value;
+      return e;
+    }
+    case Tok::kInt: {
+      auto e = Make(EK::kInt, t.loc);
+      e->text = t.suffix;
+      if (t.bad) return e;
+      // Ranges by suffix; the runtime integer is 64-bit signed.
+      uint64_t max_pos = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+      uint64_t max_neg = max_pos + 1;
+      const std::string& s = t.suffix;
+      if (s == "i8") {
+        max_pos = 127;
+        max_neg = 128;
+      } else if (s == "i16") {
+        max_pos = 32767;
+        max_neg = 32768;
+      } else if (s == "i32") {
+        max_pos = 2147483647;
+        max_neg = 2147483648u;
+      } else if (!s.empty() && s[0] == 'u') {
+        max_neg = 0;
+        if (s == "u8") max_pos = 255;
+        if (s == "u16") max_pos = 65535;
+        if (s == "u32") max_pos = 4294967295u;
+      }
+      uint64_t v = t.uint_value;
+      if (negative ? v > max_neg : v > max_pos) {
+        ReportAt("MT0006", t.loc,
+                 "integer literal is out of range" +
+                     (s.empty() ? std::string(" for a 64-bit integer") : " for `" + s + "`"));
+        return e;
+      }
+      e->int_value = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+      return e;
+    }
+    case Tok::kStr: {
+      auto e = Make(EK::kStr, t.loc);
+      e->text = t.text;
+      return e;
+    }
+    case Tok::kChar: {
+      auto e = Make(EK::kChar, t.loc);
+      e->int_value = static_cast<int64_t>(t.uint_value);
+      return e;
+    }
+    case Tok::kDuration:
+    case Tok::kSize: {
+      auto e = Make(t.kind == Tok::kDuration ? EK::kDuration : EK::kSize, t.loc);
+      e->int_value = static_cast<int64_t>(t.uint_value);
+      return e;
+    }
+    default: {
+      auto e = Make(EK::kBool, t.loc);
+      e->int_value = t.text == "true";
+      return e;
+    }
+  }
+}
+
+ExprPtr Parser::ParsePrimary() {
+  if (pre_primary_) return std::move(pre_primary_);
+  const Token& t = Peek();
+  switch (t.kind) {
+    case Tok::kInt:
+    case Tok::kFloat:
+    case Tok::kStr:
+    case Tok::kChar:
+    case Tok::kDuration:
+    case Tok::kSize: Bump(); return ParseLiteral(t, false);
+    case Tok::kIdent:
+      if (t.text == "sandbox" && Look(1).kind == Tok::kIdent) return ParseSandboxExpr();
+      if (t.text == "arena" &&
+          (Look(1).kind == Tok::kLBrace ||
+           (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace)))
+        return ParseArena();
+      if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall();
+      return ParsePathExpr();
+    case Tok::kKeyword: {
+      const std::string& w = t.text;
+      if (w == "true" || w == "false") {
+        Bump();
+        return ParseLiteral(t, false);
+      }
+      if (w == "self") {
+        Bump();
+        auto e = Make(EK::kPath, t.loc);
+        e->segs.push_back(PathSeg{"self", t.loc});
+        return e;
+      }
+      if (w == "if") return ParseIf();
+      if (w == "match") return ParseMatch();
+      if (w == "while") return ParseWhile();
+      if (w == "for") return ParseFor();
+      if (w == "loop") {
+        Bump();
+        auto e = Make(EK::kLoop, t.loc);
+        e->then_block = ParseBlock();
+        return e;
+      }
+      if (w == "unsafe") {
+        Bump();
+        auto e = Make(EK::kUnsafe, t.loc);
+        e->then_block = ParseBlock();
+        return e;
+      }
+      if (w == "continue") {
+        Bump();
+        return Make(EK::kContinue, t.loc);
+      }
+      if (w == "break" || w == "return") {
+        Bump();
+        auto e = Make(w == "break" ? EK::kBreak : EK::kReturn, t.loc);
+        if (CanStartExpr(Peek()) && !At(Tok::kLBrace)) e->lhs = ParseExpr();
+        return e;
+      }
+      if (w == "spawn") return ParseSpawn();
+      FailExpected("an expression", t, "", "MT0011");
+    }
+    case Tok::kLParen: return ParseParenOrTuple();
+    case Tok::kLBracket: return ParseArray();
+    case Tok::kLBrace: return ParseBlockExpr();
+    case Tok::kPipe:
+    case Tok::kPipePipe: return ParseClosure();
+    default: FailExpected("an expression", t, "", "MT0011");
+  }
+}
+
+ExprPtr Parser::ParsePathExpr() {
+  const Token& first = Bump();
+  if (!At(Tok::kColonColon)) return NamePath(first.text, first.loc);
+  auto e = Make(EK::kPath, first.loc);
+  e->segs.push_back(PathSeg{first.text, first.loc});
+  while (At(Tok::kColonColon)) {
+    Bump();
+    if (At(Tok::kLBracket)) {  // turbofish `Path::[T, U]`: type args are not kept
+      Loc o = Open(Tok::kLBracket, true);
+      while (!At(Tok::kRBracket)) {
+        ParseType();
+        if (!Eat(Tok::kComma)) break;
+      }
+      Close(Tok::kRBracket, o);
+      continue;
+    }
+    const Token& n = Peek();
+    if (n.kind != Tok::kIdent) FailExpected("an identifier", n);
+    Bump();
+    e->segs.push_back(PathSeg{n.text, n.loc});
+  }
+  return e;
+}
+
+ExprPtr Parser::ParseParenOrTuple() {
+  Loc o = Open(Tok::kLParen, true);
+  bool ns = no_struct_, arm = minus_entry_;
+  no_struct_ = false;
+  minus_entry_ = false;
+  if (At(Tok::kRParen)) {
+    Close(Tok::kRParen, o);
+    no_struct_ = ns;
+    minus_entry_ = arm;
+    return Make(EK::kUnit, o);
+  }
+  ExprPtr first = ParseExpr();
+  if (!At(Tok::kComma)) {
+    Close(Tok::kRParen, o);
+    no_struct_ = ns;
+    minus_entry_ = arm;
+    return first;
+  }
+  auto t = Make(EK::kTuple, o);
+  t->args.push_back(std::move(first));
+  while (Eat(Tok::kComma)) {
+    if (At(Tok::kRParen)) break;
+    t->args.push_back(ParseExpr());
+  }
+  Close(Tok::kRParen, o);
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  return t;
+}
+
+ExprPtr Parser::ParseArray() {
+  Loc o = Open(Tok::kLBracket, true);
+  bool ns = no_struct_, arm = minus_entry_;
+  no_struct_ = false;
+  minus_entry_ = false;
+  auto a = Make(EK::kArray, o);
+  while (!At(Tok::kRBracket)) {
+    a->args.push_back(ParseExpr());
+    if (At(Tok::kSemi))
+      Fail(Peek(), "array repeat expressions `[x; n]` are not supported",
+           "build the array with a loop and `push`");
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRBracket, o);
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  return a;
+}
+
+// `{` starts a map literal when followed by a literal (optionally negative)
+// and `:`: `{ "k": 1 }`, `{ 1: "a" }`. A block never starts that way.
+bool Parser::IsMapStart() const {
+  size_t i = NextNonNl(pos_ + 1);
+  if (Tk(i).kind == Tok::kMinus) ++i;
+  Tok k = Tk(i).kind;
+  bool lit = k == Tok::kStr || k == Tok::kInt || k == Tok::kChar || k == Tok::kFloat ||
+             IsKw(Tk(i), "true") || IsKw(Tk(i), "false");
+  return lit && Tk(i + 1).kind == Tok::kColon;
+}
+
+ExprPtr Parser::ParseBlockExpr() {
+  SkipNl();
+  const Token& t = Peek();
+  if (t.kind == Tok::kLBrace && IsMapStart()) return ParseMapBody(t.loc);
+  auto e = Make(EK::kBlock, t.loc);
+  e->then_block = ParseBlock();
+  return e;
+}
+
+// `{ k: v, ... }` (newlines or commas between entries).
+ExprPtr Parser::ParseMapBody(Loc loc) {
+  auto m = Make(EK::kMap, loc);
+  bool ns = no_struct_, arm = minus_entry_;
+  no_struct_ = false;
+  minus_entry_ = false;
+  BraceList([&] {
+    minus_entry_ = false;
+    ExprPtr k = ParseExpr();
+    Expect(Tok::kColon);
+    SkipNl();
+    m->args.push_back(std::move(k));
+    minus_entry_ = true;  // `-2: v` on the next line is the next entry
+    m->args.push_back(ParseExpr());
+    minus_entry_ = false;
+  });
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  return m;
+}
+
+ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
+  auto s = Make(EK::kStruct, loc);
+  s->segs = std::move(segs);
+  bool ns = no_struct_, arm = minus_entry_;
+  no_struct_ = false;
+  minus_entry_ = false;
+  BraceList([&] {
+    if (At(Tok::kDotDot))
+      Fail(Peek(), "struct update syntax `..base` is not supported", "list every field");
+    FieldInit f;
+    const Token& n = Peek();
+    f.loc = n.loc;
+    f.name = ExpectIdent("a field name");
+    if (Eat(Tok::kColon)) {
+      SkipNl();
+      f.value = ParseExpr();
+    } else {
+      f.value = NamePath(n.text, n.loc);  // shorthand `Point { x }`
+    }
+    s->fields.push_back(std::move(f));
+  });
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  return s;
+}
+
+ExprPtr Parser::ParseIf() {
+  DepthGuard g(this);  // `else if` chains recurse
+  const Token& t = Bump();
+  ExprPtr e;
+  if (AtKw("let")) {
+    Bump();
+    e = Make(EK::kIfLet, t.loc);
+    e->pat = ParsePatternTop();
+    Expect(Tok::kEq);
+    SkipNl();
+    e->lhs = ParseExprNoStruct();
+  } else {
+    e = Make(EK::kIf, t.loc);
+    e->cond = ParseExprNoStruct();
+  }
+  e->then_block = ParseBlock();
+  if (IsKw(PeekPastNl(), "else")) {
+    SkipNl();
+    Bump();
+    if (AtKw("if")) {
+      e->else_expr = ParseIf();
+    } else {
+      SkipNl();
+      auto b = Make(EK::kBlock, Peek().loc);
+      b->then_block = ParseBlock();
+      e->else_expr = std::move(b);
+    }
+  }
+  return e;
+}
+
+ExprPtr Parser::ParseWhile() {
+  const Token& t = Bump();
+  ExprPtr e;
+  if (AtKw("let")) {
+    Bump();
+    e = Make(EK::kWhileLet, t.loc);
+    e->pat = ParsePatternTop();
+    Expect(Tok::kEq);
+    SkipNl();
+    e->lhs = ParseExprNoStruct();
+  } else {
+    e = Make(EK::kWhile, t.loc);
+    e->cond = ParseExprNoStruct();
+  }
+  e->then_block = ParseBlock();
+  return e;
+}
+
+ExprPtr Parser::ParseFor() {
+  const Token& t = Bump();
+  auto e = Make(EK::kFor, t.loc);
+  e->pat = ParsePatternTop();
+  if (!AtKw("in")) FailExpected("'in'", Peek());
+  Bump();
+  e->lhs = ParseExprNoStruct();
+  e->then_block = ParseBlock();
+  return e;
+}
+
+ExprPtr Parser::ParseMatch() {
+  const Token& t = Bump();
+  auto e = Make(EK::kMatch, t.loc);
+  e->lhs = ParseExprNoStruct();
+  SkipNl();
+  bool ns = no_struct_, arm = minus_entry_;
+  no_struct_ = false;
+  BraceList([&] {
+    MatchArm a;
+    a.loc = Peek().loc;
+    Eat(Tok::kPipe);  // a leading `|`
+    a.pat = ParsePatternTop(true);
+    if (AtKw("if")) {
+      Bump();
+      a.guard = ParseExpr();
+    }
+    SkipNl();
+    Expect(Tok::kFatArrow);
+    SkipNl();
+    if (At(Tok::kLBrace) && !IsMapStart()) {
+      a.body = ParseBlockExpr();
+    } else {
+      minus_entry_ = true;
+      a.body = ParseExpr();
+      minus_entry_ = false;
+    }
+    e->arms.push_back(std::move(a));
+  });
+  no_struct_ = ns;
+  minus_entry_ = arm;
+  return e;
+}
+
+ExprPtr Parser::ParseClosure() {
+  const Token& t = Bump();
+  auto e = Make(EK::kClosure, t.loc);
+  if (t.kind == Tok::kPipe) {
+    while (true) {
+      SkipNl();
+      if (At(Tok::kPipe)) break;
+      ClosureParam p;
+      p.pat = ParsePattern();
+      if (Eat(Tok::kColon)) p.type = ParseType();
+      e->params.push_back(std::move(p));
+      SkipNl();
+      if (!Eat(Tok::kComma)) break;
+    }
+    SkipNl();
+    Expect(Tok::kPipe);
+  }
+  if (Eat(Tok::kArrow)) {
+    ParseType();  // the return type is not kept
+    e->closure_body = ParseBlockExpr();
+    return e;
+  }
+  SkipNl();
+  e->closure_body = ParseExpr();
+  return e;
+}
+
+ExprPtr Parser::ParseSpawn() {
+  const Token& t = Bump();  // spawn
+  auto e = Make(EK::kSpawn, t.loc);
+  const Token& n = Peek();
+  if (n.kind != Tok::kIdent) FailExpected("an agent name", n);
+  Bump();
+  e->segs.push_back(PathSeg{n.text, n.loc});
+  while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
+    Bump();
+    const Token& s = Bump();
+    e->segs.push_back(PathSeg{s.text, s.loc});
+  }
+  if (!At(Tok::kLParen))
+    FailExpected("'('", Peek(), "spawn an agent with `spawn " + n.text + "(args)`");
+  e->args = ParseArgs();
+  return e;
+}
+
+// `sandbox Name with { entries } { body }`, `sandbox with { .. } { .. }`, or
+// `sandbox Name { body }` (a named sandbox item).
+ExprPtr Parser::ParseSandboxExpr() {
+  const Token& t = Bump();
+  auto e = Make(EK::kSandbox, t.loc);
+  if (!AtId("with")) e->text = ExpectIdent("a sandbox name");
+  if (AtId("with")) {
+    Bump();
+    e->entries = ParseEntries();
+  }
+  e->then_block = ParseBlock();
+  return e;
+}
+
+ExprPtr Parser::ParseArena() {
+  const Token& t = Bump();
+  auto e = Make(EK::kArena, t.loc);
+  if (Peek().kind == Tok::kIdent) e->text = Bump().text;
+  e->then_block = ParseBlock();
+  return e;
+}
+
+ExprPtr Parser::ParseMacroCall() {
+  const Token& name = Bump();
+  Bump();  // !
+  std::vector<ExprPtr> args = ParseArgs();
+  auto it = sh_.macros.find(name.text);
+  if (it != sh_.macros.end()) return Expand(name.text, it->second, std::move(args), name.loc);
+  auto e = Make(EK::kMacro, name.loc);
+  e->text = name.text;
+  e->args = std::move(args);
+  if (!IsBuiltinMacro(name.text)) {
+    std::string help;
+    if (name.text == "println" || name.text == "print")
+      help = "use `log(x)` or `print(x)`";
+    else if (name.text == "panic")
+      help = "use `panic(msg)`";
+    else
+      help = "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!";
+    ReportAt("MT1010", name.loc, "cannot find macro `" + name.text + "!` in this scope", help);
+  } else if (name.text == "format" && (e->args.empty() || e->args[0]->kind != EK::kStr)) {
+    ReportAt("MT0016", e->args.empty() ? name.loc : e->args[0]->loc,
+             "format! requires a string literal as its first argument",
+             "write `format!(\"{}\", x)`");
+  }
+  return e;
+}
+
+// Parses the body of `def` with its parameters bound to `args` (AST
+// substitution: `m!(1 + 2)` with body `x * 2` is `(1 + 2) * 2`). Names bound
+// in the body get a fresh suffix, so they neither capture nor clash with the
+// caller's names.
+ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args,
+                       Loc loc) {
+  auto unit = Make(EK::kUnit, loc);
+  if (sh_.expansion_overflow) return unit;
+  if (sh_.macro_depth >= kMaxMacroDepth || ++sh_.expansions > kMaxExpansions) {
+    sh_.expansion_overflow = true;
+    ReportAt("MT0030", loc, "recursion limit reached while expanding `" + name + "!`",
+             "macro expansion is limited to " + std::to_string(kMaxMacroDepth) +
+                 " nested levels");
+    return unit;
+  }
+  if (args.size() != def.params.size()) {
+    ReportAt("MT0017", loc,
+             "macro `" + name + "!` takes " + std::to_string(def.params.size()) +
+                 " argument(s) but " + std::to_string(args.size()) + " were supplied");
+    return unit;
+  }
+  std::unordered_map<std::string, const Expr*> subst;
+  for (size_t i = 0; i < args.size(); ++i) subst[def.params[i]] = args[i].get();
+  Token eof;
+  eof.loc = def.close_loc;
+  Parser sub(sh_, def.body_begin, def.body_end, eof, false);
+  ++sh_.macro_depth;
+  std::unique_ptr<Block> body;
+  try {
+    body = sub.ParseMacroBody(&subst, "#" + std::to_string(++sh_.fresh), loc);
+  } catch (...) {
+    --sh_.macro_depth;
+    throw;
+  }
+  --sh_.macro_depth;
+  auto e = Make(EK::kBlock, loc);
+  e->then_block = std::move(body);
+  return e;
+}
+
+// =================================================================== patterns
+
+// `p | q`; in a match arm an alternative may start the next line.
+PatPtr Parser::ParsePatternTop(bool arm) {
+  PatPtr first = ParsePattern();
+  auto more = [&] {
+    return At(Tok::kPipe) ||
+           (arm && Peek().kind == Tok::kNewline && PeekPastNl().kind == Tok::kPipe);
+  };
+  if (!more()) return first;
+  auto p = MakePat(PK::kOr, first->loc);
+  p->subs.push_back(std::move(first));
+  while (more()) {
+    SkipNl();
+    Bump();
+    SkipNl();
+    p->subs.push_back(ParsePattern());
+  }
+  return p;
+}
+
+PatPtr Parser::ParseLiteralPattern() {
+  const Token& t = Peek();
+  bool negative = false;
+  Loc loc = t.loc;
+  if (t.kind == Tok::kMinus) {
+    Bump();
+    negative = true;
+    const Token& n = Peek();
+    if (n.kind != Tok::kInt && n.kind != Tok::kFloat) FailExpected("a number", n);
+  }
+  const Token& lit = Bump();
+  ExprPtr e = ParseLiteral(lit, negative);
+  e->loc = loc;
+  if (At(Tok::kDotDot) || At(Tok::kDotDotEq)) {
+    auto r = MakePat(PK::kRange, loc);
+    r->inclusive = Bump().kind == Tok::kDotDotEq;
+    r->lit = std::move(e);
+    const Token& h = Peek();
+    if (h.kind == Tok::kMinus || h.kind == Tok::kInt || h.kind == Tok::kFloat ||
+        h.kind == Tok::kChar) {
+      bool neg = Eat(Tok::kMinus);
+      const Token& hv = Peek();
+      if (hv.kind != Tok::kInt && hv.kind != Tok::kFloat && hv.kind != Tok::kChar)
+        FailExpected("a number", hv);
+      Bump();
+      r->hi = ParseLiteral(hv, neg);
+    } else if (h.kind == Tok::kIdent) {
+      r->hi = ParsePathExpr();
+    } else if (r->inclusive) {
+      FailExpected("the upper bound of the range", h);
+    }
+    return r;
+  }
+  auto p = MakePat(PK::kLit, loc);
+  p->lit = std::move(e);
+  return p;
+}
+
+PatPtr Parser::ParsePattern() {
+  DepthGuard g(this);
+  const Token& t = Peek();
+  switch (t.kind) {
+    case Tok::kMinus:
+    case Tok::kInt:
+    case Tok::kFloat:
+    case Tok::kStr:
+    case Tok::kChar:
+    case Tok::kDuration:
+    case Tok::kSize: return ParseLiteralPattern();
+    case Tok::kAmp:
+    case Tok::kAmpAmp: {
+      Bump();
+      if (AtKw("mut")) Bump();
+      auto p = MakePat(PK::kRef, t.loc);
+      p->subs.push_back(ParsePattern());
+      if (t.kind == Tok::kAmpAmp) {
+        auto outer = MakePat(PK::kRef, t.loc);
+        outer->subs.push_back(std::move(p));
+        return outer;
+      }
+      return p;
+    }
+    case Tok::kLParen: {
+      Loc o = Open(Tok::kLParen, true);
+      auto p = MakePat(PK::kTuple, o);
+      bool comma = false;
+      while (!At(Tok::kRParen)) {
+        p->subs.push_back(ParsePatternTop());
+        if (!Eat(Tok::kComma)) break;
+        comma = true;
+      }
+      Close(Tok::kRParen, o);
+      if (p->subs.size() == 1 && !comma) return std::move(p->subs[0]);  // `(p)`
+      return p;
+    }
+    case Tok::kKeyword: {
+      if (t.text == "true" || t.text == "false") return ParseLiteralPattern();
+      if (t.text == "mut") {
+        Bump();
+        const Token& n = Peek();
+        if (n.kind != Tok::kIdent) FailExpected("a binding name", n);
+        Bump();
+        auto p = MakePat(PK::kBind, n.loc);
+        p->name = Bind(n.text);
+        p->is_mut = true;
+        if (Eat(Tok::kAt)) p->subs.push_back(ParsePattern());
+        return p;
+      }
+      if (t.text == "self") {
+        Bump();
+        auto p = MakePat(PK::kBind, t.loc);
+        p->name = "self";
+        return p;
+      }
+      FailExpected("a pattern", t);
+    }
+    case Tok::kIdent: {
+      if (t.text == "_") {
+        Bump();
+        return MakePat(PK::kWild, t.loc);
+      }
+      if (IsId(t, "ref") && Look(1).kind == Tok::kIdent) Bump();
+      std::vector<PathSeg> path;
+      const Token& first = Bump();
+      path.push_back(PathSeg{first.text, first.loc});
+      while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
+        Bump();
+        const Token& s = Bump();
+        path.push_back(PathSeg{s.text, s.loc});
+      }
+      if (At(Tok::kLParen)) {
+        auto p = MakePat(PK::kVariant, t.loc);
+        p->path = std::move(path);
+        p->has_parens = true;
+        Loc o = Open(Tok::kLParen, true);
+        while (!At(Tok::kRParen)) {
+          p->subs.push_back(ParsePatternTop());
+          if (!Eat(Tok::kComma)) break;
+        }
+        Close(Tok::kRParen, o);
+        return p;
+      }
+      if (At(Tok::kLBrace)) {
+        auto p = MakePat(PK::kStruct, t.loc);
+        p->path = std::move(path);
+        BraceList([&] {
+          if (At(Tok::kDotDot)) {
+            Bump();
+            p->has_rest = true;
+            return;
+          }
+          bool mut = false;
+          if (AtKw("mut")) {
+            Bump();
+            mut = true;
+          }
+          const Token& f = Peek();
+          std::string field = ExpectIdent("a field name");
+          if (!mut && Eat(Tok::kColon)) {
+            SkipNl();
+            p->subs.push_back(ParsePatternTop());
+          } else {
+            auto b = MakePat(PK::kBind, f.loc);
+            b->name = Bind(field);
+            b->is_mut = mut;
+            p->subs.push_back(std::move(b));
+          }
+          p->field_names.push_back(std::move(field));
+        });
+        return p;
+      }
+      if (path.size() == 1 && At(Tok::kAt)) {
+        Bump();
+        auto p = MakePat(PK::kBind, t.loc);
+        p->name = Bind(first.text);
+        p->subs.push_back(ParsePattern());
+        return p;
+      }
+      if (At(Tok::kDotDot) || At(Tok::kDotDotEq)) {  // `MIN..=MAX` with constants
+        auto r = MakePat(PK::kRange, t.loc);
+        auto lo = Make(EK::kPath, t.loc);
+        lo->segs = std::move(path);
+        r->lit = std::move(lo);
+        r->inclusive = Bump().kind == Tok::kDotDotEq;
+        const Token& h = Peek();
+        if (h.kind == Tok::kIdent) {
+          r->hi = ParsePathExpr();
+        } else if (h.kind == Tok::kInt || h.kind == Tok::kFloat || h.kind == Tok::kChar ||
+                   h.kind == Tok::kMinus) {
+          bool neg = Eat(Tok::kMinus);
+          r->hi = ParseLiteral(Bump(), neg);
+        } else {
+          FailExpected("the upper bound of the range", h);
+        }
+        return r;
+      }
+      if (path.size() == 1 && !IsUpper(first.text)) {
+        // A macro parameter in binding position binds the caller's name.
+        if (subst_) {
+          auto it = subst_->find(first.text);
+          if (it != subst_->end() && it->second->kind == EK::kPath &&
+              it->second->segs.size() == 1) {
+            auto p = MakePat(PK::kBind, t.loc);
+            p->name = it->second->segs[0].name;
+            return p;
+          }
+        }
+        auto p = MakePat(PK::kBind, t.loc);
+        p->name = Bind(first.text);
+        return p;
+      }
+      auto p = MakePat(PK::kVariant, t.loc);  // a bare (unit) variant: `None`, `Shape.Empty`
+      p->path = std::move(path);
+      return p;
+    }
+    default: FailExpected("a pattern", t);
+  }
+}
+
+// =================================================================== the dump
+
+// An S-expression tree, printed flat unless it holds a block.
+struct SNode {
+  std::string head;
+  std::vector<SNode> kids;
+  bool list = false;
+  bool force_break = false;  // one kid per line (blocks, the module)
+  size_t keep = 0;           // with force_break: kids kept on the head line (names)
+  bool multi = false;        // needs more than one line
+  std::string suffix;
+};
+
+SNode Atom(std::string s) {
+  SNode n;
+  n.head = std::move(s);
+  return n;
+}
+
+SNode List(std::string head, std::vector<SNode> kids = {}, bool force_break = false,
+           size_t keep = 0) {
+  SNode n;
+  n.head = std::move(head);
+  n.list = true;
+  n.force_break = force_break;
+  n.keep = keep;
+  n.multi = force_break && kids.size() > keep;
+  for (const SNode& k : kids) n.multi |= k.multi;
+  n.kids = std::move(kids);
+  return n;
+}
+
+void Print(const SNode& n, int indent, std::string& out) {
+  if (!n.list) {
+    out += n.head + n.suffix;
+    return;
+  }
+  out += "(" + n.head;
+  bool broken = false;
+  for (size_t i = 0; i < n.kids.size(); ++i) {
+    const SNode& k = n.kids[i];
+    if (!broken && (n.force_break ? i < n.keep : !k.multi)) {
+      out += " ";
+      Print(k, indent, out);
+      continue;
+    }
+    broken = true;
+    out += "\n" + std::string(static_cast<size_t>(indent + 2), ' ');
+    Print(k, indent + 2, out);
+  }
+  out += ")" + n.suffix;
+}
+
+std::string Quote(std::string_view s, char q) {
+  std::string out(1, q);
+  for (char c : s) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      case '\0': out += "\\0"; break;
+      default:
+        if (c == q) {
+          out += '\\';
+          out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, "\\u{%x}", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + q;
+}
+
+std::string FloatText(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".einf") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string TypeText(const TypeExpr& t) {
+  auto join = [&](size_t from, size_t to) {
+    std::string s;
+    for (size_t i = from; i < to; ++i) s += (i > from ? ", " : "") + TypeText(t.args[i]);
+    return s;
+  };
+  switch (t.kind) {
+    case TypeExpr::Kind::kInfer: return "_";
+    case TypeExpr::Kind::kPath:
+      return t.args.empty() ? t.name : t.name + "[" + join(0, t.args.size()) + "]";
+    case TypeExpr::Kind::kTuple:
+      return "(" + join(0, t.args.size()) + (t.args.size() == 1 ? ",)" : ")");
+    case TypeExpr::Kind::kArray: return "[" + join(0, t.args.size()) + "]";
+    case TypeExpr::Kind::kRef:
+      return std::string(t.is_mut ? "&mut " : "&") + (t.args.empty() ? "_" : TypeText(t.args[0]));
+    case TypeExpr::Kind::kFn:
+      if (t.args.empty()) return "fn()";
+      return "fn(" + join(0, t.args.size() - 1) + ") -> " + TypeText(t.args.back());
+  }
+  return "?";
+}
+
+std::string PathText(const std::vector<PathSeg>& segs) {
+  std::string s;
+  for (size_t i = 0; i < segs.size(); ++i) s += (i ? "::" : "") + segs[i].name;
+  return s;
+}
+
+SNode DumpExpr(const Expr* e);
+SNode DumpPat(const Pattern* p);
+
+SNode DumpBlock(const Block* b) {
+  std::vector<SNode> stmts;
+  if (b) {
+    for (const Stmt& s : b->stmts) {
+      if (s.kind == Stmt::Kind::kLet) {
+        std::vector<SNode> kids;
+        kids.push_back(DumpPat(s.pat.get()));
+        if (s.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(s.type)));
+        if (s.expr) kids.push_back(DumpExpr(s.expr.get()));
+        stmts.push_back(List("let", std::move(kids)));
+      } else if (s.kind == Stmt::Kind::kEmpty) {
+        stmts.push_back(Atom(";"));
+      } else {
+        SNode n = DumpExpr(s.expr.get());
+        if (s.has_semi) n.suffix += ";";
+        stmts.push_back(std::move(n));
+      }
+    }
+  }
+  return List("block", std::move(stmts), true);
+}
+
+std::vector<SNode> DumpArgs(const std::vector<ExprPtr>& args) {
+  std::vector<SNode> out;
+  for (const ExprPtr& a : args) out.push_back(DumpExpr(a.get()));
+  return out;
+}
+
+SNode DumpEntries(const std::vector<SandboxEntry>& entries) {
+  std::vector<SNode> kids;
+  for (const SandboxEntry& en : entries)
+    kids.push_back(en.value ? List(en.key, {DumpExpr(en.value.get())}) : Atom(en.key));
+  return List("with", std::move(kids));
+}
+
+SNode DumpExpr(const Expr* e) {
+  if (!e) return Atom("_");
+  auto with = [](std::string head, std::vector<SNode> first, std::vector<SNode> rest) {
+    for (SNode& r : rest) first.push_back(std::move(r));
+    return List(std::move(head), std::move(first));
+  };
+  switch (e->kind) {
+    case EK::kInt: return Atom(std::to_string(e->int_value) + e->text);
+    case EK::kFloat: return Atom(FloatText(e->float_value) + e->text);
+    case EK::kStr: return Atom(Quote(e->text, '"'));
+    case EK::kChar: {
+      std::string s;
+      uint32_t cp = static_cast<uint32_t>(e->int_value);
+      if (cp < 0x80) {
+        s += static_cast<char>(cp);
+      } else {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "\\u{%x}", cp);
+        return Atom(std::string("'") + buf + "'");
+      }
+      return Atom(Quote(s, '\''));
+    }
+    case EK::kBool: return Atom(e->int_value ? "true" : "false");
+    case EK::kDuration: return Atom(std::to_string(e->int_value) + "ns");
+    case EK::kSize: return Atom(std::to_string(e->int_value) + "B");
+    case EK::kUnit: return Atom("()");
+    case EK::kPath: return Atom(PathText(e->segs));
+    case EK::kUnary:
+      return List(e->unary_op == UnaryOp::kNeg ? "neg" : "not", {DumpExpr(e->lhs.get())});
+    case EK::kBinary:
+      return List(BinOpText(e->binary_op), {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
+    case EK::kAssign:
+      return List(e->has_op ? std::string(BinOpText(e->binary_op)) + "=" : "=",
+                  {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
+    case EK::kCall: return with("call", {DumpExpr(e->lhs.get())}, DumpArgs(e->args));
+    case EK::kMethodCall:
+      return with("mcall", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
+    case EK::kField: return List("field", {DumpExpr(e->lhs.get()), Atom(e->text)});
+    case EK::kTupleField:
+      return List("tfield", {DumpExpr(e->lhs.get()), Atom(std::to_string(e->int_value))});
+    case EK::kIndex: return List("index", {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
+    case EK::kTuple: return List("tuple", DumpArgs(e->args));
+    case EK::kArray: return List("array", DumpArgs(e->args));
+    case EK::kMap: return List("map", DumpArgs(e->args));
+    case EK::kStruct: {
+      std::vector<SNode> kids{Atom(PathText(e->segs))};
+      for (const FieldInit& f : e->fields) kids.push_back(List(f.name, {DumpExpr(f.value.get())}));
+      return List("struct", std::move(kids));
+    }
+    case EK::kBlock: return DumpBlock(e->then_block.get());
+    case EK::kIf:
+    case EK::kIfLet: {
+      std::vector<SNode> kids;
+      if (e->kind == EK::kIfLet) {
+        kids.push_back(DumpPat(e->pat.get()));
+        kids.push_back(DumpExpr(e->lhs.get()));
+      } else {
+        kids.push_back(DumpExpr(e->cond.get()));
+      }
+      kids.push_back(DumpBlock(e->then_block.get()));
+      if (e->else_expr) kids.push_back(List("else", {DumpExpr(e->else_expr.get())}));
+      return List(e->kind == EK::kIf ? "if" : "if-let", std::move(kids));
+    }
+    case EK::kMatch: {
+      std::vector<SNode> kids{DumpExpr(e->lhs.get())};
+      for (const MatchArm& a : e->arms) {
+        std::vector<SNode> ak{DumpPat(a.pat.get())};
+        if (a.guard) ak.push_back(List("if", {DumpExpr(a.guard.get())}));
+        ak.push_back(DumpExpr(a.body.get()));
+        kids.push_back(List("arm", std::move(ak)));
+      }
+      return List("match", std::move(kids), true, 1);
+    }
+    case EK::kWhile:
+      return List("while", {DumpExpr(e->cond.get()), DumpBlock(e->then_block.get())});
+    case EK::kWhileLet:
+      return List("while-let", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
+                                DumpBlock(e->then_block.get())});
+    case EK::kLoop: return List("loop", {DumpBlock(e->then_block.get())});
+    case EK::kFor:
+      return List("for", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
+                          DumpBlock(e->then_block.get())});
+    case EK::kBreak:
+    case EK::kReturn: {
+      std::vector<SNode> kids;
+      if (e->lhs) kids.push_back(DumpExpr(e->lhs.get()));
+      return List(e->kind == EK::kBreak ? "break" : "return", std::move(kids));
+    }
+    case EK::kContinue: return List("continue");
+    case EK::kTry: return List("try", {DumpExpr(e->lhs.get())});
+    case EK::kClosure: {
+      std::vector<SNode> ps;
+      for (const ClosureParam& p : e->params) {
+        SNode pn = DumpPat(p.pat.get());
+        if (p.type.kind != TypeExpr::Kind::kInfer) pn = List(":", {pn, Atom(TypeText(p.type))});
+        ps.push_back(std::move(pn));
+      }
+      return List("closure", {List("params", std::move(ps)), DumpExpr(e->closure_body.get())});
+    }
+    case EK::kRange:
+      return List(e->inclusive ? "range=" : "range",
+                  {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
+    case EK::kCast: return List("as", {DumpExpr(e->lhs.get()), Atom(TypeText(e->type))});
+    case EK::kRef: return List(e->is_mut ? "ref-mut" : "ref", {DumpExpr(e->lhs.get())});
+    case EK::kDeref: return List("deref", {DumpExpr(e->lhs.get())});
+    case EK::kMacro: return List(e->text + "!", DumpArgs(e->args));
+    case EK::kSpawn: return with("spawn", {Atom(PathText(e->segs))}, DumpArgs(e->args));
+    case EK::kSend:
+      return with("send", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
+    case EK::kAsk: {
+      SNode n = with("ask", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
+      if (e->rhs) {
+        n.kids.push_back(List("@", {DumpExpr(e->rhs.get())}));
+        n.multi |= n.kids.back().multi;
+      }
+      return n;
+    }
+    case EK::kSandbox: {
+      std::vector<SNode> kids{Atom(e->text.empty() ? "_" : e->text)};
+      if (!e->entries.empty()) kids.push_back(DumpEntries(e->entries));
+      kids.push_back(DumpBlock(e->then_block.get()));
+      return List("sandbox", std::move(kids));
+    }
+    case EK::kUnsafe: return List("unsafe", {DumpBlock(e->then_block.get())});
+    case EK::kArena:
+      return List("arena", {Atom(e->text.empty() ? "_" : e->text), DumpBlock(e->then_block.get())});
+  }
+  return Atom("?");
+}
+
+SNode DumpPat(const Pattern* p) {
+  if (!p) return Atom("_");
+  std::vector<SNode> subs;
+  for (const PatPtr& s : p->subs) subs.push_back(DumpPat(s.get()));
+  switch (p->kind) {
+    case PK::kWild: return Atom("_");
+    case PK::kBind: {
+      SNode n = p->is_mut ? List("mut", {Atom(p->name)}) : Atom(p->name);
+      if (!subs.empty()) return List("@", {std::move(n), std::move(subs[0])});
+      return n;
+    }
+    case PK::kLit: return DumpExpr(p->lit.get());
+    case PK::kRange:
+      return List(p->inclusive ? "range=" : "range", {DumpExpr(p->lit.get()), DumpExpr(p->hi.get())});
+    case PK::kTuple: return List("tuple", std::move(subs));
+    case PK::kVariant: {
+      if (!p->has_parens) return List("path", {Atom(PathText(p->path))});
+      subs.insert(subs.begin(), Atom(PathText(p->path)));
+      return List("variant", std::move(subs));
+    }
+    case PK::kStruct: {
+      std::vector<SNode> kids{Atom(PathText(p->path))};
+      for (size_t i = 0; i < subs.size() && i < p->field_names.size(); ++i)
+        kids.push_back(List(p->field_names[i], {std::move(subs[i])}));
+      if (p->has_rest) kids.push_back(Atom(".."));
+      return List("struct-pat", std::move(kids));
+    }
+    case PK::kOr: return List("or", std::move(subs));
+    case PK::kRef: return List("ref", std::move(subs));
+  }
+  return Atom("?");
+}
+
+SNode DumpParams(const std::vector<Param>& params) {
+  std::vector<SNode> kids;
+  for (const Param& p : params) {
+    if (p.self_kind != Param::SelfKind::kNone) {
+      const char* s = p.self_kind == Param::SelfKind::kRef      ? "&self"
+                      : p.self_kind == Param::SelfKind::kRefMut ? "&mut self"
+                      : p.is_mut                                ? "mut self"
+                                                                : "self";
+      kids.push_back(Atom(s));
+      continue;
+    }
+    std::vector<SNode> rest;
+    if (p.type.kind != TypeExpr::Kind::kInfer) rest.push_back(Atom(TypeText(p.type)));
+    if (p.is_mut) {
+      rest.insert(rest.begin(), Atom(p.name));
+      kids.push_back(List("mut", std::move(rest)));
+    } else {
+      kids.push_back(rest.empty() ? Atom(p.name) : List(p.name, std::move(rest)));
+    }
+  }
+  return List("params", std::move(kids));
+}
+
+std::vector<SNode> Generics(const std::vector<std::string>& g) {
+  std::vector<SNode> out;
+  if (g.empty()) return out;
+  std::vector<SNode> names;
+  for (const std::string& s : g) names.push_back(Atom(s));
+  out.push_back(List("generics", std::move(names)));
+  return out;
+}
+
+SNode DumpFn(const FnDecl& f) {
+  std::vector<SNode> kids{Atom(f.name)};
+  if (f.is_pub) kids.push_back(Atom("pub"));
+  for (SNode& g : Generics(f.generics)) kids.push_back(std::move(g));
+  kids.push_back(DumpParams(f.params));
+  if (f.ret.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom("-> " + TypeText(f.ret)));
+  if (f.body) {
+    kids.push_back(DumpBlock(f.body.get()));
+  } else if (f.expr_body) {
+    kids.push_back(List("=", {DumpExpr(f.expr_body.get())}));
+  }
+  return List("fn", std::move(kids));
+}
+
+SNode DumpItem(const Item& it) {
+  switch (it.kind) {
+    case Item::Kind::kFn: return DumpFn(it.fn);
+    case Item::Kind::kStruct: {
+      const StructDecl& s = it.struct_decl;
+      std::vector<SNode> kids{Atom(s.name)};
+      for (SNode& g : Generics(s.generics)) kids.push_back(std::move(g));
+      for (const auto& [name, type] : s.fields) kids.push_back(List(name, {Atom(TypeText(type))}));
+      return List("struct", std::move(kids));
+    }
+    case Item::Kind::kEnum: {
+      const EnumDecl& e = it.enum_decl;
+      std::vector<SNode> kids{Atom(e.name)};
+      for (SNode& g : Generics(e.generics)) kids.push_back(std::move(g));
+      for (const EnumVariant& v : e.variants) {
+        std::vector<SNode> f;
+        for (const TypeExpr& t : v.fields) f.push_back(Atom(TypeText(t)));
+        kids.push_back(f.empty() ? Atom(v.name) : List(v.name, std::move(f)));
+      }
+      return List("enum", std::move(kids));
+    }
+    case Item::Kind::kImpl: {
+      const ImplDecl& d = it.impl_decl;
+      std::vector<SNode> kids;
+      if (!d.trait_name.empty()) {
+        kids.push_back(Atom(d.trait_name));
+        kids.push_back(Atom("for"));
+      }
+      kids.push_back(Atom(TypeText(d.self_type)));
+      size_t kids_keep = kids.size();
+      for (const FnDecl& f : d.fns) kids.push_back(DumpFn(f));
+      return List("impl", std::move(kids), true, kids_keep);
+    }
+    case Item::Kind::kTrait: {
+      std::vector<SNode> kids{Atom(it.trait_decl.name)};
+      for (const FnDecl& f : it.trait_decl.fns) kids.push_back(DumpFn(f));
+      return List("trait", std::move(kids), true, 1);
+    }
+    case Item::Kind::kConst: {
+      const ConstDecl& c = it.const_decl;
+      std::vector<SNode> kids{Atom(c.name)};
+      if (c.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(c.type)));
+      kids.push_back(DumpExpr(c.value.get()));
+      return List("const", std::move(kids));
+    }
+    case Item::Kind::kTypeAlias:
+      return List("type", {Atom(it.alias_decl.name), Atom(TypeText(it.alias_decl.type))});
+    case Item::Kind::kProtocol: {
+      std::vector<SNode> kids{Atom(it.protocol_decl.name)};
+      for (const ProtocolMsg& m : it.protocol_decl.msgs) {
+        std::vector<SNode> mk{DumpParams(m.params)};
+        if (m.reply.kind != TypeExpr::Kind::kInfer) mk.push_back(Atom("-> " + TypeText(m.reply)));
+        kids.push_back(List(m.name, std::move(mk)));
+      }
+      return List("protocol", std::move(kids), true, 1);
+    }
+    case Item::Kind::kAgent: {
+      const AgentDecl& a = it.agent_decl;
+      std::vector<SNode> kids{Atom(a.name)};
+      if (!a.ctor_params.empty()) {
+        SNode c = DumpParams(a.ctor_params);
+        c.head = "ctor";
+        kids.push_back(std::move(c));
+      }
+      if (!a.protocols.empty()) {
+        std::vector<SNode> ps;
+        for (const std::string& p : a.protocols) ps.push_back(Atom(p));
+        kids.push_back(List("protocols", std::move(ps)));
+      }
+      for (const AgentState& s : a.state) {
+        std::vector<SNode> sk{Atom(s.name)};
+        if (s.type.kind != TypeExpr::Kind::kInfer) sk.push_back(Atom(":" + TypeText(s.type)));
+        if (s.init) sk.push_back(DumpExpr(s.init.get()));
+        kids.push_back(List("state", std::move(sk)));
+      }
+      for (const Handler& h : a.handlers)
+        kids.push_back(List("on", {Atom(h.msg), DumpParams(h.params), DumpExpr(h.body.get())}));
+      for (const FnDecl& f : a.fns) kids.push_back(DumpFn(f));
+      return List("agent", std::move(kids), true, 1);
+    }
+    case Item::Kind::kSupervisor: {
+      const SupervisorDecl& s = it.supervisor_decl;
+      std::vector<SNode> kids{Atom(s.name), Atom(s.strategy)};
+      for (const SupervisorChild& c : s.children)
+        kids.push_back(List("child", {Atom(c.name), DumpExpr(c.spawn.get())}));
+      for (const OnFail& f : s.on_fail) {
+        std::vector<SNode> fk{Atom(f.child)};
+        if (f.restart) fk.push_back(Atom("restart"));
+        if (f.up_to >= 0) fk.push_back(List("up_to", {Atom(std::to_string(f.up_to))}));
+        if (f.within) fk.push_back(List("in", {DumpExpr(f.within.get())}));
+        if (f.backoff_lo || f.backoff_hi)
+          fk.push_back(
+              List("backoff", {DumpExpr(f.backoff_lo.get()), DumpExpr(f.backoff_hi.get())}));
+        if (f.escalate) fk.push_back(Atom("escalate"));
+        kids.push_back(List("on_fail", std::move(fk)));
+      }
+      return List("supervisor", std::move(kids), true, 2);
+    }
+    case Item::Kind::kSandbox:
+      return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries)});
+    case Item::Kind::kUse: {
+      std::string path;
+      for (size_t i = 0; i < it.use_decl.path.size(); ++i)
+        path += (i ? "." : "") + it.use_decl.path[i];
+      std::vector<SNode> kids{Atom(path)};
+      if (!it.use_decl.alias.empty()) {
+        kids.push_back(Atom("as"));
+        kids.push_back(Atom(it.use_decl.alias));
+      }
+      return List("use", std::move(kids));
+    }
+    case Item::Kind::kMacro: {
+      std::vector<SNode> ps;
+      for (const std::string& p : it.macro_decl.params) ps.push_back(Atom(p));
+      return List("macro", {Atom(it.macro_decl.name), List("params", std::move(ps)),
+                            Atom(Quote(it.macro_decl.body_text, '"'))});
+    }
+  }
+  return Atom("?");
+}
+
+}  // namespace
+
+Module Parse(const SourceFile& file, Diagnostics& diags) {
+  Diagnostics lex_diags, parse_diags;
+  LexResult lexed = Lex(file.text, lex_diags);
+  Shared sh;
+  sh.diags = &parse_diags;
+  for (const Diagnostic& d : lex_diags.list()) sh.reported.insert({d.loc.line, d.loc.col});
+  sh.toks = &lexed.tokens;
+  sh.src = file.text;
+  size_t n = lexed.tokens.size() - 1;  // without the end-of-file token
+  PrescanMacros(sh, n);
+  Module m;
+  m.file = file.name;
+  Parser p(sh, 0, n, lexed.tokens.back(), lexed.eof_error);
+  try {
+    p.ParseItems(m);
+  } catch (FatalError&) {
+    // MT0007 was reported; what parsed so far is returned.
+  }
+  // Lexer and parser diagnostics, in source order.
+  std::vector<Diagnostic> all = lex_diags.list();
+  all.insert(all.end(), parse_diags.list().begin(), parse_diags.list().end());
+  std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
+  for (Diagnostic& d : all)
+    diags.Error(std::move(d.code), d.loc, std::move(d.message), std::move(d.help));
+  return m;
+}
+
+std::string DumpAst(const Module& m) {
+  std::vector<SNode> items{Atom(Quote(m.file, '"'))};
+  for (const Item& it : m.items) items.push_back(DumpItem(it));
+  SNode root = List("module", std::move(items), true, 1);
+  std::string out;
+  Print(root, 0, out);
+  out += "\n";
+  return out;
+}
+
+}  // namespace mty::frontend
