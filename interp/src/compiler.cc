@@ -66,18 +66,49 @@ class FunctionCompiler {
         if (s.rvalue.deadline) NoteConst(*s.rvalue.deadline);
         for (const ir::Operand& o : s.args) NoteConst(o);
       }
-      NoteConst(b.term.op);
+      if (b.term.kind == ir::Terminator::Kind::kIf ||
+          b.term.kind == ir::Terminator::Kind::kSwitchInt ||
+          b.term.kind == ir::Terminator::Kind::kSwitchVariant ||
+          b.term.kind == ir::Terminator::Kind::kPanic ||
+          b.term.kind == ir::Terminator::Kind::kTryReturnErr)
+        NoteConst(b.term.op);
     }
     CountUses();
+    preds_.assign(f_.blocks.size(), 0);
+    preds_[0] = 1;  // the function entry
+    for (const ir::Block& b : f_.blocks) {
+      const ir::Terminator& t = b.term;
+      switch (t.kind) {
+        case ir::Terminator::Kind::kGoto:
+        case ir::Terminator::Kind::kSuspend: ++preds_[t.target]; break;
+        case ir::Terminator::Kind::kIf:
+          ++preds_[t.target];
+          ++preds_[t.target2];
+          break;
+        case ir::Terminator::Kind::kSwitchInt:
+        case ir::Terminator::Kind::kSwitchVariant:
+          ++preds_[t.target];
+          for (const ir::SwitchCase& c : t.cases) ++preds_[c.target];
+          break;
+        default: break;
+      }
+    }
     scratch_base_ = out_.num_locals + static_cast<uint32_t>(out_.constants.size());
     max_reg_ = scratch_base_;
     std::vector<int32_t> block_pc(f_.blocks.size());
     for (size_t bi = 0; bi < f_.blocks.size(); ++bi) {
       const ir::Block& b = f_.blocks[bi];
       block_pc[bi] = Pc();
-      seg_start_ = Pc();
-      seg_steps_ = 0;
-      const ir::Statement* fused = FusableCompare(b);
+      if (merge_pending_) {
+        // This block is the fall-through of a fused branch: its first
+        // segment is charged with the branch's (the false path refunds it).
+        merge_pending_ = false;
+        refund_open_ = true;
+      } else {
+        seg_start_ = Pc();
+        seg_steps_ = 0;
+      }
+      const ir::Statement* fused = FusableCompare(b, static_cast<uint32_t>(bi));
       for (const ir::Statement& s : b.stmts) {
         if (&s == fused) {
           loc_ = s.loc;
@@ -87,12 +118,14 @@ class FunctionCompiler {
         Statement(s);
       }
       if (fused) {
-        FusedBranch(*fused, b.term,
-                    bi + 1 < f_.blocks.size() ? static_cast<uint32_t>(bi + 1) : UINT32_MAX);
+        FusedBranch(*fused, b.term);
+        merge_pending_ = true;
+        refund_pc_ = Pc() - 1;
+        refund_base_ = seg_steps_;
       } else {
         Terminator(b.term);
+        CloseSegment();
       }
-      CloseSegment();
     }
     // Patch block numbers into pcs.
     for (Instr& in : out_.code) {
@@ -113,8 +146,7 @@ class FunctionCompiler {
       }
     }
     for (size_t pc = 0; pc < out_.code.size(); ++pc)
-      out_.code[pc].seg =
-          out_.seg_cost[pc] < kSegInTable ? static_cast<uint16_t>(out_.seg_cost[pc]) : kSegInTable;
+      out_.code[pc].seg = static_cast<uint16_t>(out_.seg_cost[pc]);
     for (CaseTable& t : out_.cases) {
       t.otherwise = block_pc[t.otherwise];
       for (auto& c : t.cases) c.second = block_pc[c.second];
@@ -161,8 +193,11 @@ class FunctionCompiler {
 
   // `_t = a < b` as the last statement, `if copy _t then ...` as the
   // terminator, and _t read nowhere else: lowered as one CmpBr instruction.
-  const ir::Statement* FusableCompare(const ir::Block& b) {
+  const ir::Statement* FusableCompare(const ir::Block& b, uint32_t bi) {
     if (b.stmts.empty() || b.term.kind != ir::Terminator::Kind::kIf) return nullptr;
+    // The `then` block must follow in layout and have no other predecessor,
+    // so that falling into it can share the branch's segment charge.
+    if (b.term.target != bi + 1 || preds_[bi + 1] != 1 || b.term.target2 == bi + 1) return nullptr;
     const ir::Statement& s = b.stmts.back();
     const ir::Operand& c = b.term.op;
     if (s.kind != ir::Statement::Kind::kAssign || !s.place.IsLocal() ||
@@ -179,7 +214,7 @@ class FunctionCompiler {
     return &s;
   }
 
-  void FusedBranch(const ir::Statement& cmp, const ir::Terminator& t, uint32_t next_block) {
+  void FusedBranch(const ir::Statement& cmp, const ir::Terminator& t) {
     loc_ = t.loc;
     scratch_next_ = scratch_base_;
     Step();
@@ -189,8 +224,6 @@ class FunctionCompiler {
                                   Op::CmpBrLe, Op::CmpBrGt, Op::CmpBrGe};
     int idx = static_cast<int>(cmp.rvalue.bin) - static_cast<int>(ir::BinOp::kEq);
     Emit(kOps[idx], a, b, static_cast<int32_t>(t.target2));
-    // The `then` block follows when it is next in layout; otherwise jump.
-    if (t.target != next_block) Emit(Op::Jmp, static_cast<int32_t>(t.target));
     kills_.clear();
   }
 
@@ -216,6 +249,7 @@ class FunctionCompiler {
   void Emit(Op op, int32_t a = 0, int32_t b = 0, int32_t c = 0) {
     out_.code.push_back(Instr{op, 0, a, b, c});
     out_.seg_cost.push_back(0);
+    out_.refund.push_back(0);
     out_.steps_at.push_back(pending_steps_);
     out_.loc.push_back(loc_);
     if (pending_locs_.size() > 1) out_.step_locs[Pc() - 1] = pending_locs_;
@@ -224,12 +258,22 @@ class FunctionCompiler {
   }
 
   void Step() {
+    if (seg_steps_ >= kMaxSegCost) {
+      // A segment's cost must fit the 16-bit inline field: split it with a
+      // Charge instruction that starts the next segment.
+      CloseSegment();
+      Emit(Op::Charge);
+    }
     ++pending_steps_;
     ++seg_steps_;
     pending_locs_.push_back(loc_);
   }
 
   void CloseSegment() {
+    if (refund_open_) {
+      out_.refund[refund_pc_] = seg_steps_ - refund_base_;
+      refund_open_ = false;
+    }
     if (seg_start_ < Pc()) out_.seg_cost[seg_start_] += seg_steps_;
     seg_start_ = Pc();
     seg_steps_ = 0;
@@ -515,6 +559,11 @@ class FunctionCompiler {
   ir::Loc loc_;
   std::vector<int32_t> kills_;
   std::vector<uint32_t> uses_;
+  std::vector<uint32_t> preds_;
+  bool merge_pending_ = false;
+  bool refund_open_ = false;
+  int32_t refund_pc_ = 0;
+  uint32_t refund_base_ = 0;
 };
 
 }  // namespace

@@ -83,10 +83,19 @@ struct Exec {
     const CompiledFunction& f = t.module_->functions[fi];
     size_t need = static_cast<size_t>(base) + f.frame_size;
     if (t.stack_.size() < need) t.stack_.resize(std::max(need, t.stack_.size() * 2));
+    // Registers above the top frame hold no heap values (PopFrame releases
+    // them), so they are initialised without release checks.
     Value* r = t.stack_.data() + base;
-    for (uint32_t i = 0; i < f.num_locals; ++i) r[i].SetImm(Tag::kUnit, 0);
+    for (uint32_t i = 0; i < f.num_locals; ++i) r[i].RawSetUnit();
     const std::vector<Value>& c = Consts(t, fi);
-    for (size_t i = 0; i < c.size(); ++i) r[f.num_locals + i] = c[i];
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (c[i].IsHeap()) {
+        r[f.num_locals + i].RawSetUnit();
+        r[f.num_locals + i] = c[i];
+      } else {
+        r[f.num_locals + i].RawCopyImmediate(c[i]);
+      }
+    }
     t.frames_.push_back(Frame{fi, f.frame_size, base, ret_pc, ret_reg, t.next_frame_id_++});
     return true;
   }
@@ -408,18 +417,17 @@ Stop Exec::Loop(Task& t) {
     }                                     \
   } while (0)
   // Entering the segment that starts at `target` (a pc in fn).
-#define ENTER_SEGMENT(target_pc)                                   \
-  do {                                                             \
-    if constexpr (M == Mode::kMetered) {                           \
-      int64_t cost_ = code[(target_pc)].seg;                       \
-      if (cost_ == kSegInTable) cost_ = fn->seg_cost[(target_pc)]; \
-      if (steps < cost_) [[unlikely]] {                            \
-        pc = code + (target_pc);                                   \
-        SAVE();                                                    \
-        return Stop::kToExact;                                     \
-      }                                                            \
-      steps -= cost_;                                              \
-    }                                                              \
+#define ENTER_SEGMENT(target_pc)             \
+  do {                                       \
+    if constexpr (M == Mode::kMetered) {     \
+      int64_t cost_ = code[(target_pc)].seg; \
+      if (steps < cost_) [[unlikely]] {      \
+        pc = code + (target_pc);             \
+        SAVE();                              \
+        return Stop::kToExact;               \
+      }                                      \
+      steps -= cost_;                        \
+    }                                        \
   } while (0)
 #define SAFEPOINT(target_pc)                                      \
   do {                                                            \
@@ -938,6 +946,10 @@ dispatch:
     NEXT();
   }
   CASE(Unsupported) { TRAP("MT5008", fn->messages[pc->a]); }
+  CASE(Charge) {
+    ENTER_SEGMENT(pc - code);
+    NEXT();
+  }
   CASE(Jmp) { JUMP(pc->a); }
   CASE(JmpIf) {
     const Value& c = R[pc->a];
@@ -966,10 +978,11 @@ dispatch:
         FAIL_CX();                                                                              \
       r_ = out_.b();                                                                            \
     }                                                                                           \
-    if (!r_) JUMP(pc->c);                                                                       \
-    ++pc;                                                                                       \
-    ENTER_SEGMENT(pc - code);                                                                   \
-    DISPATCH();                                                                                 \
+    if (!r_) {                                                                                  \
+      if constexpr (M == Mode::kMetered) steps += fn->refund[pc - code];                        \
+      JUMP(pc->c);                                                                              \
+    }                                                                                           \
+    NEXT();                                                                                     \
   }
   CMP_BRANCH(CmpBrEq, ==)
   CMP_BRANCH(CmpBrNe, !=)

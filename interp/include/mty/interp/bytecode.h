@@ -28,15 +28,15 @@ const char* OpFormat(Op op);
 struct Instr {
   Op op;
   // The step cost of the segment starting here (see seg_cost), inline so a
-  // jump charges its target with one load from the line it fetches next;
-  // kSegInTable when it does not fit.
+  // jump charges its target with one load from the line it fetches next.
+  // Segments never exceed kMaxSegCost: the compiler splits longer ones.
   uint16_t seg = 0;
   int32_t a = 0;
   int32_t b = 0;
   int32_t c = 0;
 };
 static_assert(sizeof(Instr) == 16, "instructions are 16 bytes");
-inline constexpr uint16_t kSegInTable = 0xFFFF;
+inline constexpr uint32_t kMaxSegCost = 0xFFFF;
 
 enum class CastKind : int32_t {
   kI8,
@@ -93,6 +93,9 @@ struct CompiledFunction {
   // Steps charged when control enters the segment starting at pc (block
   // start, or the continuation after a call); 0 elsewhere.
   std::vector<uint32_t> seg_cost;
+  // For a fused compare-and-branch: the steps of the fall-through segment it
+  // charged in advance, given back when it jumps instead.
+  std::vector<uint32_t> refund;
   // Steps that begin at pc (exact counting near the end of a step budget).
   std::vector<uint32_t> steps_at;
   // Where several steps begin at one pc (statements that emit no

@@ -122,6 +122,17 @@ class Value {
     i_ = v;
   }
   void Kill() { SetImm(Tag::kDead, 0); }
+  // Overwrites a slot known to hold no heap value (no release check), e.g.
+  // registers above the top frame, which PopFrame leaves free of heap values.
+  void RawSetUnit() {
+    tag_ = Tag::kUnit;
+    i_ = 0;
+  }
+  void RawCopyImmediate(const Value& o) {
+    tag_ = o.tag_;
+    aux_ = o.aux_;
+    i_ = o.i_;
+  }
 
  private:
   static Value Imm(Tag t, int64_t v) {
