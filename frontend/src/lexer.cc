@@ -18,13 +18,11 @@ namespace {
 // Hard keywords only; `agent`, `protocol`, `supervisor`, `sandbox`, `arena`,
 // `macro`, `on`, `child`, `restart`, ... are contextual (see the parser).
 constexpr std::string_view kKeywords[] = {
-    "as",  "break", "const", "continue", "else",   "enum",  "false", "fn",     "for",
-    "if",  "impl",  "in",    "let",      "loop",   "match", "mut",   "pub",    "return",
-    "self", "spawn", "struct", "trait",  "true",   "type",  "unsafe", "use",   "while"};
+    "as",   "break", "const",  "continue", "else", "enum",  "false",  "fn",  "for",
+    "if",   "impl",  "in",     "let",      "loop", "match", "mut",    "pub", "return",
+    "self", "spawn", "struct", "trait",    "true", "type",  "unsafe", "use", "while"};
 
-bool IsIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -87,6 +85,7 @@ class Lexer {
   Lexer(std::string_view text, Diagnostics& diags) : src_(text), diags_(diags) {}
 
   LexResult Run() {
+    out_.tokens.reserve(src_.size() / 4 + 16);
     // A UTF-8 byte order mark is skipped, as rustc does.
     if (src_.substr(0, 3) == "\xEF\xBB\xBF") Advance(3);
     while (pos_ < src_.size()) Next();
@@ -204,8 +203,9 @@ class Lexer {
       first_len = 2;
     }
     std::string shown = what.substr(0, first_len);
-    if (b < 0x20 || b == 0x7F) shown = "\\x" + std::string(1, "0123456789abcdef"[b >> 4]) +
-                                       std::string(1, "0123456789abcdef"[b & 15]);
+    if (b < 0x20 || b == 0x7F)
+      shown = "\\x" + std::string(1, "0123456789abcdef"[b >> 4]) +
+              std::string(1, "0123456789abcdef"[b & 15]);
     Error("MT0005", loc, "unexpected character '" + shown + "'");
     Token& t = Push(Tok::kError, loc, start);
     t.text = std::move(what);
@@ -498,8 +498,7 @@ class Lexer {
     }
     if (digits.empty() && !is_float) {
       Error("MT0006", loc,
-            "invalid number literal: no digits after '" + std::string(src_.substr(start, 2)) +
-                "'");
+            "invalid number literal: no digits after '" + std::string(src_.substr(start, 2)) + "'");
       bad = true;
     }
     Tok kind = is_float ? Tok::kFloat : Tok::kInt;
@@ -524,11 +523,11 @@ class Lexer {
           }
         }
         if (!found) {
-          Error("MT0006", loc,
-                "invalid suffix '" + suffix + "' for " + (is_float ? "float" : "number") +
-                    " literal",
-                "valid suffixes: i8..i128, u8..u128, isize, usize, f32, f64; durations ns us ms s "
-                "m h; sizes B KiB MiB GiB k M");
+          Error(
+              "MT0006", loc,
+              "invalid suffix '" + suffix + "' for " + (is_float ? "float" : "number") + " literal",
+              "valid suffixes: i8..i128, u8..u128, isize, usize, f32, f64; durations ns us ms s "
+              "m h; sizes B KiB MiB GiB k M");
           bad = true;
         }
       }
@@ -550,8 +549,9 @@ class Lexer {
     for (char c : digits) {
       uint64_t d = static_cast<uint64_t>(DigitValue(c));
       if (d >= static_cast<uint64_t>(base)) {
-        Error("MT0006", loc, "invalid digit '" + std::string(1, c) + "' in a base " +
-                                 std::to_string(base) + " literal");
+        Error("MT0006", loc,
+              "invalid digit '" + std::string(1, c) + "' in a base " + std::to_string(base) +
+                  " literal");
         t.bad = true;
         return;
       }
@@ -583,22 +583,22 @@ class Lexer {
     };
     // Longest first.
     static constexpr P kPuncts[] = {
-        {"<<=", Tok::kShlEq},  {">>=", Tok::kShrEq},    {"..=", Tok::kDotDotEq},
-        {"::", Tok::kColonColon}, {"..", Tok::kDotDot}, {"=>", Tok::kFatArrow},
-        {"->", Tok::kArrow},   {"&&", Tok::kAmpAmp},    {"||", Tok::kPipePipe},
-        {"==", Tok::kEqEq},    {"!=", Tok::kNe},        {"<=", Tok::kLe},
-        {">=", Tok::kGe},      {"<<", Tok::kShl},       {">>", Tok::kShr},
-        {"+=", Tok::kPlusEq},  {"-=", Tok::kMinusEq},   {"*=", Tok::kStarEq},
-        {"/=", Tok::kSlashEq}, {"%=", Tok::kPercentEq}, {"&=", Tok::kAmpEq},
-        {"|=", Tok::kPipeEq},  {"^=", Tok::kCaretEq},   {"(", Tok::kLParen},
-        {")", Tok::kRParen},   {"{", Tok::kLBrace},     {"}", Tok::kRBrace},
-        {"[", Tok::kLBracket}, {"]", Tok::kRBracket},   {",", Tok::kComma},
-        {";", Tok::kSemi},     {":", Tok::kColon},      {".", Tok::kDot},
-        {"@", Tok::kAt},       {"?", Tok::kQuestion},   {"!", Tok::kBang},
-        {"#", Tok::kHash},     {"&", Tok::kAmp},        {"|", Tok::kPipe},
-        {"^", Tok::kCaret},    {"=", Tok::kEq},         {"<", Tok::kLt},
-        {">", Tok::kGt},       {"+", Tok::kPlus},       {"-", Tok::kMinus},
-        {"*", Tok::kStar},     {"/", Tok::kSlash},      {"%", Tok::kPercent},
+        {"<<=", Tok::kShlEq},     {">>=", Tok::kShrEq},    {"..=", Tok::kDotDotEq},
+        {"::", Tok::kColonColon}, {"..", Tok::kDotDot},    {"=>", Tok::kFatArrow},
+        {"->", Tok::kArrow},      {"&&", Tok::kAmpAmp},    {"||", Tok::kPipePipe},
+        {"==", Tok::kEqEq},       {"!=", Tok::kNe},        {"<=", Tok::kLe},
+        {">=", Tok::kGe},         {"<<", Tok::kShl},       {">>", Tok::kShr},
+        {"+=", Tok::kPlusEq},     {"-=", Tok::kMinusEq},   {"*=", Tok::kStarEq},
+        {"/=", Tok::kSlashEq},    {"%=", Tok::kPercentEq}, {"&=", Tok::kAmpEq},
+        {"|=", Tok::kPipeEq},     {"^=", Tok::kCaretEq},   {"(", Tok::kLParen},
+        {")", Tok::kRParen},      {"{", Tok::kLBrace},     {"}", Tok::kRBrace},
+        {"[", Tok::kLBracket},    {"]", Tok::kRBracket},   {",", Tok::kComma},
+        {";", Tok::kSemi},        {":", Tok::kColon},      {".", Tok::kDot},
+        {"@", Tok::kAt},          {"?", Tok::kQuestion},   {"!", Tok::kBang},
+        {"#", Tok::kHash},        {"&", Tok::kAmp},        {"|", Tok::kPipe},
+        {"^", Tok::kCaret},       {"=", Tok::kEq},         {"<", Tok::kLt},
+        {">", Tok::kGt},          {"+", Tok::kPlus},       {"-", Tok::kMinus},
+        {"*", Tok::kStar},        {"/", Tok::kSlash},      {"%", Tok::kPercent},
     };
     std::string_view rest = src_.substr(pos_);
     for (const P& p : kPuncts) {

@@ -41,6 +41,28 @@ bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
   return false;
 }
 
+// Where an expression starts in the source (the parser locates postfix and
+// binary nodes at their operator or name).
+Loc StartLoc(const Expr& e) {
+  switch (e.kind) {
+    case K::kField:
+    case K::kTupleField:
+    case K::kIndex:
+    case K::kMethodCall:
+    case K::kCall:
+    case K::kBinary:
+    case K::kAssign:
+    case K::kCast:
+    case K::kTry:
+    case K::kSend:
+    case K::kAsk:
+      if (e.lhs) return StartLoc(*e.lhs);
+      return e.loc;
+    case K::kPath: return e.segs.empty() ? e.loc : e.segs[0].loc;
+    default: return e.loc;
+  }
+}
+
 Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
 Operand UnitOp() { return ConstOp(ir::Constant::Unit()); }
 
@@ -74,7 +96,20 @@ class FnLowerer {
     return l;
   }
 
-  void SetLoc(Loc l) { fn_.loc = IrLoc(l); }
+  void SetLoc(Loc l) {
+    fn_.loc = IrLoc(l);
+    loc_ = l;
+  }
+  void SetSelfType(const std::string& t) {
+    self_type_ = t;
+    if (!t.empty()) generics_["Self"] = Ty::Adt(t);
+  }
+  void SetGenerics(const std::map<std::string, TyP>& g) {
+    for (const auto& [k, v] : g) generics_[k] = v;
+  }
+  std::string SelfName(const std::string& n) const {
+    return n == "Self" && !self_type_.empty() ? self_type_ : n;
+  }
 
   // Lowers a function body and returns the finished function.
   // Lowers a body; a function declared without a result (or `-> Unit`)
@@ -163,8 +198,9 @@ class FnLowerer {
     s.kind = ir::Statement::Kind::kAssign;
     s.place = std::move(p);
     s.rvalue = std::move(r);
-    s.loc = IrLoc(loc);
+    s.loc = IrLoc(loc_);  // statement granularity: where the source statement starts
     s.loc_explicit = true;
+    (void)loc;
     Push(std::move(s));
   }
   // Sets the current block's terminator and opens a fresh (dead) block.
@@ -229,6 +265,7 @@ class FnLowerer {
   Val Unit() { return Val{UnitOp(), Ty::Make(Ty::Kind::kUnit)}; }
 
   void Error(const char* code, Loc loc, std::string msg, std::string help = "") {
+    place_error_ = true;
     g_.diags.Error(code, loc, std::move(msg), std::move(help));
   }
 
@@ -261,6 +298,7 @@ class FnLowerer {
   // ---- blocks and statements ----
   Val LowerBlock(const Block& b) {
     scopes_.emplace_back();
+    Loc outer = loc_;
     Val last = Unit();
     for (size_t i = 0; i < b.stmts.size(); ++i) {
       const Stmt& s = b.stmts[i];
@@ -274,11 +312,12 @@ class FnLowerer {
       }
     }
     scopes_.pop_back();
+    loc_ = outer;
     return last;
   }
 
   void LowerLet(const Stmt& s) {
-    TyP declared = g_.Resolve(s.type);
+    TyP declared = g_.Resolve(s.type, &generics_);
     Val init = s.expr ? LowerExpr(*s.expr) : Val{UnitOp(), declared};
     TyP ty = declared->Is(Ty::Kind::kUnknown) ? init.ty : declared;
     if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty()) {
@@ -304,7 +343,6 @@ class FnLowerer {
   // pattern's names bound (new locals in the current scope).
   void MatchPattern(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
                     std::map<std::string, uint32_t>& binds) {
-    loc_ = p.loc.line ? p.loc : loc_;
     while (ty->Is(Ty::Kind::kRef) && p.kind != Pattern::Kind::kRef &&
            p.kind != Pattern::Kind::kBind && p.kind != Pattern::Kind::kWild) {
       // Matching through a reference looks at the referent.
@@ -388,6 +426,9 @@ class FnLowerer {
           if (!p.has_parens && p.path.size() == 1 && !IsUpper(p.path[0].name)) {
             Bind(p.path[0].name, false, place, ty, binds);
           }
+          // After an error, still bind the sub-patterns' names so that uses
+          // in the arm do not report follow-on errors.
+          for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
           return;
         }
         if (p.has_parens && p.subs.size() != vd->arity) {
@@ -418,7 +459,7 @@ class FnLowerer {
         return;
       }
       case Pattern::Kind::kStruct: {
-        std::string name = p.path.empty() ? "" : p.path.back().name;
+        std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
         auto it = g_.adts.find(name);
         if (it == g_.adts.end()) {
           Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
@@ -443,6 +484,11 @@ class FnLowerer {
         return;
       }
     }
+  }
+
+  void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds) {
+    if (p.kind == Pattern::Kind::kBind) Bind(p.name, p.is_mut, place, Ty::Unknown(), binds);
+    for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
   }
 
   void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
@@ -672,6 +718,41 @@ class FnLowerer {
   Val Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating, Loc loc);
   Val CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty);
 
+ public:
+  // Checks one manifest entry (runtime.md §4): a known key and a value of
+  // the right kind. Values are data, not expressions (`mb_policy = fail`).
+  void CheckSandboxEntry(const SandboxEntry& en) {
+    const std::string& k = en.key;
+    const Expr* v = en.value.get();
+    auto kind_is = [&](K want) { return v && v->kind == want; };
+    auto bad = [&](const char* what) {
+      Error("MT2013", en.loc, absl::StrCat("sandbox entry `", k, "` needs ", what));
+    };
+    if (k == "fs.read" || k == "fs.write" || k == "net" || k == "env") {
+      if (!kind_is(K::kArray)) return bad("a list of strings, e.g. [\"./data\"]");
+      for (const ExprPtr& x : v->args)
+        if (x->kind != K::kStr) return bad("a list of strings, e.g. [\"./data\"]");
+    } else if (k == "steps" || k == "spawned" || k == "depth") {
+      if (!kind_is(K::kInt) && !kind_is(K::kSize)) return bad("an integer");
+    } else if (k == "mailbox" || k == "mb") {
+      if (!kind_is(K::kInt) && !kind_is(K::kSize)) return bad("a count such as 1024 or 1k");
+    } else if (k == "memory" || k == "mem") {
+      if (!kind_is(K::kSize) && !kind_is(K::kInt)) return bad("a size such as 64MiB");
+    } else if (k == "cpu" || k == "wall") {
+      if (!kind_is(K::kDuration)) return bad("a duration such as 150ms");
+    } else if (k == "mb_policy") {
+      std::string name = v && v->kind == K::kPath && v->segs.size() == 1 ? v->segs[0].name
+                         : v && v->kind == K::kStr                       ? v->text
+                                                                         : "";
+      if (name != "block" && name != "drop" && name != "fail") return bad("block, drop or fail");
+    } else {
+      Error("MT1013", en.loc, absl::StrCat("unknown sandbox entry `", k, "`"),
+            "known entries: fs.read, fs.write, net, env, steps, memory, cpu, wall, spawned, "
+            "mailbox, mb_policy, depth");
+    }
+  }
+
+ private:
   Globals& g_;
   TyP ret_;
   PendingFn fn_;
@@ -682,13 +763,15 @@ class FnLowerer {
   std::vector<std::map<std::string, LocalInfo>> scopes_;
   std::vector<LoopCtx> loops_;
   int arena_depth_ = 0;
+  std::string self_type_;                // inside impl methods: what `Self` names
+  std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
+  bool place_error_ = false;             // an error was reported (suppresses cascades)
   friend struct Globals;
 };
 
 // ---------------------------------------------------------------------------
 
 FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
-  if (e.loc.line) loc_ = e.loc;
   switch (e.kind) {
     case K::kInt: return Val{ConstOp(ir::Constant::Int(e.int_value)), Ty::Make(Ty::Kind::kInt)};
     case K::kFloat:
@@ -736,7 +819,9 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       TyP ty;
       bool root_mut;
       std::string root;
+      place_error_ = false;
       if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
+      if (place_error_) return Unit();
       // A field of a temporary value.
       Val base = LowerExpr(*e.lhs);
       uint32_t l = ToLocal(base);
@@ -802,7 +887,11 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       for (const ExprPtr& a : e.args) {
         Val v = LowerExpr(*a);
         ops.push_back(v.op);
-        if (elem->Is(Ty::Kind::kUnknown)) elem = v.ty;
+        if (ops.size() == 1) {
+          elem = v.ty;
+        } else if (elem->Name() != v.ty->Name()) {
+          elem = Ty::Unknown();  // mixed kinds: methods dispatch at run time
+        }
       }
       Rvalue r;
       r.kind = Rvalue::Kind::kArrayInit;
@@ -830,7 +919,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       ir::Statement s;
       s.kind = ir::Statement::Kind::kArenaPush;
       s.arena = static_cast<uint32_t>(arena_depth_++);
-      s.loc = IrLoc(e.loc);
+      s.loc = IrLoc(loc_);
       s.loc_explicit = true;
       Push(s);
       Val v = LowerBlock(*e.then_block);
@@ -873,7 +962,6 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kReturn: {
       Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
       Assign(Place{0, {}}, UseR(v.op), e.loc);
-      loc_ = e.loc;
       Term(ir::Terminator::Kind::kReturn);
       return Unit();
     }
@@ -887,7 +975,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       sw.cases.push_back({0, ok});
       sw.target = err;
       if (!terminated_) {
-        sw.loc = IrLoc(e.loc);
+        sw.loc = IrLoc(loc_);
         sw.loc_explicit = true;
         fn_.blocks[cur_].block.term = sw;
         fn_.blocks[cur_].term_set = true;
@@ -896,7 +984,6 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       ir::Terminator tr;
       tr.kind = ir::Terminator::Kind::kTryReturnErr;
       tr.op = Operand::Copy(Place{t, {}});
-      loc_ = e.loc;
       TermWith(tr);
       SetBlock(ok);
       Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
@@ -911,7 +998,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       return Unit();
     case K::kCast: {
       Val v = LowerExpr(*e.lhs);
-      TyP target = g_.Resolve(e.type);
+      TyP target = g_.Resolve(e.type, &generics_);
       ir::Type it = e.type.kind == TypeExpr::Kind::kPath ? ir::Type::Named(e.type.name)
                                                          : ir::Type::Named("?");
       if (it.name == "I128") it.name = "I64";
@@ -954,7 +1041,8 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kSpawn: {
       std::string name = e.segs.empty() ? "" : e.segs.back().name;
       if (!g_.agents.count(name) && !g_.supervisors.count(name)) {
-        Error("MT1004", e.loc, absl::StrCat("cannot find agent `", name, "` in this scope"));
+        Error("MT1004", e.segs.empty() ? e.loc : e.segs.back().loc,
+              absl::StrCat("cannot find agent `", name, "` in this scope"));
         return Unit();
       }
       Rvalue r;
@@ -979,8 +1067,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kSandbox: {
       if (e.entries.empty() && !g_.sandboxes.count(e.text))
         Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"));
-      for (const SandboxEntry& en : e.entries)
-        if (en.value) LowerExpr(*en.value);
+      for (const SandboxEntry& en : e.entries) CheckSandboxEntry(en);
       Assign(Place{Temp(Ty::Unknown()), {}},
              CallBuiltin(
                  "unsupported",
@@ -1144,6 +1231,14 @@ FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const
 }
 
 FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
+  if (e.segs.size() >= 2 && e.segs[0].name == "Self" && !self_type_.empty()) {
+    Expr c;
+    c.kind = K::kPath;
+    c.loc = e.loc;
+    c.segs = e.segs;
+    c.segs[0].name = self_type_;
+    return LowerPath(c);
+  }
   const std::string& a = e.segs[0].name;
   if (e.segs.size() == 1) {
     if (const LocalInfo* li = FindLocal(a)) return Val{Operand::Copy(Place{li->index, {}}), li->ty};
@@ -1219,7 +1314,7 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
   uint32_t t = Temp(Ty::Adt("Result", {Ty::Unknown(), Ty::Make(Ty::Kind::kStr)}));
   s.has_dest = true;
   s.place = Place{t, {}};
-  s.loc = IrLoc(loc);
+  s.loc = IrLoc(loc_);
   s.loc_explicit = true;
   Push(std::move(s));
   return Val{Operand::Copy(Place{t, {}}),
@@ -1267,7 +1362,6 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
       Val r = Emit(CallBuiltin(b, {v.op}),
                    Ty::Make(n == "__type_name" ? Ty::Kind::kStr : Ty::Kind::kUnit));
       if (n == "panic") {
-        loc_ = e.loc;
         Term(ir::Terminator::Kind::kUnreachable);
       }
       return r;
@@ -1283,7 +1377,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     return Unit();
   }
   if (callee.kind == K::kPath && callee.segs.size() == 2) {
-    const std::string& a = callee.segs[0].name;
+    const std::string a = SelfName(callee.segs[0].name);
     const std::string& b = callee.segs[1].name;
     auto it = g_.adts.find(a);
     uint32_t vi;
@@ -1296,6 +1390,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     recv.kind = K::kPath;
     recv.loc = callee.loc;
     recv.segs = {callee.segs[0]};
+    recv.segs[0].name = a;
     Expr mc;
     mc.kind = K::kMethodCall;
     mc.loc = e.loc;
@@ -1407,7 +1502,9 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   const Expr& recv = *e.lhs;
   const std::string& name = e.text;
   std::vector<std::string> path;
-  if (FlattenPath(recv, &path) && !FindLocal(path[0]) && !g_.consts.count(path[0])) {
+  if (!FlattenPath(recv, &path)) path.clear();
+  if (!path.empty()) path[0] = SelfName(path[0]);
+  if (!path.empty() && !FindLocal(path[0]) && !g_.consts.count(path[0])) {
     // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
     std::vector<std::string> full;
     if (path[0] == "std") {
@@ -1431,9 +1528,13 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           std::string adt;
           std::vector<PathSeg> segs = {{tn, recv.loc}, {name, e.loc}};
           const VariantDef* vd = ResolveVariantPath(segs, nullptr, &adt, &vi, e.loc);
-          return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
+          return MakeVariant(adt, vi, *vd, &e.args, nullptr, recv.loc);
         }
         auto m = g_.methods[tn].find(name);
+        if (m == g_.methods[tn].end() && it->second.is_enum && IsUpper(name)) {
+          Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"));
+          return Unit();
+        }
         if (m == g_.methods[tn].end()) {
           Error("MT2004", e.loc,
                 absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"));
@@ -1507,11 +1608,12 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
     }
   }
-  bool is_prelude = IsPreludeMethod(name);
+  bool is_prelude = IsPreludeMethod(name) && !(peek->Is(Ty::Kind::kStr) && name == "find");
   Val rv =
       Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut && !is_prelude : user_mut, e.loc);
   base = rty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  if (base->Is(Ty::Kind::kStr) && name == "find") is_prelude = false;  // Str::find(substring)
   if (user_fn.empty() && base->Is(Ty::Kind::kAdt)) {
     auto m = g_.methods.find(base->name);
     if (m != g_.methods.end() && m->second.count(name)) {
@@ -1582,12 +1684,20 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   }
   TyP result = MethodResult(base, name, arg_tys);
   if (is_prelude) {
-    std::vector<Operand> all{rv.op};
+    // Prelude functions take values: look through `&`/`&mut` receivers.
+    Place val = place;
+    for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
+      val.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+    std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
     for (Operand& o : ops) all.push_back(std::move(o));
     Val v = CallPrelude(name, std::move(all), result);
     if (name == "sort_by") {
-      // sort_by returns the sorted array; write it back to the receiver.
-      Assign(place, UseR(v.op), e.loc);
+      // sort_by returns the sorted array; write it back to the receiver
+      // (through a `&mut` reference when the receiver is one).
+      Place dst = place;
+      for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
+        dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+      Assign(dst, UseR(v.op), e.loc);
       return Unit();
     }
     return v;
@@ -1610,7 +1720,7 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
     return Unit();
   }
   if (!root_mut) {
-    Error("MT3014", e.loc,
+    Error("MT3014", StartLoc(*e.lhs),
           absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"),
           absl::StrCat("consider changing this to `let mut ", root, "`"));
   }
@@ -1696,7 +1806,11 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
   if (e.else_expr) {
     Val ev = LowerExpr(*e.else_expr);
     Assign(Place{result, {}}, UseR(ev.op), e.loc);
-    if (ty->Is(Ty::Kind::kUnknown)) ty = ev.ty;
+    if (ty->Is(Ty::Kind::kUnknown) || ty->Is(Ty::Kind::kUnit)) {
+      ty = ev.ty;
+    } else if (!ev.ty->Is(Ty::Kind::kUnit) && ev.ty->Name() != ty->Name()) {
+      ty = Ty::Unknown();  // the branches disagree: dispatch at run time
+    }
   } else {
     Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
     ty = Ty::Make(Ty::Kind::kUnit);
@@ -1713,6 +1827,7 @@ FnLowerer::Val FnLowerer::LowerMatch(const Expr& e) {
   uint32_t result = Temp(Ty::Unknown());
   uint32_t done = NewBlock();
   TyP ty = Ty::Unknown();
+  bool first_arm = true;
   uint32_t next = NewBlock();
   Goto(next);
   for (const MatchArm& arm : e.arms) {
@@ -1728,13 +1843,17 @@ FnLowerer::Val FnLowerer::LowerMatch(const Expr& e) {
       SetBlock(body);
     }
     Val v = LowerExpr(*arm.body);
-    if (ty->Is(Ty::Kind::kUnknown)) ty = v.ty;
+    if (first_arm) {
+      ty = v.ty;
+      first_arm = false;
+    } else if (!v.ty->Is(Ty::Kind::kUnit) && v.ty->Name() != ty->Name()) {
+      ty = Ty::Unknown();
+    }
     Assign(Place{result, {}}, UseR(v.op), arm.loc);
     Goto(done);
     scopes_.pop_back();
   }
   SetBlock(next);
-  loc_ = e.loc;
   Term(ir::Terminator::Kind::kUnreachable);  // no arm matched: MT5005
   SetBlock(done);
   fn_.locals[result].type = ty->ToIr();
@@ -1867,13 +1986,16 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     if (params.count(n)) continue;
     if (const LocalInfo* li = FindLocal(n)) caps.push_back({n, *li});
   }
-  std::string name = absl::StrCat(fn_.name, "::{closure#", g_.closure_counter++, "}");
+  std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());
   inner.SetLoc(e.loc);
+  inner.loc_ = loc_;
+  inner.self_type_ = self_type_;
+  inner.generics_ = generics_;
   for (const auto& [n, li] : caps) inner.AddParam(n, li.ty, li.is_mut, false);
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.params) {
-    TyP t = g_.Resolve(p.type);
+    TyP t = g_.Resolve(p.type, &generics_);
     if (p.pat && p.pat->kind == Pattern::Kind::kBind && p.pat->subs.empty()) {
       inner.AddParam(p.pat->name, t, p.pat->is_mut, false);
     } else {
@@ -1884,7 +2006,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   for (const auto& [l, p] : pattern_params) {
     uint32_t fail = inner.NewBlock();
     std::map<std::string, uint32_t> binds;
-    inner.MatchPattern(*p->pat, Place{l, {}}, g_.Resolve(p->type), fail, binds);
+    inner.MatchPattern(*p->pat, Place{l, {}}, g_.Resolve(p->type, &generics_), fail, binds);
     uint32_t ok = inner.cur_;
     inner.SetBlock(fail);
     inner.Term(ir::Terminator::Kind::kUnreachable);
@@ -1899,7 +2021,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
 }
 
 FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
-  std::string name = e.segs.empty() ? "" : e.segs.back().name;
+  std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
   auto it = g_.adts.find(name);
   if (it == g_.adts.end()) {
     Error("MT1003", e.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
@@ -2007,7 +2129,6 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
     return Unit();
   }
   if (m == "unreachable") {
-    loc_ = e.loc;
     Term(ir::Terminator::Kind::kUnreachable);
     return Unit();
   }
@@ -2197,6 +2318,7 @@ void Globals::Collect(const Module& m) {
     d.decl = &f;
     d.self_type = self_type;
     for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
+    if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
     for (const Param& p : f.params) {
       if (p.self_kind != Param::SelfKind::kNone) {
         d.self_kind = p.self_kind;
@@ -2296,6 +2418,8 @@ void Globals::Collect(const Module& m) {
 void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
   FnLowerer fl(*this, def.ir_name, def.ret);
   fl.SetLoc(decl.loc);
+  fl.SetSelfType(def.self_type);
+  fl.SetGenerics(def.generics);
   size_t pi = 0;
   for (const Param& p : decl.params) {
     if (p.self_kind != Param::SelfKind::kNone) {
@@ -2325,7 +2449,10 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
 }
 
 void Globals::LowerAll(const Module& m) {
-  (void)m;
+  for (const auto& [name, sb] : sandboxes) {
+    FnLowerer check(*this, "__sandbox_check", Ty::Unknown());
+    for (const SandboxEntry& en : sb->entries) check.CheckSandboxEntry(en);
+  }
   // Functions in declaration order: free functions first as declared, then
   // methods; closures are appended as they are lowered.
   std::vector<const FnDef*> order;

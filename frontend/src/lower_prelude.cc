@@ -91,6 +91,10 @@ fn __mty_all(r, f) {
 }
 
 fn __mty_find(r, f) {
+  if __type_name(r) == "Str" {
+    let s: Str = r
+    return s.find(f)
+  }
   for x in r {
     if f(x) { return Option::Some(x) }
   }

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <iterator>
-#include <cstdint>
 #include <limits>
 #include <memory>
 #include <set>
@@ -32,8 +32,9 @@ constexpr int kMaxDepth = 512;
 constexpr int kMaxMacroDepth = 32;
 constexpr int kMaxExpansions = 10000;
 
-struct SyntaxError {};  // reported; caught at a statement / entry / item boundary
-struct FatalError {};   // MT0007: parsing stops
+struct SyntaxError {};    // reported; caught at a statement / entry / item boundary
+struct FatalError {};     // MT0007: parsing stops
+struct UnclosedBlock {};  // MT0012 at an item in column 1: resume at that item
 
 // ------------------------------------------------------------------ cloning
 
@@ -98,8 +99,8 @@ ExprPtr CloneExpr(const Expr* e) {
   for (const FieldInit& f : e->fields)
     c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get()), f.loc});
   for (const MatchArm& a : e->arms)
-    c->arms.push_back(MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()),
-                               CloneExpr(a.body.get()), a.loc});
+    c->arms.push_back(
+        MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()), CloneExpr(a.body.get()), a.loc});
   for (const ClosureParam& p : e->params)
     c->params.push_back(ClosureParam{ClonePat(p.pat.get()), p.type});
   c->closure_body = CloneExpr(e->closure_body.get());
@@ -188,9 +189,8 @@ const char* BinOpText(BinaryOp op) {
 
 bool IsPrimitiveTypeName(std::string_view s) {
   static constexpr std::string_view k[] = {
-      "I8",   "I16",  "I32",   "I64",   "I128", "U8",   "U16",  "U32",     "U64",  "U128",
-      "ISize", "USize", "F32", "F64",   "Bool", "Str",  "String", "Char",  "Unit", "Duration",
-      "Size", "Bytes"};
+      "I8",    "I16", "I32", "I64",  "I128", "U8",     "U16",  "U32",  "U64",      "U128", "ISize",
+      "USize", "F32", "F64", "Bool", "Str",  "String", "Char", "Unit", "Duration", "Size", "Bytes"};
   return std::find(std::begin(k), std::end(k), s) != std::end(k);
 }
 
@@ -313,7 +313,30 @@ class Parser {
   struct Saved {
     size_t nl = 0;
     bool no_struct = false;
-    bool in_arm = false;
+    bool minus_entry = false;
+    Loc block_open;
+  };
+
+  // Sets the expression restrictions for a nested construct (brackets and
+  // blocks lift them, heads add `no_struct`); restores them on exit.
+  class Restrict {
+   public:
+    Restrict(Parser* p, bool no_struct, bool minus_entry = false)
+        : p_(p), no_struct_(p->no_struct_), minus_entry_(p->minus_entry_) {
+      p_->no_struct_ = no_struct;
+      p_->minus_entry_ = minus_entry;
+    }
+    ~Restrict() {
+      p_->no_struct_ = no_struct_;
+      p_->minus_entry_ = minus_entry_;
+    }
+    Restrict(const Restrict&) = delete;
+    Restrict& operator=(const Restrict&) = delete;
+
+   private:
+    Parser* p_;
+    bool no_struct_;
+    bool minus_entry_;
   };
 
   class DepthGuard {
@@ -432,8 +455,9 @@ class Parser {
       if (t.kind == Tok::kEof) {
         if (!eof_silent_) {
           eof_silent_ = true;
-          Tok o = k == Tok::kRParen ? Tok::kLParen : k == Tok::kRBracket ? Tok::kLBracket
-                                                                         : Tok::kLBrace;
+          Tok o = k == Tok::kRParen     ? Tok::kLParen
+                  : k == Tok::kRBracket ? Tok::kLBracket
+                                        : Tok::kLBrace;
           ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
                    "add the missing " + TokSpelling(k));
         }
@@ -446,7 +470,7 @@ class Parser {
     Bump();
   }
 
-  Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_}; }
+  Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_, block_open_}; }
 
   // Restores the parser state of `sv` and returns the delimiters opened (and
   // not closed) since then, innermost last.
@@ -455,7 +479,8 @@ class Parser {
     nl_ignore_.resize(sv.nl);
     open_.resize(sv.nl - 1);
     no_struct_ = sv.no_struct;
-    minus_entry_ = sv.in_arm;
+    minus_entry_ = sv.minus_entry;
+    block_open_ = sv.block_open;
     pre_primary_.reset();
     return open;
   }
@@ -491,6 +516,10 @@ class Parser {
   // `}` that closes the enclosing block.
   void SyncTo(const Saved& sv, bool comma) {
     std::vector<Tok> stack = Restore(sv);
+    // `foo(1, 2` newline `let y = 3`: the error is at the start of a line
+    // that starts a statement; resume right there.
+    if (OnlyParens(stack) && pos_ > 0 && Tk(pos_ - 1).kind == Tok::kNewline && StartsLine(pos_))
+      return;
     while (pos_ < end_) {
       Tok k = Tk(pos_).kind;
       if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) {
@@ -519,8 +548,8 @@ class Parser {
              t.text == "pub";
     if (t.kind == Tok::kHash) return Tk(i + 1).kind == Tok::kLBracket;
     if (t.kind != Tok::kIdent || Tk(i + 1).kind != Tok::kIdent) return false;
-    return t.text == "agent" || t.text == "protocol" || t.text == "supervisor" ||
-           t.text == "sup" || t.text == "sandbox" || t.text == "macro";
+    return t.text == "agent" || t.text == "protocol" || t.text == "supervisor" || t.text == "sup" ||
+           t.text == "sandbox" || t.text == "macro" || t.text == "package";
   }
 
   // Skips to the next item start at the beginning of a line (outside
@@ -641,7 +670,7 @@ class Parser {
   ExprPtr ParseSpawn();
   ExprPtr ParseSandboxExpr();
   ExprPtr ParseArena();
-  ExprPtr ParseMacroCall();
+  ExprPtr ParseMacroCall(bool bang);
   ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
   std::vector<ExprPtr> ParseArgs();
   const Token& PeekOp();
@@ -662,10 +691,10 @@ class Parser {
   bool eof_silent_;
   std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
   std::vector<Tok> open_;
-  bool no_struct_ = false;  // `if`/`while`/`match`/`for` heads: no struct literals
+  bool no_struct_ = false;    // `if`/`while`/`match`/`for` heads: no struct literals
   bool minus_entry_ = false;  // match arms, map entries: `-1 => ..` on the next line is an entry
-  ExprPtr pre_primary_;     // a block-like statement continued by `.` or `?`
-  Loc block_open_;          // the `{` of the innermost block being parsed
+  ExprPtr pre_primary_;       // a block-like statement continued by `.` or `?`
+  Loc block_open_;            // the `{` of the innermost block being parsed
   std::set<std::string> macro_names_;
   // Macro expansion.
   const std::unordered_map<std::string, const Expr*>* subst_ = nullptr;
@@ -687,6 +716,8 @@ void Parser::ParseItems(Module& m) {
     } catch (SyntaxError&) {
       SyncItem(sv);
       if (pos_ == before) ++pos_;
+    } catch (UnclosedBlock&) {
+      Restore(sv);
     }
   }
 }
@@ -788,9 +819,13 @@ void Parser::ParseItem(Module& m) {
   } else if (IsId(k, "macro") && Look(1).kind == Tok::kIdent) {
     item.kind = Item::Kind::kMacro;
     item.macro_decl = ParseMacroItem();
+  } else if (IsId(k, "package") && Look(1).kind == Tok::kIdent) {
+    Bump();  // `package name` is informational
+    Bump();
+    ItemEnd();
+    return;
   } else if (IsId(k, "proc") && IsId(Look(1), "macro")) {
-    Fail(k, "procedural macros are not supported", "use `macro name(args) => { body }`",
-         "MT0010");
+    Fail(k, "procedural macros are not supported", "use `macro name(args) => { body }`", "MT0010");
   } else {
     std::string help;
     if (IsKw(k, "let") || k.kind == Tok::kIdent || k.kind == Tok::kInt || k.kind == Tok::kStr)
@@ -832,8 +867,8 @@ Param Parser::ParseParam(bool allow_self) {
     if (!allow_self) Fail(Peek(), "`self` is only allowed as the first parameter of a method");
     p.loc = Bump().loc;
     p.name = "self";
-    p.self_kind = amp ? (mut ? Param::SelfKind::kRefMut : Param::SelfKind::kRef)
-                      : Param::SelfKind::kValue;
+    p.self_kind =
+        amp ? (mut ? Param::SelfKind::kRefMut : Param::SelfKind::kRef) : Param::SelfKind::kValue;
     p.is_mut = !amp && mut;
     if (!amp && Eat(Tok::kColon)) {
       TypeExpr t = ParseType();
@@ -917,8 +952,8 @@ void Parser::BraceList(F&& entry, bool need_sep) {
   SkipNl();
   Loc o = Open(Tok::kLBrace, false);
   while (true) {
-    while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kComma ||
-                           Cur().kind == Tok::kSemi))
+    while (pos_ < end_ &&
+           (Cur().kind == Tok::kNewline || Cur().kind == Tok::kComma || Cur().kind == Tok::kSemi))
       ++pos_;
     const Token& t = Peek();
     if (t.kind == Tok::kRBrace || t.kind == Tok::kEof) break;
@@ -927,8 +962,8 @@ void Parser::BraceList(F&& entry, bool need_sep) {
     try {
       entry();
       const Token& n = Peek();
-      if (need_sep && n.kind != Tok::kComma && n.kind != Tok::kSemi &&
-          n.kind != Tok::kNewline && n.kind != Tok::kRBrace && Tk(pos_ - 1).kind != Tok::kRBrace)
+      if (need_sep && n.kind != Tok::kComma && n.kind != Tok::kSemi && n.kind != Tok::kNewline &&
+          n.kind != Tok::kRBrace && Tk(pos_ - 1).kind != Tok::kRBrace)
         FailExpected("',' or a newline", n);
     } catch (SyntaxError&) {
       SyncTo(sv, true);
@@ -1087,49 +1122,52 @@ AgentDecl Parser::ParseAgent() {
       a.protocols.push_back(ExpectIdent("a protocol name"));
     } while (Eat(Tok::kPlus));
   }
-  BraceList([&] {
-    SkipAttributes();
-    const Token& t = Peek();
-    if (IsId(t, "on") && Look(1).kind == Tok::kIdent) {
-      Handler h;
-      Bump();
-      h.loc = Peek().loc;
-      h.msg = ExpectIdent("a message name");
-      if (At(Tok::kLParen)) h.params = ParseParams(false);
-      if (Eat(Tok::kArrow)) {
-        SkipNl();
-        // `on Get() -> I64 { n }`: a reply type before a block body.
-        if (Peek().kind == Tok::kIdent && IsPrimitiveTypeName(Peek().text) &&
-            Look(1).kind == Tok::kLBrace)
+  BraceList(
+      [&] {
+        SkipAttributes();
+        const Token& t = Peek();
+        if (IsId(t, "on") && Look(1).kind == Tok::kIdent) {
+          Handler h;
           Bump();
-        h.body = ParseExpr();
-      } else if (PeekPastNl().kind == Tok::kLBrace) {
-        h.body = ParseBlockExpr();
-      } else {
-        FailExpected("'->' or '{'", Peek());
-      }
-      a.handlers.push_back(std::move(h));
-    } else if (IsKw(t, "fn") || (IsKw(t, "pub") && IsKw(Look(1), "fn"))) {
-      bool is_pub = IsKw(t, "pub");
-      if (is_pub) Bump();
-      a.fns.push_back(ParseFn(is_pub, false));
-    } else if (t.kind == Tok::kIdent) {
-      if (t.text == "state" && Look(1).kind == Tok::kIdent) Bump();
-      AgentState s;
-      s.loc = Peek().loc;
-      s.name = ExpectIdent("a state field name");
-      if (Eat(Tok::kColon)) s.type = ParseType();
-      if (Eat(Tok::kEq)) {
-        SkipNl();
-        s.init = ParseExpr();
-      } else if (s.type.kind == TypeExpr::Kind::kInfer) {
-        FailExpected("'=' or ':'", Peek(), "a state field is `name = init` or `name: Type = init`");
-      }
-      a.state.push_back(std::move(s));
-    } else {
-      FailExpected("an agent member (a state field, an `on` handler or a `fn`)", t);
-    }
-  }, false);
+          h.loc = Peek().loc;
+          h.msg = ExpectIdent("a message name");
+          if (At(Tok::kLParen)) h.params = ParseParams(false);
+          if (Eat(Tok::kArrow)) {
+            SkipNl();
+            // `on Get() -> I64 { n }`: a reply type before a block body.
+            if (Peek().kind == Tok::kIdent && IsPrimitiveTypeName(Peek().text) &&
+                Look(1).kind == Tok::kLBrace)
+              Bump();
+            h.body = ParseExpr();
+          } else if (PeekPastNl().kind == Tok::kLBrace) {
+            h.body = ParseBlockExpr();
+          } else {
+            FailExpected("'->' or '{'", Peek());
+          }
+          a.handlers.push_back(std::move(h));
+        } else if (IsKw(t, "fn") || (IsKw(t, "pub") && IsKw(Look(1), "fn"))) {
+          bool is_pub = IsKw(t, "pub");
+          if (is_pub) Bump();
+          a.fns.push_back(ParseFn(is_pub, false));
+        } else if (t.kind == Tok::kIdent) {
+          if (t.text == "state" && Look(1).kind == Tok::kIdent) Bump();
+          AgentState s;
+          s.loc = Peek().loc;
+          s.name = ExpectIdent("a state field name");
+          if (Eat(Tok::kColon)) s.type = ParseType();
+          if (Eat(Tok::kEq)) {
+            SkipNl();
+            s.init = ParseExpr();
+          } else if (s.type.kind == TypeExpr::Kind::kInfer) {
+            FailExpected("'=' or ':'", Peek(),
+                         "a state field is `name = init` or `name: Type = init`");
+          }
+          a.state.push_back(std::move(s));
+        } else {
+          FailExpected("an agent member (a state field, an `on` handler or a `fn`)", t);
+        }
+      },
+      false);
   return a;
 }
 
@@ -1167,87 +1205,93 @@ SupervisorDecl Parser::ParseSupervisor() {
     Bump();
     strategy();
   }
-  BraceList([&] {
-    const Token& t = Peek();
-    if (IsId(t, "child")) {
-      Bump();
-      SupervisorChild c;
-      c.loc = Peek().loc;
-      c.name = ExpectIdent("a child name");
-      Expect(Tok::kEq);
-      SkipNl();
-      c.spawn = ParseExpr();
-      s.children.push_back(std::move(c));
-    } else if (IsId(t, "on_fail")) {
-      OnFail f;
-      f.loc = Bump().loc;
-      Loc o = Open(Tok::kLParen, true);
-      f.child = ExpectIdent("a child name");
-      Close(Tok::kRParen, o);
-      BraceList([&] {
-        const Token& a = Peek();
-        if (IsId(a, "restart")) {
+  BraceList(
+      [&] {
+        const Token& t = Peek();
+        if (IsId(t, "child")) {
           Bump();
-          f.restart = true;
-          if (AtId("up_to")) {
-            Bump();
-            const Token& n = Peek();
-            if (n.kind != Tok::kInt) FailExpected("a restart count", n);
-            Bump();
-            f.up_to = static_cast<int64_t>(std::min<uint64_t>(
-                n.uint_value, static_cast<uint64_t>(std::numeric_limits<int64_t>::max())));
-          }
-          if (AtKw("in")) {
-            Bump();
-            f.within = ParseExpr();
-          }
-        } else if (IsId(a, "backoff")) {
-          Bump();
-          ExprPtr r = ParseExpr();
-          if (r->kind == EK::kRange) {
-            f.backoff_lo = std::move(r->lhs);
-            f.backoff_hi = std::move(r->rhs);
-          } else {
-            f.backoff_lo = std::move(r);
-          }
-        } else if (IsId(a, "escalate")) {
-          Bump();
-          f.escalate = true;
+          SupervisorChild c;
+          c.loc = Peek().loc;
+          c.name = ExpectIdent("a child name");
+          Expect(Tok::kEq);
+          SkipNl();
+          c.spawn = ParseExpr();
+          s.children.push_back(std::move(c));
+        } else if (IsId(t, "on_fail")) {
+          OnFail f;
+          f.loc = Bump().loc;
+          Loc o = Open(Tok::kLParen, true);
+          f.child = ExpectIdent("a child name");
+          Close(Tok::kRParen, o);
+          BraceList(
+              [&] {
+                const Token& a = Peek();
+                if (IsId(a, "restart")) {
+                  Bump();
+                  f.restart = true;
+                  if (AtId("up_to")) {
+                    Bump();
+                    const Token& n = Peek();
+                    if (n.kind != Tok::kInt) FailExpected("a restart count", n);
+                    Bump();
+                    f.up_to = static_cast<int64_t>(std::min<uint64_t>(
+                        n.uint_value, static_cast<uint64_t>(std::numeric_limits<int64_t>::max())));
+                  }
+                  if (AtKw("in")) {
+                    Bump();
+                    f.within = ParseExpr();
+                  }
+                } else if (IsId(a, "backoff")) {
+                  Bump();
+                  ExprPtr r = ParseExpr();
+                  if (r->kind == EK::kRange) {
+                    f.backoff_lo = std::move(r->lhs);
+                    f.backoff_hi = std::move(r->rhs);
+                  } else {
+                    f.backoff_lo = std::move(r);
+                  }
+                } else if (IsId(a, "escalate")) {
+                  Bump();
+                  f.escalate = true;
+                } else {
+                  FailExpected("'restart', 'backoff' or 'escalate'", a);
+                }
+              },
+              false);
+          s.on_fail.push_back(std::move(f));
         } else {
-          FailExpected("'restart', 'backoff' or 'escalate'", a);
+          FailExpected("'child' or 'on_fail'", t);
         }
-      }, false);
-      s.on_fail.push_back(std::move(f));
-    } else {
-      FailExpected("'child' or 'on_fail'", t);
-    }
-  }, false);
+      },
+      false);
   return s;
 }
 
 // Entries `key = value`, `fs.read = [..]`, or the RC3 form `key value`.
 std::vector<SandboxEntry> Parser::ParseEntries() {
   std::vector<SandboxEntry> entries;
-  BraceList([&] {
-    SandboxEntry e;
-    e.loc = Peek().loc;
-    e.key = ExpectIdent("a manifest key");
-    while (At(Tok::kDot)) {
-      Bump();
-      if (!AtName()) FailExpected("a key", Peek());
-      e.key += "." + Bump().text;
-    }
-    const Token& n = Peek();
-    if (n.kind == Tok::kEq || n.kind == Tok::kColon) {
-      Bump();
-      SkipNl();
-      e.value = ParseExpr();
-    } else if (n.kind != Tok::kComma && n.kind != Tok::kSemi && n.kind != Tok::kNewline &&
-               n.kind != Tok::kRBrace) {
-      e.value = ParseExpr();
-    }
-    entries.push_back(std::move(e));
-  }, false);
+  BraceList(
+      [&] {
+        SandboxEntry e;
+        e.loc = Peek().loc;
+        e.key = ExpectIdent("a manifest key");
+        while (At(Tok::kDot)) {
+          Bump();
+          if (!AtName()) FailExpected("a key", Peek());
+          e.key += "." + Bump().text;
+        }
+        const Token& n = Peek();
+        if (n.kind == Tok::kEq || n.kind == Tok::kColon) {
+          Bump();
+          SkipNl();
+          e.value = ParseExpr();
+        } else if (n.kind != Tok::kComma && n.kind != Tok::kSemi && n.kind != Tok::kNewline &&
+                   n.kind != Tok::kRBrace) {
+          e.value = ParseExpr();
+        }
+        entries.push_back(std::move(e));
+      },
+      false);
   return entries;
 }
 
@@ -1486,15 +1530,11 @@ std::unique_ptr<Block> Parser::ParseBlock() {
   auto b = std::make_unique<Block>();
   b->loc = Peek().loc;
   Loc o = Open(Tok::kLBrace, false);
-  bool ns = no_struct_, arm = minus_entry_;
+  Restrict r(this, false);
   Loc outer = block_open_;
-  no_struct_ = false;
-  minus_entry_ = false;
   block_open_ = o;
   ParseStmts(*b, false);
   block_open_ = outer;
-  no_struct_ = ns;
-  minus_entry_ = arm;
   Close(Tok::kRBrace, o);
   return b;
 }
@@ -1528,8 +1568,7 @@ bool Parser::IsNestedItemStart() {
            t.text == "enum" || t.text == "impl" || t.text == "trait" || t.text == "const" ||
            t.text == "type" || t.text == "use" || t.text == "pub";
   return t.kind == Tok::kIdent && Look(1).kind == Tok::kIdent &&
-         (t.text == "macro" || t.text == "agent" || t.text == "protocol" ||
-          t.text == "supervisor");
+         (t.text == "macro" || t.text == "agent" || t.text == "protocol" || t.text == "supervisor");
 }
 
 bool Parser::StartsBlockLike() {
@@ -1542,6 +1581,9 @@ bool Parser::StartsBlockLike() {
     return Look(1).kind == Tok::kLBrace ||
            (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
   if (IsId(t, "sandbox")) return Look(1).kind == Tok::kIdent;
+  if (IsId(t, "run"))
+    return Look(1).kind == Tok::kLBrace ||
+           (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
   return false;
 }
 
@@ -1560,11 +1602,11 @@ void Parser::ParseStmt(Block& b) {
       s.expr = ParseExpr();
     }
   } else if (IsNestedItemStart()) {
-    if (t.loc.col == 1 && block_open_.line != 0) {
+    if (t.loc.col == 1 && block_open_.line != 0 && !macro_body_) {
       // An item in column 1: the enclosing block was most likely never closed.
       ReportAt("MT0012", block_open_, "unclosed delimiter '{'",
                "add the missing '}' before the item at line " + std::to_string(t.loc.line));
-      throw SyntaxError{};
+      throw UnclosedBlock{};
     }
     Fail(t, "items are not allowed inside a block", "move it to the top level of the file",
          "MT0013");
@@ -1607,11 +1649,8 @@ ExprPtr Parser::ParseExpr() {
 }
 
 ExprPtr Parser::ParseExprNoStruct() {
-  bool saved = no_struct_;
-  no_struct_ = true;
-  ExprPtr e = ParseExpr();
-  no_struct_ = saved;
-  return e;
+  Restrict r(this, true);
+  return ParseExpr();
 }
 
 bool Parser::ContinuesLine(const Token& t) const {
@@ -1686,8 +1725,8 @@ bool Parser::CanStartExpr(const Token& t) const {
     case Tok::kKeyword:
       return t.text == "true" || t.text == "false" || t.text == "self" || t.text == "if" ||
              t.text == "match" || t.text == "loop" || t.text == "while" || t.text == "for" ||
-             t.text == "return" || t.text == "break" || t.text == "continue" ||
-             t.text == "spawn" || t.text == "unsafe";
+             t.text == "return" || t.text == "break" || t.text == "continue" || t.text == "spawn" ||
+             t.text == "unsafe";
     default: return false;
   }
 }
@@ -1838,15 +1877,13 @@ ExprPtr Parser::ParseUnary() {
 std::vector<ExprPtr> Parser::ParseArgs() {
   std::vector<ExprPtr> args;
   Loc o = Open(Tok::kLParen, true);
-  bool ns = no_struct_;
-  no_struct_ = false;
+  Restrict r(this, false);
   while (!At(Tok::kRParen)) {
     args.push_back(ParseExpr());
     if (At(Tok::kColon) && args.back()->kind == EK::kPath)
       Fail(Peek(), "named arguments are not supported", "pass the arguments by position");
     if (!Eat(Tok::kComma)) break;
   }
-  no_struct_ = ns;
   Close(Tok::kRParen, o);
   return args;
 }
@@ -1930,12 +1967,12 @@ ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
     }
     if (t.kind == Tok::kLBracket) {
       Loc o = Open(Tok::kLBracket, true);
-      bool ns = no_struct_;
-      no_struct_ = false;
       auto ix = Make(EK::kIndex, o);
       ix->lhs = std::move(e);
-      ix->rhs = ParseExpr();
-      no_struct_ = ns;
+      {
+        Restrict r(this, false);
+        ix->rhs = ParseExpr();
+      }
       Close(Tok::kRBracket, o);
       e = std::move(ix);
       ++chain;
@@ -2067,11 +2104,26 @@ ExprPtr Parser::ParsePrimary() {
     case Tok::kSize: Bump(); return ParseLiteral(t, false);
     case Tok::kIdent:
       if (t.text == "sandbox" && Look(1).kind == Tok::kIdent) return ParseSandboxExpr();
-      if (t.text == "arena" &&
-          (Look(1).kind == Tok::kLBrace ||
-           (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace)))
+      if (t.text == "arena" && (Look(1).kind == Tok::kLBrace ||
+                                (Look(1).kind == Tok::kIdent &&
+                                 (Look(2).kind == Tok::kLBrace || Look(2).kind == Tok::kColon))))
         return ParseArena();
-      if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall();
+      // `run Name { body }` runs body in the named sandbox item.
+      if (t.text == "run" && Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace) {
+        Bump();
+        auto e = Make(EK::kSandbox, t.loc);
+        e->text = Bump().text;
+        e->then_block = ParseBlock();
+        return e;
+      }
+      // `run e` (a sandbox body's job) is just `e`.
+      if (t.text == "run" && (Look(1).kind == Tok::kIdent || Look(1).kind == Tok::kLBrace)) {
+        Bump();
+        return ParsePrimary();
+      }
+      if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall(true);
+      // Upstream compatibility: a plain call of a user macro expands too.
+      if (Look(1).kind == Tok::kLParen && sh_.macros.count(t.text)) return ParseMacroCall(false);
       return ParsePathExpr();
     case Tok::kKeyword: {
       const std::string& w = t.text;
@@ -2149,20 +2201,14 @@ ExprPtr Parser::ParsePathExpr() {
 
 ExprPtr Parser::ParseParenOrTuple() {
   Loc o = Open(Tok::kLParen, true);
-  bool ns = no_struct_, arm = minus_entry_;
-  no_struct_ = false;
-  minus_entry_ = false;
+  Restrict r(this, false);
   if (At(Tok::kRParen)) {
     Close(Tok::kRParen, o);
-    no_struct_ = ns;
-    minus_entry_ = arm;
     return Make(EK::kUnit, o);
   }
   ExprPtr first = ParseExpr();
   if (!At(Tok::kComma)) {
     Close(Tok::kRParen, o);
-    no_struct_ = ns;
-    minus_entry_ = arm;
     return first;
   }
   auto t = Make(EK::kTuple, o);
@@ -2172,16 +2218,12 @@ ExprPtr Parser::ParseParenOrTuple() {
     t->args.push_back(ParseExpr());
   }
   Close(Tok::kRParen, o);
-  no_struct_ = ns;
-  minus_entry_ = arm;
   return t;
 }
 
 ExprPtr Parser::ParseArray() {
   Loc o = Open(Tok::kLBracket, true);
-  bool ns = no_struct_, arm = minus_entry_;
-  no_struct_ = false;
-  minus_entry_ = false;
+  Restrict r(this, false);
   auto a = Make(EK::kArray, o);
   while (!At(Tok::kRBracket)) {
     a->args.push_back(ParseExpr());
@@ -2191,8 +2233,6 @@ ExprPtr Parser::ParseArray() {
     if (!Eat(Tok::kComma)) break;
   }
   Close(Tok::kRBracket, o);
-  no_struct_ = ns;
-  minus_entry_ = arm;
   return a;
 }
 
@@ -2219,9 +2259,7 @@ ExprPtr Parser::ParseBlockExpr() {
 // `{ k: v, ... }` (newlines or commas between entries).
 ExprPtr Parser::ParseMapBody(Loc loc) {
   auto m = Make(EK::kMap, loc);
-  bool ns = no_struct_, arm = minus_entry_;
-  no_struct_ = false;
-  minus_entry_ = false;
+  Restrict r(this, false);
   BraceList([&] {
     minus_entry_ = false;
     ExprPtr k = ParseExpr();
@@ -2232,17 +2270,13 @@ ExprPtr Parser::ParseMapBody(Loc loc) {
     m->args.push_back(ParseExpr());
     minus_entry_ = false;
   });
-  no_struct_ = ns;
-  minus_entry_ = arm;
   return m;
 }
 
 ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
   auto s = Make(EK::kStruct, loc);
   s->segs = std::move(segs);
-  bool ns = no_struct_, arm = minus_entry_;
-  no_struct_ = false;
-  minus_entry_ = false;
+  Restrict r(this, false);
   BraceList([&] {
     if (At(Tok::kDotDot))
       Fail(Peek(), "struct update syntax `..base` is not supported", "list every field");
@@ -2258,8 +2292,6 @@ ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
     }
     s->fields.push_back(std::move(f));
   });
-  no_struct_ = ns;
-  minus_entry_ = arm;
   return s;
 }
 
@@ -2328,8 +2360,7 @@ ExprPtr Parser::ParseMatch() {
   auto e = Make(EK::kMatch, t.loc);
   e->lhs = ParseExprNoStruct();
   SkipNl();
-  bool ns = no_struct_, arm = minus_entry_;
-  no_struct_ = false;
+  Restrict r(this, false);
   BraceList([&] {
     MatchArm a;
     a.loc = Peek().loc;
@@ -2351,8 +2382,6 @@ ExprPtr Parser::ParseMatch() {
     }
     e->arms.push_back(std::move(a));
   });
-  no_struct_ = ns;
-  minus_entry_ = arm;
   return e;
 }
 
@@ -2419,13 +2448,24 @@ ExprPtr Parser::ParseArena() {
   const Token& t = Bump();
   auto e = Make(EK::kArena, t.loc);
   if (Peek().kind == Tok::kIdent) e->text = Bump().text;
+  if (At(Tok::kColon)) {  // `arena name: e`
+    Bump();
+    SkipNl();
+    e->then_block = std::make_unique<Block>();
+    e->then_block->loc = Peek().loc;
+    Stmt st;
+    st.loc = Peek().loc;
+    st.expr = ParseExpr();
+    e->then_block->stmts.push_back(std::move(st));
+    return e;
+  }
   e->then_block = ParseBlock();
   return e;
 }
 
-ExprPtr Parser::ParseMacroCall() {
+ExprPtr Parser::ParseMacroCall(bool bang) {
   const Token& name = Bump();
-  Bump();  // !
+  if (bang) Bump();
   std::vector<ExprPtr> args = ParseArgs();
   auto it = sh_.macros.find(name.text);
   if (it != sh_.macros.end()) return Expand(name.text, it->second, std::move(args), name.loc);
@@ -2460,8 +2500,7 @@ ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector
   if (sh_.macro_depth >= kMaxMacroDepth || ++sh_.expansions > kMaxExpansions) {
     sh_.expansion_overflow = true;
     ReportAt("MT0030", loc, "recursion limit reached while expanding `" + name + "!`",
-             "macro expansion is limited to " + std::to_string(kMaxMacroDepth) +
-                 " nested levels");
+             "macro expansion is limited to " + std::to_string(kMaxMacroDepth) + " nested levels");
     return unit;
   }
   if (args.size() != def.params.size()) {
@@ -2475,15 +2514,12 @@ ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector
   Token eof;
   eof.loc = def.close_loc;
   Parser sub(sh_, def.body_begin, def.body_end, eof, false);
-  ++sh_.macro_depth;
-  std::unique_ptr<Block> body;
-  try {
-    body = sub.ParseMacroBody(&subst, "#" + std::to_string(++sh_.fresh), loc);
-  } catch (...) {
-    --sh_.macro_depth;
-    throw;
-  }
-  --sh_.macro_depth;
+  struct DepthScope {
+    int& depth;
+    explicit DepthScope(int& d) : depth(++d) {}
+    ~DepthScope() { --depth; }
+  } scope(sh_.macro_depth);
+  std::unique_ptr<Block> body = sub.ParseMacroBody(&subst, "#" + std::to_string(++sh_.fresh), loc);
   auto e = Make(EK::kBlock, loc);
   e->then_block = std::move(body);
   return e;
@@ -2937,12 +2973,12 @@ SNode DumpExpr(const Expr* e) {
     case EK::kWhile:
       return List("while", {DumpExpr(e->cond.get()), DumpBlock(e->then_block.get())});
     case EK::kWhileLet:
-      return List("while-let", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
-                                DumpBlock(e->then_block.get())});
+      return List("while-let",
+                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
     case EK::kLoop: return List("loop", {DumpBlock(e->then_block.get())});
     case EK::kFor:
-      return List("for", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
-                          DumpBlock(e->then_block.get())});
+      return List("for",
+                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
     case EK::kBreak:
     case EK::kReturn: {
       std::vector<SNode> kids;
@@ -2968,8 +3004,7 @@ SNode DumpExpr(const Expr* e) {
     case EK::kDeref: return List("deref", {DumpExpr(e->lhs.get())});
     case EK::kMacro: return List(e->text + "!", DumpArgs(e->args));
     case EK::kSpawn: return with("spawn", {Atom(PathText(e->segs))}, DumpArgs(e->args));
-    case EK::kSend:
-      return with("send", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
+    case EK::kSend: return with("send", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
     case EK::kAsk: {
       SNode n = with("ask", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
       if (e->rhs) {
@@ -3004,7 +3039,8 @@ SNode DumpPat(const Pattern* p) {
     }
     case PK::kLit: return DumpExpr(p->lit.get());
     case PK::kRange:
-      return List(p->inclusive ? "range=" : "range", {DumpExpr(p->lit.get()), DumpExpr(p->hi.get())});
+      return List(p->inclusive ? "range=" : "range",
+                  {DumpExpr(p->lit.get()), DumpExpr(p->hi.get())});
     case PK::kTuple: return List("tuple", std::move(subs));
     case PK::kVariant: {
       if (!p->has_parens) return List("path", {Atom(PathText(p->path))});

@@ -1389,13 +1389,17 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
         cx.Trap("MT5016", "pow needs a non-negative exponent");
         return Fail();
       }
-      int64_t r = 1;
-      for (int64_t i = 0; i < y; ++i) {
-        if (__builtin_mul_overflow(r, x, &r)) {
-          cx.Trap("MT5004", "integer overflow in pow");
-          return Fail();
-        }
-        if (r == 0 || r == 1) break;
+      // Exponentiation by squaring, checked at every multiplication.
+      int64_t r = 1, base = x;
+      bool overflow = false;
+      for (int64_t e = y; e > 0; e >>= 1) {
+        if (e & 1) overflow |= __builtin_mul_overflow(r, base, &r);
+        if (e > 1) overflow |= __builtin_mul_overflow(base, base, &base);
+        if (overflow) break;
+      }
+      if (overflow) {
+        cx.Trap("MT5004", "integer overflow in pow");
+        return Fail();
       }
       out = Value::Int(r);
       return Ok();

@@ -24,6 +24,9 @@ namespace {
 enum class Mode { kFree, kMetered, kExact };
 enum class Stop { kDone, kTrap, kStepBudget, kMemBudget, kSuspended, kInterrupted, kToExact };
 constexpr int64_t kUnlimitedSteps = std::numeric_limits<int64_t>::max();
+// References to references are followed this many times at most; more means
+// a cycle (a reference stored into the place it refers to).
+constexpr int kMaxRefHops = 64;
 }  // namespace
 
 Task::Task(std::shared_ptr<const Module> m, Host* host, Limits limits)
@@ -145,6 +148,15 @@ struct Exec {
   // Applies one projection step to cur. key is the index/key for kIndex.
   static Value* Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
                      const Value* key, bool write, Chain* chain) {
+    // Projections look through references, as Rust's auto-deref does.
+    for (int hops = 0; cur->Is(Tag::kRef); ++hops) {
+      if (hops > kMaxRefHops) {
+        Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+        return nullptr;
+      }
+      cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
+      if (!cur) return nullptr;
+    }
     const Module& m = *t.module_;
     switch (kind) {
       case RefStep::Kind::kField:
@@ -704,6 +716,15 @@ dispatch:
     NEXT();
   }
   CASE(GetField) {
+    if (R[pc->b].Is(Tag::kRef)) {
+      SAVE();
+      Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 0, nullptr,
+                      false, nullptr);
+      if (!v) return Stop::kTrap;
+      Value copy = *v;
+      R[pc->a] = std::move(copy);
+      NEXT();
+    }
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kAdt)) {
       DEAD_CHECK(s);
@@ -717,6 +738,15 @@ dispatch:
     NEXT();
   }
   CASE(GetTuple) {
+    if (R[pc->b].Is(Tag::kRef)) {
+      SAVE();
+      Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 1, nullptr,
+                      false, nullptr);
+      if (!v) return Stop::kTrap;
+      Value copy = *v;
+      R[pc->a] = std::move(copy);
+      NEXT();
+    }
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kTuple)) {
       DEAD_CHECK(s);
@@ -739,7 +769,15 @@ dispatch:
     NEXT();
   }
   CASE(Len) {
-    const Value& s = R[pc->b];
+    const Value* sp = &R[pc->b];
+    for (int hops = 0; sp->Is(Tag::kRef); ++hops) {
+      SAVE();
+      if (hops > kMaxRefHops)
+        return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+      sp = RefTarget(t, static_cast<RefObj*>(sp->h()), false, nullptr);
+      if (!sp) return Stop::kTrap;
+    }
+    const Value& s = *sp;
     int64_t n;
     switch (s.tag()) {
       case Tag::kStr: n = static_cast<int64_t>(static_cast<StrObj*>(s.h())->s.size()); break;
@@ -842,7 +880,9 @@ dispatch:
     // Find the receiver (following references) without changing it yet.
     Value* recv = Resolve(t, R, fn->places[d.place], false, nullptr);
     if (!recv) return Stop::kTrap;
-    while (recv->Is(Tag::kRef)) {
+    for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
+      if (hops > kMaxRefHops)
+        return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
       recv = RefTarget(t, static_cast<RefObj*>(recv->h()), false, nullptr);
       if (!recv) return Stop::kTrap;
     }
@@ -858,7 +898,7 @@ dispatch:
           Value ref;
           if (!MakeRef(t, R, fn->places[d.place], true, ref)) return Stop::kTrap;
           // Follow references held in the place so the method sees the value.
-          while (true) {
+          for (int hops = 0; hops <= kMaxRefHops; ++hops) {
             Value* cur = RefTarget(t, static_cast<RefObj*>(ref.h()), false, nullptr);
             if (!cur || !cur->Is(Tag::kRef)) break;
             ref = *cur;
@@ -891,7 +931,9 @@ dispatch:
       if (mut) {
         recv = Resolve(t, R, fn->places[d.place], true, &chain);
         if (!recv) return Stop::kTrap;
-        while (recv->Is(Tag::kRef)) {
+        for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
+          if (hops > kMaxRefHops)
+            return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
           recv = RefTarget(t, static_cast<RefObj*>(recv->h()), true, &chain);
           if (!recv) return Stop::kTrap;
         }
