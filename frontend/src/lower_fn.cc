@@ -1673,15 +1673,8 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"));
     return Unit();
   }
-  if (base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(Ty::Kind::kUnknown, "", name)) {
-    bool any_user = false;
-    for (const auto& [t, ms] : g_.methods)
-      if (ms.count(name)) any_user = true;
-    if (!any_user) {
-      Error("MT2004", e.loc, absl::StrCat("no method named `", name, "` found"));
-      return Unit();
-    }
-  }
+  // A receiver of unknown kind (a generic parameter, a closure argument)
+  // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
   if (is_prelude) {
     // Prelude functions take values: look through `&`/`&mut` receivers.
