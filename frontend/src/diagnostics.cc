@@ -2,6 +2,7 @@
 // ` --> file:line:col`, the source line and a caret under the column).
 #include "mty/frontend/diagnostics.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -82,8 +83,13 @@ std::string RenderOne(const SourceFile& file, const Diagnostic& d) {
 
 std::string Diagnostics::Render(const SourceFile& file) const {
   if (list_.empty()) return "";
+  // In source order, whichever pass found them.
+  std::vector<Diagnostic> sorted = list_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
   std::string out;
-  for (const Diagnostic& d : list_) out += RenderOne(file, d) + "\n";
+  for (const Diagnostic& d : sorted) out += RenderOne(file, d) + "\n";
   out += "error: aborting due to ";
   out += list_.size() == 1 ? "1 previous error" : std::to_string(list_.size()) + " previous errors";
   out += "\n";

@@ -130,6 +130,10 @@ class FnLowerer {
     uint32_t index;
     TyP ty;
     bool is_mut;
+    // A name can also alias a place below a local: agent state fields are
+    // `_1.*.fN` inside handlers.
+    std::vector<ir::Projection> proj = {};
+    Place At() const { return Place{index, proj}; }
   };
   struct LoopCtx {
     uint32_t brk;
@@ -571,7 +575,7 @@ class FnLowerer {
         *ty = li->ty;
         *root_mut = li->is_mut;
         *root_name = e.segs[0].name;
-        return Place{li->index, {}};
+        return li->At();
       }
       case K::kField: {
         TyP bt;
@@ -719,6 +723,92 @@ class FnLowerer {
   Val CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty);
 
  public:
+  // ---- agents ----
+  // The state of agent A is a struct `__agent_A` holding its constructor
+  // parameters (read-only) and then its state fields. Inside handlers and
+  // helpers, parameter 1 is `&mut` that state and every field name is an
+  // alias of `_1.*.fN`.
+  static std::string StateName(const AgentDecl& a) { return "__agent_" + a.name; }
+
+  void BindAgentState(const AgentDecl& a) {
+    agent_ = &a;
+    TyP st = Ty::Adt(StateName(a));
+    auto ref = Ty::With(Ty::Kind::kRef, {st});
+    ref->is_mut = true;
+    AddParam("", ref, false, true);
+    uint32_t fi = 0;
+    for (const Param& p : a.ctor_params)
+      scopes_.back()[p.name] = LocalInfo{
+          1,
+          g_.Resolve(p.type, &generics_),
+          false,
+          {{ir::Projection::Kind::kDeref, 0, 0}, {ir::Projection::Kind::kField, fi++, 0}}};
+    for (const AgentState& s : a.state)
+      scopes_.back()[s.name] = LocalInfo{
+          1,
+          g_.Resolve(s.type, &generics_),
+          true,
+          {{ir::Projection::Kind::kDeref, 0, 0}, {ir::Projection::Kind::kField, fi++, 0}}};
+  }
+
+  // `A::__init(ctor params) -> __agent_A`: evaluates the state initialisers
+  // in order (each may use the constructor parameters and earlier fields).
+  ir::Function LowerAgentInit(const AgentDecl& a) {
+    std::vector<Operand> ops;
+    for (const Param& p : a.ctor_params) {
+      uint32_t l = AddParam(p.name, g_.Resolve(p.type, &generics_), false, false);
+      ops.push_back(Operand::Copy(Place{l, {}}));
+    }
+    for (const AgentState& s : a.state) {
+      loc_ = s.loc;
+      TyP declared = g_.Resolve(s.type, &generics_);
+      Val v = s.init ? LowerExpr(*s.init) : Unit();
+      if (!s.init)
+        Error("MT2014", s.loc, absl::StrCat("state field `", s.name, "` needs an initial value"));
+      uint32_t l = NamedLocal(s.name, declared->Is(Ty::Kind::kUnknown) ? v.ty : declared, true);
+      Assign(Place{l, {}}, UseR(v.op), s.loc);
+      ops.push_back(Operand::Copy(Place{l, {}}));
+    }
+    loc_ = a.loc;
+    Val st = Emit(AdtInit(StateName(a), "", std::move(ops)), Ty::Adt(StateName(a)));
+    return Finish(st);
+  }
+
+  ir::Function LowerHandler(const AgentDecl& a, const Handler& h) {
+    BindAgentState(a);
+    scopes_.emplace_back();  // handler parameters shadow state fields
+    for (const Param& p : h.params)
+      AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false);
+    loc_ = h.loc;
+    Val v = h.body ? LowerExpr(*h.body) : Unit();
+    return Finish(v);
+  }
+
+  ir::Function LowerAgentHelper(const AgentDecl& a, const FnDecl& f, TyP ret) {
+    BindAgentState(a);
+    scopes_.emplace_back();
+    for (const Param& p : f.params)
+      if (p.self_kind == Param::SelfKind::kNone)
+        AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false);
+    bool unit_ret = ret->Is(Ty::Kind::kUnit);
+    if (f.body) return FinishWithBlock(*f.body, unit_ret);
+    if (f.expr_body) return FinishWithExpr(*f.expr_body, unit_ret);
+    return Finish(Unit());
+  }
+
+  // `S::__children() -> [agent]`: the supervisor's child spawns, in order.
+  ir::Function LowerSupervisorChildren(const SupervisorDecl& s) {
+    std::vector<Operand> ops;
+    for (const SupervisorChild& c : s.children) {
+      loc_ = c.loc;
+      if (c.spawn) ops.push_back(LowerExpr(*c.spawn).op);
+    }
+    Rvalue r;
+    r.kind = Rvalue::Kind::kArrayInit;
+    r.ops = std::move(ops);
+    return Finish(Emit(std::move(r), Ty::With(Ty::Kind::kArray, {Ty::Unknown()})));
+  }
+
   // Checks one manifest entry (runtime.md §4): a known key and a value of
   // the right kind. Values are data, not expressions (`mb_policy = fail`).
   void CheckSandboxEntry(const SandboxEntry& en) {
@@ -764,6 +854,7 @@ class FnLowerer {
   std::vector<LoopCtx> loops_;
   int arena_depth_ = 0;
   std::string self_type_;                // inside impl methods: what `Self` names
+  const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
   bool place_error_ = false;             // an error was reported (suppresses cascades)
   friend struct Globals;
@@ -1241,7 +1332,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   }
   const std::string& a = e.segs[0].name;
   if (e.segs.size() == 1) {
-    if (const LocalInfo* li = FindLocal(a)) return Val{Operand::Copy(Place{li->index, {}}), li->ty};
+    if (const LocalInfo* li = FindLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
     std::string adt;
@@ -1337,9 +1428,29 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     if (const LocalInfo* li = FindLocal(n)) {
       Rvalue r;
       r.kind = Rvalue::Kind::kCallIndirect;
-      r.ops.push_back(Operand::Copy(Place{li->index, {}}));
+      r.ops.push_back(Operand::Copy(li->At()));
       for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
       return Emit(std::move(r), Ty::Unknown());
+    }
+    if (agent_) {
+      for (const FnDecl& h : agent_->fns)
+        if (h.name == n) {
+          size_t want = 0;
+          for (const Param& p : h.params)
+            if (p.self_kind == Param::SelfKind::kNone) ++want;
+          if (want != e.args.size()) {
+            Error("MT2001", e.loc,
+                  absl::StrCat("function `", n, "` takes ", want, " argument(s), given ",
+                               e.args.size()));
+            return Unit();
+          }
+          Rvalue r;
+          r.kind = Rvalue::Kind::kCall;
+          r.name = absl::StrCat(agent_->name, "::", n);
+          r.ops.push_back(Operand::Copy(Place{1, {}}));  // the agent's state
+          for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
+          return Emit(std::move(r), Ty::Unknown());
+        }
     }
     auto fit = g_.fns.find(n);
     if (fit != g_.fns.end()) {
@@ -2009,7 +2120,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   Rvalue r;
   r.kind = Rvalue::Kind::kClosure;
   r.name = name;
-  for (const auto& [n, li] : caps) r.ops.push_back(Operand::Copy(Place{li.index, {}}));
+  for (const auto& [n, li] : caps) r.ops.push_back(Operand::Copy(li.At()));
   return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
 }
 
@@ -2368,26 +2479,46 @@ void Globals::Collect(const Module& m) {
                     absl::StrCat("the name `", it.const_decl.name, "` is defined multiple times"));
       consts[it.const_decl.name] = &it.const_decl;
     }
-  // Agents: handler names must be messages of their protocols.
-  for (const auto& [name, a] : agents) {
-    std::set<std::string> msgs;
-    bool has_proto = false;
-    for (const std::string& pn : a->protocols) {
-      auto p = protocols.find(pn);
-      if (p == protocols.end()) {
-        diags.Error("MT1011", a->loc,
-                    absl::StrCat("cannot find protocol `", pn, "` in this scope"));
-        continue;
-      }
-      has_proto = true;
-      for (const ProtocolMsg& m2 : p->second->msgs) msgs.insert(m2.name);
+  // Agent state structs: constructor parameters, then state fields.
+  for (const Item& it : m.items) {
+    if (it.kind != Item::Kind::kAgent) continue;
+    const AgentDecl& a = it.agent_decl;
+    AdtDef d;
+    d.name = "__agent_" + a.name;
+    VariantDef v;
+    v.name = d.name;
+    std::set<std::string> seen;
+    for (const Param& p : a.ctor_params) {
+      if (!seen.insert(p.name).second)
+        diags.Error("MT1008", p.loc,
+                    absl::StrCat("`", p.name, "` is declared twice in agent `", a.name, "`"));
+      v.fields.push_back({p.name, Resolve(p.type)});
     }
-    if (has_proto)
-      for (const Handler& h : a->handlers)
-        if (!msgs.count(h.msg))
-          diags.Error("MT1012", h.loc,
-                      absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
-                                   "`'s protocol"));
+    for (const AgentState& s : a.state) {
+      if (!seen.insert(s.name).second)
+        diags.Error("MT1008", s.loc,
+                    absl::StrCat("`", s.name, "` is declared twice in agent `", a.name, "`"));
+      v.fields.push_back({s.name, Resolve(s.type)});
+    }
+    v.arity = v.fields.size();
+    d.variants = {v};
+    adts[d.name] = d;
+    ir::Adt ia;
+    ia.name = d.name;
+    ir::Variant iv;
+    iv.name = d.name;
+    for (const FieldDef& f : v.fields) iv.fields.push_back({f.name, f.ty->ToIr()});
+    ia.variants.push_back(iv);
+    program.adts.push_back(ia);
+  }
+  // Supervisors: on_fail must name a child.
+  for (const auto& [name, s] : supervisors) {
+    std::set<std::string> kids;
+    for (const SupervisorChild& c : s->children) kids.insert(c.name);
+    for (const OnFail& f : s->on_fail)
+      if (!kids.count(f.child))
+        diags.Error("MT1014", f.loc,
+                    absl::StrCat("supervisor `", name, "` has no child named `", f.child, "`"));
   }
   // ADTs into the program (in declaration order, after the prelude).
   for (const Item& it : m.items) {
@@ -2442,6 +2573,28 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
 }
 
 void Globals::LowerAll(const Module& m) {
+  // Agents: handler names must be messages of their protocols.
+  for (const auto& [name, a] : agents) {
+    std::set<std::string> msgs;
+    bool has_proto = false;
+    for (const std::string& pn : a->protocols) {
+      auto p = protocols.find(pn);
+      if (p == protocols.end()) {
+        diags.Error("MT1011", a->loc,
+                    absl::StrCat("cannot find protocol `", pn, "` in this scope"));
+        continue;
+      }
+      has_proto = true;
+      for (const ProtocolMsg& m2 : p->second->msgs) msgs.insert(m2.name);
+    }
+    if (has_proto)
+      for (const Handler& h : a->handlers)
+        if (!msgs.count(h.msg))
+          diags.Error("MT1012", h.loc,
+                      absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
+                                   "`'s protocol"));
+  }
+
   for (const auto& [name, sb] : sandboxes) {
     FnLowerer check(*this, "__sandbox_check", Ty::Unknown());
     for (const SandboxEntry& en : sb->entries) check.CheckSandboxEntry(en);
@@ -2457,6 +2610,40 @@ void Globals::LowerAll(const Module& m) {
   for (const auto& [n, d] : fns)
     if (!d.self_type.empty()) order.push_back(&d);
   for (const FnDef* d : order) LowerFn(*d, *d->decl);
+  // Agents: the state initialiser, each handler and each helper become
+  // functions `A::__init`, `A::on_Msg`, `A::helper` (run by the agent runtime).
+  for (const Item& it : m.items) {
+    if (it.kind == Item::Kind::kAgent) {
+      const AgentDecl& a = it.agent_decl;
+      {
+        FnLowerer fl(*this, a.name + "::__init", Ty::Adt("__agent_" + a.name));
+        fl.SetLoc(a.loc);
+        program.functions.push_back(fl.LowerAgentInit(a));
+      }
+      std::set<std::string> seen;
+      for (const Handler& h : a.handlers) {
+        if (!seen.insert(h.msg).second) {
+          diags.Error("MT1008", h.loc,
+                      absl::StrCat("agent `", a.name, "` handles `", h.msg, "` twice"));
+          continue;
+        }
+        FnLowerer fl(*this, a.name + "::on_" + h.msg, Ty::Unknown());
+        fl.SetLoc(h.loc);
+        program.functions.push_back(fl.LowerHandler(a, h));
+      }
+      for (const FnDecl& f : a.fns) {
+        TyP ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit) : Resolve(f.ret);
+        FnLowerer fl(*this, a.name + "::" + f.name, ret);
+        fl.SetLoc(f.loc);
+        program.functions.push_back(fl.LowerAgentHelper(a, f, ret));
+      }
+    } else if (it.kind == Item::Kind::kSupervisor) {
+      const SupervisorDecl& s = it.supervisor_decl;
+      FnLowerer fl(*this, s.name + "::__children", Ty::Unknown());
+      fl.SetLoc(s.loc);
+      program.functions.push_back(fl.LowerSupervisorChildren(s));
+    }
+  }
   LowerPrelude();
 }
 
