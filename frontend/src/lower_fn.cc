@@ -146,8 +146,12 @@ class FnLowerer {
       Assign(Place{0, {}}, UseR(v.op), loc_);
       Term(ir::Terminator::Kind::kReturn);
     }
-    // The block opened after the last terminator is dead; give it a terminator.
-    if (!fn_.blocks[cur_].term_set) {
+    // The block opened after the last terminator is dead: drop it when it is
+    // empty, last and unreferenced; otherwise give it a terminator.
+    if (!fn_.blocks[cur_].term_set && cur_ + 1 == fn_.blocks.size() && cur_ > 0 &&
+        fn_.blocks[cur_].block.stmts.empty() && !Targeted(cur_)) {
+      fn_.blocks.pop_back();
+    } else if (!fn_.blocks[cur_].term_set) {
       ir::Terminator t;
       t.kind = ir::Terminator::Kind::kUnreachable;
       fn_.blocks[cur_].block.term = t;
@@ -159,6 +163,30 @@ class FnLowerer {
     out.loc = fn_.loc;
     for (auto& b : fn_.blocks) out.blocks.push_back(std::move(b.block));
     return out;
+  }
+
+  bool Targeted(uint32_t b) const {
+    for (const PendingBlock& pb : fn_.blocks) {
+      const ir::Terminator& t = pb.block.term;
+      if (!pb.term_set) continue;
+      switch (t.kind) {
+        case ir::Terminator::Kind::kGoto:
+        case ir::Terminator::Kind::kSuspend:
+          if (t.target == b) return true;
+          break;
+        case ir::Terminator::Kind::kIf:
+          if (t.target == b || t.target2 == b) return true;
+          break;
+        case ir::Terminator::Kind::kSwitchInt:
+        case ir::Terminator::Kind::kSwitchVariant:
+          if (t.target == b) return true;
+          for (const ir::SwitchCase& c : t.cases)
+            if (c.target == b) return true;
+          break;
+        default: break;
+      }
+    }
+    return false;
   }
 
   // ---- blocks, locals, statements ----
