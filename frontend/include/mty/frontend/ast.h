@@ -26,9 +26,9 @@ using PatPtr = std::unique_ptr<Pattern>;
 struct TypeExpr {
   enum class Kind : uint8_t { kPath, kTuple, kArray, kRef, kFn, kInfer };
   Kind kind = Kind::kInfer;
-  std::string name;             // kPath: dotted/`::` path as written, e.g. "Option"
-  std::vector<TypeExpr> args;   // generic args / tuple elems / [elem] / [pointee] / fn params + ret
-  bool is_mut = false;          // kRef
+  std::string name;            // kPath: dotted/`::` path as written, e.g. "Option"
+  std::vector<TypeExpr> args;  // generic args / tuple elems / [elem] / [pointee] / fn params + ret
+  bool is_mut = false;         // kRef
   Loc loc;
 };
 
@@ -39,8 +39,24 @@ struct PathSeg {
 };
 
 enum class BinaryOp : uint8_t {
-  kAdd, kSub, kMul, kDiv, kRem, kBitAnd, kBitOr, kBitXor, kShl, kShr,
-  kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kRem,
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kShl,
+  kShr,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
 };
 enum class UnaryOp : uint8_t { kNeg, kNot };
 
@@ -102,20 +118,20 @@ struct Expr {
     kFor,         // pat in lhs, body block
     kBreak,       // lhs value (may be null)
     kContinue,
-    kReturn,      // lhs (may be null)
-    kTry,         // lhs?
-    kClosure,     // params, closure_body
-    kRange,       // lhs..rhs or lhs..=rhs (inclusive); either may be null
-    kCast,        // lhs as type
-    kRef,         // &lhs / &mut lhs (is_mut)
-    kDeref,       // *lhs
-    kMacro,       // text!(args): format!, assert!, assert_eq!, user macros
-    kSpawn,       // spawn segs(args)
-    kSend,        // lhs ! text(args)
-    kAsk,         // lhs ? text(args) [@ rhs deadline]
-    kSandbox,     // sandbox text [with { entries }] block
-    kUnsafe,      // unsafe block
-    kArena,       // arena text block
+    kReturn,   // lhs (may be null)
+    kTry,      // lhs?
+    kClosure,  // params, closure_body
+    kRange,    // lhs..rhs or lhs..=rhs (inclusive); either may be null
+    kCast,     // lhs as type
+    kRef,      // &lhs / &mut lhs (is_mut)
+    kDeref,    // *lhs
+    kMacro,    // text!(args): format!, assert!, assert_eq!, user macros
+    kSpawn,    // spawn segs(args)
+    kSend,     // lhs ! text(args)
+    kAsk,      // lhs ? text(args) [@ rhs deadline]
+    kSandbox,  // sandbox text [with { entries }] block
+    kUnsafe,   // unsafe block
+    kArena,    // arena text block
   };
   Kind kind = Kind::kUnit;
   Loc loc;
@@ -125,13 +141,14 @@ struct Expr {
   std::vector<PathSeg> segs;
   UnaryOp unary_op = UnaryOp::kNeg;
   BinaryOp binary_op = BinaryOp::kAdd;
-  bool has_op = false;    // compound assignment
-  bool is_mut = false;    // &mut
-  bool inclusive = false; // ..=
+  bool has_op = false;     // compound assignment
+  bool is_mut = false;     // &mut
+  bool inclusive = false;  // ..=
   ExprPtr lhs;
   ExprPtr rhs;
   ExprPtr cond;
-  std::unique_ptr<Block> then_block;  // if / while / loop / for / block / unsafe / arena / sandbox body
+  std::unique_ptr<Block>
+      then_block;  // if / while / loop / for / block / unsafe / arena / sandbox body
   ExprPtr else_expr;
   PatPtr pat;
   std::vector<ExprPtr> args;
@@ -139,8 +156,8 @@ struct Expr {
   std::vector<MatchArm> arms;
   std::vector<ClosureParam> params;
   ExprPtr closure_body;
-  TypeExpr type;                       // kCast
-  std::vector<SandboxEntry> entries;   // kSandbox
+  TypeExpr type;                      // kCast
+  std::vector<SandboxEntry> entries;  // kSandbox
 };
 
 struct Pattern {
@@ -157,25 +174,25 @@ struct Pattern {
   };
   Kind kind = Kind::kWild;
   Loc loc;
-  std::string name;              // kBind
-  bool is_mut = false;           // kBind
-  std::vector<PathSeg> path;     // kVariant / kStruct
-  bool has_parens = false;       // kVariant: `V(...)` vs bare `V`
-  std::vector<PatPtr> subs;      // tuple / variant / or elements; kBind: [sub] for `@`
+  std::string name;                      // kBind
+  bool is_mut = false;                   // kBind
+  std::vector<PathSeg> path;             // kVariant / kStruct
+  bool has_parens = false;               // kVariant: `V(...)` vs bare `V`
+  std::vector<PatPtr> subs;              // tuple / variant / or elements; kBind: [sub] for `@`
   std::vector<std::string> field_names;  // kStruct, parallel to subs
-  bool has_rest = false;         // kStruct `..`
-  ExprPtr lit;                   // kLit, kRange lo
-  ExprPtr hi;                    // kRange hi
-  bool inclusive = false;        // kRange
+  bool has_rest = false;                 // kStruct `..`
+  ExprPtr lit;                           // kLit, kRange lo
+  ExprPtr hi;                            // kRange hi
+  bool inclusive = false;                // kRange
 };
 
 struct Stmt {
   enum class Kind : uint8_t { kLet, kExpr, kEmpty };
   Kind kind = Kind::kExpr;
   Loc loc;
-  PatPtr pat;       // kLet
-  TypeExpr type;    // kLet (kInfer when absent)
-  ExprPtr expr;     // kLet initialiser (may be null) / kExpr
+  PatPtr pat;             // kLet
+  TypeExpr type;          // kLet (kInfer when absent)
+  ExprPtr expr;           // kLet initialiser (may be null) / kExpr
   bool has_semi = false;  // kExpr: `e;`
 };
 
@@ -185,8 +202,8 @@ struct Block {
 };
 
 struct Param {
-  std::string name;   // "self" for a receiver
-  TypeExpr type;      // kInfer for bare names (agent handlers, ctor params) and `self`
+  std::string name;     // "self" for a receiver
+  TypeExpr type;        // kInfer for bare names (agent handlers, ctor params) and `self`
   bool is_mut = false;  // `mut name: T` / `mut self`: the parameter is a mutable local
   enum class SelfKind : uint8_t { kNone, kValue, kRef, kRefMut } self_kind = SelfKind::kNone;
   Loc loc;
@@ -264,8 +281,8 @@ struct ProtocolDecl {
 
 struct AgentState {
   std::string name;
-  TypeExpr type;   // may be kInfer
-  ExprPtr init;    // may be null
+  TypeExpr type;  // may be kInfer
+  ExprPtr init;   // may be null
   Loc loc;
 };
 
@@ -295,8 +312,8 @@ struct SupervisorChild {
 struct OnFail {
   std::string child;
   bool restart = false;
-  int64_t up_to = -1;          // -1 = no limit given
-  ExprPtr within;              // duration expr, may be null
+  int64_t up_to = -1;  // -1 = no limit given
+  ExprPtr within;      // duration expr, may be null
   ExprPtr backoff_lo, backoff_hi;
   bool escalate = false;
   Loc loc;
@@ -334,8 +351,19 @@ struct MacroDecl {
 
 struct Item {
   enum class Kind : uint8_t {
-    kFn, kStruct, kEnum, kImpl, kTrait, kConst, kTypeAlias, kProtocol, kAgent,
-    kSupervisor, kSandbox, kUse, kMacro,
+    kFn,
+    kStruct,
+    kEnum,
+    kImpl,
+    kTrait,
+    kConst,
+    kTypeAlias,
+    kProtocol,
+    kAgent,
+    kSupervisor,
+    kSandbox,
+    kUse,
+    kMacro,
   };
   Kind kind = Kind::kFn;
   FnDecl fn;

@@ -22,7 +22,7 @@ struct Diagnostic {
   std::string code;     // MT0001 ...
   std::string message;  // one line, no trailing period
   Loc loc;
-  std::string help;     // optional extra line (`help: ...`)
+  std::string help;  // optional extra line (`help: ...`)
 };
 
 class Diagnostics {
