@@ -127,11 +127,22 @@ Globals::Globals(Diagnostics& d) : diags(d) {
   for (const ir::Adt& a : ir::PreludeAdts()) {
     AdtDef def;
     def.name = a.name;
-    def.is_enum = true;
+    def.is_enum = a.is_enum;
+    if (a.is_enum) def.generics = {"T", "E"};
     for (const ir::Variant& v : a.variants) {
       VariantDef vd;
       vd.name = v.name;
       vd.arity = v.fields.size();
+      for (const ir::Field& f : v.fields) {
+        std::string n = f.type.name;
+        TyP t = n == "I64"    ? Ty::Make(Ty::Kind::kInt)
+                : n == "Bool" ? Ty::Make(Ty::Kind::kBool)
+                : n == "Str"  ? Ty::Make(Ty::Kind::kStr)
+                : n == "Map"
+                    ? Ty::With(Ty::Kind::kMap, {Ty::Make(Ty::Kind::kStr), Ty::Make(Ty::Kind::kStr)})
+                    : Ty::Adt(n);
+        vd.fields.push_back({f.name, t});
+      }
       def.variants.push_back(vd);
     }
     adts[a.name] = def;

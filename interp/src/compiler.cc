@@ -593,8 +593,11 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
     const ir::Adt* user = p.FindAdtIndex(a.name) >= 0 ? &p.adts[p.FindAdtIndex(a.name)] : nullptr;
     add_adt(user ? *user : a);
   }
-  for (const ir::Adt& a : p.adts)
-    if (a.name != "Option" && a.name != "Result") add_adt(a);
+  for (const ir::Adt& a : p.adts) {
+    bool is_prelude = false;
+    for (const ir::Adt& pa : ir::PreludeAdts()) is_prelude |= pa.name == a.name;
+    if (!is_prelude) add_adt(a);
+  }
   m->functions.resize(p.functions.size());
   for (size_t i = 0; i < p.functions.size(); ++i) m->functions[i].name = p.functions[i].name;
   for (size_t i = 0; i < p.functions.size(); ++i) {

@@ -388,6 +388,7 @@ Stop Exec::Loop(Task& t) {
   std::vector<Value> args;
   Chain chain;
   std::string effect_msg;
+  std::string effect_code;
   uint32_t target_for_push = 0;
 
 #define SAVE()                                \
@@ -976,9 +977,12 @@ dispatch:
     }
     SAVE();
     effect_msg.clear();
-    std::optional<Value> out =
-        t.host_ ? t.host_->InvokeEffect(d.name, args, &effect_msg) : std::optional<Value>();
+    effect_code.clear();
+    std::optional<Value> out = t.host_
+                                   ? t.host_->InvokeEffect(d.name, args, &effect_code, &effect_msg)
+                                   : std::optional<Value>();
     if (!out) {
+      if (!effect_code.empty()) TRAP(effect_code, effect_msg);
       TRAP("MT5008", effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
                                                        "' (no host module provides it)")
                                         : effect_msg);

@@ -59,6 +59,17 @@ const std::vector<Adt>& PreludeAdts() {
     Type e = Type::Named("E");
     v->push_back(Adt{true, "Option", {{"Some", {{"", t}}}, {"None", {}}}, {}});
     v->push_back(Adt{true, "Result", {{"Ok", {{"", t}}}, {"Err", {{"", e}}}}, {}});
+    // Values of the standard library (language.md §6).
+    Type i64 = Type::Named("I64"), b = Type::Named("Bool"), str = Type::Named("Str");
+    Type map = Type::Named("Map");
+    map.args = {str, str};
+    v->push_back(
+        Adt{false,
+            "Metadata",
+            {{"Metadata", {{"size", i64}, {"is_file", b}, {"is_dir", b}, {"mtime_ms", i64}}}},
+            {}});
+    v->push_back(Adt{
+        false, "Response", {{"Response", {{"status", i64}, {"body", str}, {"headers", map}}}}, {}});
     return v;
   }();
   return *prelude;

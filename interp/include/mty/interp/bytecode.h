@@ -130,6 +130,8 @@ struct Module {
 
 inline constexpr uint32_t kAdtOption = 0;
 inline constexpr uint32_t kAdtResult = 1;
+inline constexpr uint32_t kAdtMetadata = 2;  // std.fs.metadata
+inline constexpr uint32_t kAdtResponse = 3;  // std.net.get / post
 
 // Verifies and lowers a program. Errors are located (`file:line:col`).
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,

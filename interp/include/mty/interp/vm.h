@@ -22,15 +22,19 @@ class Host {
   virtual ~Host() = default;
   virtual void Stdout(std::string_view text) = 0;
   virtual void Stderr(std::string_view text) = 0;
-  // Returns the effect's value, or nullopt when the effect is unknown (the
-  // interpreter then traps MT5008). `message` may carry a trap message.
+  // Returns the effect's value, or nullopt to trap: with `*code` set (e.g.
+  // MT5015 for a denial under --deny-is-trap) and `*message`; with `*code`
+  // left empty the effect is unknown and the interpreter traps MT5008.
   virtual std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                            std::string* message) {
+                                            std::string* code, std::string* message) {
     (void)path;
     (void)args;
+    (void)code;
     (void)message;
     return std::nullopt;
   }
+  // The module the running task belongs to (for building ADT values).
+  virtual void SetModule(const Module* m) { (void)m; }
 };
 
 struct Limits {
