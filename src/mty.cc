@@ -8,6 +8,7 @@
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/text.h"
+#include "mty/stdlib/host.h"
 
 namespace mty {
 
@@ -85,17 +86,41 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
+stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
+  stdlib::HostOptions h;
+  h.args = o.args;
+  h.deny_is_trap = o.deny_is_trap;
+  h.trace = o.on_trace;
+  stdlib::Grants& g = h.grants;
+  if (o.allow_all) {
+    g.has_fs = true;
+    g.read = stdlib::FsCap::Unrestricted();
+    g.write = stdlib::FsCap::Unrestricted();
+    g.all_net = true;
+    g.all_env = true;
+    return h;
+  }
+  g.has_fs = !o.use_default_fs_caps;
+  g.read = stdlib::FsCap::Rooted(o.allow_read);
+  g.write = stdlib::FsCap::Rooted(o.allow_write);
+  g.net = o.allow_net;
+  g.env = o.allow_env;
+  return h;
+}
+
 }  // namespace
 
 struct Runner::State {
   std::shared_ptr<const Program> program;
   RunOptions options;
-  CallbackHost host;
+  CallbackHost out;
+  stdlib::StdHost host;
   interp::Task task;
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),
-        host(options),
+        out(options),
+        host(&out, MakeHostOptions(options)),
         task(program->impl_->module, &host,
              interp::Limits{options.budget.steps, options.budget.memory,
                             options.budget.depth ? options.budget.depth : 10000}) {}

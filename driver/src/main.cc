@@ -60,6 +60,19 @@ int main(int argc, char** argv) {
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
   run->add_option("--depth", depth, "Call depth limit (default 10000)")
       ->check(CLI::Range(1u, 1000000u));
+  std::vector<std::string> allow_read, allow_write, allow_net, allow_env;
+  bool allow_all = false, deny_is_trap = false, trace = false;
+  run->add_option("--allow-read", allow_read, "Allow reading files under PATH (repeatable)")
+      ->type_name("PATH");
+  run->add_option("--allow-write", allow_write, "Allow writing files under PATH (repeatable)")
+      ->type_name("PATH");
+  run->add_option("--allow-net", allow_net, "Allow HOST[:PORT] or *.SUFFIX (repeatable)")
+      ->type_name("HOST");
+  run->add_option("--allow-env", allow_env, "Allow reading environment variable NAME")
+      ->type_name("NAME");
+  run->add_flag("--allow-all", allow_all, "Allow every file, host and variable (trusted code)");
+  run->add_flag("--deny-is-trap", deny_is_trap, "Trap MT5015 at the first denied effect");
+  run->add_flag("--trace", trace, "Report each denied effect on stderr");
   run->add_option("file", run_file, "Program file (.mty or .mtyir)")->required();
   run->add_option("args", run_args, "Arguments for the program (after --)");
 
@@ -95,6 +108,13 @@ int main(int argc, char** argv) {
     opts.budget.steps = steps;
     opts.budget.depth = depth;
     opts.args = run_args;
+    opts.allow_read = allow_read;
+    opts.allow_write = allow_write;
+    opts.allow_net = allow_net;
+    opts.allow_env = allow_env;
+    opts.allow_all = allow_all;
+    opts.deny_is_trap = deny_is_trap;
+    if (trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
     if (!memory.empty()) {
       auto m = mty::ir::ParseSize(memory);
       if (!m.ok()) {

@@ -28,6 +28,19 @@ struct RunOptions {
   Budget budget;
   std::string entry = "main";
   std::vector<std::string> args;  // what std.env.args() returns (after `--`)
+  // Capabilities (docs/security.md). Deny by default: nothing below means
+  // no file, host or environment variable can be touched.
+  std::vector<std::string> allow_read;   // roots readable (and listable)
+  std::vector<std::string> allow_write;  // roots writable
+  std::vector<std::string> allow_net;    // host:port, host, *.suffix
+  std::vector<std::string> allow_env;    // environment variable names
+  bool allow_all = false;                // everything (trusted scripts)
+  // Use the process-wide default fs caps (stdlib InstallDefaultReadCap /
+  // InstallDefaultWriteCap) instead of allow_read / allow_write.
+  bool use_default_fs_caps = false;
+  bool deny_is_trap = false;  // the first denial traps MT5015
+  // One line per denied effect (`mty run --trace`).
+  std::function<void(std::string_view)> on_trace;
   // Program output (log, print) and eprint. Default: discarded.
   std::function<void(std::string_view)> on_stdout;
   std::function<void(std::string_view)> on_stderr;

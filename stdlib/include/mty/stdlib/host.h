@@ -1,0 +1,64 @@
+// The standard library's host dispatch: every `std.*` effect call of a run
+// goes through StdHost, which checks the run's grants (capabilities) before
+// touching the outside world and returns the Result values of language.md §6.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mty/interp/vm.h"
+#include "mty/stdlib/fs_cap.h"
+
+namespace mty::stdlib {
+
+// What a run may touch. Deny by default: a default-constructed Grants
+// allows no file, host or environment variable.
+struct Grants {
+  // File access: when unset (nullopt-like flag false), the process-wide
+  // default caps apply (which themselves deny by default).
+  bool has_fs = false;
+  FsCap read = FsCap::None();
+  FsCap write = FsCap::None();
+  bool all_net = false;
+  std::vector<std::string> net;  // host:port, host, *.suffix
+  bool all_env = false;
+  std::vector<std::string> env;  // variable names
+};
+
+struct HostOptions {
+  Grants grants;
+  std::vector<std::string> args;  // std.env.args()
+  bool deny_is_trap = false;      // the first denial traps MT5015
+  // Called with one line per denial (`--trace`); may be empty.
+  std::function<void(std::string_view)> trace;
+};
+
+class StdHost : public interp::Host {
+ public:
+  // `out` receives the program's stdout/stderr.
+  StdHost(interp::Host* out, HostOptions options);
+
+  void Stdout(std::string_view text) override { out_->Stdout(text); }
+  void Stderr(std::string_view text) override { out_->Stderr(text); }
+  std::optional<interp::Value> InvokeEffect(std::string_view path, std::vector<interp::Value>& args,
+                                            std::string* code, std::string* message) override;
+
+  int denials() const { return denials_; }
+
+ private:
+  // The cap for one call: the run's grant (or the default cap), narrowed by
+  // an explicit capability argument when the program passes one.
+  FsCap ReadCap() const;
+  FsCap WriteCap() const;
+
+  interp::Host* out_;
+  HostOptions options_;
+  int denials_ = 0;
+};
+
+// Whether `host` (a URL's host and port) matches an allow-list entry
+// (`host:port`, `host` for any port, `*.suffix`). Case-insensitive.
+bool HostAllowed(const std::vector<std::string>& allow, std::string_view host, int port);
+
+}  // namespace mty::stdlib

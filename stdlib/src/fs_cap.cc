@@ -1,0 +1,594 @@
+// FsCap: root matching and file operations confined beneath a root's directory fd
+// (openat2 + RESOLVE_BENEATH, else an O_NOFOLLOW walk), and the process-wide default caps.
+#include "mty/stdlib/fs_cap.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+
+namespace mty::stdlib {
+
+namespace internal {
+// Test hook (declared by the tests, not in the header): forces the O_NOFOLLOW
+// component walk even where the kernel has openat2.
+void SetOpenat2DisabledForTesting(bool disabled);
+}  // namespace internal
+
+namespace {
+
+constexpr int64_t kMaxReadBytes = int64_t{1} << 30;  // 1 GiB
+
+std::atomic<bool> g_openat2_missing{false};  // set on the first ENOSYS
+std::atomic<bool> g_openat2_disabled_for_test{false};
+
+// Owns a file descriptor.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      Reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { Reset(); }
+
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void Reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// ---- Error shapes ----------------------------------------------------------
+
+absl::Status Forbidden(std::string_view given) {
+  return absl::PermissionDeniedError(absl::StrCat("forbidden: ", std::string(given)));
+}
+
+absl::Status NotFound(std::string_view given) {
+  return absl::NotFoundError(absl::StrCat("not_found: ", std::string(given)));
+}
+
+absl::Status Io(std::string_view given, int err) {
+  return absl::InternalError(absl::StrCat("io: ", std::string(given), ": ", std::strerror(err)));
+}
+
+// EXDEV (openat2 left the root) and ELOOP (a symlink met where none may be,
+// or a magic link) are denials; ENOENT/ENOTDIR are absence; the rest is I/O.
+absl::Status ErrnoStatus(int err, std::string_view given) {
+  switch (err) {
+    case EXDEV:
+    case ELOOP: return Forbidden(given);
+    case ENOENT:
+    case ENOTDIR: return NotFound(given);
+    default: return Io(given, err);
+  }
+}
+
+// ---- Lexical paths ----------------------------------------------------------
+
+std::vector<std::string> Components(std::string_view path) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.emplace_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string JoinAbsolute(const std::vector<std::string>& comps, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) absl::StrAppend(&out, "/", comps[i]);
+  return out.empty() ? "/" : out;
+}
+
+std::string Append(const std::string& dir, const std::string& name) {
+  return dir == "/" ? absl::StrCat("/", name) : absl::StrCat(dir, "/", name);
+}
+
+// Absolute against the cwd and lexically normalised (`.`, `..`, `//`); "" when
+// the path is empty or the cwd is unavailable.
+std::string Normalize(std::string_view path) {
+  if (path.empty()) return "";
+  std::string abs;
+  if (path[0] == '/') {
+    abs = std::string(path);
+  } else {
+    char buf[PATH_MAX];
+    if (::getcwd(buf, sizeof buf) == nullptr) return "";
+    abs = absl::StrCat(buf, "/", std::string(path));
+  }
+  std::vector<std::string> out;
+  for (std::string& c : Components(abs)) {
+    if (c == ".") continue;
+    if (c == "..") {
+      if (!out.empty()) out.pop_back();
+      continue;
+    }
+    out.push_back(std::move(c));
+  }
+  return JoinAbsolute(out, out.size());
+}
+
+// Resolves the longest prefix of a normalised absolute path that realpath can
+// resolve, then appends the remaining components unchanged.
+std::string ResolveExistingPrefix(const std::string& norm) {
+  std::vector<std::string> comps = Components(norm);
+  for (size_t keep = comps.size();; --keep) {
+    char* real = ::realpath(JoinAbsolute(comps, keep).c_str(), nullptr);
+    if (real != nullptr) {
+      std::string out = real;
+      std::free(real);
+      for (size_t i = keep; i < comps.size(); ++i) out = Append(out, comps[i]);
+      return out;
+    }
+    if (keep == 0) return norm;
+  }
+}
+
+// As above, but leaves the last component unresolved (removal acts on a link,
+// not on its target).
+std::string ResolveParent(const std::string& norm) {
+  std::vector<std::string> comps = Components(norm);
+  if (comps.empty()) return "/";
+  std::string parent = ResolveExistingPrefix(JoinAbsolute(comps, comps.size() - 1));
+  return Append(parent, comps.back());
+}
+
+// `path` relative to `root` when `root` contains it by whole components.
+std::optional<std::string> RelativeTo(const std::string& root, const std::string& path) {
+  if (root == "/") return path.substr(1);
+  if (path == root) return std::string();
+  if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+      path[root.size()] == '/') {
+    return path.substr(root.size() + 1);
+  }
+  return std::nullopt;
+}
+
+std::pair<std::string, std::string> SplitLast(const std::string& rel) {
+  size_t slash = rel.rfind('/');
+  if (slash == std::string::npos) return {"", rel};
+  return {rel.substr(0, slash), rel.substr(slash + 1)};
+}
+
+// ---- Locating and opening -------------------------------------------------
+
+// Where an operation happens: `rel` (no `..`, no empty components; "" is the
+// root itself) beneath `root`. `confined` is false for unrestricted caps.
+struct Target {
+  std::string root;
+  std::string rel;
+  bool confined = true;
+};
+
+absl::StatusOr<Target> Locate(const FsCap& cap, std::string_view given, bool follow_final) {
+  std::string norm = Normalize(given);
+  if (norm.empty()) return Forbidden(given);
+  std::string resolved = follow_final ? ResolveExistingPrefix(norm) : ResolveParent(norm);
+  if (cap.unrestricted()) return Target{"/", resolved.substr(1), false};
+  const std::string* best = nullptr;
+  std::string rel;
+  for (const std::string& root : cap.roots()) {
+    std::optional<std::string> r = RelativeTo(root, resolved);
+    if (r && (best == nullptr || root.size() > best->size())) {
+      best = &root;
+      rel = std::move(*r);
+    }
+  }
+  if (best == nullptr) return Forbidden(given);
+  return Target{*best, std::move(rel), true};
+}
+
+absl::StatusOr<Fd> OpenRoot(const Target& t, std::string_view given) {
+  int fd = ::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, given);
+  return Fd(fd);
+}
+
+bool IsSymlinkAt(int dirfd, const std::string& name) {
+  struct stat st;
+  return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
+// The fallback: one openat per component with O_NOFOLLOW. It refuses every
+// symlink (-EXDEV, a denial). `rel` was symlink-resolved when it was located,
+// so a symlink here was swapped in afterwards.
+int WalkOpen(int rootfd, const std::string& rel, int flags, mode_t mode) {
+  std::vector<std::string> comps = Components(rel);
+  if (comps.empty()) {
+    int fd = ::openat(rootfd, ".", flags, mode);
+    return fd >= 0 ? fd : -errno;
+  }
+  Fd owned;
+  int cur = rootfd;
+  for (size_t i = 0; i + 1 < comps.size(); ++i) {
+    int next = ::openat(cur, comps[i].c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) {
+      int err = errno;
+      if ((err == ENOTDIR || err == ELOOP) && IsSymlinkAt(cur, comps[i])) return -EXDEV;
+      return -err;
+    }
+    owned = Fd(next);
+    cur = next;
+  }
+  const std::string& last = comps.back();
+  int fd = ::openat(cur, last.c_str(), flags | O_NOFOLLOW, mode);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ELOOP || (err == ENOTDIR && IsSymlinkAt(cur, last))) return -EXDEV;
+    return -err;
+  }
+  if (flags & O_PATH) {  // O_PATH|O_NOFOLLOW opens a link itself: refuse it
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+      ::close(fd);
+      return -EXDEV;
+    }
+  }
+  return fd;
+}
+
+// Opens `rel` beneath `rootfd`; returns an fd or -errno. Confined opens never
+// resolve outside the root, whatever symlinks are swapped in meanwhile.
+int OpenBeneath(int rootfd, const std::string& rel, int flags, mode_t mode, bool confined) {
+  const char* p = rel.empty() ? "." : rel.c_str();
+  flags |= O_CLOEXEC;
+  if (!(flags & O_CREAT)) mode = 0;
+  if (!confined) {
+    int fd = ::openat(rootfd, p, flags, mode);
+    return fd >= 0 ? fd : -errno;
+  }
+  if (!g_openat2_missing.load(std::memory_order_relaxed) &&
+      !g_openat2_disabled_for_test.load(std::memory_order_relaxed)) {
+    struct open_how how;
+    std::memset(&how, 0, sizeof how);
+    how.flags = static_cast<uint64_t>(flags);
+    how.mode = mode;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      long fd = ::syscall(SYS_openat2, rootfd, p, &how, sizeof how);
+      if (fd >= 0) return static_cast<int>(fd);
+      if (errno == EINTR || errno == EAGAIN) continue;  // EAGAIN: a racing rename; retry
+      if (errno != ENOSYS) return -errno;
+      g_openat2_missing.store(true, std::memory_order_relaxed);
+      break;
+    }
+    if (!g_openat2_missing.load(std::memory_order_relaxed)) return -EAGAIN;
+  }
+  return WalkOpen(rootfd, rel, flags, mode);
+}
+
+// Opens the root and then `t.rel` beneath it.
+absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags, mode_t mode = 0) {
+  absl::StatusOr<Fd> root = OpenRoot(t, given);
+  if (!root.ok()) return root.status();
+  int fd = OpenBeneath(root->get(), t.rel, flags, mode, t.confined);
+  if (fd < 0) return ErrnoStatus(-fd, given);
+  return Fd(fd);
+}
+
+// The directory holding the target and the target's name in it. For the root
+// itself that is the root's parent (trusted like the root path).
+absl::StatusOr<std::pair<Fd, std::string>> OpenParent(const Target& t, std::string_view given) {
+  if (t.rel.empty()) {
+    if (t.root == "/") return Forbidden(given);
+    auto [dir, name] = SplitLast(t.root.substr(1));
+    std::string parent = absl::StrCat("/", dir);
+    int fd = ::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus(errno, given);
+    return std::make_pair(Fd(fd), name);
+  }
+  auto [dir, name] = SplitLast(t.rel);
+  absl::StatusOr<Fd> parent =
+      OpenTarget(Target{t.root, dir, t.confined}, given, O_PATH | O_DIRECTORY);
+  if (!parent.ok()) return parent.status();
+  return std::make_pair(std::move(*parent), name);
+}
+
+// Removes `name` in `parent` and everything below it; never follows a symlink
+// (a link is unlinked, its target untouched).
+absl::Status RemoveTree(int parent, const std::string& name, std::string_view given) {
+  int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ENOTDIR || err == ELOOP) {  // a file or a link: unlink it
+      if (::unlinkat(parent, name.c_str(), 0) == 0 || errno == ENOENT) return absl::OkStatus();
+      return Io(given, errno);
+    }
+    if (err == ENOENT) return absl::OkStatus();  // removed meanwhile
+    return Io(given, err);
+  }
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    int err = errno;
+    ::close(fd);
+    return Io(given, err);
+  }
+  std::vector<std::string> names;
+  while (struct dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  absl::Status status;
+  for (const std::string& n : names) {
+    status = RemoveTree(::dirfd(d), n, given);
+    if (!status.ok()) break;
+  }
+  ::closedir(d);
+  if (!status.ok()) return status;
+  if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
+    return Io(given, errno);
+  }
+  return absl::OkStatus();
+}
+
+// ---- Default caps ---------------------------------------------------------
+
+struct DefaultCaps {
+  absl::Mutex mu;
+  FsCap read ABSL_GUARDED_BY(mu) = FsCap::None();
+  FsCap write ABSL_GUARDED_BY(mu) = FsCap::None();
+};
+
+DefaultCaps& Defaults() {
+  static DefaultCaps* caps = new DefaultCaps();
+  return *caps;
+}
+
+}  // namespace
+
+namespace internal {
+void SetOpenat2DisabledForTesting(bool disabled) { g_openat2_disabled_for_test.store(disabled); }
+}  // namespace internal
+
+// ---- FsCap ----------------------------------------------------------------
+
+FsCap FsCap::Unrestricted() {
+  FsCap cap;
+  cap.unrestricted_ = true;
+  return cap;
+}
+
+FsCap FsCap::Rooted(std::vector<std::string> roots) {
+  FsCap cap;
+  for (const std::string& r : roots) {
+    std::string norm = Normalize(r);  // "" (an empty root) allows nothing
+    if (norm.empty()) continue;
+    std::string resolved = ResolveExistingPrefix(norm);
+    if (std::find(cap.roots_.begin(), cap.roots_.end(), resolved) == cap.roots_.end()) {
+      cap.roots_.push_back(std::move(resolved));
+    }
+  }
+  return cap;
+}
+
+bool FsCap::Check(std::string_view path) const { return Locate(*this, path, true).ok(); }
+
+FsCap FsCap::Narrow(std::string_view sub) const {
+  std::string norm = Normalize(sub);
+  if (norm.empty()) return None();
+  std::string resolved = ResolveExistingPrefix(norm);
+  bool inside = unrestricted_;
+  for (const std::string& root : roots_) inside = inside || RelativeTo(root, resolved).has_value();
+  if (!inside) return None();
+  FsCap cap;
+  cap.roots_.push_back(std::move(resolved));
+  return cap;
+}
+
+absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY);
+  if (!fd.ok()) return fd.status();
+  struct stat st;
+  if (::fstat(fd->get(), &st) != 0) return Io(path, errno);
+  if (S_ISDIR(st.st_mode)) return Io(path, EISDIR);
+  if (st.st_size > kMaxReadBytes) {
+    return absl::InternalError(absl::StrCat("io: ", std::string(path), ": file too large"));
+  }
+  std::string out;
+  out.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd->get(), buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Io(path, errno);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    if (static_cast<int64_t>(out.size()) > kMaxReadBytes) {
+      return absl::InternalError(absl::StrCat("io: ", std::string(path), ": file too large"));
+    }
+  }
+  return out;
+}
+
+absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool append) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
+  absl::StatusOr<Fd> fd = OpenTarget(*t, path, flags, 0666);
+  if (!fd.ok()) return fd.status();
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd->get(), data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Io(path, errno);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> FsCap::Exists(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_PATH);
+  if (fd.ok()) return true;
+  if (absl::IsNotFound(fd.status())) return false;
+  return fd.status();
+}
+
+absl::StatusOr<std::vector<std::string>> FsCap::ListDir(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY | O_DIRECTORY);
+  if (!fd.ok()) return fd.status();
+  DIR* d = ::fdopendir(fd->get());
+  if (d == nullptr) return Io(path, errno);
+  fd->release();
+  std::vector<std::string> names;
+  errno = 0;
+  while (struct dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  int err = errno;
+  ::closedir(d);
+  if (err != 0) return Io(path, err);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+absl::StatusOr<FileMetadata> FsCap::Metadata(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_PATH);
+  if (!fd.ok()) return fd.status();
+  struct stat st;
+  if (::fstat(fd->get(), &st) != 0) return Io(path, errno);
+  FileMetadata m;
+  m.size = static_cast<int64_t>(st.st_size);
+  m.is_file = S_ISREG(st.st_mode);
+  m.is_dir = S_ISDIR(st.st_mode);
+  m.mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  return m;
+}
+
+absl::Status FsCap::CreateDirAll(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, true);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<Fd> cur = OpenRoot(*t, path);  // the root itself is never created
+  if (!cur.ok()) return cur.status();
+  Fd dir = std::move(*cur);
+  int nofollow = t->confined ? O_NOFOLLOW : 0;
+  for (const std::string& c : Components(t->rel)) {
+    if (::mkdirat(dir.get(), c.c_str(), 0777) != 0 && errno != EEXIST) {
+      return ErrnoStatus(errno, path);
+    }
+    int next = ::openat(dir.get(), c.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | nofollow);
+    if (next < 0) {
+      int err = errno;
+      if (t->confined && (err == ELOOP || err == ENOTDIR) && IsSymlinkAt(dir.get(), c)) {
+        return Forbidden(path);
+      }
+      return err == ENOTDIR ? Io(path, err) : ErrnoStatus(err, path);
+    }
+    dir = Fd(next);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FsCap::RemoveFile(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, false);
+  if (!t.ok()) return t.status();
+  auto parent = OpenParent(*t, path);
+  if (!parent.ok()) return parent.status();
+  if (::unlinkat(parent->first.get(), parent->second.c_str(), 0) != 0) {
+    return ErrnoStatus(errno, path);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FsCap::RemoveDirAll(std::string_view path) const {
+  absl::StatusOr<Target> t = Locate(*this, path, false);
+  if (!t.ok()) return t.status();
+  auto parent = OpenParent(*t, path);
+  if (!parent.ok()) return parent.status();
+  int pfd = parent->first.get();
+  const std::string& name = parent->second;
+  struct stat st;
+  if (::fstatat(pfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return ErrnoStatus(errno, path);
+  if (S_ISLNK(st.st_mode)) {  // the link itself, never its target
+    if (::unlinkat(pfd, name.c_str(), 0) != 0) return ErrnoStatus(errno, path);
+    return absl::OkStatus();
+  }
+  if (!S_ISDIR(st.st_mode)) return Io(path, ENOTDIR);
+  return RemoveTree(pfd, name, path);
+}
+
+std::string FsCap::ToString() const {
+  if (unrestricted_) return "unrestricted";
+  if (roots_.empty()) return "none";
+  return absl::StrJoin(roots_, ", ");
+}
+
+// ---- Default caps ---------------------------------------------------------
+
+FsCap InstallDefaultReadCap(FsCap cap) {
+  DefaultCaps& d = Defaults();
+  absl::MutexLock lock(&d.mu);
+  return std::exchange(d.read, std::move(cap));
+}
+
+FsCap InstallDefaultWriteCap(FsCap cap) {
+  DefaultCaps& d = Defaults();
+  absl::MutexLock lock(&d.mu);
+  return std::exchange(d.write, std::move(cap));
+}
+
+FsCap CurrentDefaultReadCap() {
+  DefaultCaps& d = Defaults();
+  absl::MutexLock lock(&d.mu);
+  return d.read;
+}
+
+FsCap CurrentDefaultWriteCap() {
+  DefaultCaps& d = Defaults();
+  absl::MutexLock lock(&d.mu);
+  return d.write;
+}
+
+ScopedDefaultCaps::ScopedDefaultCaps(FsCap read, FsCap write)
+    : prev_read_(InstallDefaultReadCap(std::move(read))),
+      prev_write_(InstallDefaultWriteCap(std::move(write))) {}
+
+ScopedDefaultCaps::~ScopedDefaultCaps() {
+  InstallDefaultReadCap(std::move(prev_read_));
+  InstallDefaultWriteCap(std::move(prev_write_));
+}
+
+}  // namespace mty::stdlib

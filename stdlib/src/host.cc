@@ -1,0 +1,275 @@
+// StdHost: dispatch of std.fs / std.time / std.env / std.net effect calls
+// with capability checks, producing Result values (language.md §6).
+#include "mty/stdlib/host.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "mty/interp/bytecode.h"
+
+namespace mty::stdlib {
+
+using interp::AdtObj;
+using interp::ArrayObj;
+using interp::Tag;
+using interp::Value;
+
+namespace {
+
+Value Adt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
+  auto* o = new AdtObj();
+  o->adt = adt;
+  o->variant = variant;
+  o->est = 24;
+  for (const Value& f : fields) o->est += interp::Estimate(f);
+  o->fields = std::move(fields);
+  return Value::Heap(o);
+}
+Value Ok(Value v) { return Adt(interp::kAdtResult, 0, {std::move(v)}); }
+Value Err(std::string msg) { return Adt(interp::kAdtResult, 1, {interp::MakeStr(std::move(msg))}); }
+Value Some(Value v) { return Adt(interp::kAdtOption, 0, {std::move(v)}); }
+Value None() { return Adt(interp::kAdtOption, 1, {}); }
+
+Value StrArray(const std::vector<std::string>& items) {
+  auto* a = new ArrayObj(Tag::kArray);
+  a->est = 24;
+  for (const std::string& s : items) {
+    a->items.push_back(interp::MakeStr(s));
+    a->est += 24 + s.size();
+  }
+  return Value::Heap(a);
+}
+
+bool IsStr(const Value& v) { return v.Is(Tag::kStr); }
+const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v.h())->s; }
+
+// Parses `scheme://[userinfo@]host[:port][/path]` into a lower-case host and
+// a port (default 80 / 443). IPv6 hosts are in brackets.
+bool ParseUrl(std::string_view url, std::string* host, int* port) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return false;
+  std::string scheme = absl::AsciiStrToLower(std::string(url.substr(0, scheme_end)));
+  if (scheme != "http" && scheme != "https") return false;
+  std::string_view rest = url.substr(scheme_end + 3);
+  size_t end = rest.find_first_of("/?#");
+  std::string_view authority = rest.substr(0, end);
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos)
+    authority = authority.substr(at + 1);
+  *port = scheme == "https" ? 443 : 80;
+  std::string_view h = authority;
+  if (!authority.empty() && authority[0] == '[') {
+    size_t close = authority.find(']');
+    if (close == std::string_view::npos) return false;
+    h = authority.substr(0, close + 1);
+    std::string_view after = authority.substr(close + 1);
+    if (!after.empty()) {
+      if (after[0] != ':') return false;
+      *port = std::atoi(std::string(after.substr(1)).c_str());
+    }
+  } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    h = authority.substr(0, colon);
+    std::string p(authority.substr(colon + 1));
+    if (p.empty() || p.find_first_not_of("0123456789") != std::string::npos) return false;
+    *port = std::atoi(p.c_str());
+  }
+  if (h.empty() || *port <= 0 || *port > 65535) return false;
+  *host = absl::AsciiStrToLower(std::string(h));
+  return true;
+}
+
+}  // namespace
+
+bool HostAllowed(const std::vector<std::string>& allow, std::string_view host, int port) {
+  std::string h = absl::AsciiStrToLower(std::string(host));
+  for (const std::string& raw : allow) {
+    std::string entry = absl::AsciiStrToLower(raw);
+    std::string eh = entry;
+    int eport = -1;  // any port
+    size_t host_end = 0;
+    if (!entry.empty() && entry[0] == '[') {
+      size_t close = entry.find(']');
+      if (close == std::string::npos) continue;
+      eh = entry.substr(0, close + 1);
+      host_end = close + 1;
+    } else {
+      size_t colon = entry.rfind(':');
+      host_end = colon == std::string::npos ? entry.size() : colon;
+      eh = entry.substr(0, host_end);
+    }
+    if (host_end < entry.size()) {
+      std::string p = entry.substr(host_end);
+      if (p.size() < 2 || p[0] != ':' || p.find_first_not_of("0123456789", 1) != std::string::npos)
+        continue;  // malformed entry: matches nothing
+      eport = std::atoi(p.c_str() + 1);
+    }
+    if (eport >= 0 && eport != port) continue;
+    if (eh.size() > 2 && eh[0] == '*' && eh[1] == '.') {
+      std::string suffix = eh.substr(1);  // ".example.com"
+      if (h.size() > suffix.size() && h.ends_with(suffix)) return true;
+      continue;
+    }
+    if (eh == h) return true;
+  }
+  return false;
+}
+
+StdHost::StdHost(interp::Host* out, HostOptions options)
+    : out_(out), options_(std::move(options)) {}
+
+FsCap StdHost::ReadCap() const {
+  return options_.grants.has_fs ? options_.grants.read : CurrentDefaultReadCap();
+}
+FsCap StdHost::WriteCap() const {
+  return options_.grants.has_fs ? options_.grants.write : CurrentDefaultWriteCap();
+}
+
+std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Value>& args,
+                                           std::string* code, std::string* message) {
+  // An explicit capability argument comes first and can only narrow.
+  const interp::CapObj* explicit_cap = nullptr;
+  if (!args.empty() && args[0].Is(Tag::kCap)) {
+    explicit_cap = static_cast<const interp::CapObj*>(args[0].h());
+    args.erase(args.begin());
+  }
+  auto denied = [&](std::string what, std::string family) -> std::optional<Value> {
+    ++denials_;
+    std::string err = absl::StrCat("forbidden: ", what);
+    if (options_.trace)
+      options_.trace(
+          absl::StrCat("MT5015 denied ", std::string(path), " ", what, " (", family, ")"));
+    if (options_.deny_is_trap) {
+      *code = "MT5015";
+      *message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", err);
+      return std::nullopt;
+    }
+    return Err(err);
+  };
+  auto bad_args = [&](const char* want) -> std::optional<Value> {
+    *code = "MT5016";
+    *message = absl::StrCat(std::string(path), " expects ", want);
+    return std::nullopt;
+  };
+  auto from_status = [&](const absl::Status& s, const std::string& p,
+                         const char* family) -> std::optional<Value> {
+    if (s.code() == absl::StatusCode::kPermissionDenied) return denied(p, family);
+    return Err(std::string(s.message()));
+  };
+
+  // ---- std.fs ----
+  if (path.starts_with("std.fs.")) {
+    std::string_view op = path.substr(7);
+    if (args.empty() || !IsStr(args[0])) return bad_args("a path (Str)");
+    const std::string p = StrOf(args[0]);
+    bool writes = op == "write" || op == "write_file" || op == "append" || op == "create_dir_all" ||
+                  op == "remove_file" || op == "remove_dir_all";
+    FsCap cap = writes ? WriteCap() : ReadCap();
+    if (explicit_cap) {
+      bool family_ok =
+          writes ? explicit_cap->family == "fs.write"
+                 : explicit_cap->family == "fs.read" || explicit_cap->family == "fs.write";
+      if (!family_ok) return denied(p, writes ? "fs.write" : "fs.read");
+      if (!explicit_cap->constraint.empty()) cap = cap.Narrow(explicit_cap->constraint);
+    }
+    const char* family = writes ? "fs.write" : "fs.read";
+    if (op == "read" || op == "read_to_string" || op == "read_file" || op == "read_bytes") {
+      auto r = cap.ReadFile(p);
+      if (!r.ok()) return from_status(r.status(), p, family);
+      if (op != "read_bytes") return Ok(interp::MakeStr(std::move(*r)));
+      auto* a = new ArrayObj(Tag::kArray);
+      Value v = Value::Heap(a);
+      for (unsigned char c : *r) a->items.push_back(Value::Int(c));
+      a->est = 24 + 16 * r->size();
+      return Ok(std::move(v));
+    }
+    if (op == "write" || op == "write_file" || op == "append") {
+      if (args.size() != 2 || !IsStr(args[1])) return bad_args("a path and data (Str)");
+      absl::Status s = cap.WriteFile(p, StrOf(args[1]), op == "append");
+      if (!s.ok()) return from_status(s, p, family);
+      return Ok(Value::Unit());
+    }
+    if (op == "exists") {
+      auto r = cap.Exists(p);
+      if (!r.ok()) return from_status(r.status(), p, family);
+      return Ok(Value::Bool(*r));
+    }
+    if (op == "list_dir" || op == "read_dir") {
+      auto r = cap.ListDir(p);
+      if (!r.ok()) return from_status(r.status(), p, family);
+      return Ok(StrArray(*r));
+    }
+    if (op == "metadata" || op == "stat") {
+      auto r = cap.Metadata(p);
+      if (!r.ok()) return from_status(r.status(), p, family);
+      return Ok(Adt(interp::kAdtMetadata, 0,
+                    {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
+                     Value::Int(r->mtime_ms)}));
+    }
+    absl::Status s;
+    if (op == "create_dir_all") {
+      s = cap.CreateDirAll(p);
+    } else if (op == "remove_file") {
+      s = cap.RemoveFile(p);
+    } else if (op == "remove_dir_all") {
+      s = cap.RemoveDirAll(p);
+    } else {
+      return std::nullopt;  // unknown: MT5008
+    }
+    if (!s.ok()) return from_status(s, p, family);
+    return Ok(Value::Unit());
+  }
+
+  // ---- std.time ----
+  if (path == "std.time.now") {
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+    return Ok(Value::Int(ns));
+  }
+  if (path == "std.time.sleep") {
+    if (args.size() != 1 || !(args[0].Is(Tag::kDuration) || args[0].Is(Tag::kInt)))
+      return bad_args("a Duration");
+    int64_t ns = args[0].i();
+    if (ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+    return Ok(Value::Unit());
+  }
+
+  // ---- std.env ----
+  if (path == "std.env.args") return Ok(StrArray(options_.args));
+  if (path == "std.env.var") {
+    if (args.size() != 1 || !IsStr(args[0])) return bad_args("a variable name (Str)");
+    const std::string& name = StrOf(args[0]);
+    bool allowed = options_.grants.all_env;
+    for (const std::string& e : options_.grants.env) allowed |= e == name;
+    if (explicit_cap && explicit_cap->family != "env") allowed = false;
+    if (explicit_cap && !explicit_cap->constraint.empty() && explicit_cap->constraint != name)
+      allowed = false;
+    if (!allowed) return denied(name, "env");
+    const char* v = std::getenv(name.c_str());
+    return Ok(v ? Some(interp::MakeStr(v)) : None());
+  }
+
+  // ---- std.net / std.http ----
+  if (path.starts_with("std.net.") || path.starts_with("std.http.")) {
+    if (args.empty() || !IsStr(args[0])) return bad_args("a URL (Str)");
+    std::string host;
+    int port = 0;
+    if (!ParseUrl(StrOf(args[0]), &host, &port))
+      return Err(absl::StrCat("io: malformed URL ", StrOf(args[0])));
+    bool allowed = options_.grants.all_net || HostAllowed(options_.grants.net, host, port);
+    if (explicit_cap &&
+        (explicit_cap->family != "net" || (!explicit_cap->constraint.empty() &&
+                                           !HostAllowed({explicit_cap->constraint}, host, port))))
+      allowed = false;
+    if (!allowed) return denied(absl::StrCat(host, ":", port), "net");
+    *code = "MT5008";
+    *message = absl::StrCat(std::string(path), ": HTTP is not available in this build yet");
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace mty::stdlib

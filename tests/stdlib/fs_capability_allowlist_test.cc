@@ -1,0 +1,641 @@
+// fs_capability_allowlist: FsCap roots, every known escape (`..`, symlinks,
+// string prefixes, TOCTOU swaps), denial shapes and the default caps.
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "mty/stdlib/fs_cap.h"
+
+namespace mty::stdlib {
+namespace internal {
+void SetOpenat2DisabledForTesting(bool disabled);  // defined in fs_cap.cc
+}  // namespace internal
+
+namespace {
+
+// A fresh temporary directory (symlink-resolved), removed with its contents.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/mty_fscap_XXXXXX";
+    char* made = ::mkdtemp(tmpl);
+    EXPECT_NE(made, nullptr);
+    char* real = ::realpath(made, nullptr);
+    path_ = real;
+    std::free(real);
+  }
+  ~TempDir() { [[maybe_unused]] int rc = std::system(("rm -rf '" + path_ + "'").c_str()); }
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
+
+ private:
+  std::string path_;
+};
+
+void Put(const std::string& path, const std::string& data) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr) << path;
+  std::fwrite(data.data(), 1, data.size(), f);
+  std::fclose(f);
+}
+
+void MkDir(const std::string& path) { ASSERT_EQ(::mkdir(path.c_str(), 0777), 0) << path; }
+
+void Link(const std::string& target, const std::string& link) {
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0) << link;
+}
+
+bool OnDisk(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string Slurp(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return "<missing>";
+  std::string out;
+  char buf[256];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+void ExpectForbidden(const absl::Status& s, const std::string& path) {
+  EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+  EXPECT_EQ(s.message(), "forbidden: " + path);
+}
+
+// Forces the O_NOFOLLOW walk for its lifetime.
+class ScopedFallback {
+ public:
+  ScopedFallback() { internal::SetOpenat2DisabledForTesting(true); }
+  ~ScopedFallback() { internal::SetOpenat2DisabledForTesting(false); }
+};
+
+// Restores the working directory.
+class ScopedCwd {
+ public:
+  explicit ScopedCwd(const std::string& dir) {
+    char buf[PATH_MAX];
+    EXPECT_NE(::getcwd(buf, sizeof buf), nullptr);
+    old_ = buf;
+    EXPECT_EQ(::chdir(dir.c_str()), 0);
+  }
+  ~ScopedCwd() { EXPECT_EQ(::chdir(old_.c_str()), 0); }
+
+ private:
+  std::string old_;
+};
+
+// ---- Roots and denial --------------------------------------------------------
+
+TEST(FsCap, RootedCapAllowsInsideDeniesOutside) {
+  FsCap lexical = FsCap::Rooted({"/only/here"});
+  EXPECT_TRUE(lexical.Check("/only/here/x"));
+  EXPECT_TRUE(lexical.Check("/only/here"));
+  EXPECT_TRUE(lexical.Check("/only//here/./x"));
+  EXPECT_FALSE(lexical.Check("/elsewhere/x"));
+  EXPECT_FALSE(lexical.Check("/only"));
+
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/in.txt", "inside");
+  Put(tmp / "out.txt", "outside");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/in.txt"), "inside");
+  ExpectForbidden(cap.ReadFile(tmp / "out.txt").status(), tmp / "out.txt");
+  EXPECT_TRUE(cap.WriteFile(tmp / "root/new.txt", "n", false).ok());
+  EXPECT_EQ(Slurp(tmp / "root/new.txt"), "n");
+}
+
+TEST(FsCap, DeniedReadReturnsForbiddenNamingPath) {
+  FsCap cap = FsCap::Rooted({"/only/here"});
+  absl::StatusOr<std::string> r = cap.ReadFile("/elsewhere/x");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(r.status().message(), "forbidden: /elsewhere/x");
+}
+
+TEST(FsCap, ErrorShapesTellDenialAbsenceAndFailureApart) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/dir");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  absl::Status missing = cap.ReadFile(tmp / "root/missing").status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(missing.message(), "not_found: " + (tmp / "root/missing"));
+  absl::Status dir = cap.ReadFile(tmp / "root/dir").status();
+  EXPECT_EQ(dir.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(dir.message(), "io: " + (tmp / "root/dir") + ": " + std::strerror(EISDIR));
+}
+
+TEST(FsCap, EmptyRootListAllowsNothing) {
+  TempDir tmp;
+  Put(tmp / "f", "x");
+  for (const FsCap& cap : {FsCap::Rooted({}), FsCap::None(), FsCap::Rooted({""})}) {
+    EXPECT_FALSE(cap.unrestricted());
+    EXPECT_EQ(cap.ToString(), "none");
+    EXPECT_FALSE(cap.Check(tmp / "f"));
+    EXPECT_FALSE(cap.Check("/"));
+    ExpectForbidden(cap.ReadFile(tmp / "f").status(), tmp / "f");
+    ExpectForbidden(cap.Exists(tmp / "f").status(), tmp / "f");
+    ExpectForbidden(cap.WriteFile(tmp / "g", "x", false), tmp / "g");
+    EXPECT_FALSE(OnDisk(tmp / "g"));
+  }
+}
+
+TEST(FsCap, UnrestrictedAllows) {
+  TempDir tmp;
+  Put(tmp / "f", "data");
+  FsCap cap = FsCap::Unrestricted();
+  EXPECT_TRUE(cap.unrestricted());
+  EXPECT_EQ(cap.ToString(), "unrestricted");
+  EXPECT_TRUE(cap.Check("/etc/passwd"));
+  EXPECT_EQ(*cap.ReadFile(tmp / "f"), "data");
+  EXPECT_TRUE(cap.WriteFile(tmp / "g", "w", false).ok());
+  EXPECT_TRUE(*cap.Exists(tmp / "g"));
+  EXPECT_FALSE(*cap.Exists(tmp / "nope"));
+  EXPECT_TRUE(cap.CreateDirAll(tmp / "a/b/c").ok());
+  EXPECT_TRUE(cap.RemoveDirAll(tmp / "a").ok());
+  EXPECT_FALSE(OnDisk(tmp / "a"));
+}
+
+TEST(FsCap, SiblingWithRootAsStringPrefixIsDenied) {
+  TempDir tmp;
+  MkDir(tmp / "data");
+  MkDir(tmp / "database");
+  Put(tmp / "data/ok", "ok");
+  Put(tmp / "database/secret", "SECRET");
+  FsCap cap = FsCap::Rooted({tmp / "data"});
+  EXPECT_EQ(*cap.ReadFile(tmp / "data/ok"), "ok");
+  ExpectForbidden(cap.ReadFile(tmp / "database/secret").status(), tmp / "database/secret");
+  ExpectForbidden(cap.ListDir(tmp / "database").status(), tmp / "database");
+  ExpectForbidden(cap.WriteFile(tmp / "database/x", "x", false), tmp / "database/x");
+  EXPECT_FALSE(OnDisk(tmp / "database/x"));
+}
+
+TEST(FsCap, DotDotEscapesAreDenied) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/sub");
+  Put(tmp / "secret", "SECRET");
+  Put(tmp / "root/in", "inside");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  for (const std::string& p : {tmp / "root/../secret", tmp / "root/sub/../../secret",
+                               tmp / "root/./sub/../../../" + tmp.path().substr(1) + "/secret"}) {
+    ExpectForbidden(cap.ReadFile(p).status(), p);
+    ExpectForbidden(cap.Exists(p).status(), p);
+    ExpectForbidden(cap.WriteFile(p, "x", false), p);
+  }
+  EXPECT_EQ(Slurp(tmp / "secret"), "SECRET");
+  // `..` that stays inside is fine.
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/sub/../in"), "inside");
+}
+
+TEST(FsCap, RelativeAndAbsolutePaths) {
+  TempDir tmp;
+  MkDir(tmp / "data");
+  Put(tmp / "data/f", "rel");
+  Put(tmp / "other", "SECRET");
+  ScopedCwd cwd(tmp.path());
+  FsCap cap = FsCap::Rooted({"data"});
+  ASSERT_EQ(cap.roots().size(), 1u);
+  EXPECT_EQ(cap.roots()[0], tmp / "data");
+  EXPECT_EQ(*cap.ReadFile("data/f"), "rel");
+  EXPECT_EQ(*cap.ReadFile("./data/f"), "rel");
+  EXPECT_EQ(*cap.ReadFile(tmp / "data/f"), "rel");
+  ExpectForbidden(cap.ReadFile("other").status(), "other");
+  ExpectForbidden(cap.ReadFile("data/../other").status(), "data/../other");
+  FsCap abs = FsCap::Rooted({tmp / "data"});
+  EXPECT_EQ(*abs.ReadFile("data/f"), "rel");
+}
+
+TEST(FsCap, RootThroughSymlinkIsResolvedOnce) {
+  TempDir tmp;
+  MkDir(tmp / "real");
+  Put(tmp / "real/f", "x");
+  Link(tmp / "real", tmp / "alias");
+  FsCap cap = FsCap::Rooted({tmp / "alias"});
+  ASSERT_EQ(cap.roots().size(), 1u);
+  EXPECT_EQ(cap.roots()[0], tmp / "real");
+  EXPECT_EQ(*cap.ReadFile(tmp / "alias/f"), "x");
+  EXPECT_EQ(*cap.ReadFile(tmp / "real/f"), "x");
+}
+
+TEST(FsCap, NarrowNeverWidens) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/sub");
+  Put(tmp / "root/sub/f", "sub");
+  Put(tmp / "root/g", "g");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  FsCap sub = cap.Narrow(tmp / "root/sub");
+  EXPECT_EQ(*sub.ReadFile(tmp / "root/sub/f"), "sub");
+  ExpectForbidden(sub.ReadFile(tmp / "root/g").status(), tmp / "root/g");
+  EXPECT_EQ(cap.Narrow(tmp.path()).ToString(), "none");
+  EXPECT_EQ(cap.Narrow(tmp / "root/../elsewhere").ToString(), "none");
+  EXPECT_EQ(cap.Narrow("/").ToString(), "none");
+  EXPECT_EQ(FsCap::None().Narrow(tmp / "root").ToString(), "none");
+  EXPECT_EQ(sub.Narrow(tmp / "root").ToString(), "none");
+  EXPECT_EQ(FsCap::Unrestricted().Narrow(tmp / "root").ToString(), tmp / "root");
+}
+
+// ---- Isolation ------------------------------------------------------------
+
+TEST(FsCap, TwoDisjointCapsIsolateInTheSameProcess) {
+  TempDir tmp;
+  MkDir(tmp / "agent_a");
+  MkDir(tmp / "agent_b");
+  Put(tmp / "agent_a/a.txt", "alpha");
+  Put(tmp / "agent_b/b.txt", "bravo");
+  FsCap cap_a = FsCap::Rooted({tmp / "agent_a"});
+  FsCap cap_b = FsCap::Rooted({tmp / "agent_b"});
+  EXPECT_EQ(*cap_a.ReadFile(tmp / "agent_a/a.txt"), "alpha");
+  EXPECT_EQ(*cap_b.ReadFile(tmp / "agent_b/b.txt"), "bravo");
+  ExpectForbidden(cap_a.ReadFile(tmp / "agent_b/b.txt").status(), tmp / "agent_b/b.txt");
+  ExpectForbidden(cap_b.ReadFile(tmp / "agent_a/a.txt").status(), tmp / "agent_a/a.txt");
+  EXPECT_TRUE(*cap_a.Exists(tmp / "agent_a/a.txt"));
+  ExpectForbidden(cap_a.Exists(tmp / "agent_b/b.txt").status(), tmp / "agent_b/b.txt");
+  ExpectForbidden(cap_b.Exists(tmp / "agent_a/a.txt").status(), tmp / "agent_a/a.txt");
+  ExpectForbidden(cap_a.WriteFile(tmp / "agent_b/smuggled.txt", "x", false),
+                  tmp / "agent_b/smuggled.txt");
+  EXPECT_FALSE(OnDisk(tmp / "agent_b/smuggled.txt"));
+  ExpectForbidden(cap_a.ListDir(tmp / "agent_b").status(), tmp / "agent_b");
+  ExpectForbidden(cap_a.Metadata(tmp / "agent_b/b.txt").status(), tmp / "agent_b/b.txt");
+  ExpectForbidden(cap_a.RemoveFile(tmp / "agent_b/b.txt"), tmp / "agent_b/b.txt");
+  EXPECT_EQ(Slurp(tmp / "agent_b/b.txt"), "bravo");
+}
+
+// ---- Symlinks -------------------------------------------------------------
+
+void SymlinksOutsideAreDenied() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "outside");
+  Put(tmp / "outside/secret", "SECRET");
+  Link(tmp / "outside/secret", tmp / "root/file_link");
+  Link("../outside/secret", tmp / "root/rel_file_link");
+  Link(tmp / "outside", tmp / "root/dir_link");
+  Link(tmp / "outside/new", tmp / "root/dangling_out");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  for (const std::string& p :
+       {tmp / "root/file_link", tmp / "root/rel_file_link", tmp / "root/dir_link/secret"}) {
+    absl::StatusOr<std::string> r = cap.ReadFile(p);
+    ASSERT_FALSE(r.ok()) << p << " returned " << *r;
+    ExpectForbidden(r.status(), p);
+    ExpectForbidden(cap.Exists(p).status(), p);
+    ExpectForbidden(cap.Metadata(p).status(), p);
+    ExpectForbidden(cap.WriteFile(p, "pwned", false), p);
+  }
+  ExpectForbidden(cap.ListDir(tmp / "root/dir_link").status(), tmp / "root/dir_link");
+  ExpectForbidden(cap.WriteFile(tmp / "root/dir_link/new", "x", false), tmp / "root/dir_link/new");
+  ExpectForbidden(cap.CreateDirAll(tmp / "root/dir_link/made"), tmp / "root/dir_link/made");
+  // A dangling link to the outside: writing through it would create a file there.
+  absl::Status s = cap.WriteFile(tmp / "root/dangling_out", "x", false);
+  EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << s;
+  EXPECT_FALSE(OnDisk(tmp / "outside/new"));
+  EXPECT_FALSE(OnDisk(tmp / "outside/made"));
+  EXPECT_FALSE(OnDisk(tmp / "outside/new"));
+  EXPECT_EQ(Slurp(tmp / "outside/secret"), "SECRET");
+}
+
+TEST(FsCap, SymlinksInsidePointingOutsideAreDenied) { SymlinksOutsideAreDenied(); }
+
+TEST(FsCap, SymlinksInsidePointingOutsideAreDeniedOnFallback) {
+  ScopedFallback fallback;
+  SymlinksOutsideAreDenied();
+}
+
+void SymlinksInsideAreAllowed() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/dir");
+  Put(tmp / "root/dir/f", "inside");
+  Link(tmp / "root/dir/f", tmp / "root/abs_link");
+  Link("dir/f", tmp / "root/rel_link");
+  Link("dir", tmp / "root/dir_link");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/abs_link"), "inside");
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/rel_link"), "inside");
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/dir_link/f"), "inside");
+  EXPECT_EQ(*cap.ListDir(tmp / "root/dir_link"), std::vector<std::string>{"f"});
+  EXPECT_TRUE(cap.WriteFile(tmp / "root/dir_link/g", "g", false).ok());
+  EXPECT_EQ(Slurp(tmp / "root/dir/g"), "g");
+  EXPECT_TRUE(cap.WriteFile(tmp / "root/abs_link", "+", true).ok());
+  EXPECT_EQ(Slurp(tmp / "root/dir/f"), "inside+");
+}
+
+TEST(FsCap, SymlinkInsidePointingInsideIsAllowed) { SymlinksInsideAreAllowed(); }
+
+TEST(FsCap, SymlinkInsidePointingInsideIsAllowedOnFallback) {
+  ScopedFallback fallback;
+  SymlinksInsideAreAllowed();
+}
+
+// ---- Writes, directories, removal ----------------------------------------
+
+TEST(FsCap, WritesNeverCreateParents) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  absl::Status inside = cap.WriteFile(tmp / "root/missing/f", "x", false);
+  EXPECT_EQ(inside.code(), absl::StatusCode::kNotFound) << inside;
+  EXPECT_EQ(inside.message(), "not_found: " + (tmp / "root/missing/f"));
+  EXPECT_FALSE(OnDisk(tmp / "root/missing"));
+  ExpectForbidden(cap.WriteFile(tmp / "out/deep/f", "x", false), tmp / "out/deep/f");
+  EXPECT_FALSE(OnDisk(tmp / "out"));
+  ExpectForbidden(cap.WriteFile(tmp / "root/../out/f", "x", true), tmp / "root/../out/f");
+  EXPECT_FALSE(OnDisk(tmp / "out"));
+}
+
+TEST(FsCap, WriteTruncatesAndAppends) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  ASSERT_TRUE(cap.WriteFile(tmp / "root/f", "hello", false).ok());
+  ASSERT_TRUE(cap.WriteFile(tmp / "root/f", " world", true).ok());
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/f"), "hello world");
+  ASSERT_TRUE(cap.WriteFile(tmp / "root/f", "x", false).ok());
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/f"), "x");
+  ASSERT_TRUE(cap.WriteFile(tmp / "root/g", "appended", true).ok());
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/g"), "appended");
+}
+
+TEST(FsCap, ListDirIsSortedAndMetadataIsTyped) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/c", "ccc");
+  Put(tmp / "root/a", "a");
+  MkDir(tmp / "root/b");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  EXPECT_EQ(*cap.ListDir(tmp / "root"), (std::vector<std::string>{"a", "b", "c"}));
+  FileMetadata f = *cap.Metadata(tmp / "root/c");
+  EXPECT_EQ(f.size, 3);
+  EXPECT_TRUE(f.is_file);
+  EXPECT_FALSE(f.is_dir);
+  EXPECT_GT(f.mtime_ms, 1'500'000'000'000);
+  FileMetadata d = *cap.Metadata(tmp / "root/b");
+  EXPECT_TRUE(d.is_dir);
+  EXPECT_FALSE(d.is_file);
+  EXPECT_EQ(cap.Metadata(tmp / "root/none").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(cap.ListDir(tmp / "root/none").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(FsCap, CreateDirAllStaysInside) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "outside");
+  Link(tmp / "outside", tmp / "root/out_link");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  ASSERT_TRUE(cap.CreateDirAll(tmp / "root/a/b/c").ok());
+  EXPECT_TRUE(cap.Metadata(tmp / "root/a/b/c")->is_dir);
+  EXPECT_TRUE(cap.CreateDirAll(tmp / "root/a/b/c").ok());  // idempotent
+  ExpectForbidden(cap.CreateDirAll(tmp / "elsewhere/x"), tmp / "elsewhere/x");
+  EXPECT_FALSE(OnDisk(tmp / "elsewhere"));
+  ExpectForbidden(cap.CreateDirAll(tmp / "root/../elsewhere"), tmp / "root/../elsewhere");
+  EXPECT_FALSE(OnDisk(tmp / "elsewhere"));
+  ExpectForbidden(cap.CreateDirAll(tmp / "root/out_link/x/y"), tmp / "root/out_link/x/y");
+  EXPECT_FALSE(OnDisk(tmp / "outside/x"));
+  // A root that does not exist is never created (its parent is outside).
+  FsCap missing = FsCap::Rooted({tmp / "not_yet"});
+  EXPECT_EQ(missing.CreateDirAll(tmp / "not_yet/x").code(), absl::StatusCode::kNotFound);
+  EXPECT_FALSE(OnDisk(tmp / "not_yet"));
+}
+
+TEST(FsCap, RemoveFileInsideOnly) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/f", "x");
+  Put(tmp / "keep", "k");
+  Put(tmp / "outside_target", "t");
+  Link(tmp / "outside_target", tmp / "root/link");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  EXPECT_TRUE(cap.RemoveFile(tmp / "root/f").ok());
+  EXPECT_FALSE(OnDisk(tmp / "root/f"));
+  EXPECT_EQ(cap.RemoveFile(tmp / "root/f").code(), absl::StatusCode::kNotFound);
+  ExpectForbidden(cap.RemoveFile(tmp / "keep"), tmp / "keep");
+  ExpectForbidden(cap.RemoveFile(tmp / "root/../keep"), tmp / "root/../keep");
+  EXPECT_TRUE(OnDisk(tmp / "keep"));
+  // Removing a link inside removes the link, never its target.
+  EXPECT_TRUE(cap.RemoveFile(tmp / "root/link").ok());
+  EXPECT_FALSE(OnDisk(tmp / "root/link"));
+  EXPECT_EQ(Slurp(tmp / "outside_target"), "t");
+}
+
+TEST(FsCap, RemoveDirAllDoesNotFollowSymlinkOut) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/tree");
+  MkDir(tmp / "root/tree/sub");
+  Put(tmp / "root/tree/sub/f", "x");
+  MkDir(tmp / "outside");
+  Put(tmp / "outside/precious", "P");
+  Link(tmp / "outside", tmp / "root/tree/sub/out_link");
+  Link(tmp / "outside", tmp / "root/top_link");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  ASSERT_TRUE(cap.RemoveDirAll(tmp / "root/tree").ok());
+  EXPECT_FALSE(OnDisk(tmp / "root/tree"));
+  EXPECT_EQ(Slurp(tmp / "outside/precious"), "P");
+  ASSERT_TRUE(cap.RemoveDirAll(tmp / "root/top_link").ok());  // the link only
+  EXPECT_FALSE(OnDisk(tmp / "root/top_link"));
+  EXPECT_EQ(Slurp(tmp / "outside/precious"), "P");
+  ExpectForbidden(cap.RemoveDirAll(tmp / "outside"), tmp / "outside");
+  ExpectForbidden(cap.RemoveDirAll(tmp / "root/.."), tmp / "root/..");
+  EXPECT_EQ(Slurp(tmp / "outside/precious"), "P");
+  EXPECT_EQ(cap.RemoveDirAll(tmp / "root/none").code(), absl::StatusCode::kNotFound);
+}
+
+// ---- Races ----------------------------------------------------------------
+
+// Runs `body` on a thread until destroyed (also when an ASSERT returns early).
+class BackgroundLoop {
+ public:
+  template <typename F>
+  explicit BackgroundLoop(F body)
+      : thread_([this, body] {
+          while (!stop_.load()) body();
+        }) {}
+  ~BackgroundLoop() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// A thread retargets `root/link` between a file inside and one outside.
+void SymlinkTargetSwapRace() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/inside", "inside");
+  Put(tmp / "secret", "SECRET");
+  Link(tmp / "root/inside", tmp / "root/link");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  const std::string tmp_link = tmp / "root/link.tmp", link = tmp / "root/link";
+  const std::string secret = tmp / "secret", inside = tmp / "root/inside";
+  bool out = true;
+  BackgroundLoop swapper([&] {
+    out = !out;
+    ::unlink(tmp_link.c_str());
+    if (::symlink((out ? secret : inside).c_str(), tmp_link.c_str()) == 0) {
+      ::rename(tmp_link.c_str(), link.c_str());
+    }
+  });
+  int ok = 0;
+  for (int i = 0; i < 10000; ++i) {
+    absl::StatusOr<std::string> r = cap.ReadFile(tmp / "root/link");
+    if (r.ok()) {
+      ASSERT_EQ(*r, "inside");
+      ++ok;
+    } else {
+      ASSERT_TRUE(absl::IsPermissionDenied(r.status()) || absl::IsNotFound(r.status()))
+          << r.status();
+    }
+  }
+  EXPECT_EQ(Slurp(tmp / "secret"), "SECRET");
+  ::testing::Test::RecordProperty("inside_reads", ok);
+}
+
+// A thread atomically exchanges a real directory `root/d` with a symlink to an
+// outside directory holding the same file name (the check-then-use race).
+void DirectoryExchangeRace() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  MkDir(tmp / "root/d");
+  Put(tmp / "root/d/f", "inside");
+  MkDir(tmp / "outside");
+  Put(tmp / "outside/f", "SECRET");
+  Link(tmp / "outside", tmp / "root/alt");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  std::atomic<int> swaps{0};
+  const std::string a = tmp / "root/d", b = tmp / "root/alt";
+  BackgroundLoop swapper([&] {
+    if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) ++swaps;
+  });
+  int ok = 0, denied = 0;
+  for (int i = 0; i < 10000; ++i) {
+    absl::StatusOr<std::string> r = cap.ReadFile(tmp / "root/d/f");
+    if (r.ok()) {
+      ASSERT_EQ(*r, "inside");
+      ++ok;
+    } else {
+      ASSERT_TRUE(absl::IsPermissionDenied(r.status()) || absl::IsNotFound(r.status()))
+          << r.status();
+      ++denied;
+    }
+  }
+  EXPECT_GT(swaps.load(), 0);
+  ::testing::Test::RecordProperty("inside_reads", ok);
+  ::testing::Test::RecordProperty("denied_reads", denied);
+}
+
+TEST(FsCap, SymlinkSwapRaceNeverReturnsOutsideContent) { SymlinkTargetSwapRace(); }
+
+TEST(FsCap, SymlinkSwapRaceNeverReturnsOutsideContentOnFallback) {
+  ScopedFallback fallback;
+  SymlinkTargetSwapRace();
+}
+
+TEST(FsCap, DirectoryExchangeRaceNeverReturnsOutsideContent) { DirectoryExchangeRace(); }
+
+TEST(FsCap, DirectoryExchangeRaceNeverReturnsOutsideContentOnFallback) {
+  ScopedFallback fallback;
+  DirectoryExchangeRace();
+}
+
+// ---- Default caps -----------------------------------------------------------
+
+TEST(DefaultCaps, StartDenyingAndInstallReturnsPrevious) {
+  EXPECT_EQ(CurrentDefaultReadCap().ToString(), "none");
+  EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+  FsCap prev = InstallDefaultReadCap(FsCap::Rooted({"/scoped"}));
+  EXPECT_EQ(prev.ToString(), "none");
+  EXPECT_EQ(CurrentDefaultReadCap().ToString(), "/scoped");
+  FsCap scoped = InstallDefaultReadCap(prev);
+  EXPECT_EQ(scoped.ToString(), "/scoped");
+  EXPECT_EQ(CurrentDefaultReadCap().ToString(), "none");
+
+  FsCap prev_w = InstallDefaultWriteCap(FsCap::Unrestricted());
+  EXPECT_EQ(prev_w.ToString(), "none");
+  EXPECT_TRUE(CurrentDefaultWriteCap().unrestricted());
+  InstallDefaultWriteCap(prev_w);
+  EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+}
+
+TEST(DefaultCaps, ScopedDefaultCapsRestores) {
+  {
+    ScopedDefaultCaps outer(FsCap::Rooted({"/r1"}), FsCap::Rooted({"/w1"}));
+    EXPECT_EQ(CurrentDefaultReadCap().ToString(), "/r1");
+    EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "/w1");
+    {
+      ScopedDefaultCaps inner(FsCap::Unrestricted(), FsCap::None());
+      EXPECT_TRUE(CurrentDefaultReadCap().unrestricted());
+      EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+    }
+    EXPECT_EQ(CurrentDefaultReadCap().ToString(), "/r1");
+    EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "/w1");
+  }
+  EXPECT_EQ(CurrentDefaultReadCap().ToString(), "none");
+  EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+}
+
+TEST(DefaultCaps, DefaultCapGovernsAccessThroughASnapshot) {
+  TempDir tmp;
+  MkDir(tmp / "allowed");
+  Put(tmp / "allowed/ok.txt", "inside-bytes");
+  Put(tmp / "outside.txt", "outside-bytes");
+  ScopedDefaultCaps caps(FsCap::Rooted({tmp / "allowed"}), FsCap::Unrestricted());
+  FsCap snapshot = CurrentDefaultReadCap();
+  InstallDefaultReadCap(FsCap::None());  // a later install does not change the snapshot
+  EXPECT_EQ(*snapshot.ReadFile(tmp / "allowed/ok.txt"), "inside-bytes");
+  absl::Status s = snapshot.ReadFile(tmp / "outside.txt").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_NE(s.message().find("forbidden"), std::string::npos);
+  EXPECT_FALSE(CurrentDefaultReadCap().Check(tmp / "allowed/ok.txt"));
+}
+
+TEST(DefaultCaps, ConcurrentInstallAndRestore) {
+  std::vector<std::thread> threads;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([t, &bad] {
+      const std::string mine = "/thread/" + std::to_string(t);
+      for (int i = 0; i < 2000; ++i) {
+        ScopedDefaultCaps caps(FsCap::Rooted({mine}), FsCap::Rooted({mine}));
+        FsCap r = CurrentDefaultReadCap();
+        // Another thread may have installed its own cap meanwhile; any value
+        // seen must be a whole cap (one root, or none).
+        if (r.roots().size() > 1 || r.unrestricted()) ++bad;
+        FsCap prev = InstallDefaultWriteCap(CurrentDefaultWriteCap());
+        if (prev.roots().size() > 1) ++bad;
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(bad.load(), 0);
+  std::string last = CurrentDefaultReadCap().ToString();
+  EXPECT_TRUE(last == "none" || last.rfind("/thread/", 0) == 0) << last;
+  // Each guard restored what it saw; interleaved guards can leave another
+  // thread's cap, so reset and check the slot still works.
+  InstallDefaultReadCap(FsCap::None());
+  InstallDefaultWriteCap(FsCap::None());
+  EXPECT_EQ(CurrentDefaultReadCap().ToString(), "none");
+  EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+}
+
+}  // namespace
+}  // namespace mty::stdlib
