@@ -142,8 +142,29 @@ RunResult Runner::Run() {
     r.exit_code = 2;
     return r;
   }
+  // `fn main(fs: Fs, net: Net, env: Env)` receives the run's capabilities as
+  // values (the full grant of each family; `fs.ro(p)` etc. narrow them).
+  std::vector<interp::Value> main_args;
+  if (const ir::Function* f = state_->program->impl_->ir.FindFunction(state_->options.entry)) {
+    for (uint32_t i = 1; i <= f->num_params && i < f->locals.size(); ++i) {
+      const std::string& tn = f->locals[i].type.name;
+      const char* family = tn == "Fs" ? "fs" : tn == "Net" ? "net" : tn == "Env" ? "env" : nullptr;
+      if (!family) {
+        r.kind = RunResult::Kind::kTrap;
+        r.code = "MT5016";
+        r.message = absl::StrCat("fn ", state_->options.entry,
+                                 " can only take capabilities (Fs, Net, Env); parameter ", i,
+                                 " is ", ir::PrintType(f->locals[i].type));
+        r.exit_code = 1;
+        return r;
+      }
+      auto* c = new interp::CapObj();
+      c->family = family;
+      main_args.push_back(interp::Value::Heap(c));
+    }
+  }
   std::string err;
-  if (!state_->task.Start(entry, {}, &err)) {
+  if (!state_->task.Start(entry, std::move(main_args), &err)) {
     r.kind = RunResult::Kind::kTrap;
     r.code = "MT5016";
     r.message = err;

@@ -232,6 +232,7 @@ bool IsKnownMethod(Ty::Kind k, const std::string& adt, const std::string& name) 
     case Ty::Kind::kFloat: return kNum.count(name) > 0;
     case Ty::Kind::kDuration:
       return name == "as_millis" || name == "as_secs" || name == "as_nanos" || name == "to_str";
+    case Ty::Kind::kCap: return name == "ro" || name == "path" || name == "host";
     case Ty::Kind::kSize:
     case Ty::Kind::kBool:
     case Ty::Kind::kChar: return name == "to_str" || name == "to_string";

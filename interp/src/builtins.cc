@@ -3,6 +3,8 @@
 // the method set). Unknown methods return kUnknown so the VM traps MT5008.
 #include "builtins.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -1445,6 +1447,75 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
   return CallStatus::kUnknown;
 }
 
+// Lexically normalised absolute form of a path (against the working
+// directory), for comparing capability constraints.
+std::string NormalisePath(const std::string& p) {
+  std::string abs = p;
+  if (abs.empty() || abs[0] != '/') {
+    char buf[4096];
+    abs = std::string(getcwd(buf, sizeof(buf)) ? buf : "/") + "/" + p;
+  }
+  std::vector<std::string> parts;
+  size_t i = 0;
+  while (i < abs.size()) {
+    size_t j = abs.find('/', i);
+    if (j == std::string::npos) j = abs.size();
+    std::string c = abs.substr(i, j - i);
+    if (c == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!c.empty() && c != ".") {
+      parts.push_back(c);
+    }
+    i = j + 1;
+  }
+  std::string r;
+  for (const std::string& c : parts) r += "/" + c;
+  return r.empty() ? "/" : r;
+}
+
+bool Within(const std::string& child, const std::string& parent) {
+  return parent == "/" || child == parent ||
+         (child.size() > parent.size() && child.compare(0, parent.size(), parent) == 0 &&
+          child[parent.size()] == '/');
+}
+
+// fs.ro(p), fs.path(p), net.host(h): capabilities that are never wider than
+// the receiver (an impossible constraint when the request is outside it).
+CallStatus CapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+                     Value& out) {
+  auto* c = static_cast<CapObj*>(recv.h());
+  if (!(name == "ro" || name == "path" || name == "host")) return CallStatus::kUnknown;
+  if (!NeedArgs(cx, name, args, 1)) return Fail();
+  if (!args[0].Is(Tag::kStr)) {
+    cx.Trap("MT5016", absl::StrCat(std::string(name), " needs a Str"));
+    return Fail();
+  }
+  const std::string& want = static_cast<StrObj*>(args[0].h())->s;
+  auto* n = new CapObj();
+  Value v = Value::Heap(n);
+  constexpr const char* kNothing = "\x01none";  // matches no path and no host
+  if (name == "host") {
+    if (c->family != "net") {
+      cx.Trap("MT5016", absl::StrCat("host() narrows a Net capability, not ", c->family));
+      return Fail();
+    }
+    n->family = "net";
+    n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
+  } else {
+    if (c->family != "fs" && c->family != "fs.read" && c->family != "fs.write") {
+      cx.Trap("MT5016",
+              absl::StrCat(std::string(name), "() narrows an Fs capability, not ", c->family));
+      return Fail();
+    }
+    n->family = name == "ro" ? "fs.read" : c->family;
+    std::string p = NormalisePath(want);
+    n->constraint = c->constraint.empty() || Within(p, NormalisePath(c->constraint)) ? p : kNothing;
+  }
+  if (!cx.Charge(16)) return Fail();
+  out = std::move(v);
+  return Ok();
+}
+
 }  // namespace
 
 CallStatus BuiltinMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
@@ -1472,6 +1543,7 @@ CallStatus BuiltinMethod(Ctx& cx, Value& recv, std::string_view name, std::vecto
     case Tag::kSize:
     case Tag::kBool:
     case Tag::kChar: return NumberMethod(cx, recv, name, args, out);
+    case Tag::kCap: return CapMethod(cx, recv, name, args, out);
     default: return CallStatus::kUnknown;
   }
 }

@@ -160,9 +160,10 @@ class Verifier {
         if (r.ops.size() % 2 != 0) return Err(loc, "map{...} needs key: value pairs");
         break;
       case Rvalue::Kind::kCapValue:
-        if (r.name != "fs.read" && r.name != "fs.write" && r.name != "net" && r.name != "env")
+        if (r.name != "fs" && r.name != "fs.read" && r.name != "fs.write" && r.name != "net" &&
+            r.name != "env")
           return Err(loc, absl::StrCat("unknown capability family '", r.name,
-                                       "' (fs.read, fs.write, net, env)"));
+                                       "' (fs, fs.read, fs.write, net, env)"));
         break;
       default:
         if (r.ops.empty() && r.kind != Rvalue::Kind::kArrayInit &&

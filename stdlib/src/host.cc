@@ -168,9 +168,9 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
                   op == "remove_file" || op == "remove_dir_all";
     FsCap cap = writes ? WriteCap() : ReadCap();
     if (explicit_cap) {
+      const std::string& fam = explicit_cap->family;
       bool family_ok =
-          writes ? explicit_cap->family == "fs.write"
-                 : explicit_cap->family == "fs.read" || explicit_cap->family == "fs.write";
+          fam == "fs" || (writes ? fam == "fs.write" : fam == "fs.read" || fam == "fs.write");
       if (!family_ok) return denied(p, writes ? "fs.write" : "fs.read");
       if (!explicit_cap->constraint.empty()) cap = cap.Narrow(explicit_cap->constraint);
     }
