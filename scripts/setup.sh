@@ -9,6 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev  # GoogleTest + GoogleMock
   libbenchmark-dev   # Google Benchmark
   libcli11-dev       # CLI11: the command line
+  libcurl4-openssl-dev  # libcurl: HTTP for std.net
   clang-format       # the style check in the test suite
 )
 missing=()

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "http.h"
 #include "mty/interp/bytecode.h"
 
 namespace mty::stdlib {
@@ -46,40 +47,6 @@ Value StrArray(const std::vector<std::string>& items) {
 
 bool IsStr(const Value& v) { return v.Is(Tag::kStr); }
 const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v.h())->s; }
-
-// Parses `scheme://[userinfo@]host[:port][/path]` into a lower-case host and
-// a port (default 80 / 443). IPv6 hosts are in brackets.
-bool ParseUrl(std::string_view url, std::string* host, int* port) {
-  size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return false;
-  std::string scheme = absl::AsciiStrToLower(std::string(url.substr(0, scheme_end)));
-  if (scheme != "http" && scheme != "https") return false;
-  std::string_view rest = url.substr(scheme_end + 3);
-  size_t end = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, end);
-  if (size_t at = authority.rfind('@'); at != std::string_view::npos)
-    authority = authority.substr(at + 1);
-  *port = scheme == "https" ? 443 : 80;
-  std::string_view h = authority;
-  if (!authority.empty() && authority[0] == '[') {
-    size_t close = authority.find(']');
-    if (close == std::string_view::npos) return false;
-    h = authority.substr(0, close + 1);
-    std::string_view after = authority.substr(close + 1);
-    if (!after.empty()) {
-      if (after[0] != ':') return false;
-      *port = std::atoi(std::string(after.substr(1)).c_str());
-    }
-  } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
-    h = authority.substr(0, colon);
-    std::string p(authority.substr(colon + 1));
-    if (p.empty() || p.find_first_not_of("0123456789") != std::string::npos) return false;
-    *port = std::atoi(p.c_str());
-  }
-  if (h.empty() || *port <= 0 || *port > 65535) return false;
-  *host = absl::AsciiStrToLower(std::string(h));
-  return true;
-}
 
 }  // namespace
 
@@ -255,19 +222,41 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
   // ---- std.net / std.http ----
   if (path.starts_with("std.net.") || path.starts_with("std.http.")) {
     if (args.empty() || !IsStr(args[0])) return bad_args("a URL (Str)");
-    std::string host;
-    int port = 0;
-    if (!ParseUrl(StrOf(args[0]), &host, &port))
-      return Err(absl::StrCat("io: malformed URL ", StrOf(args[0])));
+    auto url = ParseHttpUrl(StrOf(args[0]));
+    if (!url.ok()) return Err(std::string(url.status().message()));
+    const std::string host = url->host;
+    const int port = url->port;
     bool allowed = options_.grants.all_net || HostAllowed(options_.grants.net, host, port);
     if (explicit_cap &&
         (explicit_cap->family != "net" || (!explicit_cap->constraint.empty() &&
                                            !HostAllowed({explicit_cap->constraint}, host, port))))
       allowed = false;
     if (!allowed) return denied(absl::StrCat(host, ":", port), "net");
-    *code = "MT5008";
-    *message = absl::StrCat(std::string(path), ": HTTP is not available in this build yet");
-    return std::nullopt;
+    bool post = path.ends_with(".post");
+    if (post && (args.size() != 2 || !IsStr(args[1]))) return bad_args("a URL and a body (Str)");
+    if (!post && args.size() != 1) return bad_args("a URL");
+    auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "",
+                            options_.net_timeout_ms);
+    if (!resp.ok()) return Err(std::string(resp.status().message()));
+    auto* m = new interp::MapObj();
+    Value headers = Value::Heap(m);
+    m->est = 24;
+    for (auto& [k, v] : resp->headers) {
+      Value key = interp::MakeStr(k);
+      int j = m->Find(key);
+      if (j >= 0) {
+        m->entries[j].second = interp::MakeStr(v);  // the last of repeated headers
+        continue;
+      }
+      m->entries.emplace_back(key, interp::MakeStr(v));
+      m->index.emplace(key, static_cast<uint32_t>(m->entries.size() - 1));
+      m->est += 48 + k.size() + v.size();
+    }
+    std::vector<Value> fields;
+    fields.push_back(Value::Int(resp->status));
+    fields.push_back(interp::MakeStr(std::move(resp->body)));
+    fields.push_back(std::move(headers));
+    return Ok(Adt(interp::kAdtResponse, 0, std::move(fields)));
   }
   return std::nullopt;
 }

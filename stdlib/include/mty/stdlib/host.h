@@ -28,8 +28,9 @@ struct Grants {
 
 struct HostOptions {
   Grants grants;
-  std::vector<std::string> args;  // std.env.args()
-  bool deny_is_trap = false;      // the first denial traps MT5015
+  std::vector<std::string> args;   // std.env.args()
+  bool deny_is_trap = false;       // the first denial traps MT5015
+  int64_t net_timeout_ms = 30000;  // per HTTP request
   // Called with one line per denial (`--trace`); may be empty.
   std::function<void(std::string_view)> trace;
 };

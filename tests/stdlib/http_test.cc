@@ -1,0 +1,178 @@
+// std.net / std.http against an HTTP server on loopback that the test
+// starts itself: GET and POST with a grant, denial without one, redirects
+// returned (never followed), timeouts, and URL forms that must not slip
+// past the host check.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "mty/mty.h"
+
+namespace {
+
+// Serves `count` connections with canned responses chosen by the request
+// path, then stops. Bounded: each accept waits at most 5 s.
+class LoopbackServer {
+ public:
+  explicit LoopbackServer(int count) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+    socklen_t len = sizeof(a);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 8);
+    timeval tv{5, 0};
+    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    thread_ = std::thread([this, count] {
+      for (int i = 0; i < count; ++i) {
+        int c = accept(fd_, nullptr, nullptr);
+        if (c < 0) return;
+        std::string req;
+        char buf[4096];
+        timeval ctv{5, 0};
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &ctv, sizeof(ctv));
+        while (req.find("\r\n\r\n") == std::string::npos) {
+          ssize_t n = read(c, buf, sizeof(buf));
+          if (n <= 0) break;
+          req.append(buf, n);
+        }
+        size_t hdr_end = req.find("\r\n\r\n");
+        size_t cl = req.find("Content-Length: ");
+        if (cl != std::string::npos && hdr_end != std::string::npos) {
+          size_t want = std::stoul(req.substr(cl + 16));
+          while (req.size() < hdr_end + 4 + want) {
+            ssize_t n = read(c, buf, sizeof(buf));
+            if (n <= 0) break;
+            req.append(buf, n);
+          }
+        }
+        last_request_ = req;
+        std::string resp;
+        if (req.rfind("GET /hello", 0) == 0) {
+          resp =
+              "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Test: yes\r\nConnection: "
+              "close\r\n\r\nhello";
+        } else if (req.rfind("POST /echo", 0) == 0) {
+          std::string body = req.substr(hdr_end + 4);
+          resp = "HTTP/1.1 201 Created\r\nContent-Length: " + std::to_string(body.size()) +
+                 "\r\nConnection: close\r\n\r\n" + body;
+        } else if (req.rfind("GET /redirect", 0) == 0) {
+          resp =
+              "HTTP/1.1 302 Found\r\nLocation: http://evil.example/\r\nContent-Length: 0\r\n"
+              "Connection: close\r\n\r\n";
+        } else if (req.rfind("GET /slow", 0) == 0) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+          resp = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        } else {
+          resp = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        }
+        ssize_t ignored = write(c, resp.data(), resp.size());
+        (void)ignored;
+        close(c);
+      }
+    });
+  }
+  ~LoopbackServer() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    if (thread_.joinable()) thread_.join();
+  }
+  int port() const { return port_; }
+  std::string last_request_;
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+std::string RunNet(const std::string& src, std::vector<std::string> allow_net, int* exit_code) {
+  auto p = mty::Program::FromSource(src, "net.mty");
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return "";
+  std::string out;
+  mty::RunOptions o;
+  o.allow_net = std::move(allow_net);
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  mty::RunResult r = (*p)->Run(o);
+  if (exit_code) *exit_code = r.exit_code;
+  return out + r.Report();
+}
+
+TEST(Http, GetAndPostWithAGrant) {
+  LoopbackServer server(2);
+  std::string base = "http://127.0.0.1:" + std::to_string(server.port());
+  std::string src =
+      "fn main() {\n"
+      "  let r = std.net.get(\"" +
+      base +
+      "/hello\").unwrap()\n"
+      "  log(r.status)\n  log(r.body)\n  log(r.headers.get(\"x-test\"))\n"
+      "  let p = std.http.post(\"" +
+      base +
+      "/echo\", \"ping\").unwrap()\n"
+      "  log(p.status)\n  log(p.body)\n}\n";
+  int code = -1;
+  std::string out = RunNet(src, {"127.0.0.1:" + std::to_string(server.port())}, &code);
+  EXPECT_EQ(out, "200\nhello\nSome(\"yes\")\n201\nping\n");
+  EXPECT_EQ(code, 0);
+}
+
+TEST(Http, DeniedWithoutAGrantAndNothingIsSent) {
+  LoopbackServer server(1);
+  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/hello";
+  std::string src = "fn main() {\n  log(std.net.get(\"" + url + "\"))\n}\n";
+  // A grant for another port, and one for another host, both deny.
+  EXPECT_EQ(RunNet(src, {"127.0.0.1:1"}, nullptr),
+            "Err(\"forbidden: 127.0.0.1:" + std::to_string(server.port()) + "\")\n");
+  EXPECT_EQ(RunNet(src, {"localhost"}, nullptr),
+            "Err(\"forbidden: 127.0.0.1:" + std::to_string(server.port()) + "\")\n");
+  EXPECT_EQ(server.last_request_, "");
+}
+
+TEST(Http, RedirectsAreReturnedNotFollowed) {
+  LoopbackServer server(1);
+  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/redirect";
+  std::string src = "fn main() {\n  let r = std.net.get(\"" + url +
+                    "\").unwrap()\n  log(r.status)\n  log(r.headers.get(\"location\"))\n}\n";
+  EXPECT_EQ(RunNet(src, {"127.0.0.1"}, nullptr), "302\nSome(\"http://evil.example/\")\n");
+}
+
+TEST(Http, UrlTricksDoNotPassTheHostCheck) {
+  // userinfo and mixed case must not confuse the check: the host is what
+  // libcurl would connect to.
+  std::string src =
+      "fn main() {\n"
+      "  log(std.net.get(\"http://127.0.0.1@evil.example:81/\"))\n"
+      "  log(std.net.get(\"HTTP://EVIL.Example/\"))\n"
+      "  log(std.net.get(\"http://[::1]:9/\"))\n"
+      "  log(std.net.get(\"ftp://127.0.0.1/\"))\n"
+      "  log(std.net.get(\"http://u:secret@\"))\n"
+      "}\n";
+  EXPECT_EQ(RunNet(src, {"127.0.0.1"}, nullptr),
+            "Err(\"forbidden: evil.example:81\")\n"
+            "Err(\"forbidden: evil.example:80\")\n"
+            "Err(\"forbidden: [::1]:9\")\n"
+            "Err(\"io: unsupported URL scheme 'ftp'\")\n"
+            "Err(\"io: malformed URL\")\n");
+}
+
+TEST(Http, WildcardSuffixEntries) {
+  std::string src = "fn main() {\n  log(std.net.get(\"http://api.evil.example:1/\"))\n}\n";
+  // `*.example` allows api.evil.example; the connection then fails (port 1).
+  std::string out = RunNet(src, {"*.example"}, nullptr);
+  EXPECT_EQ(out.find("forbidden"), std::string::npos) << out;
+  EXPECT_EQ(RunNet(src, {"*.other"}, nullptr), "Err(\"forbidden: api.evil.example:1\")\n");
+}
+
+}  // namespace
