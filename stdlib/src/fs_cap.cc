@@ -466,7 +466,14 @@ absl::StatusOr<std::vector<std::string>> FsCap::ListDir(std::string_view path) c
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY | O_DIRECTORY);
-  if (!fd.ok()) return fd.status();
+  if (!fd.ok()) {
+    // Listing a file is a failure, not an absence: tell them apart.
+    if (fd.status().code() == absl::StatusCode::kNotFound) {
+      absl::StatusOr<FileMetadata> m = Metadata(path);
+      if (m.ok() && !m->is_dir) return Io(path, ENOTDIR);
+    }
+    return fd.status();
+  }
   DIR* d = ::fdopendir(fd->get());
   if (d == nullptr) return Io(path, errno);
   fd->release();
@@ -536,6 +543,9 @@ absl::Status FsCap::RemoveFile(std::string_view path) const {
 absl::Status FsCap::RemoveDirAll(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, false);
   if (!t.ok()) return t.status();
+  // A root itself cannot be removed through the cap (create_dir_all cannot
+  // create one either): the grant covers what is below it.
+  if (t->confined && t->rel.empty()) return Forbidden(path);
   auto parent = OpenParent(*t, path);
   if (!parent.ok()) return parent.status();
   int pfd = parent->first.get();

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "mty/stdlib/fs_cap.h"
 
@@ -635,6 +636,37 @@ TEST(DefaultCaps, ConcurrentInstallAndRestore) {
   InstallDefaultWriteCap(FsCap::None());
   EXPECT_EQ(CurrentDefaultReadCap().ToString(), "none");
   EXPECT_EQ(CurrentDefaultWriteCap().ToString(), "none");
+}
+
+}  // namespace
+}  // namespace mty::stdlib
+
+namespace mty::stdlib {
+namespace {
+
+TEST(FsCap, ListingAFileIsAFailureNotAnAbsence) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/file.txt", "x");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  auto r = cap.ListDir(tmp / "root/file.txt");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInternal) << r.status();
+  EXPECT_TRUE(absl::StartsWith(r.status().message(), "io: ")) << r.status();
+  auto missing = cap.ListDir(tmp / "root/nope");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(FsCap, ARootItselfCannotBeRemoved) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/keep.txt", "x");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  ExpectForbidden(cap.RemoveDirAll(tmp / "root"), tmp / "root");
+  EXPECT_TRUE(OnDisk(tmp / "root/keep.txt"));
+  MkDir(tmp / "root/sub");
+  EXPECT_TRUE(cap.RemoveDirAll(tmp / "root/sub").ok());
+  EXPECT_FALSE(OnDisk(tmp / "root/sub"));
 }
 
 }  // namespace
