@@ -2,6 +2,10 @@
 // run). The driver uses only this.
 #include "mty/mty.h"
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include "absl/strings/str_cat.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
@@ -171,11 +175,43 @@ RunResult Runner::Run() {
     r.exit_code = 1;
     return r;
   }
+  // Wall-clock budget: a watchdog sets the task's interrupt flag at the
+  // deadline (read at safepoints: one load); blocking host calls give up at
+  // the same deadline.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::atomic<bool> wall_fired{false};
+  std::thread watchdog;
+  std::string wall_text = ir::FormatDuration(state_->options.budget.wall_ns);
+  if (state_->options.budget.wall_ns > 0) {
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::nanoseconds(state_->options.budget.wall_ns);
+    state_->host.SetDeadline(deadline, wall_text);
+    watchdog = std::thread([&, deadline] {
+      std::unique_lock<std::mutex> lock(mu);
+      if (!cv.wait_until(lock, deadline, [&] { return done; })) {
+        wall_fired = true;
+        state_->task.Interrupt();
+      }
+    });
+  }
   interp::ExecOutcome o;
   do {
     // No scheduler yet: a suspended task (a `suspend` terminator) resumes at once.
     o = state_->task.Run();
   } while (o.kind == interp::ExecOutcome::Kind::kSuspended);
+  if (watchdog.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    watchdog.join();
+  }
+  bool wall_breach = (wall_fired && o.kind == interp::ExecOutcome::Kind::kInterrupted) ||
+                     (o.kind == interp::ExecOutcome::Kind::kTrap && o.code == "MT5009" &&
+                      o.message.rfind("wall-clock budget exceeded", 0) == 0);
   r.mem_used = o.mem_used;
   r.mem_limit = o.mem_limit;
   r.steps_used = o.steps_used;
@@ -201,8 +237,8 @@ RunResult Runner::Run() {
       break;
     }
     case K::kTrap:
-      r.kind = RunResult::Kind::kTrap;
-      r.exit_code = 1;
+      r.kind = wall_breach ? RunResult::Kind::kBudgetExceeded : RunResult::Kind::kTrap;
+      r.exit_code = wall_breach ? 5 : 1;
       break;
     case K::kStepBudget:
       r.kind = RunResult::Kind::kBudgetExceeded;
@@ -213,6 +249,13 @@ RunResult Runner::Run() {
       r.exit_code = 4;
       break;
     case K::kInterrupted:
+      if (wall_breach) {
+        r.kind = RunResult::Kind::kBudgetExceeded;
+        r.code = "MT5009";
+        r.message = absl::StrCat("wall-clock budget exceeded: ", wall_text);
+        r.exit_code = 5;
+        break;
+      }
       r.kind = RunResult::Kind::kCancelled;
       r.code = "";
       r.message = "run cancelled by the host";

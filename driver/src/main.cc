@@ -54,10 +54,11 @@ int main(int argc, char** argv) {
   std::string run_file;
   std::vector<std::string> run_args;
   uint64_t steps = 0;
-  std::string memory;
+  std::string memory, wall;
   uint32_t depth = 0;
   run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)");
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
+  run->add_option("--wall", wall, "Wall-clock budget, e.g. 150ms, 2s, 1m");
   run->add_option("--depth", depth, "Call depth limit (default 10000)")
       ->check(CLI::Range(1u, 1000000u));
   std::vector<std::string> allow_read, allow_write, allow_net, allow_env;
@@ -123,6 +124,16 @@ int main(int argc, char** argv) {
         return kExitUsage;
       }
       opts.budget.memory = static_cast<uint64_t>(*m);
+    }
+    if (!wall.empty()) {
+      auto w = mty::ir::ParseDuration(wall);
+      if (!w.ok() || *w <= 0) {
+        std::cerr << "error: --wall: " << (w.ok() ? "must be positive" : w.status().message())
+                  << "\n";
+        std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--wall DUR] [--depth N] FILE\n";
+        return kExitUsage;
+      }
+      opts.budget.wall_ns = *w;
     }
     std::shared_ptr<const mty::Program> program;
     if (int rc = Load(run_file, &program); rc != 0) return rc;

@@ -22,6 +22,7 @@ struct Budget {
   uint64_t steps = 0;   // MtyIR statements + terminators
   uint64_t memory = 0;  // estimated bytes (docs/runtime.md)
   uint32_t depth = 0;   // call frames
+  int64_t wall_ns = 0;  // wall-clock time of the run (a watchdog stops it)
 };
 
 struct RunOptions {

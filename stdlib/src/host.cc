@@ -200,7 +200,16 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     if (args.size() != 1 || !(args[0].Is(Tag::kDuration) || args[0].Is(Tag::kInt)))
       return bad_args("a Duration");
     int64_t ns = args[0].i();
-    if (ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+    auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns > 0 ? ns : 0);
+    if (until >= options_.deadline) {
+      // The sleep would outlive the run's wall budget: wait until the
+      // deadline, then the run ends with the wall-clock breach.
+      std::this_thread::sleep_until(options_.deadline);
+      *code = "MT5009";
+      *message = absl::StrCat("wall-clock budget exceeded: ", options_.wall_limit_text);
+      return std::nullopt;
+    }
+    if (ns > 0) std::this_thread::sleep_until(until);
     return Ok(Value::Unit());
   }
 
@@ -235,8 +244,14 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     bool post = path.ends_with(".post");
     if (post && (args.size() != 2 || !IsStr(args[1]))) return bad_args("a URL and a body (Str)");
     if (!post && args.size() != 1) return bad_args("a URL");
-    auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "",
-                            options_.net_timeout_ms);
+    int64_t timeout_ms = options_.net_timeout_ms;
+    if (options_.deadline != std::chrono::steady_clock::time_point::max()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      options_.deadline - std::chrono::steady_clock::now())
+                      .count();
+      timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
+    }
+    auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "", timeout_ms);
     if (!resp.ok()) return Err(std::string(resp.status().message()));
     auto* m = new interp::MapObj();
     Value headers = Value::Heap(m);

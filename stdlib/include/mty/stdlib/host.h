@@ -3,6 +3,7 @@
 // touching the outside world and returns the Result values of language.md §6.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct HostOptions {
   std::vector<std::string> args;   // std.env.args()
   bool deny_is_trap = false;       // the first denial traps MT5015
   int64_t net_timeout_ms = 30000;  // per HTTP request
+  // The run's wall-clock deadline (steady clock); blocking calls give up at
+  // it. time_point::max() = none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::string wall_limit_text;  // e.g. "2s", for the breach message
   // Called with one line per denial (`--trace`); may be empty.
   std::function<void(std::string_view)> trace;
 };
@@ -46,6 +51,10 @@ class StdHost : public interp::Host {
                                             std::string* code, std::string* message) override;
 
   int denials() const { return denials_; }
+  void SetDeadline(std::chrono::steady_clock::time_point d, std::string limit_text) {
+    options_.deadline = d;
+    options_.wall_limit_text = std::move(limit_text);
+  }
 
  private:
   // The cap for one call: the run's grant (or the default cap), narrowed by
