@@ -65,6 +65,9 @@ absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::strin
   return frontend::DumpAst(m);
 }
 
+absl::StatusOr<int64_t> ParseSize(std::string_view text) { return ir::ParseSize(text); }
+absl::StatusOr<int64_t> ParseDuration(std::string_view text) { return ir::ParseDuration(text); }
+
 std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
 std::string Program::Disassembly() const { return interp::Disassemble(*impl_->module); }
 

@@ -1,5 +1,5 @@
-// The `mty` command line: run and dump MtyIR programs. Uses only the public
-// API (include/mty/mty.h) plus the IR layer's size parser.
+// The `mty` command line: run, check and dump programs. Uses only the public
+// API (include/mty/mty.h).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -7,7 +7,6 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
-#include "mty/ir/text.h"
 #include "mty/mty.h"
 
 namespace {
@@ -117,7 +116,7 @@ int main(int argc, char** argv) {
     opts.deny_is_trap = deny_is_trap;
     if (trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
     if (!memory.empty()) {
-      auto m = mty::ir::ParseSize(memory);
+      auto m = mty::ParseSize(memory);
       if (!m.ok()) {
         std::cerr << "error: --memory: " << m.status().message() << "\n";
         std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--depth N] FILE\n";
@@ -126,7 +125,7 @@ int main(int argc, char** argv) {
       opts.budget.memory = static_cast<uint64_t>(*m);
     }
     if (!wall.empty()) {
-      auto w = mty::ir::ParseDuration(wall);
+      auto w = mty::ParseDuration(wall);
       if (!w.ok() || *w <= 0) {
         std::cerr << "error: --wall: " << (w.ok() ? "must be positive" : w.status().message())
                   << "\n";

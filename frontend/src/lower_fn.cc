@@ -591,6 +591,17 @@ class FnLowerer {
     return t;
   }
 
+  // Looks through references (Rust's auto-deref): appends a `.*` per `&`
+  // level of `ty` and leaves `ty` at the referent. A `&mut` on the way makes
+  // the place writable.
+  static void AutoDeref(Place& place, TyP& ty, bool* root_mut) {
+    while (ty->Is(Ty::Kind::kRef)) {
+      if (root_mut && ty->is_mut) *root_mut = true;
+      place.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+      ty = ty->Arg(0);
+    }
+  }
+
   // ---- places ----
   // A place for an lvalue expression (local, field, tuple field, index,
   // deref) or nullopt. `root_mut` reports whether the base may be written.
@@ -609,11 +620,7 @@ class FnLowerer {
         TyP bt;
         auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
         if (!base) return std::nullopt;
-        while (bt->Is(Ty::Kind::kRef)) {
-          if (bt->is_mut) *root_mut = true;
-          base->proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-          bt = bt->Arg(0);
-        }
+        AutoDeref(*base, bt, root_mut);
         uint32_t fi;
         TyP fty;
         if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return std::nullopt;
@@ -625,11 +632,7 @@ class FnLowerer {
         TyP bt;
         auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
         if (!base) return std::nullopt;
-        while (bt->Is(Ty::Kind::kRef)) {
-          if (bt->is_mut) *root_mut = true;
-          base->proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-          bt = bt->Arg(0);
-        }
+        AutoDeref(*base, bt, root_mut);
         base->proj.push_back(
             {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
         *ty = bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown();
@@ -639,11 +642,7 @@ class FnLowerer {
         TyP bt;
         auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
         if (!base) return std::nullopt;
-        while (bt->Is(Ty::Kind::kRef)) {
-          if (bt->is_mut) *root_mut = true;
-          base->proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-          bt = bt->Arg(0);
-        }
+        AutoDeref(*base, bt, root_mut);
         Val idx = LowerExpr(*e.rhs);
         uint32_t il = ToLocal(idx);
         base->proj.push_back({ir::Projection::Kind::kIndex, il, 0});
@@ -946,10 +945,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       uint32_t l = ToLocal(base);
       Place p{l, {}};
       TyP bt = base.ty;
-      while (bt->Is(Ty::Kind::kRef)) {
-        p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-        bt = bt->Arg(0);
-      }
+      AutoDeref(p, bt, nullptr);
       uint32_t fi;
       TyP fty;
       if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return Unit();
@@ -971,10 +967,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
         return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
       }
-      while (bt->Is(Ty::Kind::kRef)) {
-        p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-        bt = bt->Arg(0);
-      }
+      AutoDeref(p, bt, nullptr);
       if (e.kind == K::kTupleField) {
         p.proj.push_back(
             {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
@@ -1791,10 +1784,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     } else {
       Place p = place;
       TyP t = rty;
-      while (t->Is(Ty::Kind::kRef)) {
-        p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-        t = t->Arg(0);
-      }
+      AutoDeref(p, t, nullptr);
       ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
     }
     for (Operand& o : LowerArgs(e.args)) ops.push_back(std::move(o));

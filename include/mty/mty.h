@@ -25,6 +25,10 @@ struct Budget {
   int64_t wall_ns = 0;  // wall-clock time of the run (a watchdog stops it)
 };
 
+// `88B`, `64KiB`, `1MiB`, `1k` -> bytes; `150ms`, `2s`, `1h` -> nanoseconds.
+absl::StatusOr<int64_t> ParseSize(std::string_view text);
+absl::StatusOr<int64_t> ParseDuration(std::string_view text);
+
 struct RunOptions {
   Budget budget;
   std::string entry = "main";

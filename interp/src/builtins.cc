@@ -20,6 +20,20 @@ using ir::AppendUtf8;
 
 namespace {
 
+// Appends the Unicode scalars of UTF-8 text `s` to array `a` as Chars
+// (8 B each in the size estimate).
+void AppendChars(const std::string& s, ArrayObj* a) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+    a->items.push_back(Value::Char(cp));
+    a->est += 8;
+    i += n;
+  }
+}
+
 std::string FormatFloat(double d, bool debug) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
@@ -657,15 +671,7 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
       }
     } else if (v.Is(Tag::kStr)) {
       const std::string& s = static_cast<StrObj*>(v.h())->s;
-      for (size_t i = 0; i < s.size();) {
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-        for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
-        a->items.push_back(Value::Char(cp));
-        a->est += 8;
-        i += n;
-      }
+      AppendChars(s, a);
     } else {
       return fail("MT5016", absl::StrCat("cannot iterate over ", KindName(cx.m, v)));
     }
@@ -959,15 +965,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;
-    for (size_t i = 0; i < s.size();) {
-      unsigned char c = static_cast<unsigned char>(s[i]);
-      int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-      uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-      for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
-      a->items.push_back(Value::Char(cp));
-      a->est += 8;
-      i += n;
-    }
+    AppendChars(s, a);
     if (!cx.Charge(a->est)) return Fail();
     out = std::move(v);
     return Ok();
