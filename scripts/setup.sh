@@ -10,6 +10,7 @@ PACKAGES=(
   libbenchmark-dev   # Google Benchmark
   libcli11-dev       # CLI11: the command line
   libcurl4-openssl-dev  # libcurl: HTTP for std.net
+  libtomlplusplus-dev   # toml++: manifest files
   clang-format       # the style check in the test suite
 )
 missing=()

@@ -2,16 +2,18 @@
 // run). The driver uses only this.
 #include "mty/mty.h"
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <optional>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/text.h"
+#include "mty/runtime/budget.h"
+#include "mty/runtime/watchdog.h"
+#include "mty/stdlib/fs_cap.h"
 #include "mty/stdlib/host.h"
 
 namespace mty {
@@ -69,6 +71,105 @@ absl::StatusOr<int64_t> ParseSize(std::string_view text) { return ir::ParseSize(
 absl::StatusOr<int64_t> ParseDuration(std::string_view text) { return ir::ParseDuration(text); }
 
 std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
+
+namespace {
+
+// The capability family an effect needs ("" for none: std.time, std.env.args).
+std::string EffectFamily(std::string_view path) {
+  if (path.starts_with("std.fs.")) {
+    std::string_view op = path.substr(7);
+    bool writes = op == "write" || op == "write_file" || op == "append" || op == "create_dir_all" ||
+                  op == "remove_file" || op == "remove_dir_all";
+    return writes ? "fs.write" : "fs.read";
+  }
+  if (path.starts_with("std.net.") || path.starts_with("std.http.")) return "net";
+  if (path == "std.env.var") return "env";
+  return "";
+}
+
+// `host:port` of an http(s) URL literal ("" when it is not one).
+std::string UrlHostPort(std::string_view url) {
+  int port = 0;
+  if (url.starts_with("https://")) {
+    port = 443;
+    url.remove_prefix(8);
+  } else if (url.starts_with("http://")) {
+    port = 80;
+    url.remove_prefix(7);
+  } else {
+    return "";
+  }
+  std::string_view auth = url.substr(0, url.find_first_of("/?#"));
+  if (size_t at = auth.rfind('@'); at != std::string_view::npos) auth.remove_prefix(at + 1);
+  std::string host(auth);
+  size_t colon = host.rfind(':');
+  if (colon != std::string::npos && host.find(']', colon) == std::string::npos)
+    return absl::AsciiStrToLower(host);
+  return absl::StrCat(absl::AsciiStrToLower(host), ":", port);
+}
+
+}  // namespace
+
+std::vector<Program::EffectUse> Program::Effects() const {
+  std::vector<EffectUse> out;
+  for (const ir::Function& f : impl_->ir.functions)
+    for (const ir::Block& b : f.blocks)
+      for (const ir::Statement& s : b.stmts) {
+        if (s.kind != ir::Statement::Kind::kEffectInvoke) continue;
+        std::string family = EffectFamily(s.path);
+        if (family.empty()) continue;
+        EffectUse u;
+        u.family = family;
+        u.effect = s.path;
+        u.line = static_cast<int>(s.loc.line);
+        u.col = static_cast<int>(s.loc.col);
+        for (const ir::Operand& o : s.args)
+          if (o.kind == ir::Operand::Kind::kConst && o.constant.kind == ir::Constant::Kind::kStr) {
+            u.literal = o.constant.s;
+            break;
+          }
+        out.push_back(std::move(u));
+      }
+  std::stable_sort(out.begin(), out.end(), [](const EffectUse& a, const EffectUse& b) {
+    return std::tie(a.line, a.col) < std::tie(b.line, b.col);
+  });
+  return out;
+}
+
+std::vector<std::string> Program::CheckAgainst(const Manifest& m) const {
+  std::vector<std::string> findings;
+  const std::string& file = impl_->module->source;
+  for (const EffectUse& u : Effects()) {
+    const std::optional<std::vector<std::string>>& list = u.family == "fs.read"    ? m.fs_read
+                                                          : u.family == "fs.write" ? m.fs_write
+                                                          : u.family == "net"      ? m.net
+                                                                                   : m.env;
+    std::string where = absl::StrCat(file, ":", u.line, ":", u.col, ": error: ");
+    if (!list || list->empty()) {
+      findings.push_back(absl::StrCat(where, u.effect, " needs ", u.family,
+                                      ", which the manifest does not grant"));
+      continue;
+    }
+    if (u.literal.empty()) continue;
+    bool ok = false;
+    std::string what = u.literal;
+    if (u.family == "net") {
+      what = UrlHostPort(u.literal);
+      if (what.empty()) continue;
+      for (const std::string& e : *list) ok = ok || runtime::HostEntryAllows(e, what);
+    } else if (u.family == "env") {
+      for (const std::string& e : *list) ok = ok || e == u.literal;
+    } else {
+      std::string p = runtime::NormalizePath(u.literal);
+      for (const std::string& e : *list)
+        ok = ok || runtime::PathWithin(runtime::NormalizePath(e), p);
+    }
+    if (!ok)
+      findings.push_back(absl::StrCat(where, u.effect, "(\"", u.literal, "\"): ", what,
+                                      " is outside the manifest's ", u.family, " list"));
+  }
+  return findings;
+}
 std::string Program::Disassembly() const { return interp::Disassemble(*impl_->module); }
 
 namespace {
@@ -93,25 +194,86 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
+// What a run may touch, per family; nullopt = everything (--allow-all).
+struct Families {
+  std::optional<std::vector<std::string>> read, write, net, env;
+};
+
+// The run's grants: the allow_* lists (or everything with allow_all),
+// intersected with the manifest's lists where both name a family.
+Families EffectiveFamilies(const RunOptions& o) {
+  Families f;
+  if (!o.allow_all) {
+    f.read = o.allow_read;
+    f.write = o.allow_write;
+    f.net = o.allow_net;
+    f.env = o.allow_env;
+  }
+  if (!o.manifest) return f;
+  const Manifest& m = *o.manifest;
+  auto fs = [](std::optional<std::vector<std::string>>& have,
+               const std::optional<std::vector<std::string>>& man, bool flags_given) {
+    if (!man) return;
+    if (!have || !flags_given) {
+      have = *man;
+      return;
+    }
+    have = stdlib::FsCap::Rooted(*have).Intersect(stdlib::FsCap::Rooted(*man)).roots();
+  };
+  fs(f.read, m.fs_read, !o.allow_read.empty());
+  fs(f.write, m.fs_write, !o.allow_write.empty());
+  auto list = [](std::optional<std::vector<std::string>>& have,
+                 const std::optional<std::vector<std::string>>& man, bool flags_given, bool net) {
+    if (!man) return;
+    if (!have || !flags_given) {
+      have = *man;
+      return;
+    }
+    runtime::Budget a, b;
+    (net ? a.net : a.env) = *have;
+    (net ? b.net : b.env) = *man;
+    runtime::Budget both = runtime::BudgetTracker::Intersect(a, b);
+    have = (net ? both.net : both.env).value_or(std::vector<std::string>{});
+  };
+  list(f.net, m.net, !o.allow_net.empty(), true);
+  list(f.env, m.env, !o.allow_env.empty(), false);
+  return f;
+}
+
+// The run's limits: the Budget tightened by the manifest's entries.
+Budget EffectiveBudget(const RunOptions& o) {
+  Budget b = o.budget;
+  if (!o.manifest) return b;
+  const Manifest& m = *o.manifest;
+  auto tight = [](auto& cur, const auto& opt) {
+    if (opt && *opt > 0 && (cur == 0 || static_cast<decltype(cur + 0)>(*opt) < cur))
+      cur = static_cast<std::remove_reference_t<decltype(cur)>>(*opt);
+  };
+  tight(b.steps, m.steps);
+  tight(b.memory, m.memory);
+  tight(b.depth, m.depth);
+  tight(b.wall_ns, m.wall_ns);
+  tight(b.cpu_ns, m.cpu_ns);
+  tight(b.spawned, m.spawned);
+  tight(b.mailbox, m.mailbox);
+  if (m.mb_policy) b.mb_policy = *m.mb_policy;
+  return b;
+}
+
 stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
   stdlib::HostOptions h;
   h.args = o.args;
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
   stdlib::Grants& g = h.grants;
-  if (o.allow_all) {
-    g.has_fs = true;
-    g.read = stdlib::FsCap::Unrestricted();
-    g.write = stdlib::FsCap::Unrestricted();
-    g.all_net = true;
-    g.all_env = true;
-    return h;
-  }
-  g.has_fs = !o.use_default_fs_caps;
-  g.read = stdlib::FsCap::Rooted(o.allow_read);
-  g.write = stdlib::FsCap::Rooted(o.allow_write);
-  g.net = o.allow_net;
-  g.env = o.allow_env;
+  Families f = EffectiveFamilies(o);
+  g.has_fs = !o.use_default_fs_caps || o.manifest.has_value();
+  g.read = f.read ? stdlib::FsCap::Rooted(*f.read) : stdlib::FsCap::Unrestricted();
+  g.write = f.write ? stdlib::FsCap::Rooted(*f.write) : stdlib::FsCap::Unrestricted();
+  g.all_net = !f.net;
+  if (f.net) g.net = *f.net;
+  g.all_env = !f.env;
+  if (f.env) g.env = *f.env;
   return h;
 }
 
@@ -120,17 +282,23 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
 struct Runner::State {
   std::shared_ptr<const Program> program;
   RunOptions options;
+  Budget budget;  // options.budget tightened by the manifest
   CallbackHost out;
   stdlib::StdHost host;
   interp::Task task;
+  runtime::Watchdog watchdog;  // wall-clock and CPU fences
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),
+        budget(EffectiveBudget(options)),
         out(options),
         host(&out, MakeHostOptions(options)),
         task(program->impl_->module, &host,
-             interp::Limits{options.budget.steps, options.budget.memory,
-                            options.budget.depth ? options.budget.depth : 10000}) {}
+             interp::Limits{budget.steps, budget.memory, budget.depth ? budget.depth : 10000,
+                            budget.wall_ns, budget.cpu_ns}) {
+    watchdog.Watch(task);
+  }
+  ~State() { watchdog.Unwatch(task); }
 };
 
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
@@ -178,43 +346,19 @@ RunResult Runner::Run() {
     r.exit_code = 1;
     return r;
   }
-  // Wall-clock budget: a watchdog sets the task's interrupt flag at the
-  // deadline (read at safepoints: one load); blocking host calls give up at
-  // the same deadline.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  std::atomic<bool> wall_fired{false};
-  std::thread watchdog;
-  std::string wall_text = ir::FormatDuration(state_->options.budget.wall_ns);
-  if (state_->options.budget.wall_ns > 0) {
-    auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::nanoseconds(state_->options.budget.wall_ns);
-    state_->host.SetDeadline(deadline, wall_text);
-    watchdog = std::thread([&, deadline] {
-      std::unique_lock<std::mutex> lock(mu);
-      if (!cv.wait_until(lock, deadline, [&] { return done; })) {
-        wall_fired = true;
-        state_->task.Interrupt();
-      }
-    });
+  // The manifest's file allow-lists double as the process-wide default caps.
+  std::optional<stdlib::ScopedDefaultCaps> default_caps;
+  if (state_->options.install_default_caps || state_->options.manifest) {
+    Families f = EffectiveFamilies(state_->options);
+    default_caps.emplace(f.read ? stdlib::FsCap::Rooted(*f.read) : stdlib::FsCap::Unrestricted(),
+                         f.write ? stdlib::FsCap::Rooted(*f.write) : stdlib::FsCap::Unrestricted());
   }
   interp::ExecOutcome o;
   do {
     // No scheduler yet: a suspended task (a `suspend` terminator) resumes at once.
     o = state_->task.Run();
   } while (o.kind == interp::ExecOutcome::Kind::kSuspended);
-  if (watchdog.joinable()) {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      done = true;
-    }
-    cv.notify_all();
-    watchdog.join();
-  }
-  bool wall_breach = (wall_fired && o.kind == interp::ExecOutcome::Kind::kInterrupted) ||
-                     (o.kind == interp::ExecOutcome::Kind::kTrap && o.code == "MT5009" &&
-                      o.message.rfind("wall-clock budget exceeded", 0) == 0);
+  r.sandbox = o.sandbox;
   r.mem_used = o.mem_used;
   r.mem_limit = o.mem_limit;
   r.steps_used = o.steps_used;
@@ -240,25 +384,30 @@ RunResult Runner::Run() {
       break;
     }
     case K::kTrap:
-      r.kind = wall_breach ? RunResult::Kind::kBudgetExceeded : RunResult::Kind::kTrap;
-      r.exit_code = wall_breach ? 5 : 1;
+      r.kind = RunResult::Kind::kTrap;
+      r.exit_code = 1;
       break;
     case K::kStepBudget:
       r.kind = RunResult::Kind::kBudgetExceeded;
+      r.budget = RunResult::BudgetKind::kSteps;
       r.exit_code = 3;
       break;
     case K::kMemBudget:
       r.kind = RunResult::Kind::kMemBudgetExceeded;
+      r.budget = RunResult::BudgetKind::kMemory;
       r.exit_code = 4;
       break;
+    case K::kWallBudget:
+      r.kind = RunResult::Kind::kBudgetExceeded;
+      r.budget = RunResult::BudgetKind::kWall;
+      r.exit_code = 5;
+      break;
+    case K::kCpuBudget:
+      r.kind = RunResult::Kind::kBudgetExceeded;
+      r.budget = RunResult::BudgetKind::kCpu;
+      r.exit_code = 6;
+      break;
     case K::kInterrupted:
-      if (wall_breach) {
-        r.kind = RunResult::Kind::kBudgetExceeded;
-        r.code = "MT5009";
-        r.message = absl::StrCat("wall-clock budget exceeded: ", wall_text);
-        r.exit_code = 5;
-        break;
-      }
       r.kind = RunResult::Kind::kCancelled;
       r.code = "";
       r.message = "run cancelled by the host";

@@ -7,12 +7,26 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
+#include "manifest.h"
 #include "mty/mty.h"
 
 namespace {
 
 constexpr int kExitUsage = 64;
+constexpr int kExitDataErr = 65;  // a malformed manifest
 constexpr int kExitNoInput = 66;
+
+// Loads a manifest; returns an exit code on failure (nothing runs).
+int LoadManifestFile(const std::string& path, std::optional<mty::Manifest>* out) {
+  if (path.empty()) return 0;
+  auto m = mty::driver::LoadManifest(path);
+  if (!m.ok()) {
+    std::cerr << m.status().message() << "\n";
+    return m.status().code() == absl::StatusCode::kNotFound ? kExitNoInput : kExitDataErr;
+  }
+  *out = *m;
+  return 0;
+}
 
 bool ReadFile(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
@@ -52,12 +66,21 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Run a program (.mty source or .mtyir)");
   std::string run_file;
   std::vector<std::string> run_args;
-  uint64_t steps = 0;
-  std::string memory, wall;
+  uint64_t steps = 0, spawned = 0;
+  std::string memory, wall, cpu, mailbox, mb_policy, run_manifest;
   uint32_t depth = 0;
+  run->add_option("--manifest", run_manifest,
+                  "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
+                  "tightest limit and intersection")
+      ->type_name("FILE");
   run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)");
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
   run->add_option("--wall", wall, "Wall-clock budget, e.g. 150ms, 2s, 1m");
+  run->add_option("--cpu", cpu, "CPU-time budget, e.g. 150ms, 2s");
+  run->add_option("--spawned", spawned, "Agents that may be spawned");
+  run->add_option("--mailbox", mailbox, "Mailbox capacity per agent, e.g. 16, 1k");
+  run->add_option("--mb-policy", mb_policy, "When a mailbox is full: block, drop or fail")
+      ->check(CLI::IsMember({"block", "drop", "fail"}));
   run->add_option("--depth", depth, "Call depth limit (default 10000)")
       ->check(CLI::Range(1u, 1000000u));
   std::vector<std::string> allow_read, allow_write, allow_net, allow_env;
@@ -77,8 +100,17 @@ int main(int argc, char** argv) {
   run->add_option("args", run_args, "Arguments for the program (after --)");
 
   auto* check = app.add_subcommand("check", "Report a program's diagnostics without running it");
-  std::string check_file;
+  std::string check_file, check_manifest;
+  check
+      ->add_option("--manifest", check_manifest,
+                   "Also report every effect the manifest does not grant")
+      ->type_name("FILE");
   check->add_option("file", check_file, "Program file (.mty or .mtyir)")->required();
+
+  auto* caps =
+      app.add_subcommand("caps", "List the files, hosts and variables a program can touch");
+  std::string caps_file;
+  caps->add_option("file", caps_file, "Program file (.mty or .mtyir)")->required();
 
   auto* dump = app.add_subcommand("dump", "Print a program's AST, IR or bytecode");
   std::string dump_file;
@@ -98,8 +130,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--depth N] FILE [-- ARGS] | mty "
-                 "check FILE | mty dump --ast|--ir|--bytecode FILE | mty --help\n";
+    std::cerr << "usage: mty run [--manifest FILE] [--steps N] [--memory SIZE] [--wall DUR] "
+                 "[--cpu DUR] [--allow-* ...] FILE [-- ARGS] | mty check [--manifest FILE] FILE | "
+                 "mty caps FILE | mty dump --ast|--ir|--bytecode FILE | mty --help\n";
     return kExitUsage;
   }
 
@@ -124,16 +157,33 @@ int main(int argc, char** argv) {
       }
       opts.budget.memory = static_cast<uint64_t>(*m);
     }
-    if (!wall.empty()) {
-      auto w = mty::ParseDuration(wall);
-      if (!w.ok() || *w <= 0) {
-        std::cerr << "error: --wall: " << (w.ok() ? "must be positive" : w.status().message())
+    auto duration = [](const char* flag, const std::string& text, int64_t* out) {
+      if (text.empty()) return true;
+      auto d = mty::ParseDuration(text);
+      if (!d.ok() || *d <= 0) {
+        std::cerr << "error: " << flag << ": "
+                  << (d.ok() ? "must be positive" : d.status().message()) << "\n";
+        std::cerr << "usage: mty run [--wall DUR] [--cpu DUR] FILE (DUR like 150ms, 2s)\n";
+        return false;
+      }
+      *out = *d;
+      return true;
+    };
+    if (!duration("--wall", wall, &opts.budget.wall_ns)) return kExitUsage;
+    if (!duration("--cpu", cpu, &opts.budget.cpu_ns)) return kExitUsage;
+    if (!mailbox.empty()) {
+      auto n = mty::ParseSize(mailbox);
+      if (!n.ok() || *n <= 0) {
+        std::cerr << "error: --mailbox: " << (n.ok() ? "must be positive" : n.status().message())
                   << "\n";
-        std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--wall DUR] [--depth N] FILE\n";
+        std::cerr << "usage: mty run [--mailbox N] FILE (N like 16 or 1k)\n";
         return kExitUsage;
       }
-      opts.budget.wall_ns = *w;
+      opts.budget.mailbox = static_cast<uint64_t>(*n);
     }
+    opts.budget.spawned = spawned;
+    opts.budget.mb_policy = mb_policy;
+    if (int rc = LoadManifestFile(run_manifest, &opts.manifest); rc != 0) return rc;
     std::shared_ptr<const mty::Program> program;
     if (int rc = Load(run_file, &program); rc != 0) return rc;
     opts.on_stdout = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
@@ -145,8 +195,40 @@ int main(int argc, char** argv) {
     return r.exit_code;
   }
   if (*check) {
+    std::optional<mty::Manifest> manifest;
+    if (int rc = LoadManifestFile(check_manifest, &manifest); rc != 0) return rc;
     std::shared_ptr<const mty::Program> program;
-    return Load(check_file, &program);
+    if (int rc = Load(check_file, &program); rc != 0) return rc;
+    if (!manifest) return 0;
+    std::vector<std::string> findings = program->CheckAgainst(*manifest);
+    for (const std::string& f : findings) std::cerr << f << "\n";
+    if (!findings.empty()) {
+      std::cerr << "error: " << findings.size() << " effect(s) not granted by " << check_manifest
+                << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  if (*caps) {
+    std::shared_ptr<const mty::Program> program;
+    if (int rc = Load(caps_file, &program); rc != 0) return rc;
+    std::vector<mty::Program::EffectUse> uses = program->Effects();
+    if (uses.empty()) {
+      std::cout << "no effects: this program touches no file, host or environment variable\n";
+      return 0;
+    }
+    for (const char* family : {"fs.read", "fs.write", "net", "env"}) {
+      bool header = false;
+      for (const mty::Program::EffectUse& u : uses) {
+        if (u.family != family) continue;
+        if (!header) std::cout << family << ":\n";
+        header = true;
+        std::string what = u.literal.empty() ? "(computed at run time)" : u.literal;
+        std::cout << "  " << what << "  " << u.effect << " at " << caps_file << ":" << u.line << ":"
+                  << u.col << "\n";
+      }
+    }
+    return 0;
   }
   if (*dump) {
     if (dump_bytecode + dump_ir + dump_ast != 1) {

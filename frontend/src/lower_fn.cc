@@ -138,8 +138,19 @@ class FnLowerer {
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;
-    uint32_t result;  // local for `break value`
+    uint32_t result;        // local for `break value`
+    int sandbox_depth = 0;  // sandboxes entered outside the loop
   };
+  // `break`/`continue` out of sandbox bodies leave them first.
+  void ExitSandboxesTo(int depth) {
+    for (int i = sandbox_depth_; i > depth; --i) {
+      ir::Statement s;
+      s.kind = ir::Statement::Kind::kSandboxExit;
+      s.loc = IrLoc(loc_);
+      s.loc_explicit = true;
+      Push(s);
+    }
+  }
 
   ir::Function Finish(const Val& v) {
     if (!terminated_) {
@@ -879,6 +890,7 @@ class FnLowerer {
   Loc loc_;
   std::vector<std::map<std::string, LocalInfo>> scopes_;
   std::vector<LoopCtx> loops_;
+  int sandbox_depth_ = 0;  // sandbox bodies entered in this function
   int arena_depth_ = 0;
   std::string self_type_;                // inside impl methods: what `Self` names
   const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
@@ -1056,6 +1068,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       LoopCtx l = loops_.back();
       Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
       Assign(Place{l.result, {}}, UseR(v.op), e.loc);
+      ExitSandboxesTo(l.sandbox_depth);
       Goto(l.brk);
       SetBlock(NewBlock());
       terminated_ = false;
@@ -1066,6 +1079,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         Error("MT1020", e.loc, "`continue` outside of a loop");
         return Unit();
       }
+      ExitSandboxesTo(loops_.back().sandbox_depth);
       Goto(loops_.back().cont);
       SetBlock(NewBlock());
       terminated_ = false;
@@ -1180,13 +1194,29 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       if (e.entries.empty() && !g_.sandboxes.count(e.text))
         Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"));
       for (const SandboxEntry& en : e.entries) CheckSandboxEntry(en);
-      Assign(Place{Temp(Ty::Unknown()), {}},
-             CallBuiltin(
-                 "unsupported",
-                 {ConstOp(ir::Constant::Str(absl::StrCat(
-                     "sandbox ", e.text, ": sandboxes are not supported by this runtime yet")))}),
-             e.loc);
-      return LowerBlock(*e.then_block);
+      // `sandbox Name { body }` uses the named item's manifest; with entries
+      // the manifest is inline (anonymous ones are named by location).
+      std::string name = e.text;
+      if (!e.entries.empty()) {
+        if (name.empty()) name = absl::StrCat("anonymous@", e.loc.line, ":", e.loc.col);
+        name = g_.DeclareSandbox(name, e.entries, e.loc);
+      } else if (auto it = g_.sandboxes.find(name); it != g_.sandboxes.end()) {
+        name = g_.DeclareSandbox(name, it->second->entries, it->second->loc);
+      }
+      ir::Statement s;
+      s.kind = ir::Statement::Kind::kSandboxEnter;
+      s.path = name;
+      s.loc = IrLoc(loc_);
+      s.loc_explicit = true;
+      Push(s);
+      ++sandbox_depth_;
+      Val v = LowerBlock(*e.then_block);
+      Operand keep = ToLocalOp(v);
+      --sandbox_depth_;
+      s.kind = ir::Statement::Kind::kSandboxExit;
+      s.path.clear();
+      Push(s);
+      return Val{keep, v.ty};
     }
   }
   return Unit();
@@ -2000,7 +2030,7 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
     std::map<std::string, uint32_t> binds;
     MatchPattern(*e.pat, Place{sl, {}}, s.ty, exit, binds);
   }
-  loops_.push_back(LoopCtx{exit, head, result});
+  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_});
   LowerBlock(*e.then_block);
   loops_.pop_back();
   Goto(head);
@@ -2068,7 +2098,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   std::map<std::string, uint32_t> binds;
   uint32_t fail = NewBlock();
   MatchPattern(*e.pat, Place{x, {}}, elem, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result});
+  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_});
   LowerBlock(*e.then_block);
   loops_.pop_back();
   Goto(step);
@@ -2588,6 +2618,51 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
     return;
   }
   program.functions.push_back(std::move(f));
+}
+
+std::string Globals::DeclareSandbox(const std::string& name,
+                                    const std::vector<SandboxEntry>& entries, Loc loc) {
+  ir::SandboxDecl d;
+  d.name = name;
+  d.loc = ir::Loc{static_cast<uint32_t>(loc.line), static_cast<uint32_t>(loc.col)};
+  // Entries were checked by CheckSandboxEntry; malformed ones are skipped.
+  for (const SandboxEntry& en : entries) {
+    const Expr* v = en.value.get();
+    if (!v) continue;
+    const std::string& k = en.key;
+    auto strings = [&] {
+      std::vector<std::string> out;
+      for (const ExprPtr& x : v->args)
+        if (x->kind == Expr::Kind::kStr) out.push_back(x->text);
+      return out;
+    };
+    uint64_t n = v->int_value < 0 ? 0 : static_cast<uint64_t>(v->int_value);
+    if (k == "fs.read") d.fs_read = strings();
+    if (k == "fs.write") d.fs_write = strings();
+    if (k == "net") d.net = strings();
+    if (k == "env") d.env = strings();
+    if (k == "steps") d.steps = n;
+    if (k == "spawned") d.spawned = n;
+    if (k == "depth") d.depth = static_cast<uint32_t>(std::clamp<uint64_t>(n, 1, 0xffffffffu));
+    if (k == "mailbox" || k == "mb") d.mailbox = n;
+    if (k == "memory" || k == "mem") d.memory = n;
+    if (k == "cpu") d.cpu_ns = v->int_value;
+    if (k == "wall") d.wall_ns = v->int_value;
+    if (k == "mb_policy")
+      d.mb_policy = v->kind == Expr::Kind::kStr ? v->text : v->segs.empty() ? "" : v->segs[0].name;
+  }
+  std::string key = name;
+  for (const ir::SandboxDecl& have : program.sandboxes) {
+    if (have.name != name) continue;
+    ir::SandboxDecl same = d;
+    same.loc = have.loc;
+    if (same == have) return name;
+    key = absl::StrCat(name, "@", loc.line, ":", loc.col);
+  }
+  if (program.FindSandbox(key)) return key;
+  d.name = key;
+  program.sandboxes.push_back(std::move(d));
+  return key;
 }
 
 void Globals::LowerAll(const Module& m) {

@@ -100,6 +100,11 @@ struct Globals {
   std::set<std::string> traits;
   ir::Program program;
   int closure_counter = 0;
+  // Declares the IR sandbox for a manifest (a named item or an inline
+  // `sandbox Name with {..}`) and returns its IR name: the source name, or
+  // `Name@line:col` when a different manifest already uses that name.
+  std::string DeclareSandbox(const std::string& name, const std::vector<SandboxEntry>& entries,
+                             Loc loc);
   std::set<std::string> prelude_needed;  // __mty_* functions the program calls
 
   void Collect(const Module& m);

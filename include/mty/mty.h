@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,12 +18,30 @@ namespace mty {
 
 inline constexpr const char* kVersion = "0.1.0";
 
-// Limits for one run. 0 means unlimited (depth 0 means the default 10000).
+// Limits for one run (docs/sandboxing.md). 0 means unlimited (depth 0 means
+// the default 10000). Sandbox blocks inside the program can only tighten them.
 struct Budget {
-  uint64_t steps = 0;   // MtyIR statements + terminators
-  uint64_t memory = 0;  // estimated bytes (docs/runtime.md)
-  uint32_t depth = 0;   // call frames
-  int64_t wall_ns = 0;  // wall-clock time of the run (a watchdog stops it)
+  uint64_t steps = 0;     // MtyIR statements + terminators
+  uint64_t memory = 0;    // estimated bytes (docs/runtime.md)
+  uint32_t depth = 0;     // call frames
+  int64_t wall_ns = 0;    // wall-clock time of the run (a watchdog stops it)
+  int64_t cpu_ns = 0;     // CPU time of the thread running the program
+  uint64_t spawned = 0;   // agents spawned (agents: docs/agents.md)
+  uint64_t mailbox = 0;   // messages queued per agent
+  std::string mb_policy;  // "block" (default), "drop" or "fail"
+};
+
+// A manifest (docs/sandboxing.md): the entries of a `sandbox` block, as read
+// from a file by `mty run --manifest`. Unset (nullopt) entries add nothing.
+// A run combines it with its Budget and allow_* lists by tightest limit and
+// intersection (a family given by both is the intersection; by one, that
+// one).
+struct Manifest {
+  std::optional<uint64_t> steps, memory, spawned, mailbox;  // memory in bytes
+  std::optional<int64_t> wall_ns, cpu_ns;
+  std::optional<uint32_t> depth;
+  std::optional<std::string> mb_policy;  // "block" | "drop" | "fail"
+  std::optional<std::vector<std::string>> fs_read, fs_write, net, env;
 };
 
 // `88B`, `64KiB`, `1MiB`, `1k` -> bytes; `150ms`, `2s`, `1h` -> nanoseconds.
@@ -44,6 +63,13 @@ struct RunOptions {
   // InstallDefaultWriteCap) instead of allow_read / allow_write.
   bool use_default_fs_caps = false;
   bool deny_is_trap = false;  // the first denial traps MT5015
+  // Also install allow_read / allow_write as the process-wide default fs
+  // caps for the duration of the run (what `mty run --manifest` does), and
+  // restore the previous ones afterwards.
+  bool install_default_caps = false;
+  // A manifest's limits and allow-lists (its fs lists are also installed as
+  // the process-wide default caps for the run).
+  std::optional<Manifest> manifest;
   // One line per denied effect (`mty run --trace`).
   std::function<void(std::string_view)> on_trace;
   // Program output (log, print) and eprint. Default: discarded.
@@ -56,13 +82,16 @@ struct RunResult {
     kOk,                 // the entry returned; `value` is its printed form
     kTrap,               // code MT50xx, message, backtrace
     kNoMain,             // the entry function does not exist
-    kBudgetExceeded,     // step budget (MT5009)
+    kBudgetExceeded,     // step, wall-clock or cpu budget (MT5009); see `budget`
     kMemBudgetExceeded,  // memory budget (MT5009), mem_used > mem_limit
     kCancelled,          // interrupted by the host
   };
+  enum class BudgetKind { kNone, kSteps, kMemory, kWall, kCpu, kSpawned, kMailbox };
   Kind kind = Kind::kOk;
-  std::string value;  // kOk: Debug form of the returned value
-  std::string code;   // MT50xx for traps and budgets
+  BudgetKind budget = BudgetKind::kNone;  // which budget was breached
+  std::string sandbox;  // the sandbox whose budget was breached ("" = the run's own)
+  std::string value;    // kOk: Debug form of the returned value
+  std::string code;     // MT50xx for traps and budgets
   std::string message;
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
   int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
@@ -100,6 +129,23 @@ class Program {
   // Runs the entry function to completion. Thread-safe: one program may be
   // run many times, also concurrently; each run has fresh state.
   RunResult Run(const RunOptions& options) const;
+
+  // The effect calls a program can make (`mty caps`, `mty check
+  // --manifest`): family (fs.read, fs.write, net, env), effect path, the
+  // literal path/URL/name argument when it is a constant ("" otherwise), and
+  // where the call is.
+  struct EffectUse {
+    std::string family;
+    std::string effect;
+    std::string literal;
+    int line = 0;
+    int col = 0;
+  };
+  std::vector<EffectUse> Effects() const;
+  // Findings of a static check of the effects against a manifest: each
+  // effect whose family the manifest does not grant, and each literal path
+  // or host outside the granted lists. One line each, `file:line:col: ...`.
+  std::vector<std::string> CheckAgainst(const Manifest& m) const;
 
   std::string IrText() const;       // canonical .mtyir
   std::string Disassembly() const;  // bytecode listing

@@ -346,6 +346,20 @@ class FunctionCompiler {
         if (s.has_dest && !direct) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
         break;
       }
+      case ir::Statement::Kind::kSandboxEnter: {
+        int32_t index = 0;
+        for (size_t i = 0; i < p_.sandboxes.size(); ++i)
+          if (p_.sandboxes[i].name == s.path) index = static_cast<int32_t>(i);
+        // A scope change is a segment boundary, so the step counter is exact
+        // when the scope's limits are applied.
+        Emit(Op::SandboxEnter, index);
+        CloseSegment();
+        break;
+      }
+      case ir::Statement::Kind::kSandboxExit:
+        Emit(Op::SandboxExit);
+        CloseSegment();
+        break;
       case ir::Statement::Kind::kArenaPush:
       case ir::Statement::Kind::kArenaPop:
       case ir::Statement::Kind::kNop: break;  // no instruction; the step is counted on the next one
@@ -609,6 +623,7 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
                                              f.locals[1].type.is_mut;
   }
   m->main_index = m->FindFunction("main");
+  m->sandboxes = p.sandboxes;
   m->methods.resize(m->adts.size());
   for (size_t i = 0; i < m->functions.size(); ++i) {
     const std::string& n = m->functions[i].name;

@@ -30,6 +30,8 @@ std::string Disassemble(const Module& m) {
       if ((in.op == Op::CallBuiltin || in.op == Op::CallMethod || in.op == Op::Effect) &&
           in.b < static_cast<int32_t>(f.calls.size()))
         absl::StrAppend(&line, "  ; ", f.calls[in.b].name);
+      if (in.op == Op::SandboxEnter && in.a < static_cast<int32_t>(m.sandboxes.size()))
+        absl::StrAppend(&line, "  ; ", m.sandboxes[in.a].name);
       if (f.seg_cost[pc]) absl::StrAppend(&line, "  [segment ", f.seg_cost[pc], " steps]");
       out += line + "\n";
     }

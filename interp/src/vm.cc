@@ -5,12 +5,17 @@
 // than the next segment, so the breach lands on exactly the N+1-th step).
 #include "mty/interp/vm.h"
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <new>
 
 #include "absl/strings/str_cat.h"
 #include "builtins.h"
+#include "mty/ir/text.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(MTY_FORCE_SWITCH_DISPATCH)
 #define MTY_COMPUTED_GOTO 1
@@ -22,7 +27,35 @@ namespace mty::interp {
 
 namespace {
 enum class Mode { kFree, kMetered, kExact };
-enum class Stop { kDone, kTrap, kStepBudget, kMemBudget, kSuspended, kInterrupted, kToExact };
+enum class Stop {
+  kDone,
+  kTrap,
+  kStepBudget,
+  kMemBudget,
+  kWallBudget,
+  kCpuBudget,
+  kSuspended,
+  kInterrupted,
+  kToExact,
+  kReMode,    // the loop mode must change (a scope added or dropped limits); pc_ is set
+  kContinue,  // (internal) nothing to stop for
+};
+// Owner slots of Task::owner_: which scope's limit is the effective one.
+enum Owner { kOwnSteps = 0, kOwnMem = 1, kOwnDepth = 2, kOwnWall = 3, kOwnCpu = 4 };
+int64_t SteadyNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+int64_t ThreadCpuNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+int64_t SatAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
+}
 constexpr int64_t kUnlimitedSteps = std::numeric_limits<int64_t>::max();
 // References to references are followed this many times at most; more means
 // a cycle (a reference stored into the place it refers to).
@@ -47,7 +80,13 @@ Task::~Task() {
 
 uint64_t Task::steps_used() const {
   if (!limits_.steps) return 0;
-  return limits_.steps - static_cast<uint64_t>(steps_left_);
+  uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
+  for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
+  return limits_.steps > left ? limits_.steps - left : 0;
+}
+
+int64_t Task::cpu_used_ns() const {
+  return running_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
 }
 
 struct Exec {
@@ -134,6 +173,127 @@ struct Exec {
   static Stop Trap(Task& t, std::string code, std::string message) {
     SetTrap(t, std::move(code), std::move(message));
     return Stop::kTrap;
+  }
+
+  // ---- scopes, fences and deadlines ----
+  static const ir::SandboxDecl* OwnerDecl(const Task& t, int slot) {
+    int o = t.owner_[slot];
+    return o < 0 ? nullptr : &t.module_->sandboxes[t.scopes_[o].decl];
+  }
+  static std::string Prefix(const ir::SandboxDecl* d) {
+    return d ? absl::StrCat("sandbox ", d->name, ": ") : std::string();
+  }
+  static std::string DepthMessage(const Task& t) {
+    const ir::SandboxDecl* d = OwnerDecl(t, kOwnDepth);
+    return absl::StrCat(Prefix(d), "call depth exceeded: ", d ? *d->depth : t.limits_.depth,
+                        " frames");
+  }
+
+  // Publishes the effective deadlines to the watchdog and the host.
+  static void PublishFences(Task& t) {
+    t.fences_.wall_deadline.store(t.wall_deadline_, std::memory_order_relaxed);
+    int64_t cpu = Fences::kNone;
+    if (t.cpu_deadline_ != Fences::kNone && t.running_)
+      cpu = SatAdd(t.thread_cpu_at_run_, t.cpu_deadline_ - t.cpu_base_);
+    t.fences_.cpu_deadline.store(cpu, std::memory_order_relaxed);
+    if (t.host_) t.host_->SetWallDeadline(t.wall_deadline_);
+    if (t.watcher_) t.watcher_->FencesChanged(t);
+  }
+
+  // Whether a wall or CPU deadline has passed.
+  static Stop CheckDeadlines(Task& t) {
+    if (t.wall_deadline_ != Fences::kNone && SteadyNow() >= t.wall_deadline_)
+      return Stop::kWallBudget;
+    if (t.cpu_deadline_ != Fences::kNone && t.cpu_used_ns() >= t.cpu_deadline_)
+      return Stop::kCpuBudget;
+    return Stop::kContinue;
+  }
+
+  // The interrupt flag was set: by the host (cancel) or by a watchdog.
+  static Stop Poked(Task& t) {
+    t.interrupt_.store(false, std::memory_order_relaxed);
+    if (t.cancel_.exchange(false, std::memory_order_relaxed)) return Stop::kInterrupted;
+    return CheckDeadlines(t);
+  }
+
+  // Enters sandbox `di`: applies its limits where they are tighter than the
+  // enclosing ones and asks the host to narrow capabilities. The step
+  // counter is exact here (a scope change ends a segment).
+  static Stop EnterScope(Task& t, uint32_t di) {
+    const ir::SandboxDecl& d = t.module_->sandboxes[di];
+    const int me = static_cast<int>(t.scopes_.size());
+    Task::Scope s;
+    s.decl = di;
+    s.frame = static_cast<uint32_t>(t.frames_.size());
+    std::copy(std::begin(t.owner_), std::end(t.owner_), std::begin(s.prev_owner));
+    if (d.steps) {
+      t.metered_ = true;
+      int64_t lim = static_cast<int64_t>(std::min<uint64_t>(*d.steps, kUnlimitedSteps));
+      if (lim <= t.steps_left_) {
+        s.withheld_steps = t.steps_left_ - lim;
+        t.steps_left_ = lim;
+        t.owner_[kOwnSteps] = me;
+      }
+    }
+    s.mem_at_entry = t.mem_used_;
+    s.prev_mem_limit = t.mem_limit_;
+    if (d.memory) {
+      t.metered_ = true;
+      uint64_t lim = t.mem_used_ + *d.memory;
+      if (lim < t.mem_used_) lim = std::numeric_limits<uint64_t>::max();
+      if (lim <= t.mem_limit_) {
+        t.mem_limit_ = lim;
+        t.owner_[kOwnMem] = me;
+      }
+    }
+    s.prev_depth = t.limits_.depth;
+    if (d.depth) {
+      uint64_t lim = t.frames_.size() + *d.depth;
+      if (lim <= t.limits_.depth) {
+        t.limits_.depth = static_cast<uint32_t>(lim);
+        t.owner_[kOwnDepth] = me;
+      }
+    }
+    s.prev_wall = t.wall_deadline_;
+    if (d.wall_ns) {
+      int64_t dl = SatAdd(SteadyNow(), *d.wall_ns);
+      if (dl <= t.wall_deadline_) {
+        t.wall_deadline_ = dl;
+        t.owner_[kOwnWall] = me;
+      }
+    }
+    s.prev_cpu = t.cpu_deadline_;
+    if (d.cpu_ns) {
+      int64_t dl = SatAdd(t.cpu_used_ns(), *d.cpu_ns);
+      if (dl <= t.cpu_deadline_) {
+        t.cpu_deadline_ = dl;
+        t.owner_[kOwnCpu] = me;
+      }
+    }
+    t.scopes_.push_back(s);
+    std::string code, message;
+    if (t.host_ && !t.host_->EnterSandbox(d, &code, &message)) {
+      PopScope(t, /*host=*/false);
+      return Trap(t, code.empty() ? "MT5015" : code, message);
+    }
+    if (d.wall_ns || d.cpu_ns) PublishFences(t);
+    return Stop::kContinue;
+  }
+
+  // Leaves the innermost scope, restoring the enclosing limits; what the
+  // scope consumed stays charged to the enclosing ones.
+  static void PopScope(Task& t, bool host = true) {
+    const Task::Scope s = t.scopes_.back();
+    t.scopes_.pop_back();
+    t.steps_left_ = SatAdd(t.steps_left_, s.withheld_steps);
+    t.mem_limit_ = s.prev_mem_limit;
+    t.limits_.depth = s.prev_depth;
+    bool fences = t.wall_deadline_ != s.prev_wall || t.cpu_deadline_ != s.prev_cpu;
+    t.wall_deadline_ = s.prev_wall;
+    t.cpu_deadline_ = s.prev_cpu;
+    std::copy(std::begin(s.prev_owner), std::end(s.prev_owner), std::begin(t.owner_));
+    if (host && t.host_) t.host_->ExitSandbox();
+    if (fences) PublishFences(t);
   }
 
   static std::string Kind(Task& t, const Value& v) { return KindName(*t.module_, v); }
@@ -379,7 +539,7 @@ Stop Exec::Loop(Task& t) {
   Value* R = t.stack_.data() + t.frames_.back().base;
   int64_t steps = t.steps_left_;
   uint64_t mem = t.mem_used_;
-  const uint64_t mem_limit = t.mem_limit_;
+  uint64_t mem_limit = t.mem_limit_;
   std::atomic<bool>& interrupt = t.interrupt_;
   Ctx cx{mod, t.host_, &mem, mem_limit, {}, {}, false};
   // Handlers leave through computed gotos, which skip destructors: a handler
@@ -447,7 +607,8 @@ Stop Exec::Loop(Task& t) {
     if (interrupt.load(std::memory_order_relaxed)) [[unlikely]] { \
       pc = code + (target_pc);                                    \
       SAVE();                                                     \
-      return Stop::kInterrupted;                                  \
+      Stop s_ = Poked(t);                                         \
+      if (s_ != Stop::kContinue) return s_;                       \
     }                                                             \
   } while (0)
 #define JUMP(target_pc)         \
@@ -832,7 +993,7 @@ dispatch:
     SAFEPOINT(ret_pc - 1);
     SAVE();
     if (!PushFrame(t, static_cast<uint32_t>(d.callee), base, ret_pc, ret_reg))
-      TRAP("MT5018", absl::StrCat("call depth exceeded: ", t.limits_.depth, " frames"));
+      TRAP("MT5018", DepthMessage(t));
     Value* caller = t.stack_.data() + t.frames_[t.frames_.size() - 2].base;
     Value* callee = t.stack_.data() + base;
     for (size_t i = 0; i < d.args.size(); ++i) {
@@ -982,6 +1143,11 @@ dispatch:
                                    ? t.host_->InvokeEffect(d.name, args, &effect_code, &effect_msg)
                                    : std::optional<Value>();
     if (!out) {
+      // A blocking call that gave up at the wall-clock deadline.
+      if (effect_code == "MT5009") {
+        Stop s = CheckDeadlines(t);
+        if (s != Stop::kContinue) return s;
+      }
       if (!effect_code.empty()) TRAP(effect_code, effect_msg);
       TRAP("MT5008", effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
                                                        "' (no host module provides it)")
@@ -992,6 +1158,39 @@ dispatch:
     NEXT();
   }
   CASE(Unsupported) { TRAP("MT5008", fn->messages[pc->a]); }
+  CASE(SandboxEnter) {
+    SAVE();
+    if (Stop s = EnterScope(t, static_cast<uint32_t>(pc->a)); s != Stop::kContinue) return s;
+    steps = t.steps_left_;
+    mem_limit = t.mem_limit_;
+    cx.mem_limit = mem_limit;
+    ++pc;
+    if constexpr (M == Mode::kFree) {
+      if (t.metered_) {  // the scope set a step or memory limit: count from here
+        SAVE();
+        return Stop::kReMode;
+      }
+    }
+    ENTER_SEGMENT(pc - code);
+    DISPATCH();
+  }
+  CASE(SandboxExit) {
+    if (t.scopes_.empty() || t.scopes_.back().frame != t.frames_.size())
+      TRAP("MT5016", "sandbox_exit without a matching sandbox_enter in this function");
+    SAVE();
+    PopScope(t);
+    steps = t.steps_left_;
+    mem_limit = t.mem_limit_;
+    cx.mem_limit = mem_limit;
+    ++pc;
+    if constexpr (M == Mode::kExact) {  // the budget may be roomy again
+      t.exact_ = false;
+      SAVE();
+      return Stop::kReMode;
+    }
+    ENTER_SEGMENT(pc - code);
+    DISPATCH();
+  }
   CASE(Charge) {
     ENTER_SEGMENT(pc - code);
     NEXT();
@@ -1131,8 +1330,7 @@ push_call_target : {
   const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
   SAFEPOINT(ret_pc - 1);
   SAVE();
-  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg))
-    TRAP("MT5018", absl::StrCat("call depth exceeded: ", t.limits_.depth, " frames"));
+  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg)) TRAP("MT5018", DepthMessage(t));
   Value* callee = t.stack_.data() + base;
   for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
   args.clear();
@@ -1145,6 +1343,14 @@ push_call_target : {
 do_return : {
   Value ret = std::move(R[0]);
   const Frame done = t.frames_.back();
+  if (!t.scopes_.empty() && t.scopes_.back().frame == t.frames_.size()) [[unlikely]] {
+    // Returning out of sandbox bodies (`return`, `?`) leaves them.
+    SAVE();
+    while (!t.scopes_.empty() && t.scopes_.back().frame == t.frames_.size()) PopScope(t);
+    steps = t.steps_left_;
+    mem_limit = t.mem_limit_;
+    cx.mem_limit = mem_limit;
+  }
   PopFrame(t);
   if (t.frames_.empty()) {
     t.result_ = std::move(ret);
@@ -1204,29 +1410,56 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
       break;
-    case Stop::kStepBudget:
+    case Stop::kStepBudget: {
+      const ir::SandboxDecl* d = OwnerDecl(t, kOwnSteps);
       o.kind = ExecOutcome::Kind::kStepBudget;
       o.code = "MT5009";
-      o.message = absl::StrCat("step budget exceeded: ", t.limits_.steps, " steps");
+      o.message = absl::StrCat(Prefix(d), "step budget exceeded: ", d ? *d->steps : t.limits_.steps,
+                               " steps");
+      o.sandbox = d ? d->name : "";
       o.backtrace = backtrace();
       t.finished_ = true;
       break;
-    case Stop::kMemBudget:
+    }
+    case Stop::kMemBudget: {
+      const ir::SandboxDecl* d = OwnerDecl(t, kOwnMem);
+      uint64_t used = d ? t.mem_used_ - t.scopes_[t.owner_[kOwnMem]].mem_at_entry : t.mem_used_;
       o.kind = ExecOutcome::Kind::kMemBudget;
       o.code = "MT5009";
-      o.message = absl::StrCat("memory budget exceeded: used ", t.mem_used_, " B > limit ",
-                               t.limits_.memory, " B");
+      o.message = absl::StrCat(Prefix(d), "memory budget exceeded: used ", used, " B > limit ",
+                               d ? *d->memory : t.limits_.memory, " B");
+      o.sandbox = d ? d->name : "";
+      if (d) {
+        o.mem_used = used;
+        o.mem_limit = *d->memory;
+      }
       o.backtrace = backtrace();
       t.finished_ = true;
       break;
-    case Stop::kSuspended: o.kind = ExecOutcome::Kind::kSuspended; break;
-    case Stop::kInterrupted:
-      o.kind = ExecOutcome::Kind::kInterrupted;
-      t.interrupt_.store(false, std::memory_order_relaxed);
+    }
+    case Stop::kWallBudget:
+    case Stop::kCpuBudget: {
+      bool wall = s == Stop::kWallBudget;
+      const ir::SandboxDecl* d = OwnerDecl(t, wall ? kOwnWall : kOwnCpu);
+      int64_t limit =
+          d ? (wall ? *d->wall_ns : *d->cpu_ns) : (wall ? t.limits_.wall_ns : t.limits_.cpu_ns);
+      o.kind = wall ? ExecOutcome::Kind::kWallBudget : ExecOutcome::Kind::kCpuBudget;
+      o.code = "MT5009";
+      o.message = absl::StrCat(Prefix(d), wall ? "wall-clock" : "cpu",
+                               " budget exceeded: ", ir::FormatDuration(limit));
+      o.sandbox = d ? d->name : "";
+      o.backtrace = backtrace();
+      t.finished_ = true;
       break;
-    case Stop::kToExact: break;  // handled by Run
+    }
+    case Stop::kSuspended: o.kind = ExecOutcome::Kind::kSuspended; break;
+    case Stop::kInterrupted: o.kind = ExecOutcome::Kind::kInterrupted; break;
+    case Stop::kToExact:
+    case Stop::kReMode:
+    case Stop::kContinue: break;  // handled by Run
   }
   if (t.finished_) {
+    while (!t.scopes_.empty()) PopScope(t);
     while (!t.frames_.empty()) PopFrame(t);
   }
   return o;
@@ -1252,6 +1485,9 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
   for (size_t i = 0; i < args.size(); ++i) stack_[1 + i] = std::move(args[i]);
   pc_ = 0;
   started_ = true;
+  start_ns_ = SteadyNow();
+  if (limits_.wall_ns > 0) wall_deadline_ = SatAdd(start_ns_, limits_.wall_ns);
+  if (limits_.cpu_ns > 0) cpu_deadline_ = limits_.cpu_ns;
   return true;
 }
 
@@ -1263,29 +1499,47 @@ ExecOutcome Task::Run() {
     o.message = started_ ? "task already finished" : "task not started";
     return o;
   }
-  try {
-    // Entering (or re-entering after a suspend or interrupt) charges the
-    // segment at pc, as a jump there would have.
-    if (metered_ && !exact_) {
-      const CompiledFunction& f = module_->functions[frames_.back().fn];
-      int64_t cost = f.seg_cost[pc_];
-      if (steps_left_ < cost) {
-        exact_ = true;
-      } else {
-        steps_left_ -= cost;
-      }
+  // CPU time is the thread's CPU clock while the task runs.
+  running_ = true;
+  thread_cpu_at_run_ = ThreadCpuNow();
+  clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
+  pthread_getcpuclockid(pthread_self(), &clock);
+  fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
+  if (wall_deadline_ != Fences::kNone || cpu_deadline_ != Fences::kNone) Exec::PublishFences(*this);
+  struct EndRun {
+    Task& t;
+    ~EndRun() {
+      t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
+      t.running_ = false;
+      if (t.cpu_deadline_ != Fences::kNone) Exec::PublishFences(t);
     }
-    Stop s;
-    if (!metered_) {
-      s = Exec::Loop<Mode::kFree>(*this);
-    } else if (!exact_) {
-      s = Exec::Loop<Mode::kMetered>(*this);
-      if (s == Stop::kToExact) {
-        exact_ = true;
+  } end_run{*this};
+  try {
+    Stop s = Stop::kReMode;
+    if (Stop d = Exec::CheckDeadlines(*this); d != Stop::kContinue) s = d;
+    while (s == Stop::kReMode) {
+      // Entering (or re-entering after a suspend, an interrupt or a mode
+      // change) charges the segment at pc, as a jump there would have.
+      if (metered_ && !exact_) {
+        const CompiledFunction& f = module_->functions[frames_.back().fn];
+        int64_t cost = f.seg_cost[pc_];
+        if (steps_left_ < cost) {
+          exact_ = true;
+        } else {
+          steps_left_ -= cost;
+        }
+      }
+      if (!metered_) {
+        s = Exec::Loop<Mode::kFree>(*this);
+      } else if (!exact_) {
+        s = Exec::Loop<Mode::kMetered>(*this);
+        if (s == Stop::kToExact) {
+          exact_ = true;
+          s = Exec::Loop<Mode::kExact>(*this);
+        }
+      } else {
         s = Exec::Loop<Mode::kExact>(*this);
       }
-    } else {
-      s = Exec::Loop<Mode::kExact>(*this);
     }
     return Exec::Finish(*this, s);
   } catch (const std::bad_alloc&) {

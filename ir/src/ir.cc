@@ -44,6 +44,12 @@ int Program::FindAdtIndex(std::string_view name) const {
   return -1;
 }
 
+const SandboxDecl* Program::FindSandbox(std::string_view name) const {
+  for (const SandboxDecl& s : sandboxes)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
 const Adt* Program::FindAdt(std::string_view name) const {
   int i = FindAdtIndex(name);
   if (i >= 0) return &adts[i];

@@ -1,5 +1,6 @@
 // The .mtyir parser: a hand-written lexer and recursive-descent parser that
 // reports the first error as `file:line:col: error: message`.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -449,10 +450,116 @@ class Parser {
         ParseEnum(p);
       } else if (IsIdent("fn")) {
         ParseFunction(p);
+      } else if (IsIdent("sandbox")) {
+        ParseSandbox(p);
       } else {
-        Fail(absl::StrCat("expected 'struct', 'enum', 'fn' or 'source', found ", Describe()));
+        Fail(absl::StrCat("expected 'struct', 'enum', 'sandbox', 'fn' or 'source', found ",
+                          Describe()));
       }
     }
+  }
+
+  // sandbox "Name" { key = value, ... } (runtime.md §4).
+  void ParseSandbox(Program& p) {
+    SandboxDecl d;
+    d.loc = tok_.loc;
+    Bump();
+    if (tok_.kind != Tok::kStr)
+      Fail(absl::StrCat("expected a sandbox name string, found ", Describe()));
+    d.name = tok_.text;
+    if (d.name.empty()) Fail("a sandbox name cannot be empty");
+    if (p.FindSandbox(d.name)) Fail(absl::StrCat("duplicate sandbox \"", d.name, "\""));
+    Bump();
+    Expect("{");
+    SkipNewlines();
+    std::vector<std::string> seen;
+    while (!IsPunct("}")) {
+      Loc at = tok_.loc;
+      std::string key = DottedPath("a sandbox entry such as steps or fs.read");
+      if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        FailAt(at, absl::StrCat("duplicate sandbox entry '", key, "'"));
+      seen.push_back(key);
+      Expect("=");
+      auto count = [&](std::string_view what) -> uint64_t {
+        if (tok_.kind == Tok::kInt) {
+          uint64_t u = tok_.u;
+          Bump();
+          return u;
+        }
+        if (tok_.kind == Tok::kSize && tok_.i >= 0) {
+          uint64_t u = static_cast<uint64_t>(tok_.i);
+          Bump();
+          return u;
+        }
+        Fail(absl::StrCat("sandbox entry '", key, "' needs ", std::string(what), ", found ",
+                          Describe()));
+      };
+      auto duration = [&]() -> int64_t {
+        if (tok_.kind != Tok::kDuration)
+          Fail(absl::StrCat("sandbox entry '", key, "' needs a duration such as 150ms, found ",
+                            Describe()));
+        int64_t v = tok_.i;
+        Bump();
+        return v;
+      };
+      auto list = [&]() {
+        std::vector<std::string> out;
+        Expect("[");
+        while (!IsPunct("]")) {
+          if (tok_.kind != Tok::kStr)
+            Fail(absl::StrCat("sandbox entry '", key, "' needs a list of strings, found ",
+                              Describe()));
+          out.push_back(tok_.text);
+          Bump();
+          if (!EatPunct(",")) break;
+        }
+        Expect("]");
+        return out;
+      };
+      if (key == "steps") {
+        d.steps = count("an integer");
+      } else if (key == "memory") {
+        d.memory = count("a size such as 64MiB");
+      } else if (key == "spawned") {
+        d.spawned = count("an integer");
+      } else if (key == "mailbox") {
+        d.mailbox = count("an integer");
+      } else if (key == "depth") {
+        uint64_t v = count("an integer");
+        if (v == 0 || v > 0xffffffffu) FailAt(at, "sandbox entry 'depth' must be 1..4294967295");
+        d.depth = static_cast<uint32_t>(v);
+      } else if (key == "wall") {
+        d.wall_ns = duration();
+      } else if (key == "cpu") {
+        d.cpu_ns = duration();
+      } else if (key == "mb_policy") {
+        if (tok_.kind != Tok::kStr ||
+            (tok_.text != "block" && tok_.text != "drop" && tok_.text != "fail"))
+          Fail(absl::StrCat(
+              "sandbox entry 'mb_policy' needs \"block\", \"drop\" or \"fail\", found ",
+              Describe()));
+        d.mb_policy = tok_.text;
+        Bump();
+      } else if (key == "fs.read") {
+        d.fs_read = list();
+      } else if (key == "fs.write") {
+        d.fs_write = list();
+      } else if (key == "net") {
+        d.net = list();
+      } else if (key == "env") {
+        d.env = list();
+      } else {
+        FailAt(at, absl::StrCat("unknown sandbox entry '", key,
+                                "' (known: steps, memory, wall, cpu, spawned, mailbox, mb_policy, "
+                                "depth, fs.read, fs.write, net, env)"));
+      }
+      SkipNewlines();
+      if (!EatPunct(",")) break;
+      SkipNewlines();
+    }
+    Expect("}");
+    ExpectEol();
+    p.sandboxes.push_back(std::move(d));
   }
 
   void CheckNewAdt(Program& p, const std::string& name, Loc at) {
@@ -687,6 +794,14 @@ class Parser {
       s.arena = SmallInt("an arena number");
     } else if (EatWord("nop")) {
       s.kind = Statement::Kind::kNop;
+    } else if (EatWord("sandbox_enter")) {
+      s.kind = Statement::Kind::kSandboxEnter;
+      if (tok_.kind != Tok::kStr)
+        Fail(absl::StrCat("expected a sandbox name string, found ", Describe()));
+      s.path = tok_.text;
+      Bump();
+    } else if (EatWord("sandbox_exit")) {
+      s.kind = Statement::Kind::kSandboxExit;
     } else if (IsIdent("effect")) {
       s.kind = Statement::Kind::kEffectInvoke;
       ParseEffect(s);

@@ -227,6 +227,8 @@ std::string PrintStatement(const Statement& s) {
                          Ops(s.args), ")");
       break;
     case Statement::Kind::kNop: out = "nop"; break;
+    case Statement::Kind::kSandboxEnter: out = "sandbox_enter " + QuoteString(s.path); break;
+    case Statement::Kind::kSandboxExit: out = "sandbox_exit"; break;
   }
   return out + LocSuffix(s.loc, s.loc_explicit);
 }
@@ -269,6 +271,32 @@ std::string PrintFields(const std::vector<Field>& fs) {
 
 }  // namespace
 
+std::string PrintSandbox(const SandboxDecl& d) {
+  std::vector<std::string> e;
+  if (d.steps) e.push_back(absl::StrCat("steps = ", *d.steps));
+  if (d.memory) e.push_back(absl::StrCat("memory = ", *d.memory));
+  if (d.wall_ns) e.push_back("wall = " + FormatDuration(*d.wall_ns));
+  if (d.cpu_ns) e.push_back("cpu = " + FormatDuration(*d.cpu_ns));
+  if (d.spawned) e.push_back(absl::StrCat("spawned = ", *d.spawned));
+  if (d.mailbox) e.push_back(absl::StrCat("mailbox = ", *d.mailbox));
+  if (!d.mb_policy.empty()) e.push_back("mb_policy = " + QuoteString(d.mb_policy));
+  if (d.depth) e.push_back(absl::StrCat("depth = ", *d.depth));
+  auto list = [&](const char* key, const std::optional<std::vector<std::string>>& l) {
+    if (!l) return;
+    e.push_back(absl::StrCat(
+        key, " = [",
+        absl::StrJoin(*l, ", ",
+                      [](std::string* out, const std::string& s) { out->append(QuoteString(s)); }),
+        "]"));
+  };
+  list("fs.read", d.fs_read);
+  list("fs.write", d.fs_write);
+  list("net", d.net);
+  list("env", d.env);
+  return absl::StrCat("sandbox ", QuoteString(d.name), " { ", absl::StrJoin(e, ", "),
+                      e.empty() ? "}" : " }");
+}
+
 std::string PrintText(const Program& p) {
   std::string out = "mtyir 1\n";
   if (!p.source.empty()) absl::StrAppend(&out, "source ", QuoteString(p.source), "\n");
@@ -287,6 +315,7 @@ std::string PrintText(const Program& p) {
     }
     out += "}\n";
   }
+  for (const SandboxDecl& d : p.sandboxes) out += "\n" + PrintSandbox(d) + "\n";
   for (const Function& f : p.functions) {
     absl::StrAppend(&out, "\nfn ", f.name, "(");
     for (uint32_t i = 1; i <= f.num_params && i < f.locals.size(); ++i) {

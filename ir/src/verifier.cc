@@ -189,6 +189,10 @@ class Verifier {
           case Statement::Kind::kDrop:
           case Statement::Kind::kStorageLive:
           case Statement::Kind::kStorageDead: st = CheckPlace(s.place, s.loc); break;
+          case Statement::Kind::kSandboxEnter:
+            if (!p_.FindSandbox(s.path))
+              st = Err(s.loc, absl::StrCat("sandbox \"", s.path, "\" is not declared"));
+            break;
           case Statement::Kind::kEffectInvoke:
             if (s.has_dest) st = CheckPlace(s.place, s.loc);
             if (st.ok()) st = CheckOperands(s.args, s.loc);

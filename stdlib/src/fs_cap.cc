@@ -406,6 +406,23 @@ FsCap FsCap::Narrow(std::string_view sub) const {
   return cap;
 }
 
+FsCap FsCap::Intersect(const FsCap& other) const {
+  if (unrestricted_) return other;
+  if (other.unrestricted_) return *this;
+  FsCap cap;
+  auto keep = [&](const std::vector<std::string>& mine, const std::vector<std::string>& theirs) {
+    for (const std::string& r : mine) {
+      bool inside = false;
+      for (const std::string& o : theirs) inside = inside || RelativeTo(o, r).has_value();
+      if (inside && std::find(cap.roots_.begin(), cap.roots_.end(), r) == cap.roots_.end())
+        cap.roots_.push_back(r);
+    }
+  };
+  keep(roots_, other.roots_);
+  keep(other.roots_, roots_);
+  return cap;
+}
+
 absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();

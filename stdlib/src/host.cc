@@ -88,10 +88,52 @@ StdHost::StdHost(interp::Host* out, HostOptions options)
     : out_(out), options_(std::move(options)) {}
 
 FsCap StdHost::ReadCap() const {
+  if (!scopes_.empty()) return scopes_.back().read;
   return options_.grants.has_fs ? options_.grants.read : CurrentDefaultReadCap();
 }
 FsCap StdHost::WriteCap() const {
+  if (!scopes_.empty()) return scopes_.back().write;
   return options_.grants.has_fs ? options_.grants.write : CurrentDefaultWriteCap();
+}
+
+bool StdHost::NetAllowed(std::string_view host, int port) const {
+  if (!options_.grants.all_net && !HostAllowed(options_.grants.net, host, port)) return false;
+  for (const Scope& s : scopes_)
+    if (s.net && !HostAllowed(*s.net, host, port)) return false;
+  return true;
+}
+
+bool StdHost::EnvAllowed(std::string_view name) const {
+  auto in = [&](const std::vector<std::string>& l) {
+    return std::find(l.begin(), l.end(), name) != l.end();
+  };
+  if (!options_.grants.all_env && !in(options_.grants.env)) return false;
+  for (const Scope& s : scopes_)
+    if (s.env && !in(*s.env)) return false;
+  return true;
+}
+
+bool StdHost::EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) {
+  (void)code;
+  (void)message;
+  Scope s;
+  s.read = decl.fs_read ? ReadCap().Intersect(FsCap::Rooted(*decl.fs_read)) : ReadCap();
+  s.write = decl.fs_write ? WriteCap().Intersect(FsCap::Rooted(*decl.fs_write)) : WriteCap();
+  s.net = decl.net;
+  s.env = decl.env;
+  scopes_.push_back(std::move(s));
+  return true;
+}
+
+void StdHost::ExitSandbox() {
+  if (!scopes_.empty()) scopes_.pop_back();
+}
+
+void StdHost::SetWallDeadline(int64_t steady_ns) {
+  options_.deadline =
+      steady_ns == interp::Fences::kNone
+          ? std::chrono::steady_clock::time_point::max()
+          : std::chrono::steady_clock::time_point(std::chrono::nanoseconds(steady_ns));
 }
 
 std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Value>& args,
@@ -206,7 +248,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
       // deadline, then the run ends with the wall-clock breach.
       std::this_thread::sleep_until(options_.deadline);
       *code = "MT5009";
-      *message = absl::StrCat("wall-clock budget exceeded: ", options_.wall_limit_text);
+      *message = "wall-clock deadline reached during std.time.sleep";
       return std::nullopt;
     }
     if (ns > 0) std::this_thread::sleep_until(until);
@@ -218,8 +260,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
   if (path == "std.env.var") {
     if (args.size() != 1 || !IsStr(args[0])) return bad_args("a variable name (Str)");
     const std::string& name = StrOf(args[0]);
-    bool allowed = options_.grants.all_env;
-    for (const std::string& e : options_.grants.env) allowed |= e == name;
+    bool allowed = EnvAllowed(name);
     if (explicit_cap && explicit_cap->family != "env") allowed = false;
     if (explicit_cap && !explicit_cap->constraint.empty() && explicit_cap->constraint != name)
       allowed = false;
@@ -235,7 +276,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     if (!url.ok()) return Err(std::string(url.status().message()));
     const std::string host = url->host;
     const int port = url->port;
-    bool allowed = options_.grants.all_net || HostAllowed(options_.grants.net, host, port);
+    bool allowed = NetAllowed(host, port);
     if (explicit_cap &&
         (explicit_cap->family != "net" || (!explicit_cap->constraint.empty() &&
                                            !HostAllowed({explicit_cap->constraint}, host, port))))
@@ -252,6 +293,11 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
       timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
     }
     auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "", timeout_ms);
+    if (!resp.ok() && std::chrono::steady_clock::now() >= options_.deadline) {
+      *code = "MT5009";  // gave up at the wall-clock deadline
+      *message = "wall-clock deadline reached during an HTTP request";
+      return std::nullopt;
+    }
     if (!resp.ok()) return Err(std::string(resp.status().message()));
     auto* m = new interp::MapObj();
     Value headers = Value::Heap(m);

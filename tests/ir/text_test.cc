@@ -193,7 +193,7 @@ TEST(IrText, MalformedTextGetsALocatedError) {
        "bad.mtyir:3:8: error: empty or unterminated char literal"},
       {"fn main() -> Unit {\nbb0:\n  _0 = \"\\u{d800}\"\n  return\n}\n",
        "bad.mtyir:3:9: error: \\u{...} is not a Unicode scalar value"},
-      {"garbage\n", "bad.mtyir:1:1: error: expected 'struct', 'enum', 'fn' or 'source'"},
+      {"garbage\n", "bad.mtyir:1:1: error: expected 'struct', 'enum', 'sandbox', 'fn' or 'source'"},
       {"fn main() -> Unit {\nbb0:\n", "bad.mtyir:3:1: error: expected a statement or a terminator"},
   };
   for (const BadCase& c : cases) {

@@ -122,6 +122,7 @@ struct Module {
   std::vector<CompiledFunction> functions;
   std::vector<AdtInfo> adts;  // prelude Option (0), Result (1), then the program's
   int main_index = -1;
+  std::vector<ir::SandboxDecl> sandboxes;  // sandbox_enter operands index this
   // Per ADT id: method name -> function index, from functions named
   // `Adt::method` (dynamic dispatch of `method` calls on ADT receivers).
   std::vector<absl::flat_hash_map<std::string, int>> methods;

@@ -12,6 +12,7 @@
 
 #include "mty/interp/bytecode.h"
 #include "mty/interp/value.h"
+#include "mty/ir/ir.h"
 
 namespace mty::interp {
 
@@ -35,12 +36,48 @@ class Host {
   }
   // The module the running task belongs to (for building ADT values).
   virtual void SetModule(const Module* m) { (void)m; }
+  // A sandbox scope (runtime.md §4). The interpreter enforces the scope's
+  // budgets itself; the host narrows capabilities to the intersection with
+  // the enclosing scope's. Returning false traps with `*code`/`*message`.
+  virtual bool EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) {
+    (void)decl;
+    (void)code;
+    (void)message;
+    return true;
+  }
+  virtual void ExitSandbox() {}
+  // The effective wall-clock deadline changed (steady_clock nanoseconds;
+  // Fences::kNone for none): blocking host calls must give up at it and
+  // fail with code MT5009.
+  virtual void SetWallDeadline(int64_t steady_ns) { (void)steady_ns; }
 };
 
 struct Limits {
   uint64_t steps = 0;      // 0 = unlimited
   uint64_t memory = 0;     // bytes (estimate); 0 = unlimited
   uint32_t depth = 10000;  // call frames; 0 = the default 10000
+  int64_t wall_ns = 0;     // wall-clock time from Start; 0 = unlimited
+  int64_t cpu_ns = 0;      // CPU time of the threads running the task; 0 = unlimited
+};
+
+// The wall-clock and CPU deadlines of a task's innermost scope, published
+// for a watchdog (runtime/watchdog.h) that pokes the task when one passes.
+// The task itself re-checks the clocks when poked, so a spurious poke is
+// harmless. Without a watchdog, deadlines are only checked when a blocking
+// host call gives up.
+struct Fences {
+  static constexpr int64_t kNone = INT64_MAX;
+  std::atomic<int64_t> wall_deadline{kNone};  // steady_clock ns since its epoch
+  std::atomic<int64_t> cpu_deadline{kNone};   // on cpu_clock, ns
+  std::atomic<int> cpu_clock{0};              // clockid_t of the running thread
+};
+
+class Task;
+class FenceWatcher {
+ public:
+  virtual ~FenceWatcher() = default;
+  // Called by the task's thread whenever its fences change.
+  virtual void FencesChanged(Task& task) = 0;
 };
 
 struct BacktraceFrame {
@@ -56,6 +93,8 @@ struct ExecOutcome {
     kMemBudget,
     kSuspended,
     kInterrupted,
+    kWallBudget,
+    kCpuBudget,
   };
   Kind kind = Kind::kOk;
   Value value;                            // kOk: the entry function's result
@@ -65,6 +104,7 @@ struct ExecOutcome {
   uint64_t mem_used = 0;                  // kMemBudget and stats
   uint64_t mem_limit = 0;
   uint64_t steps_used = 0;  // when a step budget is set
+  std::string sandbox;      // budgets: the sandbox whose limit was breached ("" = the task's own)
 };
 
 struct Frame {
@@ -86,8 +126,19 @@ class Task {
   // Runs until the task finishes, traps, breaches, suspends or is
   // interrupted. After kSuspended or kInterrupted, Run() resumes.
   ExecOutcome Run();
-  // Asks the running task to stop at its next safepoint (thread-safe).
-  void Interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+  // Asks the running task to stop at its next safepoint (thread-safe); Run
+  // returns kInterrupted and a later Run resumes.
+  void Interrupt() {
+    cancel_.store(true, std::memory_order_relaxed);
+    interrupt_.store(true, std::memory_order_relaxed);
+  }
+  // Makes the task re-check its wall and CPU deadlines at its next safepoint
+  // (thread-safe; what a watchdog calls).
+  void Poke() { interrupt_.store(true, std::memory_order_relaxed); }
+  Fences& fences() { return fences_; }
+  void SetFenceWatcher(FenceWatcher* w) { watcher_ = w; }
+  // CPU time the task has used so far (its thread's CPU clock while running).
+  int64_t cpu_used_ns() const;
 
   uint64_t mem_used() const { return mem_used_; }
   uint64_t steps_used() const;
@@ -100,6 +151,30 @@ class Task {
   Host* host_;
   Limits limits_;
   std::atomic<bool> interrupt_{false};
+  std::atomic<bool> cancel_{false};
+  Fences fences_;
+  FenceWatcher* watcher_ = nullptr;
+  // Open sandbox scopes, innermost last (vm.cc).
+  struct Scope {
+    uint32_t decl = 0;           // index into Module::sandboxes
+    uint32_t frame = 0;          // frames_.size() when entered
+    int64_t withheld_steps = 0;  // the outer scope's remaining steps beyond this one's
+    uint64_t mem_at_entry = 0;
+    uint64_t prev_mem_limit = 0;
+    uint32_t prev_depth = 0;
+    int64_t prev_wall = 0;  // previous effective deadlines
+    int64_t prev_cpu = 0;
+    int prev_owner[5] = {};  // previous owners of steps, memory, depth, wall, cpu
+  };
+  std::vector<Scope> scopes_;
+  // Which scope's limit is the effective one, per kind (-1 = the task's own).
+  int owner_[5] = {-1, -1, -1, -1, -1};
+  int64_t wall_deadline_ = Fences::kNone;  // effective, steady ns
+  int64_t cpu_deadline_ = Fences::kNone;   // effective, in task CPU ns (cpu_used_ns)
+  int64_t start_ns_ = 0;                   // steady ns at Start
+  int64_t cpu_base_ = 0;                   // task CPU used before the current Run
+  int64_t thread_cpu_at_run_ = 0;          // the thread's CPU clock when the current Run began
+  bool running_ = false;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily

@@ -236,6 +236,8 @@ struct Statement {
     kArenaPop,      // arena_pop N
     kEffectInvoke,  // [place =] effect std.fs.read(ops)
     kNop,           // nop
+    kSandboxEnter,  // sandbox_enter "Name": enter the declared sandbox (path = name)
+    kSandboxExit,   // sandbox_exit: leave the innermost sandbox entered in this frame
   };
   Kind kind = Kind::kNop;
   Place place;
@@ -319,15 +321,32 @@ struct Adt {
   bool operator==(const Adt&) const = default;
 };
 
+// A sandbox manifest (runtime.md §4), declared once per program and entered
+// with `sandbox_enter "Name"`. Unset fields inherit the enclosing scope's
+// limits and allow-lists; set ones can only tighten them.
+//   sandbox "Tool" { steps = 1000, memory = 64MiB, wall = 2s, fs.read = ["./in"] }
+struct SandboxDecl {
+  std::string name;
+  std::optional<uint64_t> steps, memory, spawned, mailbox;
+  std::optional<int64_t> wall_ns, cpu_ns;
+  std::optional<uint32_t> depth;
+  std::string mb_policy;  // "" (unset), "block", "drop" or "fail"
+  std::optional<std::vector<std::string>> fs_read, fs_write, net, env;
+  Loc loc;
+  bool operator==(const SandboxDecl&) const = default;
+};
+
 struct Program {
   std::string source;  // file name used in backtraces (`source "x.mty"`)
   std::vector<Adt> adts;
+  std::vector<SandboxDecl> sandboxes;
   std::vector<Function> functions;
   bool operator==(const Program&) const = default;
 
   const Function* FindFunction(std::string_view name) const;
   int FindFunctionIndex(std::string_view name) const;
   const Adt* FindAdt(std::string_view name) const;
+  const SandboxDecl* FindSandbox(std::string_view name) const;
   int FindAdtIndex(std::string_view name) const;
 };
 

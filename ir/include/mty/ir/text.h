@@ -24,6 +24,8 @@ std::string PrintConstant(const Constant& c);
 std::string PrintPlace(const Place& p);
 std::string PrintOperand(const Operand& o);
 std::string PrintRvalue(const Rvalue& r);
+// `sandbox "Name" { steps = 1000, fs.read = ["./in"] }` (one line).
+std::string PrintSandbox(const SandboxDecl& d);
 
 // Canonical spellings of durations (`150ms`) and sizes (`64KiB`).
 std::string FormatDuration(int64_t ns);

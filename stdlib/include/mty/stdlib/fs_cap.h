@@ -50,6 +50,11 @@ class FsCap {
   // inside this cap, else a cap that allows nothing.
   FsCap Narrow(std::string_view sub) const;
 
+  // What both caps allow: each root of one that lies at or below a root of
+  // the other (roots are symlink-resolved, so a root that is a link out of
+  // the other cap does not survive). Never wider than either.
+  FsCap Intersect(const FsCap& other) const;
+
   // Operations. Each resolves `path` against the roots and performs the
   // access relative to the root's directory fd with no symlink able to lead
   // outside it (openat2 + RESOLVE_BENEATH where the kernel has it, an

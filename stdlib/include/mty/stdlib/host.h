@@ -32,10 +32,10 @@ struct HostOptions {
   std::vector<std::string> args;   // std.env.args()
   bool deny_is_trap = false;       // the first denial traps MT5015
   int64_t net_timeout_ms = 30000;  // per HTTP request
-  // The run's wall-clock deadline (steady clock); blocking calls give up at
-  // it. time_point::max() = none.
+  // The effective wall-clock deadline (steady clock), kept current by the
+  // interpreter (Host::SetWallDeadline); blocking calls give up at it.
+  // time_point::max() = none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  std::string wall_limit_text;  // e.g. "2s", for the breach message
   // Called with one line per denial (`--trace`); may be empty.
   std::function<void(std::string_view)> trace;
 };
@@ -51,12 +51,22 @@ class StdHost : public interp::Host {
                                             std::string* code, std::string* message) override;
 
   int denials() const { return denials_; }
-  void SetDeadline(std::chrono::steady_clock::time_point d, std::string limit_text) {
-    options_.deadline = d;
-    options_.wall_limit_text = std::move(limit_text);
-  }
+  // Sandbox scopes: capabilities become the intersection of the enclosing
+  // scope's and the sandbox's allow-lists (a sandbox can never widen).
+  bool EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) override;
+  void ExitSandbox() override;
+  void SetWallDeadline(int64_t steady_ns) override;
 
  private:
+  struct Scope {
+    FsCap read = FsCap::None();
+    FsCap write = FsCap::None();
+    std::optional<std::vector<std::string>> net;  // unset: as the enclosing scope
+    std::optional<std::vector<std::string>> env;
+  };
+  bool NetAllowed(std::string_view host, int port) const;
+  bool EnvAllowed(std::string_view name) const;
+
   // The cap for one call: the run's grant (or the default cap), narrowed by
   // an explicit capability argument when the program passes one.
   FsCap ReadCap() const;
@@ -65,6 +75,7 @@ class StdHost : public interp::Host {
   interp::Host* out_;
   HostOptions options_;
   int denials_ = 0;
+  std::vector<Scope> scopes_;  // innermost last
 };
 
 // Whether `host` (a URL's host and port) matches an allow-list entry

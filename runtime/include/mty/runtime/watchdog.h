@@ -1,0 +1,55 @@
+// The wall-clock and CPU fence of a run, in the spirit of wasmtime's epoch
+// interruption: one thread watches the published deadlines of its tasks
+// (interp::Fences) and pokes a task when one passes; the task sees the poke
+// at its next safepoint (one relaxed load) and re-checks its clocks. The
+// thread starts only when a task publishes a finite deadline, so a run
+// without wall or CPU budgets pays nothing but construction.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "mty/interp/vm.h"
+
+namespace mty::runtime {
+
+class Watchdog : public interp::FenceWatcher {
+ public:
+  Watchdog() = default;
+  ~Watchdog() override;
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  // Starts watching `task` (which must outlive the watch) and makes this the
+  // task's fence watcher.
+  void Watch(interp::Task& task);
+  void Unwatch(interp::Task& task);
+
+  void FencesChanged(interp::Task& task) override;
+
+  // How often a CPU deadline is sampled at most while it is far away; the
+  // watchdog sleeps for the remaining CPU time (a thread cannot use CPU
+  // faster than wall time) but never longer than this.
+  static constexpr int64_t kMaxCpuSleepNs = 50'000'000;
+  // After a poke, the deadline is re-poked this often until the task acts.
+  static constexpr int64_t kRepokeNs = 2'000'000;
+
+ private:
+  struct Entry {
+    interp::Task* task;
+    int64_t poked_at = 0;  // steady ns of the last poke (0 = none)
+  };
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Entry> tasks_;
+  bool stop_ = false;
+  bool changed_ = false;
+  std::thread thread_;
+};
+
+}  // namespace mty::runtime

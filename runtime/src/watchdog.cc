@@ -1,0 +1,104 @@
+#include "mty/runtime/watchdog.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace mty::runtime {
+
+namespace {
+
+int64_t SteadyNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The CPU time of the thread behind `clock`, or -1 when it cannot be read
+// (the thread has finished its run).
+int64_t CpuNow(int clock) {
+  timespec ts{};
+  if (clock_gettime(static_cast<clockid_t>(clock), &ts) != 0) return -1;
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+Watchdog::~Watchdog() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (Entry& e : tasks_) e.task->SetFenceWatcher(nullptr);
+}
+
+void Watchdog::Watch(interp::Task& task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tasks_.push_back(Entry{&task});
+  task.SetFenceWatcher(this);
+}
+
+void Watchdog::Unwatch(interp::Task& task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(tasks_, [&](const Entry& e) { return e.task == &task; });
+  task.SetFenceWatcher(nullptr);
+}
+
+void Watchdog::FencesChanged(interp::Task& task) {
+  bool finite =
+      task.fences().wall_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone ||
+      task.fences().cpu_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    changed_ = true;
+    for (Entry& e : tasks_)
+      if (e.task == &task) e.poked_at = 0;
+    if (finite && !thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+  }
+  cv_.notify_all();
+}
+
+void Watchdog::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    changed_ = false;
+    const int64_t now = SteadyNow();
+    int64_t wake = now + kMaxCpuSleepNs * 20;  // idle: sleep long, woken by changes
+    for (Entry& e : tasks_) {
+      interp::Fences& f = e.task->fences();
+      const int64_t wall = f.wall_deadline.load(std::memory_order_relaxed);
+      const int64_t cpu = f.cpu_deadline.load(std::memory_order_relaxed);
+      bool due = false;
+      if (wall != interp::Fences::kNone) {
+        if (now >= wall) {
+          due = true;
+        } else {
+          wake = std::min(wake, wall);
+        }
+      }
+      if (cpu != interp::Fences::kNone) {
+        int64_t used = CpuNow(f.cpu_clock.load(std::memory_order_relaxed));
+        if (used >= cpu) {
+          due = true;
+        } else if (used >= 0) {
+          wake = std::min(wake, now + std::clamp<int64_t>(cpu - used, 100'000, kMaxCpuSleepNs));
+        }
+      }
+      if (due) {
+        if (e.poked_at == 0 || now - e.poked_at >= kRepokeNs) {
+          e.task->Poke();
+          e.poked_at = now;
+        }
+        wake = std::min(wake, e.poked_at + kRepokeNs);
+      }
+    }
+    if (changed_) continue;
+    cv_.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(wake)),
+                   [this] { return stop_ || changed_; });
+  }
+}
+
+}  // namespace mty::runtime

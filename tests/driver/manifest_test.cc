@@ -1,0 +1,264 @@
+#include "manifest.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mty::driver {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+constexpr std::string_view kKnown =
+    "(known: fs.read, fs.write, net, env, steps, memory, cpu, wall, spawned, mailbox, mb_policy, "
+    "depth)";
+
+std::string Fixture(std::string_view name) {
+  return std::string(MTY_MANIFEST_FIXTURES) + "/" + std::string(name);
+}
+
+// The error message of a manifest that must be rejected.
+std::string Error(std::string_view text) {
+  absl::StatusOr<Manifest> m = ParseManifest(text, "app.toml");
+  EXPECT_FALSE(m.ok()) << text;
+  if (m.ok()) return "";
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(m.status().message());
+}
+
+TEST(Manifest, FullFixtureSetsEveryKey) {
+  absl::StatusOr<Manifest> m = LoadManifest(Fixture("full.toml"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->fs_read, (Strings{"./in", "/data"}));
+  EXPECT_EQ(m->fs_write, (Strings{"./out"}));
+  EXPECT_EQ(m->net, (Strings{"api.example.com:443", "*.internal"}));
+  EXPECT_EQ(m->env, (Strings{"HOME", "LANG"}));
+  EXPECT_EQ(m->steps, 1000000u);
+  EXPECT_EQ(m->memory, 64u << 20);
+  EXPECT_EQ(m->cpu_ns, 150'000'000);
+  EXPECT_EQ(m->wall_ns, 2'000'000'000);
+  EXPECT_EQ(m->spawned, 8u);
+  EXPECT_EQ(m->mailbox, 1000u);
+  EXPECT_EQ(m->mb_policy, "fail");
+  EXPECT_EQ(m->depth, 500u);
+}
+
+TEST(Manifest, AliasesIntegersAndSubTable) {
+  absl::StatusOr<Manifest> m = ParseManifest(
+      "[sandbox]\nmem = 1024\nmb = 16\nmb_policy = \"block\"\n\n[sandbox.fs]\nread = []\n",
+      "app.toml");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->memory, 1024u);
+  EXPECT_EQ(m->mailbox, 16u);
+  EXPECT_EQ(m->mb_policy, "block");
+  EXPECT_EQ(m->fs_read, Strings{});  // set, and empty: grants nothing
+  EXPECT_FALSE(m->fs_write.has_value());
+  EXPECT_FALSE(m->steps.has_value());
+}
+
+TEST(Manifest, InlineTableAndQuotedDottedKey) {
+  absl::StatusOr<Manifest> m = ParseManifest(
+      "sandbox = { steps = 0, \"fs.write\" = [\"/tmp\"], mailbox = 3, wall = \"1m\" }\n",
+      "app.toml");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->steps, 0u);
+  EXPECT_EQ(m->fs_write, Strings{"/tmp"});
+  EXPECT_EQ(m->mailbox, 3u);
+  EXPECT_EQ(m->wall_ns, 60'000'000'000);
+}
+
+TEST(Manifest, EmptySandboxSetsNothing) {
+  absl::StatusOr<Manifest> m = ParseManifest("# no limits\n[sandbox]\n", "app.toml");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_FALSE(m->steps || m->memory || m->spawned || m->mailbox || m->wall_ns || m->cpu_ns ||
+               m->depth || m->mb_policy || m->fs_read || m->fs_write || m->net || m->env);
+}
+
+TEST(Manifest, InvalidToml) {
+  EXPECT_EQ(Error("[sandbox]\nsteps = 1\nwall = 2s\n"),
+            "app.toml:3:9: error: Error while parsing decimal integer: expected digit, saw 's'");
+  EXPECT_EQ(Error("[sandbox]\nsteps = 1\nsteps = 2\n"),
+            "app.toml:3:9: error: Error while parsing key-value pair: cannot redefine existing "
+            "integer 'steps'");
+}
+
+TEST(Manifest, UnknownTopLevelKey) {
+  EXPECT_EQ(Error("[sandbox]\nsteps = 1\n\n[limits]\nsteps = 2\n"),
+            "app.toml:4:2: error: unknown manifest key `limits` (a manifest has one [sandbox] "
+            "table)");
+  EXPECT_EQ(Error("name = \"app\"\n[sandbox]\n"),
+            "app.toml:1:1: error: unknown manifest key `name` (a manifest has one [sandbox] "
+            "table)");
+  EXPECT_EQ(Error("[sandbox]\n[[package]]\nx = 1\n"),
+            "app.toml:2:3: error: unknown manifest key `package` (a manifest has one [sandbox] "
+            "table)");
+}
+
+TEST(Manifest, MissingSandbox) {
+  constexpr std::string_view kMissing =
+      "app.toml:1:1: error: a manifest needs a [sandbox] table, and this file has none";
+  EXPECT_EQ(Error(""), kMissing);
+  EXPECT_EQ(Error("# comments only\n\n"), kMissing);
+  EXPECT_EQ(Error("sandbox = 3\n"),
+            "app.toml:1:11: error: manifest key `sandbox`: expected a table, got an integer");
+  EXPECT_EQ(Error("[[sandbox]]\nsteps = 1\n"),
+            "app.toml:1:1: error: manifest key `sandbox`: expected a table, got an array");
+}
+
+TEST(Manifest, UnknownKeyInSandbox) {
+  EXPECT_EQ(Error("[sandbox]\nsteps = 1\nmemory = \"1MiB\"\nwal = \"2s\"\n"),
+            std::string("app.toml:4:1: error: unknown manifest key `sandbox.wal` ") +
+                std::string(kKnown));
+  EXPECT_EQ(Error("[sandbox]\nfs.exec = [\"/bin\"]\n"),
+            std::string("app.toml:2:4: error: unknown manifest key `sandbox.fs.exec` ") +
+                std::string(kKnown));
+  EXPECT_EQ(Error("[sandbox]\n\n[sandbox.limits]\nsteps = 1\n"),
+            std::string("app.toml:3:10: error: unknown manifest key `sandbox.limits` ") +
+                std::string(kKnown));
+  EXPECT_EQ(Error("[sandbox]\n\"my key\" = 1\n"),
+            std::string("app.toml:2:1: error: unknown manifest key `sandbox.\"my key\"` ") +
+                std::string(kKnown));
+}
+
+TEST(Manifest, WrongTypes) {
+  // Arrays of strings.
+  EXPECT_EQ(Error("[sandbox]\nnet = \"example.com\"\n"),
+            "app.toml:2:7: error: manifest key `sandbox.net`: expected an array of strings, got a "
+            "string");
+  EXPECT_EQ(Error("[sandbox]\nfs.read = { path = \"/\" }\n"),
+            "app.toml:2:11: error: manifest key `sandbox.fs.read`: expected an array of strings, "
+            "got a table");
+  EXPECT_EQ(Error("[sandbox]\nfs = [\"/\"]\n"),
+            "app.toml:2:6: error: manifest key `sandbox.fs`: expected a table (write `fs.read = "
+            "[..]` and `fs.write = [..]`), got an array");
+  // Integers.
+  EXPECT_EQ(Error("[sandbox]\nsteps = \"10\"\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: expected an integer, got a string");
+  EXPECT_EQ(Error("[sandbox]\ndepth = 2.5\n"),
+            "app.toml:2:9: error: manifest key `sandbox.depth`: expected an integer, got a float");
+  EXPECT_EQ(Error("[sandbox]\nspawned = true\n"),
+            "app.toml:2:11: error: manifest key `sandbox.spawned`: expected an integer, got a "
+            "boolean");
+  // Sizes and counts.
+  EXPECT_EQ(Error("[sandbox]\nmemory = [64]\n"),
+            "app.toml:2:10: error: manifest key `sandbox.memory`: expected an integer or a size "
+            "string like \"64MiB\", got an array");
+  EXPECT_EQ(Error("[sandbox]\nmb = 1.5\n"),
+            "app.toml:2:6: error: manifest key `sandbox.mb`: expected an integer or a count "
+            "string like \"1k\", got a float");
+  // Durations.
+  EXPECT_EQ(Error("[sandbox]\ncpu = false\n"),
+            "app.toml:2:7: error: manifest key `sandbox.cpu`: expected a duration, a string like "
+            "\"150ms\" or \"2s\", got a boolean");
+  EXPECT_EQ(Error("[sandbox]\nwall = 2\n"),
+            "app.toml:2:8: error: manifest key `sandbox.wall`: a duration needs a unit: got the "
+            "bare integer 2, use a string like \"150ms\" or \"2s\"");
+  // The policy.
+  EXPECT_EQ(Error("[sandbox]\nmb_policy = 1\n"),
+            "app.toml:2:13: error: manifest key `sandbox.mb_policy`: expected a string (\"block\", "
+            "\"drop\" or \"fail\"), got an integer");
+}
+
+TEST(Manifest, BadDuration) {
+  EXPECT_EQ(Error("[sandbox]\nsteps = 10\nwall = \"2x\"\n"),
+            "app.toml:3:8: error: manifest key `sandbox.wall`: bad duration \"2x\" (expected a "
+            "string like \"150ms\" or \"2s\")");
+  EXPECT_EQ(Error("[sandbox]\ncpu = \"ms\"\n"),
+            "app.toml:2:7: error: manifest key `sandbox.cpu`: bad duration \"ms\" (expected a "
+            "string like \"150ms\" or \"2s\")");
+}
+
+TEST(Manifest, BadSize) {
+  EXPECT_EQ(Error("[sandbox]\n\nmemory = \"64XB\"\n"),
+            "app.toml:3:10: error: manifest key `sandbox.memory`: bad size \"64XB\" (expected an "
+            "integer or a string like \"64MiB\")");
+  EXPECT_EQ(Error("[sandbox]\nmem = \"-1MiB\"\n"),
+            "app.toml:2:7: error: manifest key `sandbox.mem`: bad size \"-1MiB\" (expected an "
+            "integer or a string like \"64MiB\")");
+  // A mailbox holds messages: decimal count suffixes only, no byte units.
+  EXPECT_EQ(Error("[sandbox]\nmailbox = \"1KiB\"\n"),
+            "app.toml:2:11: error: manifest key `sandbox.mailbox`: bad count \"1KiB\" (expected an "
+            "integer or a string like \"1k\")");
+}
+
+TEST(Manifest, BadPolicy) {
+  EXPECT_EQ(Error("[sandbox]\nmailbox = 10\nmb_policy = \"Drop\"\n"),
+            "app.toml:3:13: error: manifest key `sandbox.mb_policy`: bad mailbox policy \"Drop\" "
+            "(expected \"block\", \"drop\" or \"fail\")");
+}
+
+TEST(Manifest, NegativeOrOutOfRangeInteger) {
+  EXPECT_EQ(Error("[sandbox]\nsteps = -1\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: expected a non-negative integer, "
+            "got -1");
+  EXPECT_EQ(Error("[sandbox]\nmemory = -4096\n"),
+            "app.toml:2:10: error: manifest key `sandbox.memory`: expected a non-negative "
+            "integer, got -4096");
+  EXPECT_EQ(Error("[sandbox]\ndepth = 0\n"),
+            "app.toml:2:9: error: manifest key `sandbox.depth`: depth must be at least 1");
+  EXPECT_EQ(Error("[sandbox]\ndepth = 4294967296\n"),
+            "app.toml:2:9: error: manifest key `sandbox.depth`: depth 4294967296 is out of range "
+            "(at most 4294967295)");
+}
+
+TEST(Manifest, DuplicatedAlias) {
+  EXPECT_EQ(Error("[sandbox]\nmemory = \"1MiB\"\nsteps = 5\nmem = 1024\n"),
+            "app.toml:4:1: error: manifest key `sandbox.mem`: duplicates `sandbox.memory` (line "
+            "2); set only one of them");
+  EXPECT_EQ(Error("[sandbox]\nmb = 4\nmailbox = \"1k\"\n"),
+            "app.toml:3:1: error: manifest key `sandbox.mailbox`: duplicates `sandbox.mb` (line "
+            "2); set only one of them");
+  EXPECT_EQ(Error("[sandbox]\nfs.read = []\n\"fs.read\" = [\"/\"]\n"),
+            "app.toml:3:1: error: manifest key `sandbox.\"fs.read\"`: duplicates "
+            "`sandbox.fs.read` (line 2); set only one of them");
+}
+
+TEST(Manifest, NonStringArrayElement) {
+  EXPECT_EQ(Error("[sandbox]\nnet = [\n  \"a.example:80\",\n  443,\n]\n"),
+            "app.toml:4:3: error: manifest key `sandbox.net`: expected an array of strings, but "
+            "element 2 is an integer");
+  EXPECT_EQ(Error("[sandbox]\nenv = [[\"HOME\"]]\n"),
+            "app.toml:2:8: error: manifest key `sandbox.env`: expected an array of strings, but "
+            "element 1 is an array");
+}
+
+TEST(Manifest, FirstErrorInSourceOrder) {
+  // toml++ orders keys by name; errors are reported in the order of the file.
+  EXPECT_EQ(Error("[sandbox]\nwall = \"x\"\nsteps = -1\n\n[zzz]\n"),
+            "app.toml:2:8: error: manifest key `sandbox.wall`: bad duration \"x\" (expected a "
+            "string like \"150ms\" or \"2s\")");
+  EXPECT_EQ(Error("[aaa]\n[sandbox]\nbogus = 1\n"),
+            "app.toml:1:2: error: unknown manifest key `aaa` (a manifest has one [sandbox] "
+            "table)");
+}
+
+TEST(Manifest, LoadNamesTheFile) {
+  std::string path = Fixture("bad_wall.toml");
+  absl::StatusOr<Manifest> m = LoadManifest(path);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(m.status().message(),
+            path +
+                ":3:8: error: manifest key `sandbox.wall`: bad duration \"2x\" (expected a "
+                "string like \"150ms\" or \"2s\")");
+}
+
+TEST(Manifest, UnreadableFile) {
+  std::string missing = Fixture("no_such_manifest.toml");
+  absl::StatusOr<Manifest> m = LoadManifest(missing);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(m.status().message(),
+            missing + ": error: cannot read manifest file: No such file or directory");
+
+  std::string dir = Fixture("");
+  m = LoadManifest(dir);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(m.status().message(), dir + ": error: cannot read manifest file: Is a directory");
+}
+
+}  // namespace
+}  // namespace mty::driver

@@ -1,0 +1,373 @@
+// budget_enforcement: the original design's budget-tracker suite (cpu,
+// mailbox, spawn, host and path allow-lists, breach mapping) plus the
+// remaining limits and the exact breach codes, exit codes and messages.
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "mty/runtime/budget.h"
+
+namespace mty::runtime {
+namespace {
+
+constexpr int64_t kMs = 1000000;
+
+Breach Make(Breach::Kind kind, uint64_t observed, uint64_t limit, std::string subject = "",
+            std::string sandbox = "") {
+  Breach b;
+  b.kind = kind;
+  b.observed = observed;
+  b.limit = limit;
+  b.subject = std::move(subject);
+  b.sandbox = std::move(sandbox);
+  return b;
+}
+
+// ---- The original design's tests ------------------------------------------
+
+TEST(BudgetEnforcement, CpuBudgetBreach) {
+  Budget budget;
+  budget.cpu_ns = 10 * kMs;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.RecordCpu(5 * kMs).has_value());
+  EXPECT_FALSE(t.Check().has_value());
+  std::optional<Breach> charged = t.RecordCpu(8 * kMs);
+  ASSERT_TRUE(charged.has_value());
+  EXPECT_EQ(charged->kind, Breach::Kind::kCpu);
+  std::optional<Breach> b = t.Check();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(b->observed, uint64_t{13 * kMs});
+  EXPECT_EQ(b->limit, uint64_t{10 * kMs});
+  EXPECT_EQ(t.cpu_used_ns(), 13 * kMs);
+}
+
+TEST(BudgetEnforcement, CpuExactlyAtLimitPasses) {
+  Budget budget;
+  budget.cpu_ns = 10 * kMs;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.RecordCpu(10 * kMs).has_value());
+  EXPECT_FALSE(t.Check().has_value());
+  EXPECT_TRUE(t.RecordCpu(1).has_value());
+}
+
+TEST(BudgetEnforcement, NegativeCpuIsIgnored) {
+  Budget budget;
+  budget.cpu_ns = 10 * kMs;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.RecordCpu(-5 * kMs).has_value());
+  EXPECT_EQ(t.cpu_used_ns(), 0);
+}
+
+TEST(BudgetEnforcement, MailboxBudgetBreach) {
+  Budget budget;
+  budget.mailbox = 2;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.CheckMailboxDepth(1, "Worker").has_value());
+  EXPECT_FALSE(t.CheckMailboxDepth(2, "Worker").has_value());
+  std::optional<Breach> b = t.CheckMailboxDepth(3, "Worker");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kMailbox);
+  EXPECT_EQ(b->observed, 3u);
+  EXPECT_EQ(b->limit, 2u);
+  EXPECT_EQ(b->subject, "Worker");
+  EXPECT_EQ(b->Message(), "mailbox full: Worker");
+}
+
+TEST(BudgetEnforcement, SpawnedTasksBreach) {
+  Budget budget;
+  budget.spawned = 3;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.RecordSpawn().has_value());
+  EXPECT_FALSE(t.RecordSpawn().has_value());
+  EXPECT_FALSE(t.RecordSpawn().has_value());
+  std::optional<Breach> b = t.RecordSpawn();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kSpawned);
+  EXPECT_EQ(b->observed, 4u);
+  EXPECT_EQ(b->limit, 3u);
+  // No rollback: the count keeps growing.
+  std::optional<Breach> again = t.RecordSpawn();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->observed, 5u);
+  EXPECT_EQ(t.spawned(), 5u);
+}
+
+TEST(BudgetEnforcement, HostAllowlistBlocksOtherHost) {
+  Budget budget;
+  budget.net = std::vector<std::string>{"api.example.com:443"};
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.CheckHost("api.example.com:443").has_value());
+  std::optional<Breach> b = t.CheckHost("evil.example.com:443");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kHost);
+  EXPECT_EQ(b->subject, "evil.example.com:443");
+}
+
+TEST(BudgetEnforcement, PathAllowlistPrefixMatches) {
+  Budget budget;
+  budget.fs_read = std::vector<std::string>{"/models", "/tmp/input.json"};
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.CheckReadPath("/models/foo").has_value());
+  EXPECT_FALSE(t.CheckReadPath("/tmp/input.json").has_value());
+  std::optional<Breach> b = t.CheckReadPath("/etc/passwd");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kPath);
+  EXPECT_EQ(b->subject, "/etc/passwd");
+}
+
+TEST(BudgetEnforcement, BreachToStatusMapsCorrectly) {
+  absl::Status cpu = Make(Breach::Kind::kCpu, 13 * kMs, 10 * kMs).ToStatus();
+  EXPECT_EQ(cpu.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(cpu.message(), "MT5009: cpu budget exceeded: 10ms");
+  absl::Status host = Make(Breach::Kind::kHost, 0, 0, "evil").ToStatus();
+  EXPECT_EQ(host.code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(host.message(), "MT5015: capability outside sandbox: net evil");
+}
+
+// ---- The remaining limits --------------------------------------------------
+
+TEST(BudgetEnforcement, StepBudgetAllowsExactlyTheLimit) {
+  Budget budget;
+  budget.steps = 100;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.ChargeSteps(60).has_value());
+  EXPECT_FALSE(t.ChargeSteps(40).has_value());
+  EXPECT_FALSE(t.Check().has_value());
+  std::optional<Breach> b = t.ChargeSteps(1);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(b->observed, 101u);
+  EXPECT_EQ(b->limit, 100u);
+  std::optional<Breach> checked = t.Check();
+  ASSERT_TRUE(checked.has_value());
+  EXPECT_EQ(checked->kind, Breach::Kind::kSteps);
+}
+
+TEST(BudgetEnforcement, MemoryBudgetBreach) {
+  Budget budget;
+  budget.memory = 32;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.ChargeMemory(32).has_value());
+  std::optional<Breach> b = t.ChargeMemory(56);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kMemory);
+  EXPECT_EQ(b->observed, 88u);
+  EXPECT_EQ(b->limit, 32u);
+  EXPECT_EQ(b->Message(), "memory budget exceeded: used 88 B > limit 32 B");
+  EXPECT_EQ(t.memory_used(), 88u);
+}
+
+TEST(BudgetEnforcement, CountersSaturateInsteadOfWrapping) {
+  Budget budget;
+  budget.steps = 10;
+  BudgetTracker t(budget);
+  EXPECT_TRUE(t.ChargeSteps(std::numeric_limits<uint64_t>::max()).has_value());
+  std::optional<Breach> b = t.ChargeSteps(5);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(t.steps_used(), std::numeric_limits<uint64_t>::max());
+}
+
+TEST(BudgetEnforcement, WallBudgetBreach) {
+  Budget budget;
+  budget.wall_ns = 1 * kMs;
+  BudgetTracker t(budget);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::optional<Breach> b = t.Check();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kWall);
+  EXPECT_GT(b->observed, uint64_t{kMs});
+  EXPECT_EQ(b->limit, uint64_t{kMs});
+  EXPECT_EQ(b->Message(), "wall-clock budget exceeded: 1ms");
+}
+
+TEST(BudgetEnforcement, GenerousWallPasses) {
+  Budget budget;
+  budget.wall_ns = int64_t{3600} * 1000 * kMs;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.Check().has_value());
+  std::optional<int64_t> deadline = t.WallDeadlineNs();
+  ASSERT_TRUE(deadline.has_value());
+  EXPECT_EQ(*deadline, t.start_ns() + *budget.wall_ns);
+}
+
+TEST(BudgetEnforcement, CheckOrderIsCpuWallMemorySteps) {
+  Budget budget;
+  budget.cpu_ns = 1;
+  budget.wall_ns = 1;
+  budget.memory = 1;
+  budget.steps = 1;
+  BudgetTracker t(budget);
+  t.ChargeSteps(2);
+  t.ChargeMemory(2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(t.Check().has_value());
+  EXPECT_EQ(t.Check()->kind, Breach::Kind::kWall);
+  t.RecordCpu(2);
+  EXPECT_EQ(t.Check()->kind, Breach::Kind::kCpu);
+
+  Budget mem_steps;
+  mem_steps.memory = 1;
+  mem_steps.steps = 1;
+  BudgetTracker u(mem_steps);
+  u.ChargeSteps(2);
+  EXPECT_EQ(u.Check()->kind, Breach::Kind::kSteps);
+  u.ChargeMemory(2);
+  EXPECT_EQ(u.Check()->kind, Breach::Kind::kMemory);
+}
+
+TEST(BudgetEnforcement, DepthBudgetBreach) {
+  Budget budget;
+  budget.depth = 64;
+  BudgetTracker t(budget);
+  EXPECT_FALSE(t.CheckDepth(64).has_value());
+  std::optional<Breach> b = t.CheckDepth(65);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kDepth);
+  EXPECT_EQ(b->Message(), "call depth exceeded: 64 frames");
+  EXPECT_EQ(t.EffectiveDepth(), std::optional<uint32_t>(64));
+}
+
+TEST(BudgetEnforcement, DefaultBudgetIsUnlimited) {
+  BudgetTracker t(Budget{});
+  EXPECT_FALSE(t.ChargeSteps(1000000).has_value());
+  EXPECT_FALSE(t.ChargeMemory(1u << 30).has_value());
+  EXPECT_FALSE(t.RecordCpu(int64_t{3600} * 1000 * kMs).has_value());
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(t.RecordSpawn().has_value());
+  EXPECT_FALSE(t.CheckMailboxDepth(1u << 20, "A").has_value());
+  EXPECT_FALSE(t.CheckDepth(1u << 20).has_value());
+  EXPECT_FALSE(t.Check().has_value());
+  EXPECT_FALSE(t.RemainingSteps().has_value());
+  EXPECT_FALSE(t.RemainingMemory().has_value());
+  EXPECT_FALSE(t.WallDeadlineNs().has_value());
+  EXPECT_FALSE(t.EffectiveDepth().has_value());
+  EXPECT_FALSE(t.EffectiveMailbox().has_value());
+  EXPECT_EQ(t.EffectivePolicy(), MailboxPolicy::kBlock);
+}
+
+TEST(BudgetEnforcement, RemainingStepsAndMemory) {
+  Budget budget;
+  budget.steps = 100;
+  budget.memory = 1000;
+  BudgetTracker t(budget);
+  EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(100));
+  t.ChargeSteps(30);
+  t.ChargeMemory(999);
+  EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(70));
+  EXPECT_EQ(t.RemainingMemory(), std::optional<uint64_t>(1));
+  t.ChargeSteps(200);
+  EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(0));
+}
+
+TEST(BudgetEnforcement, PolicyIsTheTrackersOwn) {
+  Budget budget;
+  budget.mailbox = 8;
+  budget.mb_policy = MailboxPolicy::kFail;
+  BudgetTracker t(budget);
+  EXPECT_EQ(t.EffectivePolicy(), MailboxPolicy::kFail);
+  EXPECT_EQ(t.EffectiveMailbox(), std::optional<uint64_t>(8));
+}
+
+TEST(BudgetEnforcement, ConcurrentChargesAreAllCounted) {
+  Budget budget;
+  budget.steps = 4000;
+  BudgetTracker root(budget);
+  BudgetTracker child(Budget{}, "Child", &root);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int j = 0; j < 1000; ++j) child.ChargeSteps(1);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(child.steps_used(), 4000u);
+  EXPECT_EQ(root.steps_used(), 4000u);
+  EXPECT_FALSE(child.Check().has_value());
+  EXPECT_TRUE(child.ChargeSteps(1).has_value());
+}
+
+// ---- Codes, exit codes, messages and statuses, every kind ------------------
+
+struct Expected {
+  Breach breach;
+  const char* code;
+  int exit_code;
+  const char* message;
+  absl::StatusCode status;
+};
+
+TEST(BudgetEnforcement, BreachMappingForEveryKind) {
+  using K = Breach::Kind;
+  const Expected cases[] = {
+      {Make(K::kSteps, 10001, 10000), "MT5009", 3, "step budget exceeded: 10000 steps",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kMemory, 1024, 512), "MT5009", 4,
+       "memory budget exceeded: used 1024 B > limit 512 B", absl::StatusCode::kResourceExhausted},
+      {Make(K::kWall, 2001 * kMs, 2000 * kMs), "MT5009", 5, "wall-clock budget exceeded: 2s",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kCpu, 151 * kMs, 150 * kMs), "MT5009", 6, "cpu budget exceeded: 150ms",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kSpawned, 4, 3), "MT5009", 7, "spawn budget exceeded: 3 agents",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kMailbox, 3, 2, "Worker"), "MT5012", 7, "mailbox full: Worker",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kDepth, 10001, 10000), "MT5018", 1, "call depth exceeded: 10000 frames",
+       absl::StatusCode::kResourceExhausted},
+      {Make(K::kHost, 0, 0, "evil.example.com:443"), "MT5015", 1,
+       "capability outside sandbox: net evil.example.com:443", absl::StatusCode::kPermissionDenied},
+      {Make(K::kPath, 0, 0, "/etc/passwd"), "MT5015", 1,
+       "capability outside sandbox: fs /etc/passwd", absl::StatusCode::kPermissionDenied},
+      {Make(K::kEnv, 0, 0, "HOME"), "MT5015", 1, "capability outside sandbox: env HOME",
+       absl::StatusCode::kPermissionDenied},
+  };
+  for (const Expected& e : cases) {
+    SCOPED_TRACE(BreachKindName(e.breach.kind));
+    EXPECT_EQ(e.breach.Code(), e.code);
+    EXPECT_EQ(e.breach.ExitCode(), e.exit_code);
+    EXPECT_EQ(e.breach.Message(), e.message);
+    absl::Status s = e.breach.ToStatus();
+    EXPECT_EQ(s.code(), e.status);
+    EXPECT_EQ(s.message(), std::string(e.code) + ": " + e.message);
+
+    Breach named = e.breach;
+    named.sandbox = "ToolRun";
+    EXPECT_EQ(named.Message(), std::string("sandbox ToolRun: ") + e.message);
+    EXPECT_EQ(named.ToStatus().message(), std::string(e.code) + ": sandbox ToolRun: " + e.message);
+    EXPECT_EQ(named.Code(), e.code);
+    EXPECT_EQ(named.ExitCode(), e.exit_code);
+  }
+}
+
+TEST(BudgetEnforcement, DurationsUseCanonicalSpellings) {
+  EXPECT_EQ(Make(Breach::Kind::kWall, 0, 1500 * kMs).Message(),
+            "wall-clock budget exceeded: 1500ms");
+  EXPECT_EQ(Make(Breach::Kind::kCpu, 0, 250000).Message(), "cpu budget exceeded: 250us");
+  EXPECT_EQ(Make(Breach::Kind::kWall, 0, int64_t{120} * 1000 * kMs).Message(),
+            "wall-clock budget exceeded: 2m");
+}
+
+TEST(BudgetEnforcement, TrackerBreachCarriesSandboxName) {
+  Budget budget;
+  budget.steps = 10000;
+  BudgetTracker t(budget, "ToolRun");
+  std::optional<Breach> b = t.ChargeSteps(10001);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "ToolRun");
+  EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox ToolRun: step budget exceeded: 10000 steps");
+}
+
+TEST(BudgetEnforcement, KindNames) {
+  EXPECT_EQ(BreachKindName(Breach::Kind::kSteps), "steps");
+  EXPECT_EQ(BreachKindName(Breach::Kind::kMemory), "memory");
+  EXPECT_EQ(BreachKindName(Breach::Kind::kMailbox), "mailbox");
+  EXPECT_EQ(BreachKindName(Breach::Kind::kEnv), "env");
+}
+
+}  // namespace
+}  // namespace mty::runtime

@@ -1,0 +1,259 @@
+// Nested trackers (runtime.md §2 "Where budgets live", §4): consumption in a
+// child counts against every ancestor, the tightest limit on the path wins and
+// the breach names the tracker whose limit was exceeded.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "mty/runtime/budget.h"
+
+namespace mty::runtime {
+namespace {
+
+constexpr int64_t kMs = 1000000;
+
+Budget Steps(uint64_t n) {
+  Budget b;
+  b.steps = n;
+  return b;
+}
+
+TEST(Nesting, ChildStepsCountAgainstParent) {
+  BudgetTracker parent(Steps(1000));
+  BudgetTracker child(Budget{}, "Inner", &parent);
+  EXPECT_FALSE(child.ChargeSteps(40).has_value());
+  EXPECT_EQ(child.steps_used(), 40u);
+  EXPECT_EQ(parent.steps_used(), 40u);
+  EXPECT_FALSE(parent.ChargeSteps(2).has_value());
+  EXPECT_EQ(child.steps_used(), 40u);  // a parent's own use is not the child's
+  EXPECT_EQ(parent.steps_used(), 42u);
+}
+
+TEST(Nesting, LooserChildBreachNamesTheParent) {
+  BudgetTracker parent(Steps(100), "Outer");
+  BudgetTracker child(Steps(1000), "Inner", &parent);
+  for (int i = 0; i < 100; ++i) ASSERT_FALSE(child.ChargeSteps(1).has_value()) << i;
+  std::optional<Breach> b = child.ChargeSteps(1);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(b->sandbox, "Outer");
+  EXPECT_EQ(b->limit, 100u);
+  EXPECT_EQ(b->observed, 101u);
+  EXPECT_EQ(b->Message(), "sandbox Outer: step budget exceeded: 100 steps");
+  std::optional<Breach> checked = child.Check();
+  ASSERT_TRUE(checked.has_value());
+  EXPECT_EQ(checked->sandbox, "Outer");
+}
+
+TEST(Nesting, TighterChildBreachNamesTheChild) {
+  BudgetTracker parent(Steps(100), "Outer");
+  BudgetTracker child(Steps(10), "Inner", &parent);
+  EXPECT_FALSE(child.ChargeSteps(10).has_value());
+  std::optional<Breach> b = child.ChargeSteps(1);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Inner");
+  EXPECT_EQ(b->limit, 10u);
+  EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox Inner: step budget exceeded: 10 steps");
+  EXPECT_EQ(parent.steps_used(), 11u);
+  EXPECT_FALSE(parent.Check().has_value());  // the parent itself is still within its limit
+}
+
+TEST(Nesting, BothOverReportsTheNearestTracker) {
+  BudgetTracker parent(Steps(100), "Outer");
+  BudgetTracker child(Steps(10), "Inner", &parent);
+  std::optional<Breach> b = child.ChargeSteps(500);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Inner");
+}
+
+TEST(Nesting, RootTrackerBreachHasNoSandboxName) {
+  BudgetTracker root(Steps(5));
+  BudgetTracker child(Budget{}, "Inner", &root);
+  std::optional<Breach> b = child.ChargeSteps(6);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "");
+  EXPECT_EQ(b->Message(), "step budget exceeded: 5 steps");
+}
+
+TEST(Nesting, RemainingStepsAccountsForParentUsage) {
+  BudgetTracker parent(Steps(100), "Outer");
+  EXPECT_FALSE(parent.ChargeSteps(70).has_value());
+  BudgetTracker child(Steps(50), "Inner", &parent);
+  EXPECT_EQ(child.RemainingSteps(), std::optional<uint64_t>(30));
+  EXPECT_FALSE(child.ChargeSteps(10).has_value());
+  EXPECT_EQ(child.RemainingSteps(), std::optional<uint64_t>(20));
+  EXPECT_EQ(parent.RemainingSteps(), std::optional<uint64_t>(20));
+
+  BudgetTracker unlimited_child(Budget{}, "Free", &parent);
+  EXPECT_EQ(unlimited_child.RemainingSteps(), std::optional<uint64_t>(20));
+}
+
+TEST(Nesting, RemainingMemoryIsTightestOnPath) {
+  Budget outer;
+  outer.memory = 1000;
+  BudgetTracker parent(outer);
+  Budget inner;
+  inner.memory = 100;
+  BudgetTracker child(inner, "Inner", &parent);
+  EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(100));
+  EXPECT_FALSE(parent.ChargeMemory(950).has_value());
+  EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(50));
+  std::optional<Breach> b = child.ChargeMemory(60);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kMemory);
+  EXPECT_EQ(b->sandbox, "");
+  EXPECT_EQ(b->observed, 1010u);
+  EXPECT_EQ(b->limit, 1000u);
+}
+
+TEST(Nesting, SpawnAndCpuCountUpward) {
+  Budget outer;
+  outer.spawned = 2;
+  outer.cpu_ns = 10 * kMs;
+  BudgetTracker parent(outer, "Outer");
+  BudgetTracker a(Budget{}, "A", &parent);
+  BudgetTracker b(Budget{}, "B", &parent);
+  EXPECT_FALSE(a.RecordSpawn().has_value());
+  EXPECT_FALSE(b.RecordSpawn().has_value());
+  std::optional<Breach> breach = a.RecordSpawn();
+  ASSERT_TRUE(breach.has_value());
+  EXPECT_EQ(breach->kind, Breach::Kind::kSpawned);
+  EXPECT_EQ(breach->sandbox, "Outer");
+  EXPECT_EQ(parent.spawned(), 3u);
+
+  EXPECT_FALSE(a.RecordCpu(6 * kMs).has_value());
+  EXPECT_TRUE(b.RecordCpu(6 * kMs).has_value());
+  std::optional<Breach> cpu = a.Check();
+  ASSERT_TRUE(cpu.has_value());
+  EXPECT_EQ(cpu->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(cpu->sandbox, "Outer");
+}
+
+TEST(Nesting, MailboxAndDepthAreTightestOnPath) {
+  Budget outer;
+  outer.mailbox = 4;
+  outer.depth = 100;
+  outer.mb_policy = MailboxPolicy::kDrop;
+  BudgetTracker parent(outer, "Outer");
+  Budget inner;
+  inner.mailbox = 16;
+  inner.depth = 10;
+  inner.mb_policy = MailboxPolicy::kFail;
+  BudgetTracker child(inner, "Inner", &parent);
+  EXPECT_EQ(child.EffectiveMailbox(), std::optional<uint64_t>(4));
+  EXPECT_EQ(child.EffectiveDepth(), std::optional<uint32_t>(10));
+  EXPECT_EQ(child.EffectivePolicy(), MailboxPolicy::kFail);
+  std::optional<Breach> mb = child.CheckMailboxDepth(5, "Worker");
+  ASSERT_TRUE(mb.has_value());
+  EXPECT_EQ(mb->sandbox, "Outer");
+  EXPECT_EQ(mb->Message(), "sandbox Outer: mailbox full: Worker");
+  std::optional<Breach> depth = child.CheckDepth(11);
+  ASSERT_TRUE(depth.has_value());
+  EXPECT_EQ(depth->sandbox, "Inner");
+  EXPECT_FALSE(child.CheckDepth(10).has_value());
+}
+
+TEST(Nesting, WallDeadlineIsEarliestOnPath) {
+  Budget outer;
+  outer.wall_ns = 10000 * kMs;
+  BudgetTracker parent(outer, "Outer");
+  Budget inner;
+  inner.wall_ns = 1000 * kMs;
+  BudgetTracker child(inner, "Inner", &parent);
+  EXPECT_EQ(child.WallDeadlineNs(), std::optional<int64_t>(child.start_ns() + 1000 * kMs));
+  EXPECT_EQ(parent.WallDeadlineNs(), std::optional<int64_t>(parent.start_ns() + 10000 * kMs));
+
+  // A parent created earlier with a short wall budget bounds a later child.
+  Budget short_outer;
+  short_outer.wall_ns = 1000 * kMs;
+  BudgetTracker early(short_outer, "Early");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  Budget long_inner;
+  long_inner.wall_ns = 1000 * kMs;
+  BudgetTracker late(long_inner, "Late", &early);
+  EXPECT_GT(late.start_ns(), early.start_ns());
+  EXPECT_EQ(late.WallDeadlineNs(), std::optional<int64_t>(early.start_ns() + 1000 * kMs));
+
+  BudgetTracker free_child(Budget{}, "Free", &early);
+  EXPECT_EQ(free_child.WallDeadlineNs(), early.WallDeadlineNs());
+}
+
+TEST(Nesting, WallBreachNamesTheExpiredTracker) {
+  Budget outer;
+  outer.wall_ns = 1 * kMs;
+  BudgetTracker parent(outer, "Outer");
+  Budget inner;
+  inner.wall_ns = 10000 * kMs;
+  BudgetTracker child(inner, "Inner", &parent);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::optional<Breach> b = child.Check();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kWall);
+  EXPECT_EQ(b->sandbox, "Outer");
+  EXPECT_EQ(b->ExitCode(), 5);
+}
+
+TEST(Nesting, ThreeLevels) {
+  BudgetTracker root(Steps(1000));
+  BudgetTracker mid(Steps(100), "Mid", &root);
+  BudgetTracker leaf(Steps(500), "Leaf", &mid);
+  EXPECT_EQ(leaf.RemainingSteps(), std::optional<uint64_t>(100));
+  EXPECT_FALSE(leaf.ChargeSteps(60).has_value());
+  EXPECT_EQ(root.steps_used(), 60u);
+  EXPECT_EQ(mid.steps_used(), 60u);
+  EXPECT_EQ(leaf.RemainingSteps(), std::optional<uint64_t>(40));
+  std::optional<Breach> b = leaf.ChargeSteps(41);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Mid");
+  EXPECT_EQ(b->observed, 101u);
+
+  // A sibling of mid only shares the root.
+  BudgetTracker sibling(Steps(2000), "Sibling", &root);
+  EXPECT_EQ(sibling.RemainingSteps(), std::optional<uint64_t>(1000 - 101));
+  std::optional<Breach> root_breach = sibling.ChargeSteps(900);
+  ASSERT_TRUE(root_breach.has_value());
+  EXPECT_EQ(root_breach->sandbox, "");
+  EXPECT_EQ(root_breach->observed, 1001u);
+  EXPECT_EQ(mid.steps_used(), 101u);
+}
+
+TEST(Nesting, IntersectTakesTightestLimits) {
+  Budget manifest;
+  manifest.steps = 1000;
+  manifest.memory = 64 << 20;
+  manifest.wall_ns = 2000 * kMs;
+  manifest.mailbox = 1024;
+  manifest.depth = 500;
+  manifest.mb_policy = MailboxPolicy::kFail;
+  Budget flags;
+  flags.steps = 500;
+  flags.memory = 128 << 20;
+  flags.cpu_ns = 150 * kMs;
+  flags.spawned = 8;
+  flags.depth = 1000;
+  Budget m = BudgetTracker::Intersect(manifest, flags);
+  EXPECT_EQ(m.steps, std::optional<uint64_t>(500));
+  EXPECT_EQ(m.memory, std::optional<uint64_t>(64 << 20));
+  EXPECT_EQ(m.wall_ns, std::optional<int64_t>(2000 * kMs));
+  EXPECT_EQ(m.cpu_ns, std::optional<int64_t>(150 * kMs));
+  EXPECT_EQ(m.spawned, std::optional<uint64_t>(8));
+  EXPECT_EQ(m.mailbox, std::optional<uint64_t>(1024));
+  EXPECT_EQ(m.depth, std::optional<uint32_t>(500));
+  EXPECT_EQ(m.mb_policy, MailboxPolicy::kFail);  // the child left the default
+
+  Budget drop;
+  drop.mb_policy = MailboxPolicy::kDrop;
+  EXPECT_EQ(BudgetTracker::Intersect(manifest, drop).mb_policy, MailboxPolicy::kDrop);
+
+  Budget none = BudgetTracker::Intersect(Budget{}, Budget{});
+  EXPECT_FALSE(none.steps.has_value());
+  EXPECT_FALSE(none.wall_ns.has_value());
+  EXPECT_FALSE(none.fs_read.has_value());
+  EXPECT_EQ(none.mb_policy, MailboxPolicy::kBlock);
+}
+
+}  // namespace
+}  // namespace mty::runtime

@@ -1,0 +1,352 @@
+// sandbox_enforcement: the original design's allow-list suite, plus what mty
+// fixes (whole-component path matching, `..` normalisation, empty lists allow
+// nothing, proper host entries) and nested sandboxes that never widen.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "mty/runtime/budget.h"
+
+namespace mty::runtime {
+namespace {
+
+using Paths = std::vector<std::string>;
+
+Budget ReadOnly(Paths roots) {
+  Budget b;
+  b.fs_read = std::move(roots);
+  return b;
+}
+
+Budget Hosts(Paths hosts) {
+  Budget b;
+  b.net = std::move(hosts);
+  return b;
+}
+
+bool Allowed(const std::optional<Breach>& b) { return !b.has_value(); }
+
+// ---- The original design's tests ------------------------------------------
+
+TEST(SandboxEnforcement, HostAllowlistBlocksExternal) {
+  BudgetTracker t(Hosts({"api.example.com:443"}));
+  EXPECT_TRUE(Allowed(t.CheckHost("api.example.com:443")));
+  std::optional<Breach> b = t.CheckHost("evil.example.com:443");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kHost);
+  EXPECT_EQ(b->Code(), "MT5015");
+}
+
+TEST(SandboxEnforcement, ReadPathAllowlistAdmitsPrefixDirs) {
+  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/models/foo")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/models")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/tmp/input.json")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));
+}
+
+TEST(SandboxEnforcement, WritePathAllowlistIndependentOfRead) {
+  Budget budget;
+  budget.fs_read = Paths{"/models"};
+  budget.fs_write = Paths{"/tmp/out"};
+  BudgetTracker t(budget);
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/models/x")));
+  EXPECT_FALSE(Allowed(t.CheckWritePath("/models/x")));
+  EXPECT_TRUE(Allowed(t.CheckWritePath("/tmp/out/y")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/tmp/out/y")));
+}
+
+TEST(SandboxEnforcement, NoAllowlistMeansPermissive) {
+  BudgetTracker t(Budget{});
+  EXPECT_TRUE(Allowed(t.CheckHost("anything")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/anywhere")));
+  EXPECT_TRUE(Allowed(t.CheckWritePath("/anywhere")));
+  EXPECT_TRUE(Allowed(t.CheckEnv("HOME")));
+  EXPECT_FALSE(t.EffectiveReadPaths().has_value());
+  EXPECT_FALSE(t.EffectiveWritePaths().has_value());
+}
+
+// ---- Paths: what upstream gets wrong --------------------------------------
+
+TEST(SandboxEnforcement, PathsMatchByWholeComponents) {
+  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/modelsX/secret")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/modelsX")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/tmp/input.json.bak")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/mod")));
+}
+
+TEST(SandboxEnforcement, DotDotIsNormalisedBeforeMatching) {
+  BudgetTracker t(ReadOnly({"/models"}));
+  std::optional<Breach> b = t.CheckReadPath("/models/../etc/passwd");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kPath);
+  EXPECT_EQ(b->subject, "/models/../etc/passwd");
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/models/../../../etc/passwd")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/models/..")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/models/a/../b")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("//models///./foo/")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/etc/../models/x")));
+}
+
+TEST(SandboxEnforcement, RootsAreNormalisedToo) {
+  BudgetTracker t(ReadOnly({"/models/", "/data/./sub//", "/x/../y"}));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/models")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/data/sub/file")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/y/z")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/x/y")));
+  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{"/models", "/data/sub", "/y"}));
+}
+
+TEST(SandboxEnforcement, EmptyListAllowsNothing) {
+  Budget budget;
+  budget.fs_read = Paths{};
+  budget.fs_write = Paths{};
+  budget.net = Paths{};
+  budget.env = Paths{};
+  BudgetTracker t(budget);
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/anything")));
+  EXPECT_FALSE(Allowed(t.CheckWritePath("/tmp/x")));
+  EXPECT_FALSE(Allowed(t.CheckHost("api.example.com:443")));
+  EXPECT_FALSE(Allowed(t.CheckEnv("HOME")));
+  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{}));
+}
+
+TEST(SandboxEnforcement, EmptyRootStringAllowsNothing) {
+  BudgetTracker t(ReadOnly({""}));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("relative")));
+}
+
+TEST(SandboxEnforcement, EmptyOrNulRequestIsDenied) {
+  BudgetTracker t(ReadOnly({"/"}));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/etc/passwd")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath(std::string_view("/etc\0/x", 7))));
+}
+
+TEST(SandboxEnforcement, RelativePathsResolveAgainstCwd) {
+  std::string cwd = std::filesystem::current_path().string();
+  BudgetTracker t(ReadOnly({"./in"}));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("in/data.json")));
+  EXPECT_TRUE(Allowed(t.CheckReadPath(cwd + "/in/data.json")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("out/data.json")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("in/../out")));
+  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{NormalizePath(cwd + "/in")}));
+}
+
+TEST(SandboxEnforcement, NormalizePathAndPathWithin) {
+  EXPECT_EQ(NormalizePath("/a/./b//c/../d/"), "/a/b/d");
+  EXPECT_EQ(NormalizePath("/../.."), "/");
+  EXPECT_EQ(NormalizePath("/"), "/");
+  EXPECT_EQ(NormalizePath(""), "");
+  EXPECT_TRUE(PathWithin("/", "/etc"));
+  EXPECT_TRUE(PathWithin("/data", "/data"));
+  EXPECT_TRUE(PathWithin("/data", "/data/x"));
+  EXPECT_FALSE(PathWithin("/data", "/database"));
+  EXPECT_FALSE(PathWithin("", "/data"));
+}
+
+// ---- Hosts ----------------------------------------------------------------
+
+TEST(SandboxEnforcement, HostEntryForms) {
+  BudgetTracker t(Hosts({"api.example.com:443", "files.example.org", "*.cdn.net", "[::1]:8080"}));
+  // host:port: that port only.
+  EXPECT_TRUE(Allowed(t.CheckHost("api.example.com:443")));
+  EXPECT_FALSE(Allowed(t.CheckHost("api.example.com:80")));
+  EXPECT_FALSE(Allowed(t.CheckHost("api.example.com")));
+  // host: any port.
+  EXPECT_TRUE(Allowed(t.CheckHost("files.example.org")));
+  EXPECT_TRUE(Allowed(t.CheckHost("files.example.org:8443")));
+  EXPECT_FALSE(Allowed(t.CheckHost("evil.files.example.org")));
+  // *.suffix: any subdomain, label-aligned, not the apex.
+  EXPECT_TRUE(Allowed(t.CheckHost("a.cdn.net:443")));
+  EXPECT_TRUE(Allowed(t.CheckHost("a.b.cdn.net")));
+  EXPECT_FALSE(Allowed(t.CheckHost("cdn.net")));
+  EXPECT_FALSE(Allowed(t.CheckHost("evilcdn.net")));
+  // IPv6 in brackets.
+  EXPECT_TRUE(Allowed(t.CheckHost("[::1]:8080")));
+  EXPECT_FALSE(Allowed(t.CheckHost("[::1]:8081")));
+}
+
+TEST(SandboxEnforcement, HostsCompareCaseInsensitively) {
+  BudgetTracker t(Hosts({"API.Example.com:443"}));
+  EXPECT_TRUE(Allowed(t.CheckHost("api.example.COM:443")));
+  EXPECT_TRUE(Allowed(t.CheckHost("api.example.com.:443")));
+}
+
+TEST(SandboxEnforcement, MalformedHostRequestsAreDenied) {
+  BudgetTracker t(Hosts({"*"}));
+  EXPECT_TRUE(Allowed(t.CheckHost("anything.example:1")));
+  EXPECT_FALSE(Allowed(t.CheckHost("")));
+  EXPECT_FALSE(Allowed(t.CheckHost("host:notaport")));
+  EXPECT_FALSE(Allowed(t.CheckHost("host:70000")));
+  EXPECT_FALSE(Allowed(t.CheckHost("user@host:443")));
+  EXPECT_FALSE(Allowed(t.CheckHost("*.example.com")));
+
+  // Characters a sloppy URL split could leave in the host never match.
+  BudgetTracker suffix(Hosts({"*.example.com"}));
+  EXPECT_TRUE(Allowed(suffix.CheckHost("api.example.com:443")));
+  EXPECT_FALSE(Allowed(suffix.CheckHost("evil.com#.example.com:443")));
+  EXPECT_FALSE(Allowed(suffix.CheckHost("evil.com/.example.com")));
+  EXPECT_FALSE(Allowed(suffix.CheckHost("evil.com?.example.com")));
+  EXPECT_FALSE(Allowed(suffix.CheckHost("evil.com\\.example.com")));
+}
+
+TEST(SandboxEnforcement, HostEntryAllowsHelper) {
+  EXPECT_TRUE(HostEntryAllows("api.example.com:443", "api.example.com:443"));
+  EXPECT_TRUE(HostEntryAllows("*.example.com", "api.example.com:443"));
+  EXPECT_FALSE(HostEntryAllows("*.example.com:80", "api.example.com:443"));
+}
+
+TEST(SandboxEnforcement, EnvAllowlistIsExact) {
+  Budget budget;
+  budget.env = Paths{"HOME", "LANG"};
+  BudgetTracker t(budget, "Env");
+  EXPECT_TRUE(Allowed(t.CheckEnv("HOME")));
+  std::optional<Breach> b = t.CheckEnv("home");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->kind, Breach::Kind::kEnv);
+  EXPECT_EQ(b->Message(), "sandbox Env: capability outside sandbox: env home");
+  EXPECT_FALSE(Allowed(t.CheckEnv("PATH")));
+}
+
+// ---- Nested sandboxes never widen -----------------------------------------
+
+TEST(SandboxNesting, ChildCannotWidenParentPaths) {
+  BudgetTracker parent(ReadOnly({"/data"}), "Outer");
+  BudgetTracker child(ReadOnly({"/etc"}), "Inner", &parent);
+  std::optional<Breach> b = child.CheckReadPath("/etc/passwd");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Outer");  // the child allows it; the parent denies
+  b = child.CheckReadPath("/data/x");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Inner");
+  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{}));
+}
+
+TEST(SandboxNesting, ChildNarrowsParentPaths) {
+  BudgetTracker parent(ReadOnly({"/data"}), "Outer");
+  BudgetTracker child(ReadOnly({"/data/sub"}), "Inner", &parent);
+  EXPECT_TRUE(Allowed(child.CheckReadPath("/data/sub/x")));
+  EXPECT_FALSE(Allowed(child.CheckReadPath("/data/other")));
+  EXPECT_TRUE(Allowed(parent.CheckReadPath("/data/other")));
+  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{"/data/sub"}));
+}
+
+TEST(SandboxNesting, ChildWithoutListInheritsParent) {
+  BudgetTracker parent(ReadOnly({"/data"}));
+  BudgetTracker child(Budget{}, "Inner", &parent);
+  EXPECT_TRUE(Allowed(child.CheckReadPath("/data/x")));
+  EXPECT_FALSE(Allowed(child.CheckReadPath("/etc/passwd")));
+  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{"/data"}));
+  EXPECT_FALSE(child.EffectiveWritePaths().has_value());
+}
+
+TEST(SandboxNesting, ParentWithoutListDefersToChild) {
+  BudgetTracker parent(Budget{});
+  Budget inner;
+  inner.fs_write = Paths{"/tmp/out"};
+  BudgetTracker child(inner, "Inner", &parent);
+  EXPECT_TRUE(Allowed(child.CheckWritePath("/tmp/out/a")));
+  EXPECT_FALSE(Allowed(child.CheckWritePath("/tmp/a")));
+  EXPECT_EQ(child.EffectiveWritePaths(), std::optional<Paths>(Paths{"/tmp/out"}));
+}
+
+TEST(SandboxNesting, ChildCannotWidenHostsOrEnv) {
+  Budget outer = Hosts({"*.example.com:443"});
+  outer.env = Paths{"HOME"};
+  BudgetTracker parent(outer, "Outer");
+  Budget inner = Hosts({"api.example.com", "evil.org:443"});
+  inner.env = Paths{"HOME", "SECRET"};
+  BudgetTracker child(inner, "Inner", &parent);
+  EXPECT_TRUE(Allowed(child.CheckHost("api.example.com:443")));
+  EXPECT_FALSE(Allowed(child.CheckHost("api.example.com:80")));   // parent: port 443 only
+  EXPECT_FALSE(Allowed(child.CheckHost("evil.org:443")));         // parent denies
+  EXPECT_FALSE(Allowed(child.CheckHost("www.example.com:443")));  // child denies
+  EXPECT_TRUE(Allowed(child.CheckEnv("HOME")));
+  std::optional<Breach> b = child.CheckEnv("SECRET");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->sandbox, "Outer");
+}
+
+TEST(SandboxNesting, ThreeLevelsIntersect) {
+  BudgetTracker root(ReadOnly({"/srv", "/data"}));
+  BudgetTracker mid(ReadOnly({"/data/a", "/data/b", "/etc"}), "Mid", &root);
+  BudgetTracker leaf(ReadOnly({"/data/a/x", "/data/b", "/srv"}), "Leaf", &mid);
+  EXPECT_TRUE(Allowed(leaf.CheckReadPath("/data/a/x/1")));
+  EXPECT_TRUE(Allowed(leaf.CheckReadPath("/data/b/2")));
+  EXPECT_FALSE(Allowed(leaf.CheckReadPath("/data/a/y")));  // leaf denies
+  EXPECT_FALSE(Allowed(leaf.CheckReadPath("/srv/x")));     // mid denies
+  EXPECT_FALSE(Allowed(leaf.CheckReadPath("/etc/x")));     // leaf and root deny
+  EXPECT_EQ(leaf.CheckReadPath("/srv/x")->sandbox, "Mid");
+  EXPECT_EQ(leaf.CheckReadPath("/etc/x")->sandbox, "Leaf");
+  EXPECT_EQ(mid.CheckReadPath("/etc/x")->sandbox, "");
+  std::optional<Paths> eff = leaf.EffectiveReadPaths();
+  ASSERT_TRUE(eff.has_value());
+  EXPECT_EQ(eff->size(), 2u);
+  EXPECT_NE(std::find(eff->begin(), eff->end(), "/data/a/x"), eff->end());
+  EXPECT_NE(std::find(eff->begin(), eff->end(), "/data/b"), eff->end());
+}
+
+// ---- Intersect() of allow-lists --------------------------------------------
+
+TEST(SandboxNesting, IntersectPathLists) {
+  Budget a = ReadOnly({"/data", "/srv/app"});
+  a.fs_write = Paths{"/tmp"};
+  Budget b = ReadOnly({"/data/sub", "/srv", "/etc"});
+  Budget m = BudgetTracker::Intersect(a, b);
+  EXPECT_EQ(m.fs_read, std::optional<Paths>(Paths{"/data/sub", "/srv/app"}));
+  EXPECT_EQ(m.fs_write, std::optional<Paths>(Paths{"/tmp"}));  // b has no write list
+  EXPECT_FALSE(m.net.has_value());
+  EXPECT_FALSE(m.env.has_value());
+
+  Budget disjoint = BudgetTracker::Intersect(ReadOnly({"/data"}), ReadOnly({"/database"}));
+  EXPECT_EQ(disjoint.fs_read, std::optional<Paths>(Paths{}));
+}
+
+TEST(SandboxNesting, IntersectHostLists) {
+  Budget m = BudgetTracker::Intersect(Hosts({"*.example.com", "other.org:80"}),
+                                      Hosts({"api.example.com:443", "evil.com", "other.org"}));
+  EXPECT_EQ(m.net, std::optional<Paths>(Paths{"api.example.com:443", "other.org:80"}));
+
+  // Neither entry admits the other, but both admit api.example.com:443.
+  Budget crossed =
+      BudgetTracker::Intersect(Hosts({"*.example.com:443"}), Hosts({"api.example.com"}));
+  EXPECT_EQ(crossed.net, std::optional<Paths>(Paths{"api.example.com:443"}));
+
+  Budget wild = BudgetTracker::Intersect(Hosts({"*.example.com"}), Hosts({"*.a.example.com"}));
+  EXPECT_EQ(wild.net, std::optional<Paths>(Paths{"*.a.example.com"}));
+
+  Budget none = BudgetTracker::Intersect(Hosts({"a.com:443"}), Hosts({"a.com:80"}));
+  EXPECT_EQ(none.net, std::optional<Paths>(Paths{}));
+}
+
+TEST(SandboxNesting, IntersectEnvLists) {
+  Budget a;
+  a.env = Paths{"HOME", "LANG", "PATH"};
+  Budget b;
+  b.env = Paths{"PATH", "HOME", "SECRET"};
+  EXPECT_EQ(BudgetTracker::Intersect(a, b).env, std::optional<Paths>(Paths{"HOME", "PATH"}));
+  EXPECT_EQ(BudgetTracker::Intersect(a, Budget{}).env, a.env);
+}
+
+TEST(SandboxNesting, IntersectedBudgetDeniesWhatEitherDenies) {
+  Budget manifest = ReadOnly({"/data"});
+  manifest.net = Paths{"*.example.com"};
+  Budget flags = ReadOnly({"/data/in", "/etc"});
+  flags.net = Paths{"api.example.com:443", "evil.org"};
+  BudgetTracker t(BudgetTracker::Intersect(manifest, flags));
+  EXPECT_TRUE(Allowed(t.CheckReadPath("/data/in/x")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/data/out")));
+  EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));
+  EXPECT_TRUE(Allowed(t.CheckHost("api.example.com:443")));
+  EXPECT_FALSE(Allowed(t.CheckHost("evil.org:443")));
+  EXPECT_FALSE(Allowed(t.CheckHost("www.example.com:443")));
+}
+
+}  // namespace
+}  // namespace mty::runtime
