@@ -9,6 +9,8 @@
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -90,6 +92,78 @@ MTY_BENCH(BM_Loop);
 MTY_BENCH(BM_Alloc);
 MTY_BENCH(BM_Str);
 MTY_BENCH(BM_Method);
+
+// ---- wall/CPU fences ----
+
+// A guest spinning in pure computation under a 20 ms wall budget: the
+// reported (manual) time per iteration is how long after its deadline the
+// run stopped. 20 repetitions; read the median.
+constexpr int64_t kSpinWallNs = 20'000'000;
+const char* kSpin = R"(mtyir 1
+fn main() -> I64 {
+  let mut _1: I64
+bb0:
+  _1 = 0
+  goto bb1
+bb1:
+  _1 = copy _1 + 1
+  goto bb1
+}
+)";
+
+void BM_WallStopLatency(benchmark::State& state) {
+  auto program = mty::Program::FromIrText(kSpin, "spin.mtyir");
+  if (!program.ok()) {
+    state.SkipWithError("spin program does not compile");
+    return;
+  }
+  mty::RunOptions opts;
+  opts.budget.wall_ns = kSpinWallNs;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    mty::RunResult r = (*program)->Run(opts);
+    auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.exit_code != 5) {
+      state.SkipWithError(r.Report().c_str());
+      return;
+    }
+    state.SetIterationTime(std::max(0.0, elapsed - kSpinWallNs / 1e9));
+  }
+}
+BENCHMARK(BM_WallStopLatency)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Repetitions(20)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+
+// The cost of the fence on a short run: the same tiny program without a
+// wall budget (no watchdog thread) and with one (the thread starts, then
+// stops when the run ends).
+const char* kShort = R"(mtyir 1
+fn main() -> I64 {
+  let mut _1: I64
+bb0:
+  _1 = 40 + 2
+  _0 = copy _1
+  return
+}
+)";
+
+void BM_ShortRun(benchmark::State& state) {
+  auto program = mty::Program::FromIrText(kShort, "short.mtyir");
+  if (!program.ok()) {
+    state.SkipWithError("short program does not compile");
+    return;
+  }
+  mty::RunOptions opts;
+  if (state.range(0) != 0) opts.budget.wall_ns = 10'000'000'000;
+  for (auto _ : state) {
+    mty::RunResult r = (*program)->Run(opts);
+    benchmark::DoNotOptimize(r.exit_code);
+  }
+}
+BENCHMARK(BM_ShortRun)->ArgName("wall")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

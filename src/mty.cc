@@ -123,11 +123,17 @@ std::vector<Program::EffectUse> Program::Effects() const {
         u.effect = s.path;
         u.line = static_cast<int>(s.loc.line);
         u.col = static_cast<int>(s.loc.col);
-        for (const ir::Operand& o : s.args)
-          if (o.kind == ir::Operand::Kind::kConst && o.constant.kind == ir::Constant::Kind::kStr) {
-            u.literal = o.constant.s;
-            break;
-          }
+        // The path, URL or name is the first argument, or the second after
+        // an explicit capability (`std.fs.read(fs, "p")`).
+        size_t at = 0;
+        if (s.args.size() > 1 && s.args[0].kind != ir::Operand::Kind::kConst &&
+            s.args[0].place.local < f.locals.size()) {
+          const std::string& t = f.locals[s.args[0].place.local].type.name;
+          if (t == "Fs" || t == "Net" || t == "Env" || t == "Cap") at = 1;
+        }
+        if (at < s.args.size() && s.args[at].kind == ir::Operand::Kind::kConst &&
+            s.args[at].constant.kind == ir::Constant::Kind::kStr)
+          u.literal = s.args[at].constant.s;
         out.push_back(std::move(u));
       }
   std::stable_sort(out.begin(), out.end(), [](const EffectUse& a, const EffectUse& b) {
@@ -286,7 +292,7 @@ struct Runner::State {
   CallbackHost out;
   stdlib::StdHost host;
   interp::Task task;
-  runtime::Watchdog watchdog;  // wall-clock and CPU fences
+  runtime::Watchdog& watchdog = runtime::Watchdog::Shared();  // wall-clock and CPU fences
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),

@@ -73,11 +73,13 @@ int main(int argc, char** argv) {
                   "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
                   "tightest limit and intersection")
       ->type_name("FILE");
-  run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)");
+  run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
   run->add_option("--wall", wall, "Wall-clock budget, e.g. 150ms, 2s, 1m");
   run->add_option("--cpu", cpu, "CPU-time budget, e.g. 150ms, 2s");
-  run->add_option("--spawned", spawned, "Agents that may be spawned");
+  run->add_option("--spawned", spawned, "Agents that may be spawned")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--mailbox", mailbox, "Mailbox capacity per agent, e.g. 16, 1k");
   run->add_option("--mb-policy", mb_policy, "When a mailbox is full: block, drop or fail")
       ->check(CLI::IsMember({"block", "drop", "fail"}));

@@ -25,6 +25,11 @@ int64_t CpuNow(int clock) {
 
 }  // namespace
 
+Watchdog& Watchdog::Shared() {
+  static Watchdog* shared = new Watchdog();
+  return *shared;
+}
+
 Watchdog::~Watchdog() {
   {
     std::lock_guard<std::mutex> lock(mu_);

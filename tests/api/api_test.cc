@@ -1,5 +1,11 @@
 // The embedding API: compile once, run many times (also concurrently),
 // typed results and statuses, host interruption.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -113,6 +119,421 @@ TEST(Api, TrapStatusAndReport) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.Report(), "trap MT5001: panic: no\n  at main (p.mtyir:3:3)\n");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kAborted);
+}
+
+// ---- budgets, sandboxes and manifests ----
+
+// A guest spinning in pure computation: no effects, no calls, only a
+// backward jump (a safepoint) per iteration.
+constexpr const char* kSpin = "fn main() -> Unit {\nbb0:\n  goto bb0\n}\n";
+
+std::shared_ptr<const mty::Program> MustCompile(std::string_view text, std::string_view file) {
+  auto p = file.ends_with(".mtyir") ? mty::Program::FromIrText(text, file)
+                                    : mty::Program::FromSource(text, file);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? *p : nullptr;
+}
+
+// How many threads this process has now (Linux).
+size_t ThreadCount() {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+
+// The thread count once threads that were just joined have left
+// /proc/self/task (a joined thread can linger there briefly).
+size_t SettledThreadCount() {
+  size_t n = ThreadCount();
+  for (int i = 0; i < 50; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    n = std::min(n, ThreadCount());
+  }
+  return n;
+}
+
+TEST(Api, WallBudgetStopsASpinningGuestWithin100msOfItsDeadline) {
+  auto p = MustCompile(kSpin, "spin.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.wall_ns = 200'000'000;
+  auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = p->Run(o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kWall);
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_EQ(r.message, "wall-clock budget exceeded: 200ms");
+  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(r.Report(),
+            "trap MT5009: wall-clock budget exceeded: 200ms\n  at main (spin.mtyir:3:3)\n");
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
+  // Not before the deadline, and within 100 ms after it.
+  EXPECT_GE(elapsed, std::chrono::milliseconds(200));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(300))
+      << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms";
+}
+
+TEST(Api, CpuBudgetStopsASpinningGuest) {
+  auto p = MustCompile(kSpin, "spin.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.cpu_ns = 50'000'000;
+  auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = p->Run(o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kCpu);
+  EXPECT_EQ(r.exit_code, 6);
+  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_EQ(r.message, "cpu budget exceeded: 50ms");
+  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
+  // A spinning thread uses CPU at most as fast as wall time.
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(Api, InterruptWinsOverPendingBudgetsAndIsCancelled) {
+  auto p = MustCompile(kSpin, "spin.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.wall_ns = 30'000'000'000;  // a watchdog is running, far from its deadlines
+  o.budget.cpu_ns = 30'000'000'000;
+  mty::Runner runner(p, o);
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runner.Interrupt();
+  });
+  auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = runner.Run();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  t.join();
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+constexpr const char* kSandboxSpin = R"(
+sandbox "Tool" { steps = 10 }
+
+sandbox "Clock" { wall = 50ms }
+
+fn spin() -> Unit {
+bb0:
+  goto bb0
+}
+
+fn main() -> Unit {
+  let _1: Unit
+bb0:
+  _1 = call @log("in")
+  sandbox_enter "Tool"
+  _1 = call spin()
+  sandbox_exit
+  return
+}
+)";
+
+TEST(Api, ASandboxBreachNamesTheSandbox) {
+  auto p = MustCompile(kSandboxSpin, "sb.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.steps = 1'000'000;  // roomier than the sandbox: the sandbox's limit breaches
+  std::string out;
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  mty::RunResult r = p->Run(o);
+  EXPECT_EQ(out, "in\n");
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_EQ(r.sandbox, "Tool");
+  EXPECT_TRUE(r.message.starts_with("sandbox Tool: ")) << r.message;
+  EXPECT_EQ(r.message, "sandbox Tool: step budget exceeded: 10 steps");
+  ASSERT_EQ(r.backtrace.size(), 2u);
+  EXPECT_EQ(r.backtrace[0], "spin (sb.mtyir:8:3)");
+  EXPECT_EQ(r.backtrace[1], "main (sb.mtyir:16:3)");
+
+  // The run's own budget, tighter than the sandbox's, breaches in its name.
+  o.budget.steps = 5;
+  r = p->Run(o);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
+  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(r.message, "step budget exceeded: 5 steps");
+}
+
+TEST(Api, ASandboxWallBreachNamesTheSandbox) {
+  std::string text = kSandboxSpin;
+  text.replace(text.find("sandbox_enter \"Tool\""), 20, "sandbox_enter \"Clock\"");
+  auto p = MustCompile(text, "sbw.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.wall_ns = 30'000'000'000;
+  auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = p->Run(o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kWall);
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_EQ(r.sandbox, "Clock");
+  EXPECT_EQ(r.message, "sandbox Clock: wall-clock budget exceeded: 50ms");
+  EXPECT_LT(elapsed, std::chrono::milliseconds(150));
+}
+
+TEST(Api, ManifestStepsTighterThanTheBudgetWin) {
+  auto p = MustCompile(kCounter, "c.mtyir");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.steps = 100000;
+  o.manifest = mty::Manifest{};
+  o.manifest->steps = 50;
+  mty::RunResult r = p->Run(o);
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.message, "step budget exceeded: 50 steps");
+  EXPECT_EQ(r.sandbox, "");
+  // And the other way round: the tighter Budget wins over a roomy manifest.
+  o.budget.steps = 40;
+  o.manifest->steps = 100000;
+  r = p->Run(o);
+  EXPECT_EQ(r.message, "step budget exceeded: 40 steps");
+  // Both roomy: the program finishes.
+  o.budget.steps = 100000;
+  r = p->Run(o);
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.exit_code, 7);
+}
+
+// A directory tree for the capability tests, removed afterwards.
+class TempTree {
+ public:
+  TempTree() {
+    root_ = std::filesystem::path(::testing::TempDir()) /
+            ("mty_api_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_ / "a");
+    std::filesystem::create_directories(root_ / "b");
+    Write("a/x.txt", "in a\n");
+    Write("b/y.txt", "in b\n");
+    Write("top.txt", "at the top\n");
+  }
+  ~TempTree() { std::filesystem::remove_all(root_); }
+  std::string Path(std::string_view rel) const { return (root_ / rel).string(); }
+
+ private:
+  void Write(std::string_view rel, std::string_view text) { std::ofstream(root_ / rel) << text; }
+  std::filesystem::path root_;
+};
+
+// Reads each path and prints its text or the error.
+std::string ReaderSource(const std::vector<std::string>& paths) {
+  std::string s =
+      "fn show(p: Str) {\n"
+      "    match std.fs.read(p) {\n"
+      "        Ok(s) => print(s),\n"
+      "        Err(e) => log(e),\n"
+      "    }\n"
+      "}\n"
+      "fn main() {\n";
+  for (const std::string& p : paths) s += "    show(\"" + p + "\")\n";
+  return s + "}\n";
+}
+
+TEST(Api, ManifestFsReadIntersectsWithAllowRead) {
+  TempTree tree;
+  auto p =
+      MustCompile(ReaderSource({tree.Path("a/x.txt"), tree.Path("b/y.txt"), tree.Path("top.txt")}),
+                  "reader.mty");
+  ASSERT_TRUE(p);
+  auto run = [&](std::vector<std::string> allow, std::optional<std::vector<std::string>> man) {
+    mty::RunOptions o;
+    o.allow_read = std::move(allow);
+    if (man) {
+      o.manifest = mty::Manifest{};
+      o.manifest->fs_read = std::move(*man);
+    }
+    std::string out;
+    o.on_stdout = [&](std::string_view s) { out.append(s); };
+    mty::RunResult r = p->Run(o);
+    EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk) << r.Report();
+    return out;
+  };
+  const std::string only_a =
+      "in a\nforbidden: " + tree.Path("b/y.txt") + "\nforbidden: " + tree.Path("top.txt") + "\n";
+  // The whole tree by flag, a (and a directory outside the tree) by manifest:
+  // the intersection is a.
+  EXPECT_EQ(run({tree.Path("")}, std::vector<std::string>{tree.Path("a"), "/nonexistent-mty"}),
+            only_a);
+  // The other way round gives the same.
+  EXPECT_EQ(run({tree.Path("a")}, std::vector<std::string>{tree.Path("")}), only_a);
+  // Disjoint grants: nothing is readable.
+  EXPECT_EQ(run({tree.Path("a")}, std::vector<std::string>{tree.Path("b")}),
+            "forbidden: " + tree.Path("a/x.txt") + "\nforbidden: " + tree.Path("b/y.txt") +
+                "\nforbidden: " + tree.Path("top.txt") + "\n");
+  // A family given only by the manifest is the manifest's list.
+  EXPECT_EQ(run({}, std::vector<std::string>{tree.Path("a")}), only_a);
+  // Only the flag: the flag's list.
+  EXPECT_EQ(run({tree.Path("")}, std::nullopt), "in a\nin b\nat the top\n");
+}
+
+constexpr const char* kEffects = R"(fn main() {
+    let a = std.fs.read("in/a.txt")
+    let b = std.fs.write("out/b.txt", "x")
+    let c = std.net.get("https://api.example.com/x")
+    let d = std.env.var("HOME")
+    let t = std.time.now()
+    let args = std.env.args()
+    let p = "in/" + "c.txt"
+    let e = std.fs.read(p)
+    log(a)
+}
+)";
+
+TEST(Api, EffectsListsFamiliesLiteralsAndLines) {
+  auto p = MustCompile(kEffects, "eff.mty");
+  ASSERT_TRUE(p);
+  std::vector<mty::Program::EffectUse> uses = p->Effects();
+  struct Want {
+    const char* family;
+    const char* effect;
+    const char* literal;
+    int line;
+  };
+  const Want want[] = {
+      {"fs.read", "std.fs.read", "in/a.txt", 2},
+      {"fs.write", "std.fs.write", "out/b.txt", 3},
+      {"net", "std.net.get", "https://api.example.com/x", 4},
+      {"env", "std.env.var", "HOME", 5},
+      {"fs.read", "std.fs.read", "", 9},  // computed at run time
+  };
+  ASSERT_EQ(uses.size(), std::size(want));  // no std.time.now, no std.env.args
+  for (size_t i = 0; i < uses.size(); ++i) {
+    EXPECT_EQ(uses[i].family, want[i].family) << i;
+    EXPECT_EQ(uses[i].effect, want[i].effect) << i;
+    EXPECT_EQ(uses[i].literal, want[i].literal) << i;
+    EXPECT_EQ(uses[i].line, want[i].line) << i;
+    EXPECT_GT(uses[i].col, 0) << i;
+  }
+  // A program without effects lists nothing.
+  auto none = MustCompile("fn main() {\n    log(std.time.now().is_ok())\n}\n", "none.mty");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->Effects().empty());
+}
+
+// The literal is the path argument, never a payload: a computed path with a
+// literal payload ("hello") lists no literal and passes the static check.
+TEST(Api, EffectLiteralIsThePathArgumentNotThePayload) {
+  auto p = MustCompile(
+      "fn main() {\n    let p = \"out/\" + \"b.txt\"\n    let r = std.fs.write(p, \"hello\")\n"
+      "    log(r)\n}\n",
+      "w.mty");
+  ASSERT_TRUE(p);
+  std::vector<mty::Program::EffectUse> uses = p->Effects();
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].family, "fs.write");
+  EXPECT_EQ(uses[0].literal, "");  // the path is computed at run time
+  mty::Manifest m;
+  m.fs_write = std::vector<std::string>{"out"};
+  EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
+}
+
+TEST(Api, CheckAgainstReportsWhatTheManifestDoesNotGrant) {
+  auto p = MustCompile(kEffects, "eff.mty");
+  ASSERT_TRUE(p);
+  auto has = [](const std::vector<std::string>& fs, std::string_view text) {
+    for (const std::string& f : fs)
+      if (f.find(text) != std::string::npos) return true;
+    return false;
+  };
+  // Only fs.read, and not where the literal path is.
+  mty::Manifest m;
+  m.fs_read = std::vector<std::string>{"elsewhere"};
+  std::vector<std::string> f = p->CheckAgainst(m);
+  EXPECT_EQ(f.size(), 4u) << ::testing::PrintToString(f);
+  EXPECT_TRUE(has(f,
+                  "eff.mty:2:5: error: std.fs.read(\"in/a.txt\"): in/a.txt is outside the "
+                  "manifest's fs.read list"))
+      << ::testing::PrintToString(f);
+  EXPECT_TRUE(
+      has(f, "eff.mty:3:5: error: std.fs.write needs fs.write, which the manifest does not grant"))
+      << ::testing::PrintToString(f);
+  EXPECT_TRUE(
+      has(f, "eff.mty:4:5: error: std.net.get needs net, which the manifest does not grant"))
+      << ::testing::PrintToString(f);
+  EXPECT_TRUE(
+      has(f, "eff.mty:5:5: error: std.env.var needs env, which the manifest does not grant"))
+      << ::testing::PrintToString(f);
+  // The computed path (line 9) cannot be checked statically.
+  EXPECT_FALSE(has(f, "eff.mty:9:")) << ::testing::PrintToString(f);
+
+  // Everything granted: no findings.
+  m.fs_read = std::vector<std::string>{"in"};
+  m.fs_write = std::vector<std::string>{"out"};
+  m.net = std::vector<std::string>{"api.example.com:443"};
+  m.env = std::vector<std::string>{"HOME"};
+  EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
+  m.net = std::vector<std::string>{"*.example.com"};
+  EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
+
+  // Literals outside the granted host and variable lists.
+  m.net = std::vector<std::string>{"api.example.com:80"};
+  m.env = std::vector<std::string>{"PATH"};
+  f = p->CheckAgainst(m);
+  EXPECT_EQ(f.size(), 2u) << ::testing::PrintToString(f);
+  EXPECT_TRUE(has(f,
+                  "eff.mty:4:5: error: std.net.get(\"https://api.example.com/x\"): "
+                  "api.example.com:443 is outside the manifest's net list"))
+      << ::testing::PrintToString(f);
+  EXPECT_TRUE(has(f,
+                  "eff.mty:5:5: error: std.env.var(\"HOME\"): HOME is outside the manifest's "
+                  "env list"))
+      << ::testing::PrintToString(f);
+
+  // An empty list grants nothing.
+  m.env = std::vector<std::string>{};
+  m.net = std::vector<std::string>{"api.example.com"};
+  f = p->CheckAgainst(m);
+  ASSERT_EQ(f.size(), 1u) << ::testing::PrintToString(f);
+  EXPECT_EQ(f[0], "eff.mty:5:5: error: std.env.var needs env, which the manifest does not grant");
+}
+
+TEST(Api, RunsWithoutWallOrCpuBudgetNeedNoWatchdog) {
+  auto p = MustCompile(kCounter, "c.mtyir");
+  ASSERT_TRUE(p);
+  const size_t before = SettledThreadCount();
+  size_t during = 0;
+  mty::RunOptions o;
+  std::string out;
+  o.on_stdout = [&](std::string_view s) {
+    out.append(s);
+    during = ThreadCount();
+  };
+  mty::RunResult r = p->Run(o);
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(out, "1000\n");
+  // Nothing was started for it: no watchdog (or any other) thread.
+  EXPECT_EQ(during, before) << "a thread was started for a run without wall or cpu budget";
+  EXPECT_EQ(SettledThreadCount(), before);
+  // With a roomy wall and CPU budget the same program finishes the same way.
+  o.budget.wall_ns = 10'000'000'000;
+  o.budget.cpu_ns = 10'000'000'000;
+  out.clear();
+  r = p->Run(o);
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(out, "1000\n");
 }
 
 }  // namespace

@@ -48,5 +48,98 @@ if cmp -s "$tmp/fib2.mtyir" "$tmp/fib3.mtyir"; then echo "ok   dump-ir-fixpoint"
 printf 'fn main() -> Unit {\nbb0:\n  goto bb4\n}\n' >"$tmp/bad.mtyir"
 (cd "$tmp" && "$mty" run bad.mtyir >o 2>&1); check verify-error 1 $?
 contains verify-error-text "$tmp/o" "bad.mtyir:3:3: error: in fn main: block bb4 does not exist"
+# ---- sandboxes and manifests: mty check --manifest, mty caps, budget flags ----
+same() {  # same NAME WANT_FILE GOT_FILE
+  if diff -u "$2" "$3" >"$tmp/d"; then echo "ok   $1"; else echo "FAIL $1:"; cat "$tmp/d"; fails=$((fails + 1)); fi
+}
+empty() {  # empty NAME FILE
+  if [ ! -s "$2" ]; then echo "ok   $1"; else echo "FAIL $1: expected no output, got:"; cat "$2"; fails=$((fails + 1)); fi
+}
+lacks() {  # lacks NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then echo "FAIL $1: '$3' in output:"; cat "$2"; fails=$((fails + 1)); else echo "ok   $1"; fi
+}
+cat >"$tmp/readenv.mty" <<'EOF'
+fn main() {
+    let a = std.fs.read("data/in.txt")
+    let h = std.env.var("HOME")
+    log(a)
+    log(h)
+}
+EOF
+printf '[sandbox]\nfs.read = ["data"]\n' >"$tmp/read_only.toml"
+printf '[sandbox]\nfs.read = ["data"]\nenv = ["HOME"]\n' >"$tmp/read_env.toml"
+printf '[sandbox]\nfs.read = ["elsewhere"]\nenv = ["HOME"]\n' >"$tmp/read_elsewhere.toml"
+printf '[sandbox]\nfs.read = ["data"]\nwall = 5\n' >"$tmp/bad_wall.toml"
+printf '[sandbox]\nstepz = 10\n' >"$tmp/bad_key.toml"
+# Only fs.read granted: the env call is reported with its location, exit 1.
+(cd "$tmp" && "$mty" check --manifest read_only.toml readenv.mty >o 2>e); check check-manifest-missing-env 1 $?
+contains check-manifest-missing-env-text "$tmp/e" "readenv.mty:3:5: error: std.env.var needs env, which the manifest does not grant"
+contains check-manifest-missing-env-count "$tmp/e" "error: 1 effect(s) not granted by read_only.toml"
+lacks check-manifest-read-granted "$tmp/e" "std.fs.read"
+empty check-manifest-missing-env-stdout "$tmp/o"
+# Both granted: nothing to report.
+(cd "$tmp" && "$mty" check --manifest read_env.toml readenv.mty >o 2>e); check check-manifest-granted 0 $?
+empty check-manifest-granted-stderr "$tmp/e"
+# A literal path outside the granted list.
+(cd "$tmp" && "$mty" check --manifest read_elsewhere.toml readenv.mty >o 2>e); check check-manifest-outside 1 $?
+contains check-manifest-outside-text "$tmp/e" "readenv.mty:2:5: error: std.fs.read(\"data/in.txt\"): data/in.txt is outside the manifest's fs.read list"
+# Without --manifest, check only compiles.
+(cd "$tmp" && "$mty" check readenv.mty >o 2>e); check check-no-manifest 0 $?
+# Malformed manifests: exit 65 naming the file, position and key; unreadable: 66.
+(cd "$tmp" && "$mty" check --manifest bad_wall.toml readenv.mty >o 2>e); check check-manifest-bad-wall 65 $?
+contains check-manifest-bad-wall-text "$tmp/e" 'bad_wall.toml:3:8: error: manifest key `sandbox.wall`'
+(cd "$tmp" && "$mty" check --manifest bad_key.toml readenv.mty >o 2>e); check check-manifest-bad-key 65 $?
+contains check-manifest-bad-key-text "$tmp/e" 'bad_key.toml:2:1: error: unknown manifest key `sandbox.stepz`'
+(cd "$tmp" && "$mty" check --manifest nothere.toml readenv.mty >o 2>e); check check-manifest-missing-file 66 $?
+(cd "$tmp" && "$mty" run --manifest bad_wall.toml readenv.mty >o 2>e); check run-manifest-bad-wall 65 $?
+empty run-manifest-bad-wall-nothing-runs "$tmp/o"
+
+# mty caps: each family with its literals, or (computed at run time).
+cat >"$tmp/caps.mty" <<'EOF'
+fn main() {
+    let a = std.fs.read("data/in.txt")
+    let p = "data/" + "x.txt"
+    let b = std.fs.read(p)
+    let c = std.net.get("https://api.example.com/v1")
+    let d = std.env.var("HOME")
+    let t = std.time.now()
+    log(a)
+}
+EOF
+cat >"$tmp/caps.want" <<'EOF'
+fs.read:
+  data/in.txt  std.fs.read at caps.mty:2:5
+  (computed at run time)  std.fs.read at caps.mty:4:5
+net:
+  https://api.example.com/v1  std.net.get at caps.mty:5:5
+env:
+  HOME  std.env.var at caps.mty:6:5
+EOF
+(cd "$tmp" && "$mty" caps caps.mty >o 2>e); check caps 0 $?
+same caps-output "$tmp/caps.want" "$tmp/o"
+empty caps-stderr "$tmp/e"
+printf 'fn main() {\n    log(std.time.now().is_ok())\n}\n' >"$tmp/pure.mty"
+(cd "$tmp" && "$mty" caps pure.mty >o 2>e); check caps-none 0 $?
+echo "no effects: this program touches no file, host or environment variable" >"$tmp/pure.want"
+same caps-none-output "$tmp/pure.want" "$tmp/o"
+"$mty" caps >"$tmp/o" 2>&1; check caps-needs-file 64 $?
+"$mty" caps "$tmp/does-not-exist.mty" >"$tmp/o" 2>&1; check caps-missing-file 66 $?
+
+# Budget flags: bad values are usage errors (exit 64) and nothing runs.
+"$mty" run --cpu 0s "$fib" >"$tmp/o" 2>&1; check cpu-zero 64 $?
+contains cpu-zero-text "$tmp/o" "error: --cpu: must be positive"
+"$mty" run --cpu bogus "$fib" >"$tmp/o" 2>&1; check cpu-bogus 64 $?
+contains cpu-bogus-text "$tmp/o" "error: --cpu:"
+lacks cpu-bogus-nothing-runs "$tmp/o" "fib(15)"
+"$mty" run --wall 0s "$fib" >"$tmp/o" 2>&1; check wall-zero 64 $?
+"$mty" run --mailbox 0 "$fib" >"$tmp/o" 2>&1; check mailbox-zero 64 $?
+contains mailbox-zero-text "$tmp/o" "error: --mailbox: must be positive"
+"$mty" run --mailbox lots "$fib" >"$tmp/o" 2>&1; check mailbox-bogus 64 $?
+"$mty" run --mb-policy maybe "$fib" >"$tmp/o" 2>&1; check mb-policy-bad 64 $?
+contains mb-policy-bad-usage "$tmp/o" "usage: mty run"
+lacks mb-policy-bad-nothing-runs "$tmp/o" "fib(15)"
+# Good values run normally.
+"$mty" run --cpu 10s --wall 10s --mailbox 16 --spawned 2 --mb-policy fail "$fib" >"$tmp/o" 2>&1; check budget-flags-ok 0 $?
+contains budget-flags-ok-output "$tmp/o" "fib(15) = 610"
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "gtest/gtest.h"
+#include "mty/ir/verify.h"
 
 namespace mty::ir {
 namespace {
@@ -201,6 +202,238 @@ TEST(IrText, MalformedTextGetsALocatedError) {
     ASSERT_FALSE(p.ok()) << c.text;
     EXPECT_NE(std::string(p.status().message()).find(c.want), std::string::npos)
         << "got: " << p.status().message() << "\nwant: " << c.want;
+  }
+}
+
+// ---- sandboxes: `sandbox "Name" { ... }` declarations and
+// sandbox_enter / sandbox_exit statements ----
+
+// Every entry kind, in the printer's canonical order and spelling.
+constexpr const char* kAllEntries =
+    "sandbox \"Tool\" { steps = 1000, memory = 67108864, wall = 2s, cpu = 150ms, spawned = 3, "
+    "mailbox = 16, mb_policy = \"fail\", depth = 100, fs.read = [\"./in\", \"/data\"], "
+    "fs.write = [], net = [\"h:443\", \"*.example.com\"], env = [\"HOME\"] }";
+
+TEST(IrText, SandboxDeclarationWithEveryEntryRoundTrips) {
+  // Written out of order, with a size, a trailing comma and line breaks.
+  std::string src =
+      "mtyir 1\n"
+      "sandbox \"Tool\" { env = [\"HOME\"], depth = 100, fs.read = [\"./in\", \"/data\"],\n"
+      "  steps = 1000, memory = 64MiB, wall = 2s, cpu = 150ms, spawned = 3, mailbox = 16,\n"
+      "  mb_policy = \"fail\", fs.write = [], net = [\"h:443\", \"*.example.com\"], }\n"
+      "fn main() -> Unit {\nbb0:\n  return\n}\n";
+  auto p = ParseText(src, "sb.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->sandboxes.size(), 1u);
+  const SandboxDecl& d = p->sandboxes[0];
+  EXPECT_EQ(d.name, "Tool");
+  EXPECT_EQ(d.loc, (Loc{2, 1}));
+  EXPECT_EQ(d.steps, 1000u);
+  EXPECT_EQ(d.memory, 64u << 20);
+  EXPECT_EQ(d.wall_ns, 2'000'000'000);
+  EXPECT_EQ(d.cpu_ns, 150'000'000);
+  EXPECT_EQ(d.spawned, 3u);
+  EXPECT_EQ(d.mailbox, 16u);
+  EXPECT_EQ(d.mb_policy, "fail");
+  EXPECT_EQ(d.depth, 100u);
+  EXPECT_EQ(d.fs_read, (std::vector<std::string>{"./in", "/data"}));
+  // An empty list is set (grants nothing), not absent (inherits).
+  ASSERT_TRUE(d.fs_write.has_value());
+  EXPECT_TRUE(d.fs_write->empty());
+  EXPECT_EQ(d.net, (std::vector<std::string>{"h:443", "*.example.com"}));
+  EXPECT_EQ(d.env, (std::vector<std::string>{"HOME"}));
+  EXPECT_EQ(PrintSandbox(d), kAllEntries);
+
+  std::string once = PrintText(*p);
+  EXPECT_NE(once.find(std::string("\n") + kAllEntries + "\n"), std::string::npos) << once;
+  auto q = ParseText(once, "printed.mtyir");
+  ASSERT_TRUE(q.ok()) << q.status() << "\n" << once;
+  EXPECT_EQ(PrintText(*q), once);
+  ASSERT_EQ(q->sandboxes.size(), 1u);
+  SandboxDecl again = q->sandboxes[0];
+  again.loc = d.loc;  // everything but the position is preserved
+  EXPECT_EQ(again, d);
+}
+
+TEST(IrText, EmptySandboxDeclarationRoundTrips) {
+  auto p = ParseText(
+      "sandbox \"Empty\" {}\nsandbox \"Spaced\" {\n}\nsandbox \"esc\\\"aped\" { steps = 1 }\n",
+      "e.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_EQ(p->sandboxes.size(), 3u);
+  const SandboxDecl& e = p->sandboxes[0];
+  EXPECT_EQ(e.name, "Empty");
+  EXPECT_FALSE(e.steps || e.memory || e.wall_ns || e.cpu_ns || e.spawned || e.mailbox || e.depth ||
+               e.fs_read || e.fs_write || e.net || e.env);
+  EXPECT_EQ(e.mb_policy, "");
+  EXPECT_EQ(PrintSandbox(e), "sandbox \"Empty\" { }");
+  EXPECT_EQ(PrintSandbox(p->sandboxes[1]), "sandbox \"Spaced\" { }");
+  EXPECT_EQ(p->sandboxes[2].name, "esc\"aped");
+  EXPECT_EQ(PrintSandbox(p->sandboxes[2]), "sandbox \"esc\\\"aped\" { steps = 1 }");
+  EXPECT_NE(p->FindSandbox("Spaced"), nullptr);
+  EXPECT_EQ(p->FindSandbox("Nope"), nullptr);
+
+  std::string once = PrintText(*p);
+  auto q = ParseText(once, "printed.mtyir");
+  ASSERT_TRUE(q.ok()) << q.status() << "\n" << once;
+  EXPECT_EQ(PrintText(*q), once);
+  ASSERT_EQ(q->sandboxes.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    SandboxDecl a = q->sandboxes[i];
+    a.loc = p->sandboxes[i].loc;
+    EXPECT_EQ(a, p->sandboxes[i]) << i;
+  }
+}
+
+TEST(IrText, SandboxStatementsRoundTrip) {
+  const std::string src =
+      "mtyir 1\n"
+      "\n"
+      "sandbox \"Outer\" { steps = 100 }\n"
+      "\n"
+      "sandbox \"Inner\" { wall = 50ms }\n"
+      "\n"
+      "fn main() -> Unit {\n"
+      "bb0:\n"
+      "  sandbox_enter \"Outer\"\n"
+      "  sandbox_enter \"Inner\" @12:5\n"
+      "  nop\n"
+      "  sandbox_exit @14:5\n"
+      "  sandbox_exit\n"
+      "  return\n"
+      "}\n";
+  auto p = ParseText(src, "st.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_TRUE(Verify(*p, "st.mtyir").ok()) << Verify(*p, "st.mtyir");
+  const auto& stmts = p->functions[0].blocks[0].stmts;
+  ASSERT_EQ(stmts.size(), 5u);
+  EXPECT_EQ(stmts[0].kind, Statement::Kind::kSandboxEnter);
+  EXPECT_EQ(stmts[0].path, "Outer");
+  EXPECT_EQ(stmts[0].loc, (Loc{9, 3}));
+  EXPECT_FALSE(stmts[0].loc_explicit);
+  EXPECT_EQ(stmts[1].kind, Statement::Kind::kSandboxEnter);
+  EXPECT_EQ(stmts[1].path, "Inner");
+  EXPECT_EQ(stmts[1].loc, (Loc{12, 5}));
+  EXPECT_TRUE(stmts[1].loc_explicit);
+  EXPECT_EQ(stmts[3].kind, Statement::Kind::kSandboxExit);
+  EXPECT_EQ(stmts[3].loc, (Loc{14, 5}));
+  EXPECT_EQ(stmts[4].kind, Statement::Kind::kSandboxExit);
+  // The input is already canonical.
+  EXPECT_EQ(PrintText(*p), src);
+  auto q = ParseText(PrintText(*p), "printed.mtyir");
+  ASSERT_TRUE(q.ok()) << q.status();
+  EXPECT_EQ(PrintText(*q), src);
+  EXPECT_EQ(q->functions[0].blocks[0].stmts[1].loc, (Loc{12, 5}));
+}
+
+TEST(IrText, MalformedSandboxesGetALocatedError) {
+  const BadCase cases[] = {
+      {"sandbox \"T\" { stepz = 1 }\n",
+       "bad.mtyir:1:15: error: unknown sandbox entry 'stepz' (known: steps, memory, wall, cpu, "
+       "spawned, mailbox, mb_policy, depth, fs.read, fs.write, net, env)"},
+      {"sandbox \"T\" { fs.exec = [] }\n",
+       "bad.mtyir:1:15: error: unknown sandbox entry 'fs.exec'"},
+      {"sandbox \"T\" { steps = 1, steps = 2 }\n",
+       "bad.mtyir:1:26: error: duplicate sandbox entry 'steps'"},
+      {"sandbox \"T\" {\n  fs.read = [],\n  fs.read = [\"/x\"]\n}\n",
+       "bad.mtyir:3:3: error: duplicate sandbox entry 'fs.read'"},
+      {"sandbox \"T\" {}\nsandbox \"U\" {}\nsandbox \"T\" { steps = 1 }\n",
+       "bad.mtyir:3:9: error: duplicate sandbox \"T\""},
+      {"sandbox \"T\" { wall = 5 }\n",
+       "bad.mtyir:1:22: error: sandbox entry 'wall' needs a duration such as 150ms, found a "
+       "number"},
+      {"sandbox \"T\" { cpu = \"1s\" }\n",
+       "bad.mtyir:1:21: error: sandbox entry 'cpu' needs a duration such as 150ms, found a "
+       "string"},
+      {"sandbox \"T\" { memory = 2s }\n",
+       "bad.mtyir:1:24: error: sandbox entry 'memory' needs a size such as 64MiB, found a number"},
+      {"sandbox \"T\" { steps = \"many\" }\n",
+       "bad.mtyir:1:23: error: sandbox entry 'steps' needs an integer, found a string"},
+      {"sandbox \"T\" { fs.read = [1] }\n",
+       "bad.mtyir:1:26: error: sandbox entry 'fs.read' needs a list of strings, found a number"},
+      {"sandbox \"T\" { env = \"HOME\" }\n", "bad.mtyir:1:21: error: expected '[', found a string"},
+      {"sandbox \"T\" { mb_policy = \"maybe\" }\n",
+       "bad.mtyir:1:27: error: sandbox entry 'mb_policy' needs \"block\", \"drop\" or \"fail\", "
+       "found a string"},
+      {"sandbox \"T\" { mb_policy = fail }\n",
+       "bad.mtyir:1:27: error: sandbox entry 'mb_policy' needs \"block\", \"drop\" or \"fail\", "
+       "found 'fail'"},
+      {"sandbox \"T\" { depth = 0 }\n",
+       "bad.mtyir:1:15: error: sandbox entry 'depth' must be 1..4294967295"},
+      {"sandbox \"T\" { depth = 4294967296 }\n",
+       "bad.mtyir:1:15: error: sandbox entry 'depth' must be 1..4294967295"},
+      {"sandbox Tool { steps = 1 }\n",
+       "bad.mtyir:1:9: error: expected a sandbox name string, found 'Tool'"},
+      {"sandbox \"\" {}\n", "bad.mtyir:1:9: error: a sandbox name cannot be empty"},
+      {"sandbox \"T\" { steps 1 }\n", "bad.mtyir:1:21: error: expected '=', found a number"},
+      {"sandbox \"T\" { steps = 1 } extra\n",
+       "bad.mtyir:1:27: error: expected end of line, found 'extra'"},
+      {"fn main() -> Unit {\nbb0:\n  sandbox_enter Tool\n  return\n}\n",
+       "bad.mtyir:3:17: error: expected a sandbox name string, found 'Tool'"},
+      {"fn main() -> Unit {\nbb0:\n  sandbox_exit \"Tool\"\n  return\n}\n",
+       "bad.mtyir:3:16: error: expected end of line, found a string"},
+  };
+  for (const BadCase& c : cases) {
+    auto p = ParseText(c.text, "bad.mtyir");
+    ASSERT_FALSE(p.ok()) << c.text;
+    EXPECT_NE(std::string(p.status().message()).find(c.want), std::string::npos)
+        << "got: " << p.status().message() << "\nwant: " << c.want;
+  }
+}
+
+TEST(IrText, VerifierRejectsAnUndeclaredSandbox) {
+  const char* src =
+      "sandbox \"Tool\" { steps = 10 }\n"
+      "fn main() -> Unit {\n"
+      "bb0:\n"
+      "  sandbox_enter \"Tool\"\n"
+      "  sandbox_exit\n"
+      "  sandbox_enter \"Nope\"\n"
+      "  sandbox_exit\n"
+      "  return\n"
+      "}\n";
+  auto p = ParseText(src, "v.mtyir");
+  ASSERT_TRUE(p.ok()) << p.status();
+  absl::Status s = Verify(*p, "v.mtyir");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "v.mtyir:6:3: error: in fn main: sandbox \"Nope\" is not declared");
+  // Declaring it makes the same body verify.
+  auto q = ParseText(std::string("sandbox \"Nope\" {}\n") + src, "v.mtyir");
+  ASSERT_TRUE(q.ok()) << q.status();
+  EXPECT_TRUE(Verify(*q, "v.mtyir").ok()) << Verify(*q, "v.mtyir");
+}
+
+TEST(IrText, RandomMutationsOfSandboxesNeverCrash) {
+  const std::string src =
+      std::string("mtyir 1\n") + kAllEntries +
+      "\nsandbox \"E\" {}\n"
+      "fn main() -> Unit {\nbb0:\n  sandbox_enter \"Tool\"\n"
+      "  sandbox_enter \"E\" @3:4\n  sandbox_exit\n  sandbox_exit\n  return\n}\n";
+  ASSERT_TRUE(ParseText(src, "fuzz.mtyir").ok()) << ParseText(src, "fuzz.mtyir").status();
+  std::mt19937 rng(4321);
+  const char alphabet[] = "_0123456789abcxyz{}[]()=,.\"\\\n -+msKiB";
+  for (int i = 0; i < 3000; ++i) {
+    std::string s = src;
+    int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      size_t pos = rng() % s.size();
+      switch (rng() % 3) {
+        case 0: s[pos] = alphabet[rng() % (sizeof(alphabet) - 1)]; break;
+        case 1: s.erase(pos, 1 + rng() % 8); break;
+        default: s.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]); break;
+      }
+    }
+    auto p = ParseText(s, "fuzz.mtyir");
+    if (p.ok()) {
+      std::string once = PrintText(*p);
+      auto q = ParseText(once, "fuzz2.mtyir");
+      ASSERT_TRUE(q.ok()) << q.status() << "\n" << once;
+      EXPECT_EQ(PrintText(*q), once);
+      (void)Verify(*p, "fuzz.mtyir");  // must not crash either
+    } else {
+      EXPECT_NE(std::string(p.status().message()).find("fuzz.mtyir:"), std::string::npos);
+    }
   }
 }
 

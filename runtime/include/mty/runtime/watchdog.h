@@ -3,7 +3,10 @@
 // (interp::Fences) and pokes a task when one passes; the task sees the poke
 // at its next safepoint (one relaxed load) and re-checks its clocks. The
 // thread starts only when a task publishes a finite deadline, so a run
-// without wall or CPU budgets pays nothing but construction.
+// without wall or CPU budgets pays nothing but construction. Runs of the
+// embedding API share one process-wide watchdog (Shared()), so a short run
+// with a deadline pays a registration (a lock and a notify), not a thread
+// start and join.
 #pragma once
 
 #include <condition_variable>
@@ -20,6 +23,9 @@ class Watchdog : public interp::FenceWatcher {
  public:
   Watchdog() = default;
   ~Watchdog() override;
+  // The process-wide instance (never destroyed; its thread starts on first
+  // need and lives until the process exits).
+  static Watchdog& Shared();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
