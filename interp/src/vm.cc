@@ -60,6 +60,8 @@ constexpr int64_t kUnlimitedSteps = std::numeric_limits<int64_t>::max();
 // References to references are followed this many times at most; more means
 // a cycle (a reference stored into the place it refers to).
 constexpr int kMaxRefHops = 64;
+// Open sandbox scopes per task.
+constexpr size_t kMaxScopes = 10000;
 }  // namespace
 
 Task::Task(std::shared_ptr<const Module> m, Host* host, Limits limits)
@@ -221,6 +223,9 @@ struct Exec {
   // counter is exact here (a scope change ends a segment).
   static Stop EnterScope(Task& t, uint32_t di) {
     const ir::SandboxDecl& d = t.module_->sandboxes[di];
+    // Hostile MtyIR can enter sandboxes in a loop without leaving them.
+    if (t.scopes_.size() >= kMaxScopes)
+      return Trap(t, "MT5018", absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
     const int me = static_cast<int>(t.scopes_.size());
     Task::Scope s;
     s.decl = di;
