@@ -2620,6 +2620,72 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
   program.functions.push_back(std::move(f));
 }
 
+// `A::__turn_Msg(state, params) -> (state, reply)`: one handler turn on a
+// copy of the state, which the agent runtime commits only when the turn
+// completes (runtime.md §5: transactional turns).
+static ir::Function AgentTurn(const std::string& agent, const std::string& msg, size_t nparams,
+                              Loc loc) {
+  ir::Loc at{static_cast<uint32_t>(loc.line), static_cast<uint32_t>(loc.col)};
+  ir::Type state = ir::Type::Named("__agent_" + agent);
+  ir::Function f;
+  f.name = absl::StrCat(agent, "::__turn_", msg);
+  f.loc = at;
+  f.num_params = static_cast<uint32_t>(1 + nparams);
+  ir::Type result;
+  result.kind = ir::Type::Kind::kTuple;
+  result.args = {state, ir::Type::Named("Any")};
+  f.locals.push_back(ir::Local{result, false, ""});
+  f.locals.push_back(ir::Local{state, true, "state"});
+  for (size_t i = 0; i < nparams; ++i)
+    f.locals.push_back(ir::Local{ir::Type::Named("Any"), false, ""});
+  ir::Type ref;
+  ref.kind = ir::Type::Kind::kRef;
+  ref.is_mut = true;
+  ref.args = {state};
+  const uint32_t k = static_cast<uint32_t>(f.locals.size());
+  f.locals.push_back(ir::Local{ref, true, ""});
+  f.locals.push_back(ir::Local{ir::Type::Named("Any"), true, "reply"});
+  auto assign = [&](uint32_t local, ir::Rvalue r) {
+    ir::Statement s;
+    s.kind = ir::Statement::Kind::kAssign;
+    s.place.local = local;
+    s.rvalue = std::move(r);
+    s.loc = at;
+    s.loc_explicit = true;
+    return s;
+  };
+  ir::Block b;
+  ir::Rvalue mk_ref;
+  mk_ref.kind = ir::Rvalue::Kind::kRef;
+  mk_ref.is_mut = true;
+  mk_ref.place.local = 1;
+  b.stmts.push_back(assign(k, std::move(mk_ref)));
+  ir::Rvalue call;
+  call.kind = ir::Rvalue::Kind::kCall;
+  call.name = absl::StrCat(agent, "::on_", msg);
+  ir::Place kp;
+  kp.local = k;
+  call.ops.push_back(ir::Operand::Move(kp));
+  for (size_t i = 0; i < nparams; ++i) {
+    ir::Place p;
+    p.local = static_cast<uint32_t>(2 + i);
+    call.ops.push_back(ir::Operand::Move(p));
+  }
+  b.stmts.push_back(assign(k + 1, std::move(call)));
+  ir::Rvalue tup;
+  tup.kind = ir::Rvalue::Kind::kTupleInit;
+  ir::Place s1, rp;
+  s1.local = 1;
+  rp.local = k + 1;
+  tup.ops = {ir::Operand::Move(s1), ir::Operand::Move(rp)};
+  b.stmts.push_back(assign(0, std::move(tup)));
+  b.term.kind = ir::Terminator::Kind::kReturn;
+  b.term.loc = at;
+  b.term.loc_explicit = true;
+  f.blocks.push_back(std::move(b));
+  return f;
+}
+
 std::string Globals::DeclareSandbox(const std::string& name,
                                     const std::vector<SandboxEntry>& entries, Loc loc) {
   ir::SandboxDecl d;
@@ -2723,6 +2789,7 @@ void Globals::LowerAll(const Module& m) {
         FnLowerer fl(*this, a.name + "::on_" + h.msg, Ty::Unknown());
         fl.SetLoc(h.loc);
         program.functions.push_back(fl.LowerHandler(a, h));
+        program.functions.push_back(AgentTurn(a.name, h.msg, h.params.size(), h.loc));
       }
       for (const FnDecl& f : a.fns) {
         TyP ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit) : Resolve(f.ret);

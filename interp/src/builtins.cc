@@ -115,6 +115,12 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
           &out, "<fn ",
           v.i() < static_cast<int64_t>(m.functions.size()) ? m.functions[v.i()].name : "?", ">");
       return;
+    case Tag::kAgent: {
+      std::string name = v.aux() < m.functions.size() ? m.functions[v.aux()].name : "?";
+      if (name.ends_with("::__init")) name.resize(name.size() - 8);
+      absl::StrAppend(&out, "<agent ", name, "#", v.i(), ">");
+      return;
+    }
     case Tag::kDead: out += "<dead>"; return;
     case Tag::kStr: {
       const std::string& s = static_cast<StrObj*>(v.h())->s;

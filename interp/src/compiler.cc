@@ -504,13 +504,28 @@ class FunctionCompiler {
         Emit(Op::MakeCap, Dst(), AddCall(std::move(d)));
         break;
       }
-      case K::kAgentSpawn:
-      case K::kSend:
+      case K::kAgentSpawn: {
+        CallDesc d;
+        d.name = r.name;
+        d.args = Args(r.ops);
+        d.callee = m_.FindFunction(r.name + "::__init");
+        Emit(Op::Spawn, Dst(), AddCall(std::move(d)));
+        break;
+      }
+      case K::kSend: {
+        CallDesc d;
+        d.name = r.name;
+        d.args = Args(r.ops);
+        Emit(Op::Send, Dst(), AddCall(std::move(d)));
+        break;
+      }
       case K::kAsk: {
-        const char* what = r.kind == K::kAgentSpawn ? "spawn" : r.kind == K::kSend ? "send" : "ask";
-        out_.messages.push_back(
-            absl::StrCat(what, " ", r.name, ": agents are not supported by this runtime yet"));
-        Emit(Op::Unsupported, static_cast<int32_t>(out_.messages.size() - 1));
+        CallDesc d;
+        d.name = r.name;
+        d.args = Args(r.ops);
+        int32_t deadline = r.deadline ? OperandReg(*r.deadline) : -1;
+        Emit(Op::Ask, Dst(), AddCall(std::move(d)), deadline);
+        breaks_segment = true;  // the task may wait here
         break;
       }
     }

@@ -18,6 +18,7 @@ const char* TagName(Tag t) {
     case Tag::kDuration: return "Duration";
     case Tag::kSize: return "Size";
     case Tag::kFn: return "Fn";
+    case Tag::kAgent: return "Agent";
     case Tag::kDead: return "dead value";
     case Tag::kStr: return "Str";
     case Tag::kArray: return "Array";

@@ -87,6 +87,12 @@ uint64_t Task::steps_used() const {
   return limits_.steps > left ? limits_.steps - left : 0;
 }
 
+void Task::Resume(Value reply) {
+  if (resume_reg_ >= 0 && static_cast<size_t>(resume_reg_) < stack_.size())
+    stack_[resume_reg_] = std::move(reply);
+  resume_reg_ = -1;
+}
+
 int64_t Task::cpu_used_ns() const {
   return running_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
 }
@@ -1161,6 +1167,76 @@ dispatch:
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
     NEXT();
+  }
+  CASE(Spawn) {
+    const CallDesc& d = fn->calls[pc->b];
+    args.clear();
+    for (const ArgDesc& a : d.args) {
+      DEAD_CHECK(R[a.reg]);
+      args.push_back(R[a.reg]);
+      if (a.move) R[a.reg].Kill();
+    }
+    SAVE();
+    effect_msg.clear();
+    effect_code.clear();
+    std::optional<Value> h =
+        t.host_ ? t.host_->Spawn(d.callee, d.name, args, &effect_code, &effect_msg) : std::nullopt;
+    if (!h) TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+    R[pc->a] = std::move(*h);
+    NEXT();
+  }
+  CASE(Send) {
+    const CallDesc& d = fn->calls[pc->b];
+    args.clear();
+    for (const ArgDesc& a : d.args) {
+      DEAD_CHECK(R[a.reg]);
+      args.push_back(R[a.reg]);
+      if (a.move) R[a.reg].Kill();
+    }
+    SAVE();
+    effect_msg.clear();
+    effect_code.clear();
+    Value target = args.empty() ? Value() : std::move(args.front());
+    if (!args.empty()) args.erase(args.begin());
+    if (!t.host_ || !t.host_->Send(target, d.name, args, &effect_code, &effect_msg))
+      TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+    R[pc->a] = Value::Unit();
+    NEXT();
+  }
+  CASE(Ask) {
+    const CallDesc& d = fn->calls[pc->b];
+    args.clear();
+    for (const ArgDesc& a : d.args) {
+      DEAD_CHECK(R[a.reg]);
+      args.push_back(R[a.reg]);
+      if (a.move) R[a.reg].Kill();
+    }
+    std::optional<int64_t> deadline;
+    if (pc->c >= 0) {
+      DEAD_CHECK(R[pc->c]);
+      deadline = R[pc->c].i();
+    }
+    SAVE();
+    effect_msg.clear();
+    effect_code.clear();
+    Value target = args.empty() ? Value() : std::move(args.front());
+    if (!args.empty()) args.erase(args.begin());
+    Value reply;
+    Host::AskStatus st =
+        t.host_ ? t.host_->Ask(target, d.name, args, deadline, &reply, &effect_code, &effect_msg)
+                : Host::AskStatus::kFail;
+    if (st == Host::AskStatus::kFail)
+      TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+    if (st == Host::AskStatus::kWait) {
+      t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a;
+      ++pc;
+      SAVE();
+      return Stop::kSuspended;
+    }
+    R[pc->a] = std::move(reply);
+    ++pc;
+    ENTER_SEGMENT(pc - code);
+    DISPATCH();
   }
   CASE(Unsupported) { TRAP("MT5008", fn->messages[pc->a]); }
   CASE(SandboxEnter) {

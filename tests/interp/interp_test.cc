@@ -335,3 +335,106 @@ bb0:
 
 }  // namespace
 }  // namespace mty::interp
+
+namespace mty::interp {
+namespace {
+
+// The agent plumbing (spawn/send/ask through the host; an ask that waits
+// suspends the task until Resume delivers the reply). The scheduler that
+// implements these for real is the agent runtime's.
+class AgentHost : public CaptureHost {
+ public:
+  std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
+                             std::string*, std::string*) override {
+    log += std::string("spawn ") + std::string(agent) + "/" + std::to_string(args.size()) + ";";
+    return Value::Agent(7, static_cast<uint32_t>(init_fn));
+  }
+  bool Send(const Value& target, std::string_view msg, std::vector<Value>& args, std::string*,
+            std::string*) override {
+    log += "send " + std::to_string(target.i()) + " " + std::string(msg) + "(" +
+           std::to_string(args.size() ? args[0].i() : -1) + ");";
+    return true;
+  }
+  AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>&,
+                std::optional<int64_t> deadline, Value* reply, std::string* code,
+                std::string* message) override {
+    log += "ask " + std::to_string(target.i()) + " " + std::string(msg) +
+           (deadline ? " within " + std::to_string(*deadline) : "") + ";";
+    if (msg == "Now") {
+      *reply = Value::Int(5);
+      return AskStatus::kReply;
+    }
+    if (msg == "Bad") {
+      *code = "MT5021";
+      *message = "ask failed: dead agent";
+      return AskStatus::kFail;
+    }
+    return AskStatus::kWait;
+  }
+  std::string log;
+};
+
+const char* kAgentProgram = R"(mtyir 1
+struct __agent_A { n: I64 }
+fn A::__init() -> __agent_A {
+bb0:
+  _0 = new __agent_A(0)
+  return
+}
+fn main() -> I64 {
+  let mut _1: Agent
+  let mut _2: Unit
+  let mut _3: I64
+  let mut _4: I64
+bb0:
+  _1 = spawn A()
+  _2 = send copy _1, Inc(3)
+  _3 = ask copy _1, Now()
+  _4 = ask copy _1, Later() within 2s
+  _0 = copy _3 + copy _4
+  return
+}
+)";
+
+TEST(Interp, AgentOpsGoThroughTheHostAndAnAskCanWait) {
+  auto m = Build(kAgentProgram);
+  ASSERT_TRUE(m);
+  AgentHost host;
+  Task task(m, &host, {});
+  std::string err;
+  ASSERT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
+  ExecOutcome o = task.Run();
+  ASSERT_EQ(o.kind, ExecOutcome::Kind::kSuspended) << o.message;
+  EXPECT_EQ(host.log, "spawn A/0;send 7 Inc(3);ask 7 Now;ask 7 Later within 2000000000;");
+  task.Resume(Value::Int(37));
+  o = task.Run();
+  ASSERT_EQ(o.kind, ExecOutcome::Kind::kOk) << o.message;
+  EXPECT_EQ(Debug(*m, o.value), "42");
+  EXPECT_EQ(Debug(*m, Value::Agent(7, static_cast<uint32_t>(m->FindFunction("A::__init")))),
+            "<agent A#7>");
+}
+
+TEST(Interp, AgentOpsWithoutAnAgentHostTrapMT5008) {
+  auto r = RunText(kAgentProgram);
+  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(r.o.code, "MT5008");
+  EXPECT_EQ(r.o.message, "spawn A: agents are not supported by this runtime yet");
+}
+
+TEST(Interp, AFailedAskTrapsWithTheHostsCode) {
+  std::string text = kAgentProgram;
+  text.replace(text.find("Now()"), 5, "Bad()");
+  auto m = Build(text);
+  ASSERT_TRUE(m);
+  AgentHost host;
+  Task task(m, &host, {});
+  std::string err;
+  ASSERT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
+  ExecOutcome o = task.Run();
+  ASSERT_EQ(o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(o.code, "MT5021");
+  EXPECT_EQ(o.message, "ask failed: dead agent");
+}
+
+}  // namespace
+}  // namespace mty::interp

@@ -23,8 +23,9 @@ enum class Tag : uint8_t {
   kChar,
   kDuration,
   kSize,
-  kFn,    // i = function index
-  kDead,  // moved-out, dropped or not yet live (reading it traps MT5002)
+  kFn,     // i = function index
+  kAgent,  // an agent handle: i = agent id, aux = the agent's `A::__init` function
+  kDead,   // moved-out, dropped or not yet live (reading it traps MT5002)
   // Heap values (h points to a HeapObj). Keep kStr first.
   kStr,
   kArray,
@@ -86,6 +87,12 @@ class Value {
   static Value Duration(int64_t ns) { return Imm(Tag::kDuration, ns); }
   static Value Size(int64_t b) { return Imm(Tag::kSize, b); }
   static Value Fn(uint32_t idx) { return Imm(Tag::kFn, idx); }
+  static Value Agent(int64_t id, uint32_t init_fn) {
+    Value v = Imm(Tag::kAgent, id);
+    v.aux_ = init_fn;
+    return v;
+  }
+  uint32_t aux() const { return aux_; }
   static Value Float(double d) {
     Value v;
     v.tag_ = Tag::kFloat;
@@ -242,7 +249,8 @@ inline uint64_t Estimate(const Value& v) {
     case Tag::kFloat:
     case Tag::kDuration:
     case Tag::kSize:
-    case Tag::kFn: return 16;
+    case Tag::kFn:
+    case Tag::kAgent: return 16;
     default: return v.h()->est;
   }
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/value.h"
 #include "mty/ir/ir.h"
@@ -50,6 +51,45 @@ class Host {
   // Fences::kNone for none): blocking host calls must give up at it and
   // fail with code MT5009.
   virtual void SetWallDeadline(int64_t steady_ns) { (void)steady_ns; }
+
+  // Agents (runtime.md §5), implemented by the agent runtime's scheduler.
+  // The default host has none: each traps MT5008 with `*message` set.
+  // `init_fn` is the agent's `A::__init` function (-1 when the program has
+  // none). Return nullopt / false to trap with `*code` (MT5008 when empty).
+  virtual std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
+                                     std::string* code, std::string* message) {
+    (void)init_fn;
+    (void)args;
+    (void)code;
+    *message = absl::StrCat("spawn ", std::string(agent),
+                            ": agents are not supported by this runtime yet");
+    return std::nullopt;
+  }
+  virtual bool Send(const Value& target, std::string_view msg, std::vector<Value>& args,
+                    std::string* code, std::string* message) {
+    (void)target;
+    (void)args;
+    (void)code;
+    *message =
+        absl::StrCat("send ", std::string(msg), ": agents are not supported by this runtime yet");
+    return false;
+  }
+  // An ask either has its reply now (kReply, `*reply` set), makes the task
+  // wait (kWait: Run returns kSuspended and the scheduler resumes the task
+  // with Task::Resume(reply)), or fails (kFail: trap with `*code`).
+  enum class AskStatus { kReply, kWait, kFail };
+  virtual AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
+                        std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
+                        std::string* message) {
+    (void)target;
+    (void)args;
+    (void)deadline_ns;
+    (void)reply;
+    (void)code;
+    *message =
+        absl::StrCat("ask ", std::string(msg), ": agents are not supported by this runtime yet");
+    return AskStatus::kFail;
+  }
 };
 
 struct Limits {
@@ -139,6 +179,9 @@ class Task {
   void SetFenceWatcher(FenceWatcher* w) { watcher_ = w; }
   // CPU time the task has used so far (its thread's CPU clock while running).
   int64_t cpu_used_ns() const;
+  // After Run returned kSuspended on an ask that waits: the reply, written
+  // to the ask's destination before the next Run.
+  void Resume(Value reply);
 
   uint64_t mem_used() const { return mem_used_; }
   uint64_t steps_used() const;
@@ -175,6 +218,7 @@ class Task {
   int64_t cpu_base_ = 0;                   // task CPU used before the current Run
   int64_t thread_cpu_at_run_ = 0;          // the thread's CPU clock when the current Run began
   bool running_ = false;
+  int64_t resume_reg_ = -1;  // absolute register awaiting an ask's reply
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily
