@@ -11,6 +11,7 @@
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/text.h"
+#include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
 #include "mty/runtime/watchdog.h"
 #include "mty/stdlib/fs_cap.h"
@@ -291,27 +292,36 @@ struct Runner::State {
   Budget budget;  // options.budget tightened by the manifest
   CallbackHost out;
   stdlib::StdHost host;
-  interp::Task task;
-  runtime::Watchdog& watchdog = runtime::Watchdog::Shared();  // wall-clock and CPU fences
+  runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),
         budget(EffectiveBudget(options)),
         out(options),
         host(&out, MakeHostOptions(options)),
-        task(program->impl_->module, &host,
-             interp::Limits{budget.steps, budget.memory, budget.depth ? budget.depth : 10000,
-                            budget.wall_ns, budget.cpu_ns}) {
-    watchdog.Watch(task);
+        scheduler(program->impl_->module, AgentOptionsOf(budget), &host, ForkHost,
+                  &runtime::Watchdog::Shared()) {}
+
+  static runtime::AgentOptions AgentOptionsOf(const Budget& b) {
+    runtime::AgentOptions a;
+    a.limits = interp::Limits{b.steps, b.memory, b.depth ? b.depth : 10000, b.wall_ns, b.cpu_ns};
+    a.spawned = b.spawned;
+    a.mailbox = b.mailbox ? b.mailbox : 1024;
+    a.mb_policy = b.mb_policy.empty() ? "block" : b.mb_policy;
+    return a;
   }
-  ~State() { watchdog.Unwatch(task); }
+  // An agent's host: the capabilities of the task that spawned it, as they
+  // are at the spawn (inside a sandbox, the sandbox's).
+  static std::unique_ptr<interp::Host> ForkHost(interp::Host& spawner) {
+    return static_cast<stdlib::StdHost&>(spawner).Fork();
+  }
 };
 
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
     : state_(std::make_unique<State>(std::move(program), std::move(options))) {}
 Runner::~Runner() = default;
 
-void Runner::Interrupt() { state_->task.Interrupt(); }
+void Runner::Interrupt() { state_->scheduler.Interrupt(); }
 
 RunResult Runner::Run() {
   RunResult r;
@@ -344,14 +354,6 @@ RunResult Runner::Run() {
       main_args.push_back(interp::Value::Heap(c));
     }
   }
-  std::string err;
-  if (!state_->task.Start(entry, std::move(main_args), &err)) {
-    r.kind = RunResult::Kind::kTrap;
-    r.code = "MT5016";
-    r.message = err;
-    r.exit_code = 1;
-    return r;
-  }
   // The manifest's file allow-lists double as the process-wide default caps.
   std::optional<stdlib::ScopedDefaultCaps> default_caps;
   if (state_->options.install_default_caps || state_->options.manifest) {
@@ -359,11 +361,15 @@ RunResult Runner::Run() {
     default_caps.emplace(f.read ? stdlib::FsCap::Rooted(*f.read) : stdlib::FsCap::Unrestricted(),
                          f.write ? stdlib::FsCap::Rooted(*f.write) : stdlib::FsCap::Unrestricted());
   }
-  interp::ExecOutcome o;
-  do {
-    // No scheduler yet: a suspended task (a `suspend` terminator) resumes at once.
-    o = state_->task.Run();
-  } while (o.kind == interp::ExecOutcome::Kind::kSuspended);
+  std::string err;
+  interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);
+  if (!err.empty()) {
+    r.kind = RunResult::Kind::kTrap;
+    r.code = "MT5016";
+    r.message = err;
+    r.exit_code = 1;
+    return r;
+  }
   r.sandbox = o.sandbox;
   r.mem_used = o.mem_used;
   r.mem_limit = o.mem_limit;
@@ -392,6 +398,12 @@ RunResult Runner::Run() {
     case K::kTrap:
       r.kind = RunResult::Kind::kTrap;
       r.exit_code = 1;
+      if (!state_->scheduler.main_breach().empty()) {  // spawn or mailbox limit (exit 7)
+        r.kind = RunResult::Kind::kBudgetExceeded;
+        r.budget = state_->scheduler.main_breach() == "spawned" ? RunResult::BudgetKind::kSpawned
+                                                                : RunResult::BudgetKind::kMailbox;
+        r.exit_code = 7;
+      }
       break;
     case K::kStepBudget:
       r.kind = RunResult::Kind::kBudgetExceeded;

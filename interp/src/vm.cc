@@ -87,6 +87,20 @@ uint64_t Task::steps_used() const {
   return limits_.steps > left ? limits_.steps - left : 0;
 }
 
+void Task::ResumeTrap(std::string code, std::string message) {
+  resume_reg_ = -1;
+  pending_trap_code_ = std::move(code);
+  pending_trap_message_ = std::move(message);
+}
+
+void Task::ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns) {
+  if (limits_.steps)
+    steps_left_ =
+        steps_left_ > static_cast<int64_t>(steps) ? steps_left_ - static_cast<int64_t>(steps) : 0;
+  mem_used_ += memory;
+  cpu_base_ += cpu_ns;
+}
+
 void Task::Resume(Value reply) {
   if (resume_reg_ >= 0 && static_cast<size_t>(resume_reg_) < stack_.size())
     stack_[resume_reg_] = std::move(reply);
@@ -1198,9 +1212,17 @@ dispatch:
     effect_code.clear();
     Value target = args.empty() ? Value() : std::move(args.front());
     if (!args.empty()) args.erase(args.begin());
-    if (!t.host_ || !t.host_->Send(target, d.name, args, &effect_code, &effect_msg))
+    Host::AskStatus st = t.host_ ? t.host_->Send(target, d.name, args, &effect_code, &effect_msg)
+                                 : Host::AskStatus::kFail;
+    if (st == Host::AskStatus::kFail)
       TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
     R[pc->a] = Value::Unit();
+    if (st == Host::AskStatus::kWait) {  // a full mailbox under `block`
+      t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a;
+      ++pc;
+      SAVE();
+      return Stop::kSuspended;
+    }
     NEXT();
   }
   CASE(Ask) {
@@ -1567,7 +1589,11 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
   pc_ = 0;
   started_ = true;
   start_ns_ = SteadyNow();
-  if (limits_.wall_ns > 0) wall_deadline_ = SatAdd(start_ns_, limits_.wall_ns);
+  if (limits_.wall_deadline_ns > 0) {
+    wall_deadline_ = limits_.wall_deadline_ns;
+  } else if (limits_.wall_ns > 0) {
+    wall_deadline_ = SatAdd(start_ns_, limits_.wall_ns);
+  }
   if (limits_.cpu_ns > 0) cpu_deadline_ = limits_.cpu_ns;
   return true;
 }
@@ -1579,6 +1605,13 @@ ExecOutcome Task::Run() {
     o.code = "MT5016";
     o.message = started_ ? "task already finished" : "task not started";
     return o;
+  }
+  if (!pending_trap_code_.empty()) {
+    // The ask this task waits on failed (runtime.md §5): trap at the ask.
+    if (pc_ > 0) --pc_;
+    Exec::SetTrap(*this, std::move(pending_trap_code_), std::move(pending_trap_message_));
+    pending_trap_code_.clear();
+    return Exec::Finish(*this, Stop::kTrap);
   }
   // CPU time is the thread's CPU clock while the task runs.
   running_ = true;

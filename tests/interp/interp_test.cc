@@ -349,11 +349,11 @@ class AgentHost : public CaptureHost {
     log += std::string("spawn ") + std::string(agent) + "/" + std::to_string(args.size()) + ";";
     return Value::Agent(7, static_cast<uint32_t>(init_fn));
   }
-  bool Send(const Value& target, std::string_view msg, std::vector<Value>& args, std::string*,
-            std::string*) override {
+  AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args, std::string*,
+                 std::string*) override {
     log += "send " + std::to_string(target.i()) + " " + std::string(msg) + "(" +
            std::to_string(args.size() ? args[0].i() : -1) + ");";
-    return true;
+    return AskStatus::kReply;
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>&,
                 std::optional<int64_t> deadline, Value* reply, std::string* code,

@@ -65,19 +65,21 @@ class Host {
                             ": agents are not supported by this runtime yet");
     return std::nullopt;
   }
-  virtual bool Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                    std::string* code, std::string* message) {
+  // An ask either has its reply now (kReply, `*reply` set), makes the task
+  // wait (kWait: Run returns kSuspended and the scheduler resumes the task
+  // with Task::Resume(reply) or Task::ResumeTrap), or fails (kFail: trap
+  // with `*code`). A send is kReply when done, kWait when the sender must
+  // wait for room (resume with ()), kFail to trap.
+  enum class AskStatus { kReply, kWait, kFail };
+  virtual AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
+                         std::string* code, std::string* message) {
     (void)target;
     (void)args;
     (void)code;
     *message =
         absl::StrCat("send ", std::string(msg), ": agents are not supported by this runtime yet");
-    return false;
+    return AskStatus::kFail;
   }
-  // An ask either has its reply now (kReply, `*reply` set), makes the task
-  // wait (kWait: Run returns kSuspended and the scheduler resumes the task
-  // with Task::Resume(reply)), or fails (kFail: trap with `*code`).
-  enum class AskStatus { kReply, kWait, kFail };
   virtual AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
                         std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
                         std::string* message) {
@@ -98,6 +100,10 @@ struct Limits {
   uint32_t depth = 10000;  // call frames; 0 = the default 10000
   int64_t wall_ns = 0;     // wall-clock time from Start; 0 = unlimited
   int64_t cpu_ns = 0;      // CPU time of the threads running the task; 0 = unlimited
+  // When set, the wall-clock deadline (steady_clock ns) instead of Start +
+  // wall_ns (tasks of one run share the run's deadline); wall_ns still names
+  // the limit in the breach message.
+  int64_t wall_deadline_ns = 0;
 };
 
 // The wall-clock and CPU deadlines of a task's innermost scope, published
@@ -182,6 +188,11 @@ class Task {
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
+  // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
+  void ResumeTrap(std::string code, std::string message);
+  // Charges what other tasks of the same run consumed meanwhile against
+  // this task's step, memory and CPU budgets (one budget per run).
+  void ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns);
 
   uint64_t mem_used() const { return mem_used_; }
   uint64_t steps_used() const;
@@ -219,6 +230,7 @@ class Task {
   int64_t thread_cpu_at_run_ = 0;          // the thread's CPU clock when the current Run began
   bool running_ = false;
   int64_t resume_reg_ = -1;  // absolute register awaiting an ask's reply
+  std::string pending_trap_code_, pending_trap_message_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily

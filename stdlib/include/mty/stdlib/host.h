@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ class StdHost : public interp::Host {
                                             std::string* code, std::string* message) override;
 
   int denials() const { return denials_; }
+  // A host with the same grants and the current capability scopes (an
+  // agent's host, made when it is spawned).
+  std::unique_ptr<StdHost> Fork() const { return std::make_unique<StdHost>(*this); }
   // Sandbox scopes: capabilities become the intersection of the enclosing
   // scope's and the sandbox's allow-lists (a sandbox can never widen).
   bool EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) override;

@@ -1,0 +1,97 @@
+// The agent runtime (runtime.md §5): agents with private state and FIFO
+// mailboxes, and a deterministic single-threaded scheduler that runs the
+// program's `main` task and agent turns from one FIFO run queue.
+//
+// A turn runs `A::__turn_Msg(state, args) -> (state, reply)` as its own
+// interp::Task on a copy of the agent's state; the state is committed only
+// when the turn completes, so a turn that traps or breaches changes nothing.
+// `main`, turns and agent initialisers share the run's budget: what one task
+// consumes is charged to the others before they continue
+// (Task::ConsumeExternal).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mty/interp/vm.h"
+#include "mty/runtime/watchdog.h"
+
+namespace mty::runtime {
+
+struct AgentOptions {
+  interp::Limits limits;            // the run's budget (shared by all tasks)
+  uint64_t spawned = 0;             // agents that may be spawned; 0 = unlimited
+  uint64_t mailbox = 1024;          // messages queued per agent
+  std::string mb_policy = "block";  // block | drop | fail
+};
+
+class Scheduler {
+ public:
+  // Makes the host of a new agent from the host of the task that spawns it
+  // (so the agent keeps the capabilities of the scope active at spawn).
+  using HostFactory = std::function<std::unique_ptr<interp::Host>(interp::Host& spawner)>;
+
+  Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions options,
+            interp::Host* main_host, HostFactory make_host, Watchdog* watchdog);
+  ~Scheduler();
+
+  // Runs `entry(args)` as the main task, then drains: agents finish the
+  // messages already queued. Returns main's outcome.
+  interp::ExecOutcome Run(int entry, std::vector<interp::Value> args, std::string* error);
+  // Cancels the run from another thread (main's outcome: kInterrupted).
+  void Interrupt();
+
+  // Which agent limit ended `main`, for the run's exit code: "spawned",
+  // "mailbox" or "" (none).
+  const std::string& main_breach() const { return main_breach_; }
+
+  struct Agent;
+  struct TaskRec;
+  class TaskHost;
+
+ private:
+  friend class TaskHost;
+  TaskRec* NewTask(int fn, std::vector<interp::Value> args, interp::Host* inner, Agent* agent,
+                   std::string* error);
+  void RunSlice(TaskRec* rec);
+  void StartTurn(Agent* a);
+  void FailAgent(Agent* a, const std::string& why, TaskRec* turn);
+  void Wake(TaskRec* rec) { ready_.push_back(rec); }
+  void Finished(TaskRec* rec);
+
+  // Host calls from tasks.
+  std::optional<interp::Value> Spawn(TaskRec* from, int init_fn, std::string_view name,
+                                     std::vector<interp::Value>& args, std::string* code,
+                                     std::string* message);
+  interp::Host::AskStatus Deliver(TaskRec* from, const interp::Value& target, std::string_view msg,
+                                  std::vector<interp::Value>& args, bool ask, std::string* code,
+                                  std::string* message);
+
+  std::shared_ptr<const interp::Module> module_;
+  AgentOptions options_;
+  interp::Host* main_host_;
+  HostFactory make_host_;
+  Watchdog* watchdog_;
+  std::vector<std::unique_ptr<Agent>> agents_;  // by id - 1
+  std::vector<std::unique_ptr<TaskRec>> tasks_;
+  std::deque<TaskRec*> ready_;
+  TaskRec* main_ = nullptr;
+  bool main_done_ = false;
+  interp::ExecOutcome main_outcome_;
+  std::string main_breach_;
+  // What all tasks together have consumed (the run's budget).
+  uint64_t total_steps_ = 0, total_mem_ = 0;
+  int64_t total_cpu_ = 0;
+  int64_t wall_deadline_ = 0;  // steady ns; 0 = none
+  std::atomic<bool> cancelled_{false};
+  std::mutex current_mu_;
+  interp::Task* current_ = nullptr;
+};
+
+}  // namespace mty::runtime

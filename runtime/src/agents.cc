@@ -1,0 +1,401 @@
+#include "mty/runtime/agents.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+
+namespace mty::runtime {
+
+using interp::ExecOutcome;
+using interp::Host;
+using interp::Value;
+
+namespace {
+int64_t SteadyNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+struct Scheduler::Agent {
+  struct Msg {
+    std::string name;
+    std::vector<Value> args;
+    TaskRec* asker = nullptr;  // a plain ask waits for the reply
+  };
+  int64_t id = 0;
+  uint32_t init_fn = 0;
+  std::string type;  // A
+  std::string name;  // A#id
+  Value state;
+  std::deque<Msg> mailbox;
+  std::deque<std::pair<TaskRec*, Msg>> blocked;  // senders waiting for room (`block`)
+  std::unique_ptr<Host> host;                    // capabilities of the scope active at spawn
+  bool busy = false;
+  bool dead = false;
+};
+
+struct Scheduler::TaskRec {
+  Host* inner = nullptr;
+  std::unique_ptr<TaskHost> host;
+  std::unique_ptr<interp::Task> task;
+  Agent* agent = nullptr;  // a turn of this agent
+  Agent::Msg msg;          // the turn's message
+  bool waiting = false;    // for a reply or for mailbox room
+  bool init = false;       // an agent initialiser (run at spawn)
+  ExecOutcome outcome;     // init tasks: how it ended
+  uint64_t seen_steps = 0, seen_mem = 0;
+  int64_t seen_cpu = 0;
+};
+
+// The host of one task: the scheduler for agent operations, the task's own
+// capability host for everything else.
+class Scheduler::TaskHost : public Host {
+ public:
+  TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
+  void Stdout(std::string_view text) override { rec_->inner->Stdout(text); }
+  void Stderr(std::string_view text) override { rec_->inner->Stderr(text); }
+  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
+                                    std::string* code, std::string* message) override {
+    return rec_->inner->InvokeEffect(path, args, code, message);
+  }
+  void SetModule(const interp::Module* m) override { rec_->inner->SetModule(m); }
+  bool EnterSandbox(const ir::SandboxDecl& d, std::string* code, std::string* message) override {
+    return rec_->inner->EnterSandbox(d, code, message);
+  }
+  void ExitSandbox() override { rec_->inner->ExitSandbox(); }
+  void SetWallDeadline(int64_t ns) override { rec_->inner->SetWallDeadline(ns); }
+  std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
+                             std::string* code, std::string* message) override {
+    return s_->Spawn(rec_, init_fn, agent, args, code, message);
+  }
+  AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
+                 std::string* code, std::string* message) override {
+    return s_->Deliver(rec_, target, msg, args, false, code, message);
+  }
+  AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
+                std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
+                std::string* message) override {
+    (void)reply;
+    if (deadline_ns) {
+      *code = "MT5008";
+      *message = absl::StrCat("ask ", std::string(msg),
+                              " with a deadline (@d) is not supported by this runtime yet");
+      return AskStatus::kFail;
+    }
+    return s_->Deliver(rec_, target, msg, args, true, code, message);
+  }
+
+ private:
+  Scheduler* s_;
+  TaskRec* rec_;
+};
+
+Scheduler::Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions options,
+                     Host* main_host, HostFactory make_host, Watchdog* watchdog)
+    : module_(std::move(module)),
+      options_(std::move(options)),
+      main_host_(main_host),
+      make_host_(std::move(make_host)),
+      watchdog_(watchdog) {
+  if (options_.mailbox == 0) options_.mailbox = 1024;
+  if (options_.mb_policy.empty()) options_.mb_policy = "block";
+}
+
+Scheduler::~Scheduler() {
+  for (auto& rec : tasks_)
+    if (rec->task && watchdog_) watchdog_->Unwatch(*rec->task);
+}
+
+void Scheduler::Interrupt() {
+  cancelled_.store(true);
+  std::lock_guard<std::mutex> lock(current_mu_);
+  if (current_) current_->Interrupt();
+}
+
+Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Host* inner, Agent* agent,
+                                       std::string* error) {
+  auto rec = std::make_unique<TaskRec>();
+  rec->inner = inner;
+  rec->agent = agent;
+  rec->host = std::make_unique<TaskHost>(this, rec.get());
+  interp::Limits limits = options_.limits;
+  limits.wall_deadline_ns = wall_deadline_;
+  rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), limits);
+  if (watchdog_) watchdog_->Watch(*rec->task);
+  if (!rec->task->Start(fn, std::move(args), error)) {
+    if (watchdog_) watchdog_->Unwatch(*rec->task);
+    return nullptr;
+  }
+  tasks_.push_back(std::move(rec));
+  return tasks_.back().get();
+}
+
+void Scheduler::Finished(TaskRec* rec) {
+  if (watchdog_) watchdog_->Unwatch(*rec->task);
+  rec->task.reset();
+  rec->host.reset();
+}
+
+interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::string* error) {
+  if (options_.limits.wall_ns > 0) wall_deadline_ = SteadyNow() + options_.limits.wall_ns;
+  main_ = NewTask(entry, std::move(args), main_host_, nullptr, error);
+  if (!main_) {
+    main_outcome_.kind = ExecOutcome::Kind::kTrap;
+    return std::move(main_outcome_);
+  }
+  ready_.push_back(main_);
+  while (!ready_.empty()) {
+    TaskRec* rec = ready_.front();
+    ready_.pop_front();
+    RunSlice(rec);
+    if (ready_.empty() && !main_done_ && main_->waiting) {
+      // Nothing can run and main waits: no reply or room can ever come.
+      main_->waiting = false;
+      main_->task->ResumeTrap("MT5021",
+                              "ask failed: no reply can arrive (every agent is idle or waiting)");
+      Wake(main_);
+    }
+  }
+  return std::move(main_outcome_);
+}
+
+void Scheduler::RunSlice(TaskRec* rec) {
+  interp::Task& t = *rec->task;
+  t.ConsumeExternal(total_steps_ - rec->seen_steps, total_mem_ - rec->seen_mem,
+                    total_cpu_ - rec->seen_cpu);
+  const uint64_t s0 = t.steps_used(), m0 = t.mem_used();
+  const int64_t c0 = t.cpu_used_ns();
+  interp::Task* outer = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(current_mu_);
+    outer = current_;
+    current_ = &t;
+  }
+  if (cancelled_.load()) t.Interrupt();
+  ExecOutcome o = t.Run();
+  {
+    std::lock_guard<std::mutex> lock(current_mu_);
+    current_ = outer;
+  }
+  total_steps_ += t.steps_used() > s0 ? t.steps_used() - s0 : 0;
+  total_mem_ += t.mem_used() > m0 ? t.mem_used() - m0 : 0;
+  total_cpu_ += std::max<int64_t>(0, t.cpu_used_ns() - c0);
+  rec->seen_steps = total_steps_;
+  rec->seen_mem = total_mem_;
+  rec->seen_cpu = total_cpu_;
+
+  if (rec->init) {
+    rec->outcome = std::move(o);
+    Finished(rec);
+    return;
+  }
+  switch (o.kind) {
+    case ExecOutcome::Kind::kSuspended:
+      if (!rec->waiting) Wake(rec);  // a `suspend` terminator: yield
+      return;
+    case ExecOutcome::Kind::kInterrupted:
+      if (!cancelled_.load()) {
+        Wake(rec);
+        return;
+      }
+      main_outcome_ = std::move(o);
+      main_done_ = true;
+      ready_.clear();
+      return;
+    case ExecOutcome::Kind::kOk:
+      if (rec == main_) {
+        main_outcome_ = std::move(o);
+        main_done_ = true;
+        Finished(rec);
+        return;
+      } else {
+        Agent* a = rec->agent;
+        Value reply;
+        if (o.value.Is(interp::Tag::kTuple)) {
+          auto* tup = static_cast<interp::ArrayObj*>(o.value.h());
+          if (tup->items.size() == 2) {
+            a->state = tup->items[0];
+            reply = tup->items[1];
+          }
+        }
+        if (TaskRec* asker = rec->msg.asker) {
+          asker->waiting = false;
+          asker->task->Resume(std::move(reply));
+          Wake(asker);
+        }
+        Finished(rec);
+        a->busy = false;
+        StartTurn(a);
+        return;
+      }
+    default: break;  // a trap or a budget breach
+  }
+  if (rec == main_) {
+    if (o.code == "MT5012") main_breach_ = "mailbox";
+    if (o.code == "MT5009" && o.message.starts_with("spawn budget exceeded"))
+      main_breach_ = "spawned";
+    main_outcome_ = std::move(o);
+    main_done_ = true;
+    Finished(rec);
+    ready_.clear();  // a trap in main ends the run
+    return;
+  }
+  FailAgent(rec->agent, absl::StrCat("trap ", o.code, ": ", o.message), rec);
+  Finished(rec);
+}
+
+void Scheduler::StartTurn(Agent* a) {
+  if (a->busy || a->dead || a->mailbox.empty()) return;
+  Agent::Msg m = std::move(a->mailbox.front());
+  a->mailbox.pop_front();
+  if (!a->blocked.empty()) {  // room for the first blocked sender
+    auto [sender, msg] = std::move(a->blocked.front());
+    a->blocked.pop_front();
+    bool is_ask = msg.asker != nullptr;
+    a->mailbox.push_back(std::move(msg));
+    if (!is_ask) {
+      sender->waiting = false;
+      sender->task->Resume(Value::Unit());
+      Wake(sender);
+    }
+  }
+  int fn = module_->FindFunction(absl::StrCat(a->type, "::__turn_", m.name));
+  if (fn < 0) {
+    TaskRec fake;
+    fake.msg = std::move(m);
+    FailAgent(a,
+              absl::StrCat("trap MT5020: handler missing: ", a->type, " has no handler for ",
+                           fake.msg.name),
+              &fake);
+    return;
+  }
+  std::vector<Value> args;
+  args.push_back(a->state);
+  for (Value& v : m.args) args.push_back(std::move(v));
+  std::string error;
+  TaskRec* rec = NewTask(fn, std::move(args), a->host.get(), a, &error);
+  if (!rec) {
+    TaskRec fake;
+    fake.msg = std::move(m);
+    FailAgent(a, absl::StrCat("trap MT5016: ", fake.msg.name, ": ", error), &fake);
+    return;
+  }
+  rec->msg.name = m.name;
+  rec->msg.asker = m.asker;
+  a->busy = true;
+  ready_.push_back(rec);
+}
+
+void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
+  main_host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
+  a->dead = true;
+  a->busy = false;
+  auto fail_asker = [&](TaskRec* asker, const std::string& text) {
+    if (!asker) return;
+    asker->waiting = false;
+    asker->task->ResumeTrap("MT5021", text);
+    Wake(asker);
+  };
+  if (turn)
+    fail_asker(turn->msg.asker, absl::StrCat("ask failed: agent ", a->name, " failed: ", why));
+  std::string dead = absl::StrCat("ask failed: agent ", a->name, " is dead");
+  for (Agent::Msg& m : a->mailbox) fail_asker(m.asker, dead);
+  a->mailbox.clear();
+  for (auto& [sender, m] : a->blocked) {
+    if (m.asker) {
+      fail_asker(m.asker, dead);
+    } else {  // the send is dropped, the sender carries on
+      sender->waiting = false;
+      sender->task->Resume(Value::Unit());
+      Wake(sender);
+    }
+  }
+  a->blocked.clear();
+}
+
+std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_view name,
+                                      std::vector<Value>& args, std::string* code,
+                                      std::string* message) {
+  if (options_.spawned && agents_.size() >= options_.spawned) {
+    *code = "MT5009";
+    *message = absl::StrCat("spawn budget exceeded: ", options_.spawned, " agents");
+    return std::nullopt;
+  }
+  if (init_fn < 0) {
+    *code = "MT5016";
+    *message =
+        absl::StrCat("spawn ", std::string(name), ": the program has no agent ", std::string(name));
+    return std::nullopt;
+  }
+  auto a = std::make_unique<Agent>();
+  a->id = static_cast<int64_t>(agents_.size()) + 1;
+  a->init_fn = static_cast<uint32_t>(init_fn);
+  a->type = std::string(name);
+  a->name = absl::StrCat(std::string(name), "#", a->id);
+  a->host = make_host_(*from->inner);
+  // The initialiser runs now, to completion, under the run's budget.
+  std::string error;
+  TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);
+  if (!init) {
+    *code = "MT5016";
+    *message = absl::StrCat("spawn ", std::string(name), ": ", error);
+    return std::nullopt;
+  }
+  init->init = true;
+  RunSlice(init);
+  ExecOutcome& o = init->outcome;
+  if (o.kind == ExecOutcome::Kind::kSuspended) {
+    *code = "MT5016";
+    *message =
+        absl::StrCat("spawn ", std::string(name), ": an initialiser cannot wait for a reply");
+    return std::nullopt;
+  }
+  if (o.kind != ExecOutcome::Kind::kOk) {
+    *code = o.code.empty() ? "MT5016" : o.code;
+    *message = absl::StrCat("spawn ", std::string(name), ": initialiser failed: ", o.message);
+    return std::nullopt;
+  }
+  a->state = std::move(o.value);
+  agents_.push_back(std::move(a));
+  return Value::Agent(agents_.back()->id, static_cast<uint32_t>(init_fn));
+}
+
+Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::string_view msg,
+                                   std::vector<Value>& args, bool ask, std::string* code,
+                                   std::string* message) {
+  if (!target.Is(interp::Tag::kAgent) || target.i() < 1 ||
+      target.i() > static_cast<int64_t>(agents_.size())) {
+    *code = "MT5016";
+    *message = absl::StrCat(ask ? "ask " : "send ", std::string(msg), " needs an agent handle");
+    return Host::AskStatus::kFail;
+  }
+  Agent* a = agents_[target.i() - 1].get();
+  if (a->dead) {
+    if (!ask) return Host::AskStatus::kReply;  // a send to a dead agent is dropped
+    *code = "MT5021";
+    *message = absl::StrCat("ask failed: agent ", a->name, " is dead");
+    return Host::AskStatus::kFail;
+  }
+  Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
+  if (a->mailbox.size() >= options_.mailbox) {
+    if (options_.mb_policy == "drop" && !ask) return Host::AskStatus::kReply;
+    if (options_.mb_policy != "block") {
+      *code = "MT5012";
+      *message = absl::StrCat("mailbox full: ", a->name);
+      return Host::AskStatus::kFail;
+    }
+    a->blocked.emplace_back(from, std::move(m));
+    from->waiting = true;
+    return Host::AskStatus::kWait;
+  }
+  a->mailbox.push_back(std::move(m));
+  StartTurn(a);
+  if (!ask) return Host::AskStatus::kReply;
+  from->waiting = true;
+  return Host::AskStatus::kWait;
+}
+
+}  // namespace mty::runtime
