@@ -76,6 +76,14 @@ const std::vector<Adt>& PreludeAdts() {
             {}});
     v->push_back(Adt{
         false, "Response", {{"Response", {{"status", i64}, {"body", str}, {"headers", map}}}}, {}});
+    // Why an ask with a deadline (`h?Msg(x) @d`) got no reply (runtime.md §5).
+    v->push_back(Adt{true,
+                     "AskError",
+                     {{"DeadlineExceeded", {}},
+                      {"AgentFailed", {{"", str}}},
+                      {"DeadAgent", {}},
+                      {"MailboxFull", {}}},
+                     {}});
     return v;
   }();
   return *prelude;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 
@@ -12,6 +13,23 @@ using interp::Host;
 using interp::Value;
 
 namespace {
+Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
+  auto* o = new interp::AdtObj();
+  o->adt = adt;
+  o->variant = variant;
+  o->est = 24;
+  for (const Value& f : fields) o->est += interp::Estimate(f);
+  o->fields = std::move(fields);
+  return Value::Heap(o);
+}
+Value Ok(Value v) { return MakeAdt(interp::kAdtResult, 0, {std::move(v)}); }
+// Err(AskError): DeadlineExceeded = 0, AgentFailed(Str) = 1, DeadAgent = 2, MailboxFull = 3.
+Value AskErr(uint32_t variant, std::string why = "") {
+  std::vector<Value> fields;
+  if (variant == 1) fields.push_back(interp::MakeStr(std::move(why)));
+  return MakeAdt(interp::kAdtResult, 1,
+                 {MakeAdt(interp::kAdtAskError, variant, std::move(fields))});
+}
 int64_t SteadyNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -23,7 +41,9 @@ struct Scheduler::Agent {
   struct Msg {
     std::string name;
     std::vector<Value> args;
-    TaskRec* asker = nullptr;  // a plain ask waits for the reply
+    TaskRec* asker = nullptr;  // an ask waits for the reply
+    uint64_t ask_id = 0;
+    int64_t deadline = 0;  // steady ns; an ask with a deadline gets a Result
   };
   int64_t id = 0;
   uint32_t init_fn = 0;
@@ -41,11 +61,12 @@ struct Scheduler::TaskRec {
   Host* inner = nullptr;
   std::unique_ptr<TaskHost> host;
   std::unique_ptr<interp::Task> task;
-  Agent* agent = nullptr;  // a turn of this agent
-  Agent::Msg msg;          // the turn's message
-  bool waiting = false;    // for a reply or for mailbox room
-  bool init = false;       // an agent initialiser (run at spawn)
-  ExecOutcome outcome;     // init tasks: how it ended
+  Agent* agent = nullptr;    // a turn of this agent
+  Agent::Msg msg;            // the turn's message
+  bool waiting = false;      // for a reply or for mailbox room
+  uint64_t waiting_ask = 0;  // the ask it waits for
+  bool init = false;         // an agent initialiser (run at spawn)
+  ExecOutcome outcome;       // init tasks: how it ended
   uint64_t seen_steps = 0, seen_mem = 0;
   int64_t seen_cpu = 0;
 };
@@ -73,19 +94,12 @@ class Scheduler::TaskHost : public Host {
   }
   AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
                  std::string* code, std::string* message) override {
-    return s_->Deliver(rec_, target, msg, args, false, code, message);
+    return s_->Deliver(rec_, target, msg, args, false, std::nullopt, nullptr, code, message);
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
                 std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
                 std::string* message) override {
-    (void)reply;
-    if (deadline_ns) {
-      *code = "MT5008";
-      *message = absl::StrCat("ask ", std::string(msg),
-                              " with a deadline (@d) is not supported by this runtime yet");
-      return AskStatus::kFail;
-    }
-    return s_->Deliver(rec_, target, msg, args, true, code, message);
+    return s_->Deliver(rec_, target, msg, args, true, deadline_ns, reply, code, message);
   }
 
  private:
@@ -116,13 +130,18 @@ void Scheduler::Interrupt() {
 }
 
 Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Host* inner, Agent* agent,
-                                       std::string* error) {
+                                       std::string* error, int64_t deadline) {
   auto rec = std::make_unique<TaskRec>();
   rec->inner = inner;
   rec->agent = agent;
   rec->host = std::make_unique<TaskHost>(this, rec.get());
   interp::Limits limits = options_.limits;
+  // A turn answering an ask with a deadline stops at that deadline too.
   limits.wall_deadline_ns = wall_deadline_;
+  if (deadline && (!wall_deadline_ || deadline < wall_deadline_)) {
+    limits.wall_deadline_ns = deadline;
+    if (!limits.wall_ns) limits.wall_ns = 1;
+  }
   rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), limits);
   if (watchdog_) watchdog_->Watch(*rec->task);
   if (!rec->task->Start(fn, std::move(args), error)) {
@@ -147,11 +166,13 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
     return std::move(main_outcome_);
   }
   ready_.push_back(main_);
-  while (!ready_.empty()) {
+  while (!ready_.empty() || !timers_.empty()) {
+    FireTimers(/*wait=*/ready_.empty());
+    if (ready_.empty()) continue;
     TaskRec* rec = ready_.front();
     ready_.pop_front();
     RunSlice(rec);
-    if (ready_.empty() && !main_done_ && main_->waiting) {
+    if (ready_.empty() && timers_.empty() && !main_done_ && main_->waiting) {
       // Nothing can run and main waits: no reply or room can ever come.
       main_->waiting = false;
       main_->task->ResumeTrap("MT5021",
@@ -221,11 +242,9 @@ void Scheduler::RunSlice(TaskRec* rec) {
             reply = tup->items[1];
           }
         }
-        if (TaskRec* asker = rec->msg.asker) {
-          asker->waiting = false;
-          asker->task->Resume(std::move(reply));
-          Wake(asker);
-        }
+        if (TaskRec* asker = rec->msg.asker)
+          Answer(asker, rec->msg.ask_id,
+                 rec->msg.deadline ? Ok(std::move(reply)) : std::move(reply));
         Finished(rec);
         a->busy = false;
         StartTurn(a);
@@ -243,14 +262,58 @@ void Scheduler::RunSlice(TaskRec* rec) {
     ready_.clear();  // a trap in main ends the run
     return;
   }
+  if (rec->msg.deadline && o.kind == ExecOutcome::Kind::kWallBudget &&
+      SteadyNow() >= rec->msg.deadline && (!wall_deadline_ || SteadyNow() < wall_deadline_)) {
+    // The ask's deadline passed: the late handler is cancelled at its
+    // safepoint; its turn commits nothing and the agent carries on.
+    if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
+    Agent* a = rec->agent;
+    Finished(rec);
+    a->busy = false;
+    StartTurn(a);
+    return;
+  }
   FailAgent(rec->agent, absl::StrCat("trap ", o.code, ": ", o.message), rec);
   Finished(rec);
+}
+
+void Scheduler::Answer(TaskRec* asker, uint64_t id, Value value) {
+  if (!asker->waiting || asker->waiting_ask != id) return;  // answered already (deadline)
+  asker->waiting = false;
+  asker->waiting_ask = 0;
+  asker->task->Resume(std::move(value));
+  Wake(asker);
+}
+
+void Scheduler::FireTimers(bool wait) {
+  auto later = [](const Timer& a, const Timer& b) { return a > b; };
+  while (!timers_.empty()) {
+    const Timer t = timers_.front();
+    int64_t now = SteadyNow();
+    bool stale = !t.asker->waiting || t.asker->waiting_ask != t.ask_id;
+    if (t.at > now && !stale) {
+      if (!wait || cancelled_.load()) return;
+      std::this_thread::sleep_for(
+          std::chrono::nanoseconds(std::min<int64_t>(t.at - now, 10'000'000)));
+      continue;
+    }
+    std::pop_heap(timers_.begin(), timers_.end(), later);
+    timers_.pop_back();
+    if (stale) continue;
+    Answer(t.asker, t.ask_id, AskErr(0));
+    wait = false;
+  }
 }
 
 void Scheduler::StartTurn(Agent* a) {
   if (a->busy || a->dead || a->mailbox.empty()) return;
   Agent::Msg m = std::move(a->mailbox.front());
   a->mailbox.pop_front();
+  if (m.deadline && m.asker &&
+      (!m.asker->waiting || m.asker->waiting_ask != m.ask_id)) {  // the asker gave up
+    StartTurn(a);
+    return;
+  }
   if (!a->blocked.empty()) {  // room for the first blocked sender
     auto [sender, msg] = std::move(a->blocked.front());
     a->blocked.pop_front();
@@ -276,7 +339,7 @@ void Scheduler::StartTurn(Agent* a) {
   args.push_back(a->state);
   for (Value& v : m.args) args.push_back(std::move(v));
   std::string error;
-  TaskRec* rec = NewTask(fn, std::move(args), a->host.get(), a, &error);
+  TaskRec* rec = NewTask(fn, std::move(args), a->host.get(), a, &error, m.deadline);
   if (!rec) {
     TaskRec fake;
     fake.msg = std::move(m);
@@ -285,6 +348,8 @@ void Scheduler::StartTurn(Agent* a) {
   }
   rec->msg.name = m.name;
   rec->msg.asker = m.asker;
+  rec->msg.ask_id = m.ask_id;
+  rec->msg.deadline = m.deadline;
   a->busy = true;
   ready_.push_back(rec);
 }
@@ -293,20 +358,28 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
   main_host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
   a->dead = true;
   a->busy = false;
-  auto fail_asker = [&](TaskRec* asker, const std::string& text) {
-    if (!asker) return;
+  // A plain ask traps MT5021 in the asker; an ask with a deadline gets Err.
+  auto fail_asker = [&](const Agent::Msg& m, const std::string& text, Value err) {
+    TaskRec* asker = m.asker;
+    if (!asker || !asker->waiting || asker->waiting_ask != m.ask_id) return;
+    if (m.deadline) {
+      Answer(asker, m.ask_id, std::move(err));
+      return;
+    }
     asker->waiting = false;
+    asker->waiting_ask = 0;
     asker->task->ResumeTrap("MT5021", text);
     Wake(asker);
   };
   if (turn)
-    fail_asker(turn->msg.asker, absl::StrCat("ask failed: agent ", a->name, " failed: ", why));
+    fail_asker(turn->msg, absl::StrCat("ask failed: agent ", a->name, " failed: ", why),
+               AskErr(1, why));
   std::string dead = absl::StrCat("ask failed: agent ", a->name, " is dead");
-  for (Agent::Msg& m : a->mailbox) fail_asker(m.asker, dead);
+  for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(2));
   a->mailbox.clear();
   for (auto& [sender, m] : a->blocked) {
     if (m.asker) {
-      fail_asker(m.asker, dead);
+      fail_asker(m, dead, AskErr(2));
     } else {  // the send is dropped, the sender carries on
       sender->waiting = false;
       sender->task->Resume(Value::Unit());
@@ -364,8 +437,11 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
 }
 
 Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::string_view msg,
-                                   std::vector<Value>& args, bool ask, std::string* code,
-                                   std::string* message) {
+                                   std::vector<Value>& args, bool ask,
+                                   std::optional<int64_t> deadline_ns, Value* reply,
+                                   std::string* code, std::string* message) {
+  // An ask with a deadline never traps: failures are Err(AskError) values.
+  const bool result = ask && deadline_ns.has_value();
   if (!target.Is(interp::Tag::kAgent) || target.i() < 1 ||
       target.i() > static_cast<int64_t>(agents_.size())) {
     *code = "MT5016";
@@ -375,27 +451,46 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   Agent* a = agents_[target.i() - 1].get();
   if (a->dead) {
     if (!ask) return Host::AskStatus::kReply;  // a send to a dead agent is dropped
+    if (result) {
+      *reply = AskErr(2);
+      return Host::AskStatus::kReply;
+    }
     *code = "MT5021";
     *message = absl::StrCat("ask failed: agent ", a->name, " is dead");
     return Host::AskStatus::kFail;
   }
   Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
-  if (a->mailbox.size() >= options_.mailbox) {
-    if (options_.mb_policy == "drop" && !ask) return Host::AskStatus::kReply;
-    if (options_.mb_policy != "block") {
-      *code = "MT5012";
-      *message = absl::StrCat("mailbox full: ", a->name);
-      return Host::AskStatus::kFail;
+  const bool full = a->mailbox.size() >= options_.mailbox;
+  if (full && options_.mb_policy != "block") {
+    if (!ask && options_.mb_policy == "drop") return Host::AskStatus::kReply;
+    if (result) {
+      *reply = AskErr(3);
+      return Host::AskStatus::kReply;
     }
-    a->blocked.emplace_back(from, std::move(m));
+    *code = "MT5012";
+    *message = absl::StrCat("mailbox full: ", a->name);
+    return Host::AskStatus::kFail;
+  }
+  if (ask) {
+    // The asker waits from now on (StartTurn below checks it).
+    m.ask_id = next_ask_id_++;
     from->waiting = true;
+    from->waiting_ask = m.ask_id;
+    if (result) {
+      m.deadline = SteadyNow() + std::max<int64_t>(0, *deadline_ns);
+      timers_.push_back(Timer{m.deadline, m.ask_id, from});
+      std::push_heap(timers_.begin(), timers_.end(),
+                     [](const Timer& x, const Timer& y) { return x > y; });
+    }
+  }
+  if (full) {  // `block`: the sender waits for room
+    from->waiting = true;
+    a->blocked.emplace_back(from, std::move(m));
     return Host::AskStatus::kWait;
   }
   a->mailbox.push_back(std::move(m));
   StartTurn(a);
-  if (!ask) return Host::AskStatus::kReply;
-  from->waiting = true;
-  return Host::AskStatus::kWait;
+  return ask ? Host::AskStatus::kWait : Host::AskStatus::kReply;
 }
 
 }  // namespace mty::runtime

@@ -133,6 +133,7 @@ inline constexpr uint32_t kAdtOption = 0;
 inline constexpr uint32_t kAdtResult = 1;
 inline constexpr uint32_t kAdtMetadata = 2;  // std.fs.metadata
 inline constexpr uint32_t kAdtResponse = 3;  // std.net.get / post
+inline constexpr uint32_t kAdtAskError = 4;  // asks with a deadline
 
 // Verifies and lowers a program. Errors are located (`file:line:col`).
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,

@@ -352,7 +352,8 @@ struct Program {
 
 // The Option and Result ADTs every program may use without declaring them
 // (Some = 0, None = 1; Ok = 0, Err = 1), and the standard library's
-// Metadata and Response structs. They are implicit: not stored in
+// Metadata and Response structs, and AskError (DeadlineExceeded,
+// AgentFailed(Str), DeadAgent, MailboxFull). They are implicit: not stored in
 // Program::adts, found by Program::FindAdt unless the program declares an ADT
 // of the same name.
 const std::vector<Adt>& PreludeAdts();

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,7 @@ class Scheduler {
  private:
   friend class TaskHost;
   TaskRec* NewTask(int fn, std::vector<interp::Value> args, interp::Host* inner, Agent* agent,
-                   std::string* error);
+                   std::string* error, int64_t deadline = 0);
   void RunSlice(TaskRec* rec);
   void StartTurn(Agent* a);
   void FailAgent(Agent* a, const std::string& why, TaskRec* turn);
@@ -70,8 +71,21 @@ class Scheduler {
                                      std::vector<interp::Value>& args, std::string* code,
                                      std::string* message);
   interp::Host::AskStatus Deliver(TaskRec* from, const interp::Value& target, std::string_view msg,
-                                  std::vector<interp::Value>& args, bool ask, std::string* code,
-                                  std::string* message);
+                                  std::vector<interp::Value>& args, bool ask,
+                                  std::optional<int64_t> deadline_ns, interp::Value* reply,
+                                  std::string* code, std::string* message);
+  // Answers the ask `id` of `asker` if it still waits for it.
+  void Answer(TaskRec* asker, uint64_t id, interp::Value value);
+  void FireTimers(bool wait);
+
+  struct Timer {
+    int64_t at;  // steady ns
+    uint64_t ask_id;
+    TaskRec* asker;
+    bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
+  };
+  std::vector<Timer> timers_;  // a min-heap on `at`
+  uint64_t next_ask_id_ = 1;
 
   std::shared_ptr<const interp::Module> module_;
   AgentOptions options_;
