@@ -431,7 +431,8 @@ RunResult Runner::Run() {
       r.message = "run cancelled by the host";
       r.exit_code = 1;
       break;
-    case K::kSuspended: break;
+    case K::kSuspended:
+    case K::kPreempted: break;  // the scheduler resumes these
   }
   return r;
 }

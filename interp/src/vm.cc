@@ -42,6 +42,8 @@ enum class Stop {
 };
 // Owner slots of Task::owner_: which scope's limit is the effective one.
 enum Owner { kOwnSteps = 0, kOwnMem = 1, kOwnDepth = 2, kOwnWall = 3, kOwnCpu = 4 };
+// owner_[kOwnSteps] while a scheduler quantum is the tightest step limit.
+constexpr int kQuantumOwner = -2;
 int64_t SteadyNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -84,6 +86,7 @@ uint64_t Task::steps_used() const {
   if (!limits_.steps) return 0;
   uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
   for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
+  if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
   return limits_.steps > left ? limits_.steps - left : 0;
 }
 
@@ -99,6 +102,18 @@ void Task::ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns) {
         steps_left_ > static_cast<int64_t>(steps) ? steps_left_ - static_cast<int64_t>(steps) : 0;
   mem_used_ += memory;
   cpu_base_ += cpu_ns;
+}
+
+void Task::SetQuantum(uint64_t steps) {
+  if (steps == 0 || quantum_ || finished_) return;
+  metered_ = true;
+  int64_t lim = static_cast<int64_t>(std::min<uint64_t>(steps, kUnlimitedSteps));
+  if (lim >= steps_left_) return;  // the budget is tighter already
+  quantum_ = true;
+  quantum_withheld_ = steps_left_ - lim;
+  steps_left_ = lim;
+  quantum_prev_owner_ = owner_[kOwnSteps];
+  owner_[kOwnSteps] = kQuantumOwner;
 }
 
 void Task::Resume(Value reply) {
@@ -198,6 +213,19 @@ struct Exec {
   }
 
   // ---- scopes, fences and deadlines ----
+  // Ends a scheduler quantum: the steps it withheld are the task's again.
+  static void EndQuantum(Task& t) {
+    if (!t.quantum_) return;
+    t.quantum_ = false;
+    t.steps_left_ = SatAdd(t.steps_left_, t.quantum_withheld_);
+    t.quantum_withheld_ = 0;
+    if (t.owner_[kOwnSteps] == kQuantumOwner) t.owner_[kOwnSteps] = t.quantum_prev_owner_;
+    // Scopes entered during the quantum restore kQuantumOwner on exit: none
+    // can be open with it, since a scope tighter than the quantum owns it.
+    for (Task::Scope& s : t.scopes_)
+      if (s.prev_owner[kOwnSteps] == kQuantumOwner) s.prev_owner[kOwnSteps] = t.quantum_prev_owner_;
+  }
+
   static const ir::SandboxDecl* OwnerDecl(const Task& t, int slot) {
     int o = t.owner_[slot];
     return o < 0 ? nullptr : &t.module_->sandboxes[t.scopes_[o].decl];
@@ -636,13 +664,22 @@ Stop Exec::Loop(Task& t) {
       if (s_ != Stop::kContinue) return s_;                       \
     }                                                             \
   } while (0)
-#define JUMP(target_pc)         \
-  do {                          \
-    int32_t tgt_ = (target_pc); \
-    SAFEPOINT(tgt_);            \
-    ENTER_SEGMENT(tgt_);        \
-    pc = code + tgt_;           \
-    DISPATCH();                 \
+#define JUMP(target_pc)                                                     \
+  do {                                                                      \
+    int32_t tgt_ = (target_pc);                                             \
+    SAFEPOINT(tgt_);                                                        \
+    if constexpr (M == Mode::kExact) {                                      \
+      if (t.relax_exact_) [[unlikely]] { /* back to metered at a segment */ \
+        pc = code + tgt_;                                                   \
+        SAVE();                                                             \
+        t.relax_exact_ = false;                                             \
+        t.exact_ = false;                                                   \
+        return Stop::kReMode;                                               \
+      }                                                                     \
+    }                                                                       \
+    ENTER_SEGMENT(tgt_);                                                    \
+    pc = code + tgt_;                                                       \
+    DISPATCH();                                                             \
   } while (0)
 #define EXACT_STEP()                                                     \
   do {                                                                   \
@@ -1514,6 +1551,15 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       t.finished_ = true;
       break;
     case Stop::kStepBudget: {
+      if (t.owner_[kOwnSteps] == kQuantumOwner) {
+        // The scheduler's quantum ran out, not a budget: the instruction at
+        // pc has not run; give back the steps it did not use and yield.
+        t.steps_left_ = static_cast<int64_t>(t.breach_index_);
+        EndQuantum(t);
+        t.relax_exact_ = true;
+        o.kind = ExecOutcome::Kind::kPreempted;
+        return o;
+      }
       const ir::SandboxDecl* d = OwnerDecl(t, kOwnSteps);
       o.kind = ExecOutcome::Kind::kStepBudget;
       o.code = "MT5009";
@@ -1623,6 +1669,7 @@ ExecOutcome Task::Run() {
   struct EndRun {
     Task& t;
     ~EndRun() {
+      Exec::EndQuantum(t);
       t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
       t.running_ = false;
       if (t.cpu_deadline_ != Fences::kNone) Exec::PublishFences(t);

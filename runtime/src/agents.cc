@@ -115,6 +115,8 @@ Scheduler::Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions 
       make_host_(std::move(make_host)),
       watchdog_(watchdog) {
   if (options_.mailbox == 0) options_.mailbox = 1024;
+  for (const interp::CompiledFunction& f : module_->functions)
+    has_agents_ = has_agents_ || f.name.find("::__turn_") != std::string::npos;
   if (options_.mb_policy.empty()) options_.mb_policy = "block";
 }
 
@@ -196,6 +198,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
     current_ = &t;
   }
   if (cancelled_.load()) t.Interrupt();
+  if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
   ExecOutcome o = t.Run();
   {
     std::lock_guard<std::mutex> lock(current_mu_);
@@ -217,6 +220,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
     case ExecOutcome::Kind::kSuspended:
       if (!rec->waiting) Wake(rec);  // a `suspend` terminator: yield
       return;
+    case ExecOutcome::Kind::kPreempted: Wake(rec); return;  // its quantum ran out
     case ExecOutcome::Kind::kInterrupted:
       if (!cancelled_.load()) {
         Wake(rec);

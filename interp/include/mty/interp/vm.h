@@ -141,6 +141,7 @@ struct ExecOutcome {
     kInterrupted,
     kWallBudget,
     kCpuBudget,
+    kPreempted,  // the quantum set by SetQuantum ran out; Run() resumes
   };
   Kind kind = Kind::kOk;
   Value value;                            // kOk: the entry function's result
@@ -188,6 +189,10 @@ class Task {
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
+  // Limits the next Run to about `steps` steps (a scheduler's quantum): when
+  // they run out, Run returns kPreempted at a statement boundary and a later
+  // Run continues. The task's own budgets are unaffected.
+  void SetQuantum(uint64_t steps);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
   void ResumeTrap(std::string code, std::string message);
   // Charges what other tasks of the same run consumed meanwhile against
@@ -230,6 +235,10 @@ class Task {
   int64_t thread_cpu_at_run_ = 0;          // the thread's CPU clock when the current Run began
   bool running_ = false;
   int64_t resume_reg_ = -1;  // absolute register awaiting an ask's reply
+  bool quantum_ = false;
+  int64_t quantum_withheld_ = 0;
+  int quantum_prev_owner_ = -1;
+  bool relax_exact_ = false;  // leave the exact loop at the next jump
   std::string pending_trap_code_, pending_trap_message_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;

@@ -30,6 +30,9 @@ struct AgentOptions {
   uint64_t spawned = 0;             // agents that may be spawned; 0 = unlimited
   uint64_t mailbox = 1024;          // messages queued per agent
   std::string mb_policy = "block";  // block | drop | fail
+  // Steps a task runs before it yields to the others (programs that use
+  // agents only; at least 10 000 by runtime.md §5).
+  uint64_t quantum = 10000;
 };
 
 class Scheduler {
@@ -86,6 +89,7 @@ class Scheduler {
   };
   std::vector<Timer> timers_;  // a min-heap on `at`
   uint64_t next_ask_id_ = 1;
+  bool has_agents_ = false;  // the program defines agents: tasks get quanta
 
   std::shared_ptr<const interp::Module> module_;
   AgentOptions options_;
