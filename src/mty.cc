@@ -398,7 +398,10 @@ RunResult Runner::Run() {
     case K::kTrap:
       r.kind = RunResult::Kind::kTrap;
       r.exit_code = 1;
-      if (!state_->scheduler.main_breach().empty()) {  // spawn or mailbox limit (exit 7)
+      if (state_->scheduler.main_breach() == "escalated") {
+        r.kind = RunResult::Kind::kEscalated;
+        r.exit_code = 8;
+      } else if (!state_->scheduler.main_breach().empty()) {  // spawn or mailbox limit (exit 7)
         r.kind = RunResult::Kind::kBudgetExceeded;
         r.budget = state_->scheduler.main_breach() == "spawned" ? RunResult::BudgetKind::kSpawned
                                                                 : RunResult::BudgetKind::kMailbox;
@@ -474,7 +477,8 @@ absl::Status RunResult::ToStatus() const {
     case Kind::kOk:
       if (code == "MT5006") return absl::AbortedError(message);
       return absl::OkStatus();
-    case Kind::kTrap: return absl::AbortedError(absl::StrCat(code, ": ", message));
+    case Kind::kTrap:
+    case Kind::kEscalated: return absl::AbortedError(absl::StrCat(code, ": ", message));
     case Kind::kNoMain: return absl::NotFoundError(message);
     case Kind::kBudgetExceeded:
     case Kind::kMemBudgetExceeded:

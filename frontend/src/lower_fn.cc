@@ -835,6 +835,42 @@ class FnLowerer {
   }
 
   // `S::__children() -> [agent]`: the supervisor's child spawns, in order.
+  // `S::__policy() -> (strategy, [(child, restart, up_to, within, backoff_lo,
+  // backoff_hi, escalate)])`, in child order, for the agent runtime.
+  ir::Function LowerSupervisorPolicy(const SupervisorDecl& s) {
+    std::vector<Operand> children;
+    for (const SupervisorChild& c : s.children) {
+      loc_ = c.loc;
+      const OnFail* of = nullptr;
+      for (const OnFail& f : s.on_fail)
+        if (f.child == c.name) of = &f;
+      auto dur = [&](const ExprPtr& x) {
+        return x ? LowerExpr(*x).op : ConstOp(ir::Constant::Duration(0));
+      };
+      std::vector<Operand> t;
+      t.push_back(ConstOp(ir::Constant::Str(c.name)));
+      t.push_back(ConstOp(ir::Constant::Bool(of ? of->restart : true)));
+      t.push_back(ConstOp(ir::Constant::Int(of ? of->up_to : -1)));
+      t.push_back(of ? dur(of->within) : ConstOp(ir::Constant::Duration(0)));
+      t.push_back(of ? dur(of->backoff_lo) : ConstOp(ir::Constant::Duration(0)));
+      t.push_back(of ? dur(of->backoff_hi) : ConstOp(ir::Constant::Duration(0)));
+      t.push_back(ConstOp(ir::Constant::Bool(of ? of->escalate : false)));
+      Rvalue tr;
+      tr.kind = Rvalue::Kind::kTupleInit;
+      tr.ops = std::move(t);
+      children.push_back(Emit(std::move(tr), Ty::Unknown()).op);
+    }
+    Rvalue arr;
+    arr.kind = Rvalue::Kind::kArrayInit;
+    arr.ops = std::move(children);
+    Val list = Emit(std::move(arr), Ty::With(Ty::Kind::kArray, {Ty::Unknown()}));
+    Rvalue top;
+    top.kind = Rvalue::Kind::kTupleInit;
+    top.ops = {ConstOp(ir::Constant::Str(s.strategy.empty() ? "one_for_one" : s.strategy)),
+               list.op};
+    return Finish(Emit(std::move(top), Ty::Unknown()));
+  }
+
   ir::Function LowerSupervisorChildren(const SupervisorDecl& s) {
     std::vector<Operand> ops;
     for (const SupervisorChild& c : s.children) {
@@ -937,6 +973,32 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kCall: return LowerCall(e);
     case K::kMethodCall: return LowerMethodCall(e);
     case K::kField: {
+      // `sup.w`: the handle of supervisor child `w` (valid across restarts).
+      if (e.lhs && e.lhs->kind == K::kPath && e.lhs->segs.size() == 1) {
+        const LocalInfo* li = FindLocal(e.lhs->segs[0].name);
+        if (li && li->ty->Is(Ty::Kind::kAgent)) {
+          auto sup = g_.supervisors.find(li->ty->name);
+          if (sup != g_.supervisors.end()) {
+            std::string child_type;
+            bool found = false;
+            for (const SupervisorChild& c : sup->second->children)
+              if (c.name == e.text) {
+                found = true;
+                if (c.spawn && c.spawn->kind == K::kSpawn && !c.spawn->segs.empty())
+                  child_type = c.spawn->segs.back().name;
+              }
+            if (!found) {
+              Error("MT2002", e.loc,
+                    absl::StrCat("supervisor `", sup->first, "` has no child `", e.text, "`"));
+              return Unit();
+            }
+            Val s = LowerExpr(*e.lhs);
+            auto t = Ty::Make(Ty::Kind::kAgent);
+            t->name = child_type;
+            return Emit(CallBuiltin("child", {s.op, ConstOp(ir::Constant::Str(e.text))}), t);
+          }
+        }
+      }
       std::vector<std::string> segs;
       if (FlattenPath(e, &segs) && segs.size() == 2 && !FindLocal(segs[0])) {
         // `I64.MAX`, `Shape.Empty`, `Point.origin` (associated const-like).
@@ -2802,6 +2864,9 @@ void Globals::LowerAll(const Module& m) {
       FnLowerer fl(*this, s.name + "::__children", Ty::Unknown());
       fl.SetLoc(s.loc);
       program.functions.push_back(fl.LowerSupervisorChildren(s));
+      FnLowerer pl(*this, s.name + "::__policy", Ty::Unknown());
+      pl.SetLoc(s.loc);
+      program.functions.push_back(pl.LowerSupervisorPolicy(s));
     }
   }
   LowerPrelude();

@@ -85,6 +85,7 @@ struct RunResult {
     kBudgetExceeded,     // step, wall-clock or cpu budget (MT5009); see `budget`
     kMemBudgetExceeded,  // memory budget (MT5009), mem_used > mem_limit
     kCancelled,          // interrupted by the host
+    kEscalated,          // a supervisor escalated at the top (MT5013/MT5014, exit 8)
   };
   enum class BudgetKind { kNone, kSteps, kMemory, kWall, kCpu, kSpawned, kMailbox };
   Kind kind = Kind::kOk;

@@ -118,6 +118,7 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kAgent: {
       std::string name = v.aux() < m.functions.size() ? m.functions[v.aux()].name : "?";
       if (name.ends_with("::__init")) name.resize(name.size() - 8);
+      if (name.ends_with("::__children")) name.resize(name.size() - 12);
       absl::StrAppend(&out, "<agent ", name, "#", v.i(), ">");
       return;
     }
@@ -656,6 +657,15 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     return CallStatus::kOk;
   }
   if (name == "unsupported") return fail("MT5008", Display(cx.m, args[0]));
+  if (name == "child") {  // `sup.w`
+    std::string code, message;
+    std::optional<Value> v;
+    if (cx.host && args[1].Is(Tag::kStr))
+      v = cx.host->Child(args[0], static_cast<StrObj*>(args[1].h())->s, &code, &message);
+    if (!v) return fail(code.empty() ? "MT5008" : code, message);
+    out = std::move(*v);
+    return CallStatus::kOk;
+  }
   if (name == "iter_items") {
     // What `for x in v` walks: an array as is, a map's (key, value) pairs,
     // a string's chars.

@@ -12,9 +12,9 @@ int BuiltinArity(std::string_view name) {
     int arity;
   };
   static constexpr B kBuiltins[] = {
-      {"log", 1},    {"print", 1},     {"eprint", 1},     {"panic", 1},
-      {"assert", 1}, {"to_str", 1},    {"debug_str", 1},  {"concat", -1},
-      {"fmt", 2},    {"type_name", 1}, {"iter_items", 1}, {"unsupported", 1},
+      {"log", 1},        {"print", 1},       {"eprint", 1},  {"panic", 1}, {"assert", 1},
+      {"to_str", 1},     {"debug_str", 1},   {"concat", -1}, {"fmt", 2},   {"type_name", 1},
+      {"iter_items", 1}, {"unsupported", 1}, {"child", 2},
   };
   for (const B& b : kBuiltins)
     if (name == b.name) return b.arity;

@@ -30,6 +30,11 @@ Value AskErr(uint32_t variant, std::string why = "") {
   return MakeAdt(interp::kAdtResult, 1,
                  {MakeAdt(interp::kAdtAskError, variant, std::move(fields))});
 }
+std::string FormatNs(int64_t ns) {
+  if (ns % 1'000'000'000 == 0) return absl::StrCat(ns / 1'000'000'000, "s");
+  if (ns % 1'000'000 == 0) return absl::StrCat(ns / 1'000'000, "ms");
+  return absl::StrCat(ns, "ns");
+}
 int64_t SteadyNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -55,6 +60,25 @@ struct Scheduler::Agent {
   std::unique_ptr<Host> host;                    // capabilities of the scope active at spawn
   bool busy = false;
   bool dead = false;
+  // Supervision (runtime.md §6).
+  std::vector<Value> init_args;  // to restart with a fresh state
+  uint64_t generation = 0;       // bumped by a restart: older turns commit nothing
+  bool restarting = false;       // waiting out a backoff
+  Agent* sup = nullptr;          // its supervisor
+  std::string child_name;        // its name there (`w` of `child w = ...`)
+  int64_t backoff = 0;           // the last backoff delay
+  std::deque<int64_t> restarts;  // when it was restarted (steady ns)
+  // A supervisor's own record.
+  bool is_supervisor = false;
+  std::string strategy;
+  struct Policy {
+    std::string name;
+    bool restart = true;
+    int64_t up_to = -1, within = 0, backoff_lo = 0, backoff_hi = 0;
+    bool escalate = false;
+  };
+  std::vector<Policy> policy;
+  std::vector<Agent*> children;
 };
 
 struct Scheduler::TaskRec {
@@ -62,10 +86,12 @@ struct Scheduler::TaskRec {
   std::unique_ptr<TaskHost> host;
   std::unique_ptr<interp::Task> task;
   Agent* agent = nullptr;    // a turn of this agent
+  uint64_t generation = 0;   // the agent's generation when the turn began
   Agent::Msg msg;            // the turn's message
   bool waiting = false;      // for a reply or for mailbox room
   uint64_t waiting_ask = 0;  // the ask it waits for
   bool init = false;         // an agent initialiser (run at spawn)
+  bool pending = false;      // a turn whose task is made when it reaches the front
   ExecOutcome outcome;       // init tasks: how it ended
   uint64_t seen_steps = 0, seen_mem = 0;
   int64_t seen_cpu = 0;
@@ -95,6 +121,10 @@ class Scheduler::TaskHost : public Host {
   AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
                  std::string* code, std::string* message) override {
     return s_->Deliver(rec_, target, msg, args, false, std::nullopt, nullptr, code, message);
+  }
+  std::optional<Value> Child(const Value& sup, std::string_view name, std::string* code,
+                             std::string* message) override {
+    return s_->Child(sup, name, code, message);
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
                 std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
@@ -134,9 +164,16 @@ void Scheduler::Interrupt() {
 Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Host* inner, Agent* agent,
                                        std::string* error, int64_t deadline) {
   auto rec = std::make_unique<TaskRec>();
-  rec->inner = inner;
   rec->agent = agent;
-  rec->host = std::make_unique<TaskHost>(this, rec.get());
+  if (!InitTask(rec.get(), fn, std::move(args), inner, error, deadline)) return nullptr;
+  tasks_.push_back(std::move(rec));
+  return tasks_.back().get();
+}
+
+bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args, Host* inner,
+                         std::string* error, int64_t deadline) {
+  rec->inner = inner;
+  rec->host = std::make_unique<TaskHost>(this, rec);
   interp::Limits limits = options_.limits;
   // A turn answering an ask with a deadline stops at that deadline too.
   limits.wall_deadline_ns = wall_deadline_;
@@ -148,10 +185,10 @@ Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Host* in
   if (watchdog_) watchdog_->Watch(*rec->task);
   if (!rec->task->Start(fn, std::move(args), error)) {
     if (watchdog_) watchdog_->Unwatch(*rec->task);
-    return nullptr;
+    rec->task.reset();
+    return false;
   }
-  tasks_.push_back(std::move(rec));
-  return tasks_.back().get();
+  return true;
 }
 
 void Scheduler::Finished(TaskRec* rec) {
@@ -173,6 +210,7 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
     if (ready_.empty()) continue;
     TaskRec* rec = ready_.front();
     ready_.pop_front();
+    if (rec->pending && !BeginTurn(rec)) continue;
     RunSlice(rec);
     if (ready_.empty() && timers_.empty() && !main_done_ && main_->waiting) {
       // Nothing can run and main waits: no reply or room can ever come.
@@ -242,7 +280,8 @@ void Scheduler::RunSlice(TaskRec* rec) {
         if (o.value.Is(interp::Tag::kTuple)) {
           auto* tup = static_cast<interp::ArrayObj*>(o.value.h());
           if (tup->items.size() == 2) {
-            a->state = tup->items[0];
+            // A turn that began before a restart commits nothing.
+            if (rec->generation == a->generation) a->state = tup->items[0];
             reply = tup->items[1];
           }
         }
@@ -294,7 +333,7 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = SteadyNow();
-    bool stale = !t.asker->waiting || t.asker->waiting_ask != t.ask_id;
+    bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load()) return;
       std::this_thread::sleep_for(
@@ -303,6 +342,11 @@ void Scheduler::FireTimers(bool wait) {
     }
     std::pop_heap(timers_.begin(), timers_.end(), later);
     timers_.pop_back();
+    if (t.restart) {  // a backoff ended
+      Restart(t.restart, 0);
+      wait = false;
+      continue;
+    }
     if (stale) continue;
     Answer(t.asker, t.ask_id, AskErr(0));
     wait = false;
@@ -310,7 +354,7 @@ void Scheduler::FireTimers(bool wait) {
 }
 
 void Scheduler::StartTurn(Agent* a) {
-  if (a->busy || a->dead || a->mailbox.empty()) return;
+  if (a->busy || a->dead || a->restarting || a->mailbox.empty()) return;
   Agent::Msg m = std::move(a->mailbox.front());
   a->mailbox.pop_front();
   if (m.deadline && m.asker &&
@@ -329,39 +373,85 @@ void Scheduler::StartTurn(Agent* a) {
       Wake(sender);
     }
   }
-  int fn = module_->FindFunction(absl::StrCat(a->type, "::__turn_", m.name));
+  // The turn's task is made when the turn reaches the front of the run
+  // queue (BeginTurn), so it sees the state as it is then (after a restart,
+  // the fresh one).
+  auto rec = std::make_unique<TaskRec>();
+  rec->agent = a;
+  rec->pending = true;
+  rec->msg = std::move(m);
+  a->busy = true;
+  tasks_.push_back(std::move(rec));
+  ready_.push_back(tasks_.back().get());
+}
+
+bool Scheduler::BeginTurn(TaskRec* rec) {
+  Agent* a = rec->agent;
+  rec->pending = false;
+  if (a->dead) {
+    a->busy = false;
+    TaskRec* asker = rec->msg.asker;
+    if (asker && asker->waiting && asker->waiting_ask == rec->msg.ask_id) {
+      if (rec->msg.deadline) {
+        Answer(asker, rec->msg.ask_id, AskErr(2));
+      } else {
+        asker->waiting = false;
+        asker->task->ResumeTrap("MT5021", absl::StrCat("ask failed: agent ", a->name, " is dead"));
+        Wake(asker);
+      }
+    }
+    return false;
+  }
+  if (a->restarting) {  // back in the mailbox until the restart
+    a->mailbox.push_front(std::move(rec->msg));
+    a->busy = false;
+    return false;
+  }
+  int fn = module_->FindFunction(absl::StrCat(a->type, "::__turn_", rec->msg.name));
   if (fn < 0) {
-    TaskRec fake;
-    fake.msg = std::move(m);
     FailAgent(a,
               absl::StrCat("trap MT5020: handler missing: ", a->type, " has no handler for ",
-                           fake.msg.name),
-              &fake);
-    return;
+                           rec->msg.name),
+              rec);
+    return false;
   }
   std::vector<Value> args;
   args.push_back(a->state);
-  for (Value& v : m.args) args.push_back(std::move(v));
+  for (Value& v : rec->msg.args) args.push_back(std::move(v));
+  rec->msg.args.clear();
   std::string error;
-  TaskRec* rec = NewTask(fn, std::move(args), a->host.get(), a, &error, m.deadline);
-  if (!rec) {
-    TaskRec fake;
-    fake.msg = std::move(m);
-    FailAgent(a, absl::StrCat("trap MT5016: ", fake.msg.name, ": ", error), &fake);
-    return;
+  if (!InitTask(rec, fn, std::move(args), a->host.get(), &error, rec->msg.deadline)) {
+    FailAgent(a, absl::StrCat("trap MT5016: ", rec->msg.name, ": ", error), rec);
+    return false;
   }
-  rec->msg.name = m.name;
-  rec->msg.asker = m.asker;
-  rec->msg.ask_id = m.ask_id;
-  rec->msg.deadline = m.deadline;
-  a->busy = true;
-  ready_.push_back(rec);
+  rec->generation = a->generation;
+  return true;
 }
 
 void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
   main_host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
-  a->dead = true;
   a->busy = false;
+  if (a->sup && !a->sup->dead) {
+    // Supervised: the failed turn's asker learns of it; the mailbox stays
+    // for the restarted child.
+    if (turn && turn->msg.asker) {
+      TaskRec* asker = turn->msg.asker;
+      if (asker->waiting && asker->waiting_ask == turn->msg.ask_id) {
+        if (turn->msg.deadline) {
+          Answer(asker, turn->msg.ask_id, AskErr(1, why));
+        } else {
+          asker->waiting = false;
+          asker->waiting_ask = 0;
+          asker->task->ResumeTrap("MT5021",
+                                  absl::StrCat("ask failed: agent ", a->name, " failed: ", why));
+          Wake(asker);
+        }
+      }
+    }
+    Supervise(a->sup, a);
+    return;
+  }
+  a->dead = true;
   // A plain ask traps MT5021 in the asker; an ask with a deadline gets Err.
   auto fail_asker = [&](const Agent::Msg& m, const std::string& text, Value err) {
     TaskRec* asker = m.asker;
@@ -393,6 +483,190 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
   a->blocked.clear();
 }
 
+// Applies supervisor `s`'s policy to its failed child `c` (runtime.md §6).
+void Scheduler::Supervise(Agent* s, Agent* c) {
+  const Agent::Policy* p = nullptr;
+  size_t index = 0;
+  for (size_t i = 0; i < s->children.size(); ++i)
+    if (s->children[i] == c) {
+      index = i;
+      if (i < s->policy.size()) p = &s->policy[i];
+    }
+  Agent::Policy fallback;  // no on_fail clause: restart up_to 3 in 5s
+  if (!p) {
+    fallback.up_to = 3;
+    fallback.within = 5'000'000'000;
+    p = &fallback;
+  }
+  if (s->strategy == "escalate" || p->escalate || !p->restart) {
+    Escalate(s, c, "MT5013", absl::StrCat("supervisor escalated: ", c->child_name));
+    return;
+  }
+  const int64_t now = SteadyNow();
+  if (p->within > 0)
+    while (!c->restarts.empty() && now - c->restarts.front() > p->within) c->restarts.pop_front();
+  if (p->up_to >= 0 && static_cast<int64_t>(c->restarts.size()) >= p->up_to) {
+    Escalate(s, c, "MT5014",
+             absl::StrCat("supervisor escalated: ", c->child_name, " (restart limit ", p->up_to,
+                          p->within > 0 ? absl::StrCat(" in ", FormatNs(p->within)) : "", ")"));
+    return;
+  }
+  c->restarts.push_back(now);
+  int64_t delay = 0;
+  if (p->backoff_lo > 0) {
+    delay = c->backoff ? std::min(c->backoff * 2, std::max(p->backoff_hi, p->backoff_lo))
+                       : p->backoff_lo;
+    c->backoff = delay;
+  }
+  std::vector<Agent*> targets;
+  if (s->strategy == "one_for_all") {
+    targets = s->children;
+  } else if (s->strategy == "rest_for_one") {
+    targets.assign(s->children.begin() + static_cast<std::ptrdiff_t>(index), s->children.end());
+  } else {
+    targets = {c};
+  }
+  for (Agent* t : targets) Restart(t, delay);
+}
+
+void Scheduler::Restart(Agent* a, int64_t delay) {
+  // A turn in flight finishes (its reply is delivered) but commits nothing.
+  a->generation++;
+  if (delay > 0) {
+    a->restarting = true;
+    timers_.push_back(Timer{SteadyNow() + delay, 0, nullptr, a});
+    std::push_heap(timers_.begin(), timers_.end(),
+                   [](const Timer& x, const Timer& y) { return x > y; });
+    return;
+  }
+  a->restarting = false;
+  if (a->is_supervisor) {  // a restarted supervisor restarts its children
+    for (Agent* c : a->children) Restart(c, 0);
+    return;
+  }
+  // A fresh state from the initialiser, with the same arguments.
+  std::string error;
+  TaskRec* init =
+      NewTask(static_cast<int>(a->init_fn), a->init_args, a->host.get(), nullptr, &error);
+  ExecOutcome o;
+  if (init) {
+    init->init = true;
+    RunSlice(init);
+    o = std::move(init->outcome);
+  }
+  if (!init || o.kind != ExecOutcome::Kind::kOk) {
+    main_host_->Stderr(absl::StrCat(
+        "agent ", a->name,
+        " failed: restart: ", init ? absl::StrCat("trap ", o.code, ": ", o.message) : error, "\n"));
+    if (a->sup)
+      Escalate(a->sup, a, "MT5013", absl::StrCat("supervisor escalated: ", a->child_name));
+    return;
+  }
+  a->state = std::move(o.value);
+  StartTurn(a);
+}
+
+// A supervisor gives up on child `c`: its own supervisor handles it as a
+// failure of `s`; at the top the run ends (exit 8).
+void Scheduler::Escalate(Agent* s, Agent* c, const std::string& code, const std::string& message) {
+  (void)c;
+  if (s->sup && !s->sup->dead) {
+    main_host_->Stderr(
+        absl::StrCat("agent ", s->name, " failed: trap ", code, ": ", message, "\n"));
+    Supervise(s->sup, s);
+    return;
+  }
+  escalated_ = true;
+  main_outcome_ = ExecOutcome();
+  main_outcome_.kind = ExecOutcome::Kind::kTrap;
+  main_outcome_.code = code;
+  main_outcome_.message = message;
+  main_breach_ = "escalated";
+  main_done_ = true;
+  ready_.clear();
+  timers_.clear();
+}
+
+std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name, std::string* code,
+                                      std::string* message) {
+  if (sup.Is(interp::Tag::kAgent) && sup.i() >= 1 &&
+      sup.i() <= static_cast<int64_t>(agents_.size())) {
+    Agent* s = agents_[sup.i() - 1].get();
+    for (Agent* c : s->children)
+      if (c->child_name == name) return Value::Agent(c->id, c->init_fn);
+    *message = absl::StrCat(s->name, " has no child ", std::string(name));
+  } else {
+    *message = absl::StrCat("`.", std::string(name), "` needs a supervisor handle");
+  }
+  *code = "MT5016";
+  return std::nullopt;
+}
+
+// Spawns supervisor `name`: reads its policy (`S::__policy`), then spawns
+// its children (`S::__children`) as its supervised children, in order.
+std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
+                                                std::string_view name, std::string* code,
+                                                std::string* message) {
+  auto s = std::make_unique<Agent>();
+  s->id = static_cast<int64_t>(agents_.size()) + 1;
+  s->is_supervisor = true;
+  s->init_fn = static_cast<uint32_t>(children_fn);
+  s->type = std::string(name);
+  s->name = absl::StrCat(std::string(name), "#", s->id);
+  s->sup = spawning_sup_;
+  Agent* sp = s.get();
+  agents_.push_back(std::move(s));
+  auto run = [&](int fn, ExecOutcome* o) {
+    std::string error;
+    TaskRec* t = NewTask(fn, {}, from->inner, nullptr, &error);
+    if (!t) {
+      o->kind = ExecOutcome::Kind::kTrap;
+      o->message = error;
+      return;
+    }
+    t->init = true;
+    RunSlice(t);
+    *o = std::move(t->outcome);
+  };
+  ExecOutcome po;
+  int policy_fn = module_->FindFunction(absl::StrCat(std::string(name), "::__policy"));
+  if (policy_fn >= 0) run(policy_fn, &po);
+  if (policy_fn >= 0 && po.kind == ExecOutcome::Kind::kOk && po.value.Is(interp::Tag::kTuple)) {
+    auto* top = static_cast<interp::ArrayObj*>(po.value.h());
+    if (top->items.size() == 2 && top->items[0].Is(interp::Tag::kStr) &&
+        top->items[1].Is(interp::Tag::kArray)) {
+      sp->strategy = static_cast<interp::StrObj*>(top->items[0].h())->s;
+      for (const Value& cv : static_cast<interp::ArrayObj*>(top->items[1].h())->items) {
+        if (!cv.Is(interp::Tag::kTuple)) continue;
+        auto& f = static_cast<interp::ArrayObj*>(cv.h())->items;
+        if (f.size() != 7) continue;
+        Agent::Policy p;
+        if (f[0].Is(interp::Tag::kStr)) p.name = static_cast<interp::StrObj*>(f[0].h())->s;
+        p.restart = f[1].b();
+        p.up_to = f[2].i();
+        p.within = f[3].i();
+        p.backoff_lo = f[4].i();
+        p.backoff_hi = f[5].i();
+        p.escalate = f[6].b();
+        sp->policy.push_back(std::move(p));
+      }
+    }
+  }
+  Agent* outer = spawning_sup_;
+  spawning_sup_ = sp;
+  ExecOutcome co;
+  run(children_fn, &co);
+  spawning_sup_ = outer;
+  if (co.kind != ExecOutcome::Kind::kOk) {
+    *code = co.code.empty() ? "MT5016" : co.code;
+    *message = absl::StrCat("spawn ", std::string(name), ": ", co.message);
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < sp->children.size() && i < sp->policy.size(); ++i)
+    sp->children[i]->child_name = sp->policy[i].name;
+  return Value::Agent(sp->id, static_cast<uint32_t>(children_fn));
+}
+
 std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_view name,
                                       std::vector<Value>& args, std::string* code,
                                       std::string* message) {
@@ -402,6 +676,8 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
     return std::nullopt;
   }
   if (init_fn < 0) {
+    int children = module_->FindFunction(absl::StrCat(std::string(name), "::__children"));
+    if (children >= 0) return SpawnSupervisor(from, children, name, code, message);
     *code = "MT5016";
     *message =
         absl::StrCat("spawn ", std::string(name), ": the program has no agent ", std::string(name));
@@ -413,6 +689,8 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->type = std::string(name);
   a->name = absl::StrCat(std::string(name), "#", a->id);
   a->host = make_host_(*from->inner);
+  a->init_args = args;
+  a->sup = spawning_sup_;
   // The initialiser runs now, to completion, under the run's budget.
   std::string error;
   TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);
@@ -436,6 +714,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
     return std::nullopt;
   }
   a->state = std::move(o.value);
+  if (spawning_sup_) spawning_sup_->children.push_back(a.get());
   agents_.push_back(std::move(a));
   return Value::Agent(agents_.back()->id, static_cast<uint32_t>(init_fn));
 }

@@ -80,6 +80,15 @@ class Host {
         absl::StrCat("send ", std::string(msg), ": agents are not supported by this runtime yet");
     return AskStatus::kFail;
   }
+  // `sup.w`: the handle of supervisor `sup`'s child `w`.
+  virtual std::optional<Value> Child(const Value& sup, std::string_view name, std::string* code,
+                                     std::string* message) {
+    (void)sup;
+    (void)code;
+    *message =
+        absl::StrCat("`.", std::string(name), "`: agents are not supported by this runtime yet");
+    return std::nullopt;
+  }
   virtual AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
                         std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
                         std::string* message) {

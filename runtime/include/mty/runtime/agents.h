@@ -63,6 +63,9 @@ class Scheduler {
   friend class TaskHost;
   TaskRec* NewTask(int fn, std::vector<interp::Value> args, interp::Host* inner, Agent* agent,
                    std::string* error, int64_t deadline = 0);
+  bool InitTask(TaskRec* rec, int fn, std::vector<interp::Value> args, interp::Host* inner,
+                std::string* error, int64_t deadline);
+  bool BeginTurn(TaskRec* rec);
   void RunSlice(TaskRec* rec);
   void StartTurn(Agent* a);
   void FailAgent(Agent* a, const std::string& why, TaskRec* turn);
@@ -81,10 +84,22 @@ class Scheduler {
   void Answer(TaskRec* asker, uint64_t id, interp::Value value);
   void FireTimers(bool wait);
 
+  void Supervise(Agent* sup, Agent* child);
+  void Restart(Agent* a, int64_t delay_ns);
+  void Escalate(Agent* sup, Agent* child, const std::string& code, const std::string& message);
+  std::optional<interp::Value> SpawnSupervisor(TaskRec* from, int children_fn,
+                                               std::string_view name, std::string* code,
+                                               std::string* message);
+  std::optional<interp::Value> Child(const interp::Value& sup, std::string_view name,
+                                     std::string* code, std::string* message);
+  Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
+  bool escalated_ = false;
+
   struct Timer {
     int64_t at;  // steady ns
     uint64_t ask_id;
     TaskRec* asker;
+    Agent* restart = nullptr;  // a backoff: restart this agent
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   std::vector<Timer> timers_;  // a min-heap on `at`

@@ -1,0 +1,432 @@
+// The agent scheduler (runtime.md §5) through the public embedding API:
+// deterministic output, a fair FIFO run queue, the run results and exit
+// codes of the agent limits and of failed agents, and host interruption of
+// a run whose agent spins.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "mty/mty.h"
+
+namespace {
+
+std::shared_ptr<const mty::Program> Compile(std::string_view source, std::string_view name) {
+  auto p = mty::Program::FromSource(source, name);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? *p : nullptr;
+}
+
+// One run's output: stdout, stderr, and both in the order they were written
+// (each chunk tagged with its stream).
+struct Captured {
+  std::string out, err, both;
+  mty::RunResult result;
+};
+
+Captured RunCapturing(const mty::Program& p, mty::RunOptions o = {}) {
+  Captured c;
+  o.on_stdout = [&](std::string_view s) {
+    c.out.append(s);
+    c.both.append("[out] ").append(s);
+  };
+  o.on_stderr = [&](std::string_view s) {
+    c.err.append(s);
+    c.both.append("[err] ").append(s);
+  };
+  c.result = p.Run(o);
+  return c;
+}
+
+int CountLines(const std::string& text, std::string_view needle) {
+  int n = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (std::string_view(text).substr(start, end - start).find(needle) != std::string_view::npos)
+      ++n;
+    start = end + 1;
+  }
+  return n;
+}
+
+// Five agents in a ring pass tokens around (5 tokens x 40 hops = 200 sends;
+// the last hop of each token is reported on stderr) while main polls them
+// with asks until every hop was made; then one of them fails (so stderr has
+// an agent failure line too) and a send to it is dropped.
+constexpr const char* kRing = R"(
+agent Node(id) {
+    next = None
+    seen = 0
+    sum = 0
+    on Link(n) -> {
+        next = Some(n)
+        id
+    }
+    on Token(origin, hops) -> {
+        seen += 1
+        sum += hops * id
+        log(format!("node {id}: token from {origin}, {hops} hops left"))
+        if hops > 0 {
+            match next {
+                Some(n) => n!Token(origin, hops - 1),
+                None => panic("unlinked"),
+            }
+        } else {
+            eprint(format!("node {id}: token from {origin} done\n"))
+        }
+    }
+    on Seen() -> seen
+    on Stats() -> format!("node {id}: seen {seen}, sum {sum}")
+    on Boom() -> {
+        panic(format!("node {id} gives up"))
+    }
+}
+fn main() {
+    let mut nodes = []
+    for i in 0..5 {
+        nodes.push(spawn Node(i))
+    }
+    for i in 0..5 {
+        let n = nodes[i]
+        n!Link(nodes[(i + 1) % 5])
+    }
+    for i in 0..5 {
+        let n = nodes[i]
+        n!Token(i, 39)
+    }
+    let mut polls = 0
+    let mut total = 0
+    while total < 200 {
+        polls += 1
+        total = 0
+        for i in 0..5 {
+            let n = nodes[i]
+            total += n?Seen()
+        }
+        log(format!("main: poll {polls}: {total} hops"))
+    }
+    for i in 0..5 {
+        let n = nodes[i]
+        log(n?Stats())
+    }
+    let last = nodes[4]
+    last!Boom()
+    last!Token(99, 0)
+    let first = nodes[0]
+    log(first?Stats())
+    log("main: done")
+}
+)";
+
+TEST(Scheduler, SameOutputOnEveryRun) {
+  auto p = Compile(kRing, "ring.mty");
+  ASSERT_TRUE(p);
+  Captured first = RunCapturing(*p);
+  EXPECT_EQ(first.result.kind, mty::RunResult::Kind::kOk) << first.result.Report();
+  EXPECT_EQ(first.result.exit_code, 0);
+  // 200 token turns ran (each logs one line), plus the stats lines.
+  EXPECT_EQ(CountLines(first.out, "token from"), 200) << first.out;
+  EXPECT_EQ(CountLines(first.out, "seen"), 6) << first.out;
+  EXPECT_EQ(CountLines(first.err, "done"), 5) << first.err;
+  EXPECT_TRUE(first.err.ends_with("agent Node#5 failed: trap MT5001: panic: node 4 gives up\n"))
+      << first.err;
+  for (int run = 1; run < 5; ++run) {
+    Captured again = RunCapturing(*p);
+    EXPECT_EQ(again.both, first.both) << "run " << run;
+    EXPECT_EQ(again.result.exit_code, first.result.exit_code);
+  }
+}
+
+TEST(Scheduler, SameOutputWhenRunConcurrently) {
+  // A program is immutable: concurrent runs each get fresh agents and the
+  // same output as a lone run.
+  auto p = Compile(kRing, "ring.mty");
+  ASSERT_TRUE(p);
+  const Captured want = RunCapturing(*p);
+  std::vector<std::string> got(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 3; ++k) got[i] += RunCapturing(*p).both;
+    });
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], want.both + want.both + want.both) << i;
+}
+
+std::string Alternating(int n) {
+  std::string want;
+  for (int i = 0; i < n; ++i) want += "a " + std::to_string(i) + "\nb " + std::to_string(i) + "\n";
+  return want;
+}
+
+TEST(Scheduler, RunQueueIsFifoAcrossAgents) {
+  // Sent alternately, the turns of two agents run alternately.
+  auto p = Compile(R"(
+agent Worker(name) {
+    n = 0
+    on Job(i) -> {
+        n += 1
+        log(format!("{name} {i}"))
+    }
+    on Count() -> n
+}
+fn main() {
+    let a = spawn Worker("a")
+    let b = spawn Worker("b")
+    for i in 0..50 {
+        a!Job(i)
+        b!Job(i)
+    }
+    log(format!("a={} b={}", a?Count(), b?Count()))
+}
+)",
+                   "alt.mty");
+  ASSERT_TRUE(p);
+  Captured c = RunCapturing(*p);
+  EXPECT_EQ(c.result.exit_code, 0) << c.result.Report();
+  EXPECT_EQ(c.out, Alternating(50) + "a=50 b=50\n");
+  EXPECT_EQ(c.err, "");
+}
+
+TEST(Scheduler, OneTurnPerAgentAtATimeSoNoAgentStarvesAnother) {
+  // All 50 messages go to `a` first, then 50 to `b`: an agent has at most
+  // one turn in the run queue and requeues behind the others after it, so
+  // the turns still alternate (round-robin), and during the drain too.
+  auto p = Compile(R"(
+agent Worker(name) {
+    on Job(i) -> log(format!("{name} {i}"))
+}
+fn main() {
+    let a = spawn Worker("a")
+    let b = spawn Worker("b")
+    for i in 0..50 {
+        a!Job(i)
+    }
+    for i in 0..50 {
+        b!Job(i)
+    }
+}
+)",
+                   "batch.mty");
+  ASSERT_TRUE(p);
+  Captured c = RunCapturing(*p);
+  EXPECT_EQ(c.result.exit_code, 0) << c.result.Report();
+  EXPECT_EQ(c.out, Alternating(50));
+}
+
+constexpr const char* kSink = R"(
+agent Sink {
+    n = 0
+    on Put(i) -> {
+        n += 1
+    }
+}
+fn main() {
+    let s = spawn Sink()
+    for i in 0..10 {
+        s!Put(i)
+        log(i)
+    }
+}
+)";
+
+TEST(Scheduler, MailboxFailIsABudgetBreachWithExit7) {
+  auto p = Compile(kSink, "sink.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.mailbox = 2;
+  o.budget.mb_policy = "fail";
+  Captured c = RunCapturing(*p, o);
+  const mty::RunResult& r = c.result;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kMailbox);
+  EXPECT_EQ(r.code, "MT5012");
+  EXPECT_EQ(r.message, "mailbox full: Sink#1");
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(r.Report().starts_with("trap MT5012: mailbox full: Sink#1\n")) << r.Report();
+  // One message is taken at once (its turn is scheduled), two more fit.
+  EXPECT_EQ(c.out, "0\n1\n2\n");
+}
+
+TEST(Scheduler, MailboxBlockAndDropDoNotFailTheSender) {
+  auto p = Compile(kSink, "sink.mty");
+  ASSERT_TRUE(p);
+  for (const char* policy : {"block", "drop"}) {
+    mty::RunOptions o;
+    o.budget.mailbox = 2;
+    o.budget.mb_policy = policy;
+    Captured c = RunCapturing(*p, o);
+    EXPECT_EQ(c.result.kind, mty::RunResult::Kind::kOk) << policy << ": " << c.result.Report();
+    EXPECT_EQ(c.result.exit_code, 0) << policy;
+    EXPECT_EQ(c.out, "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n") << policy;
+  }
+}
+
+TEST(Scheduler, SpawnBudgetIsABudgetBreachWithExit7) {
+  auto p = Compile(R"(
+agent Worker(id) {
+    on Id() -> id
+}
+fn main() {
+    for i in 0..5 {
+        let w = spawn Worker(i)
+        log(w?Id())
+    }
+}
+)",
+                   "spawn.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.budget.spawned = 2;
+  Captured c = RunCapturing(*p, o);
+  const mty::RunResult& r = c.result;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSpawned);
+  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_EQ(r.message, "spawn budget exceeded: 2 agents");
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(c.out, "0\n1\n");
+}
+
+TEST(Scheduler, AskToADeadAgentTrapsMT5021WithExit1) {
+  auto p = Compile(R"(
+agent Fragile {
+    n = 0
+    on Inc() -> {
+        n += 1
+        n
+    }
+    on Boom() -> {
+        panic("kaboom")
+    }
+}
+agent Other {
+    on Ping() -> "pong"
+}
+fn main() {
+    let f = spawn Fragile()
+    let o = spawn Other()
+    log(f?Inc())
+    f!Boom()
+    log(o?Ping())
+    log(f?Inc())
+    log("not reached")
+}
+)",
+                   "dead.mty");
+  ASSERT_TRUE(p);
+  Captured c = RunCapturing(*p);
+  const mty::RunResult& r = c.result;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.code, "MT5021");
+  EXPECT_EQ(r.message, "ask failed: agent Fragile#1 is dead");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kAborted);
+  ASSERT_FALSE(r.backtrace.empty());
+  EXPECT_TRUE(r.backtrace[0].starts_with("main (dead.mty:21:")) << r.backtrace[0];
+  EXPECT_EQ(c.out, "1\npong\n");
+  EXPECT_EQ(c.err, "agent Fragile#1 failed: trap MT5001: panic: kaboom\n");
+  // The failure is reported when the failing turn runs: after main's ask
+  // let it run, before main's reply is logged.
+  EXPECT_EQ(c.both,
+            "[out] 1\n"
+            "[err] agent Fragile#1 failed: trap MT5001: panic: kaboom\n"
+            "[out] pong\n");
+}
+
+TEST(Scheduler, AskWhoseTurnFailsTrapsMT5021NamingTheFailure) {
+  auto p = Compile(R"(
+agent Fragile {
+    on Div(a, b) -> a / b
+}
+fn main() {
+    let f = spawn Fragile()
+    log(f?Div(6, 3))
+    log(f?Div(1, 0))
+}
+)",
+                   "div.mty");
+  ASSERT_TRUE(p);
+  Captured c = RunCapturing(*p);
+  const mty::RunResult& r = c.result;
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
+  EXPECT_EQ(r.code, "MT5021");
+  EXPECT_TRUE(r.message.starts_with("ask failed: agent Fragile#1 failed: trap MT5003: "))
+      << r.message;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(c.out, "2\n");
+  EXPECT_TRUE(c.err.starts_with("agent Fragile#1 failed: trap MT5003: ")) << c.err;
+  EXPECT_EQ(CountLines(c.err, "failed"), 1) << c.err;
+}
+
+TEST(Scheduler, InterruptStopsASpinningAgent) {
+  // No budget at all: only the host's interrupt can end this run.
+  auto p = Compile(R"(
+agent Spinner {
+    on Spin() -> {
+        loop {}
+    }
+}
+fn main() {
+    let s = spawn Spinner()
+    log("asking")
+    log(s?Spin())
+}
+)",
+                   "spin.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  std::string out;
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  mty::Runner runner(p, o);
+  auto start = std::chrono::steady_clock::now();
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runner.Interrupt();
+  });
+  mty::RunResult r = runner.Run();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  t.join();
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled) << r.Report();
+  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
+  EXPECT_EQ(out, "asking\n");
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(Scheduler, InterruptStopsASpinningAgentDuringTheDrain) {
+  // main has returned; the drain runs the agent's turn, which spins until
+  // the host interrupts the run.
+  auto p = Compile(R"(
+agent Spinner {
+    on Spin() -> {
+        loop {}
+    }
+}
+fn main() {
+    let s = spawn Spinner()
+    s!Spin()
+}
+)",
+                   "spin2.mty");
+  ASSERT_TRUE(p);
+  mty::Runner runner(p, {});
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runner.Interrupt();
+  });
+  mty::RunResult r = runner.Run();
+  t.join();
+  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled) << r.Report();
+}
+
+}  // namespace
