@@ -229,6 +229,10 @@ void Scheduler::RunSlice(TaskRec* rec) {
                     total_cpu_ - rec->seen_cpu);
   const uint64_t s0 = t.steps_used(), m0 = t.mem_used();
   const int64_t c0 = t.cpu_used_ns();
+  // Initialisers run nested inside the slice of the task that spawns: what
+  // they use is charged to that task after its slice.
+  const uint64_t ts0 = total_steps_, tm0 = total_mem_;
+  const int64_t tc0 = total_cpu_;
   interp::Task* outer = nullptr;
   {
     std::lock_guard<std::mutex> lock(current_mu_);
@@ -242,12 +246,14 @@ void Scheduler::RunSlice(TaskRec* rec) {
     std::lock_guard<std::mutex> lock(current_mu_);
     current_ = outer;
   }
+  const uint64_t nested_steps = total_steps_ - ts0, nested_mem = total_mem_ - tm0;
+  const int64_t nested_cpu = total_cpu_ - tc0;
   total_steps_ += t.steps_used() > s0 ? t.steps_used() - s0 : 0;
   total_mem_ += t.mem_used() > m0 ? t.mem_used() - m0 : 0;
   total_cpu_ += std::max<int64_t>(0, t.cpu_used_ns() - c0);
-  rec->seen_steps = total_steps_;
-  rec->seen_mem = total_mem_;
-  rec->seen_cpu = total_cpu_;
+  rec->seen_steps = total_steps_ - nested_steps;
+  rec->seen_mem = total_mem_ - nested_mem;
+  rec->seen_cpu = total_cpu_ - nested_cpu;
 
   if (rec->init) {
     rec->outcome = std::move(o);
