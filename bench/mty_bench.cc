@@ -8,6 +8,7 @@
 //   build/bench/mty_bench --benchmark_repetitions=3
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
@@ -164,6 +165,70 @@ void BM_ShortRun(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ShortRun)->ArgName("wall")->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// ---- agents ----
+
+std::shared_ptr<const mty::Program> Source(const char* text) {
+  auto p = mty::Program::FromSource(text, "agents.mty");
+  return p.ok() ? *p : nullptr;
+}
+
+// Message round trip: main asks an echo agent 10 000 times.
+void BM_AgentRoundTrip(benchmark::State& state) {
+  auto program = Source(R"(agent Echo {
+    on Say(x) -> x
+}
+fn main() {
+    let e = spawn Echo()
+    let mut i = 0
+    while i < 10000 {
+        i = e?Say(i) + 1
+    }
+}
+)");
+  if (!program) return state.SkipWithError("does not compile");
+  mty::RunOptions opts;
+  for (auto _ : state) {
+    mty::RunResult r = program->Run(opts);
+    if (r.exit_code != 0) return state.SkipWithError(r.Report().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * 10000);  // items/s = round trips per second
+}
+BENCHMARK(BM_AgentRoundTrip)->Unit(benchmark::kMillisecond);
+
+// Spawn cost and memory per idle agent: 100 000 agents in one run. The
+// allocator's in-use bytes are read when the program logs (all agents
+// alive), against the value before the run.
+void BM_Spawn100k(benchmark::State& state) {
+  auto program = Source(R"(agent Idle {
+    n = 0
+    on Get() -> n
+}
+fn main() {
+    let mut all = []
+    let mut i = 0
+    while i < 100000 {
+        all.push(spawn Idle())
+        i += 1
+    }
+    log(all.len())
+}
+)");
+  if (!program) return state.SkipWithError("does not compile");
+  double bytes_per_agent = 0;
+  for (auto _ : state) {
+    size_t before = mallinfo2().uordblks;
+    size_t at_log = 0;
+    mty::RunOptions opts;
+    opts.on_stdout = [&](std::string_view) { at_log = mallinfo2().uordblks; };
+    mty::RunResult r = program->Run(opts);
+    if (r.exit_code != 0) return state.SkipWithError(r.Report().c_str());
+    bytes_per_agent = (static_cast<double>(at_log) - static_cast<double>(before)) / 100000.0;
+  }
+  state.SetItemsProcessed(state.iterations() * 100000);  // items/s = spawns per second
+  state.counters["bytes_per_idle_agent"] = bytes_per_agent;
+}
+BENCHMARK(BM_Spawn100k)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

@@ -850,8 +850,9 @@ class FnLowerer {
       std::vector<Operand> t;
       t.push_back(ConstOp(ir::Constant::Str(c.name)));
       t.push_back(ConstOp(ir::Constant::Bool(of ? of->restart : true)));
-      t.push_back(ConstOp(ir::Constant::Int(of ? of->up_to : -1)));
-      t.push_back(of ? dur(of->within) : ConstOp(ir::Constant::Duration(0)));
+      // Without an on_fail clause: restart up_to 3 in 5s.
+      t.push_back(ConstOp(ir::Constant::Int(of ? of->up_to : 3)));
+      t.push_back(of ? dur(of->within) : ConstOp(ir::Constant::Duration(5'000'000'000)));
       t.push_back(of ? dur(of->backoff_lo) : ConstOp(ir::Constant::Duration(0)));
       t.push_back(of ? dur(of->backoff_hi) : ConstOp(ir::Constant::Duration(0)));
       t.push_back(ConstOp(ir::Constant::Bool(of ? of->escalate : false)));

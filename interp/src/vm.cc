@@ -217,11 +217,20 @@ struct Exec {
   static void EndQuantum(Task& t) {
     if (!t.quantum_) return;
     t.quantum_ = false;
-    t.steps_left_ = SatAdd(t.steps_left_, t.quantum_withheld_);
+    if (t.owner_[kOwnSteps] == kQuantumOwner) {
+      // The quantum was the binding limit: its steps are the task's again.
+      t.steps_left_ = SatAdd(t.steps_left_, t.quantum_withheld_);
+      t.owner_[kOwnSteps] = t.quantum_prev_owner_;
+    } else {
+      // A scope entered under the quantum owns the counter: the steps the
+      // quantum held back belong behind the outermost such scope.
+      for (Task::Scope& s : t.scopes_)
+        if (s.prev_owner[kOwnSteps] == kQuantumOwner) {
+          s.withheld_steps = SatAdd(s.withheld_steps, t.quantum_withheld_);
+          break;
+        }
+    }
     t.quantum_withheld_ = 0;
-    if (t.owner_[kOwnSteps] == kQuantumOwner) t.owner_[kOwnSteps] = t.quantum_prev_owner_;
-    // Scopes entered during the quantum restore kQuantumOwner on exit: none
-    // can be open with it, since a scope tighter than the quantum owns it.
     for (Task::Scope& s : t.scopes_)
       if (s.prev_owner[kOwnSteps] == kQuantumOwner) s.prev_owner[kOwnSteps] = t.quantum_prev_owner_;
   }
@@ -281,6 +290,9 @@ struct Exec {
     std::copy(std::begin(t.owner_), std::end(t.owner_), std::begin(s.prev_owner));
     if (d.steps) {
       t.metered_ = true;
+      // A scheduler quantum ends here (the scope's limit is measured against
+      // the task's real remaining steps); the next slice gets a new one.
+      EndQuantum(t);
       int64_t lim = static_cast<int64_t>(std::min<uint64_t>(*d.steps, kUnlimitedSteps));
       if (lim <= t.steps_left_) {
         s.withheld_steps = t.steps_left_ - lim;
@@ -1629,7 +1641,7 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
         absl::StrCat("fn ", f.name, " takes ", f.num_params, " argument(s), given ", args.size());
     return false;
   }
-  stack_.resize(std::max<size_t>(1024, f.frame_size));
+  stack_.resize(std::max<size_t>(64, f.frame_size));
   Exec::PushFrame(*this, static_cast<uint32_t>(fn), 0, 0, -1);
   for (size_t i = 0; i < args.size(); ++i) stack_[1 + i] = std::move(args[i]);
   pc_ = 0;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "boost/container/deque.hpp"
 
 namespace mty::runtime {
 
@@ -55,19 +56,20 @@ struct Scheduler::Agent {
   std::string type;  // A
   std::string name;  // A#id
   Value state;
-  std::deque<Msg> mailbox;
-  std::deque<std::pair<TaskRec*, Msg>> blocked;  // senders waiting for room (`block`)
-  std::unique_ptr<Host> host;                    // capabilities of the scope active at spawn
+  // Boost.Container deques allocate nothing until used (idle agents stay small).
+  boost::container::deque<Msg> mailbox;
+  boost::container::deque<std::pair<TaskRec*, Msg>> blocked;  // senders waiting (`block`)
+  std::unique_ptr<Host> host;  // capabilities of the scope active at spawn
   bool busy = false;
   bool dead = false;
   // Supervision (runtime.md §6).
-  std::vector<Value> init_args;  // to restart with a fresh state
-  uint64_t generation = 0;       // bumped by a restart: older turns commit nothing
-  bool restarting = false;       // waiting out a backoff
-  Agent* sup = nullptr;          // its supervisor
-  std::string child_name;        // its name there (`w` of `child w = ...`)
-  int64_t backoff = 0;           // the last backoff delay
-  std::deque<int64_t> restarts;  // when it was restarted (steady ns)
+  std::vector<Value> init_args;               // to restart with a fresh state
+  uint64_t generation = 0;                    // bumped by a restart: older turns commit nothing
+  bool restarting = false;                    // waiting out a backoff
+  Agent* sup = nullptr;                       // its supervisor
+  std::string child_name;                     // its name there (`w` of `child w = ...`)
+  int64_t backoff = 0;                        // the last backoff delay
+  boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
   // A supervisor's own record.
   bool is_supervisor = false;
   std::string strategy;
@@ -195,6 +197,10 @@ void Scheduler::Finished(TaskRec* rec) {
   if (watchdog_) watchdog_->Unwatch(*rec->task);
   rec->task.reset();
   rec->host.reset();
+  // The small record stays (messages and timers may still name it as an
+  // asker); its task, host and values go.
+  rec->msg.args.clear();
+  if (!rec->init) rec->outcome = ExecOutcome();
 }
 
 interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::string* error) {
@@ -622,6 +628,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   s->sup = spawning_sup_;
   Agent* sp = s.get();
   agents_.push_back(std::move(s));
+  if (spawning_sup_) spawning_sup_->children.push_back(sp);  // a nested supervisor
   auto run = [&](int fn, ExecOutcome* o) {
     std::string error;
     TaskRec* t = NewTask(fn, {}, from->inner, nullptr, &error);
