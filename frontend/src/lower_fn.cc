@@ -1245,6 +1245,17 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kSend:
     case K::kAsk: {
       Val target = LowerExpr(*e.lhs);
+      // The target's agent type is known: the message must be one it handles.
+      if (target.ty->Is(Ty::Kind::kAgent)) {
+        auto ag = g_.agents.find(target.ty->name);
+        if (ag != g_.agents.end()) {
+          bool handled = false;
+          for (const Handler& h : ag->second->handlers) handled = handled || h.msg == e.text;
+          if (!handled)
+            Error("MT1015", e.loc,
+                  absl::StrCat("agent `", ag->first, "` has no handler for `", e.text, "`"));
+        }
+      }
       Rvalue r;
       r.kind = e.kind == K::kSend ? Rvalue::Kind::kSend : Rvalue::Kind::kAsk;
       r.name = e.text;
