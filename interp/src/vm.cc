@@ -278,7 +278,7 @@ struct Exec {
   // Enters sandbox `di`: applies its limits where they are tighter than the
   // enclosing ones and asks the host to narrow capabilities. The step
   // counter is exact here (a scope change ends a segment).
-  static Stop EnterScope(Task& t, uint32_t di) {
+  static Stop EnterScope(Task& t, uint32_t di, bool with_host = true) {
     const ir::SandboxDecl& d = t.module_->sandboxes[di];
     // Hostile MtyIR can enter sandboxes in a loop without leaving them.
     if (t.scopes_.size() >= kMaxScopes)
@@ -337,7 +337,8 @@ struct Exec {
     }
     t.scopes_.push_back(s);
     std::string code, message;
-    if (t.host_ && !t.host_->EnterSandbox(d, &code, &message)) {
+    t.scopes_.back().host_scope = with_host;
+    if (with_host && t.host_ && !t.host_->EnterSandbox(d, &code, &message)) {
       PopScope(t, /*host=*/false);
       return Trap(t, code.empty() ? "MT5015" : code, message);
     }
@@ -357,7 +358,7 @@ struct Exec {
     t.wall_deadline_ = s.prev_wall;
     t.cpu_deadline_ = s.prev_cpu;
     std::copy(std::begin(s.prev_owner), std::end(s.prev_owner), std::begin(t.owner_));
-    if (host && t.host_) t.host_->ExitSandbox();
+    if (host && s.host_scope && t.host_) t.host_->ExitSandbox();
     if (fences) PublishFences(t);
   }
 
@@ -1722,6 +1723,17 @@ ExecOutcome Task::Run() {
     Exec::SetTrap(*this, "MT5009", "out of memory: allocation too large");
     return Exec::Finish(*this, Stop::kTrap);
   }
+}
+
+std::vector<uint32_t> Task::SandboxChain() const {
+  std::vector<uint32_t> chain;
+  for (const Scope& s : scopes_) chain.push_back(s.decl);
+  return chain;
+}
+
+bool Task::EnterSandboxBudget(uint32_t decl) {
+  if (!started_ || finished_ || decl >= module_->sandboxes.size()) return false;
+  return Exec::EnterScope(*this, decl, /*with_host=*/false) == Stop::kContinue;
 }
 
 }  // namespace mty::interp

@@ -69,6 +69,7 @@ struct Scheduler::Agent {
   Agent* sup = nullptr;                       // its supervisor
   std::string child_name;                     // its name there (`w` of `child w = ...`)
   int64_t backoff = 0;                        // the last backoff delay
+  std::vector<uint32_t> sandboxes;            // the sandboxes open at its spawn (budgets per turn)
   boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
   // A supervisor's own record.
   bool is_supervisor = false;
@@ -437,6 +438,8 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     return false;
   }
   rec->generation = a->generation;
+  // Spawned inside sandboxes: each turn runs under their budgets.
+  for (uint32_t d : a->sandboxes) rec->task->EnterSandboxBudget(d);
   return true;
 }
 
@@ -704,6 +707,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->host = make_host_(*from->inner);
   a->init_args = args;
   a->sup = spawning_sup_;
+  if (from->task) a->sandboxes = from->task->SandboxChain();
   // The initialiser runs now, to completion, under the run's budget.
   std::string error;
   TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);

@@ -198,6 +198,12 @@ class Task {
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
+  // The sandboxes open in this task, outermost first (Module::sandboxes
+  // indexes), and entering one's budgets only (no capability change) for
+  // the whole task: what an agent spawned inside sandboxes runs its turns
+  // under.
+  std::vector<uint32_t> SandboxChain() const;
+  bool EnterSandboxBudget(uint32_t decl);
   // Limits the next Run to about `steps` steps (a scheduler's quantum): when
   // they run out, Run returns kPreempted at a statement boundary and a later
   // Run continues. The task's own budgets are unaffected.
@@ -225,6 +231,7 @@ class Task {
   // Open sandbox scopes, innermost last (vm.cc).
   struct Scope {
     uint32_t decl = 0;           // index into Module::sandboxes
+    bool host_scope = true;      // the host narrowed capabilities for it
     uint32_t frame = 0;          // frames_.size() when entered
     int64_t withheld_steps = 0;  // the outer scope's remaining steps beyond this one's
     uint64_t mem_at_entry = 0;
