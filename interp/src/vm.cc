@@ -278,8 +278,19 @@ struct Exec {
   // Enters sandbox `di`: applies its limits where they are tighter than the
   // enclosing ones and asks the host to narrow capabilities. The step
   // counter is exact here (a scope change ends a segment).
-  static Stop EnterScope(Task& t, uint32_t di, bool with_host = true) {
-    const ir::SandboxDecl& d = t.module_->sandboxes[di];
+  static Stop EnterScope(Task& t, uint32_t di, bool with_host = true,
+                         const SandboxRemaining* rem = nullptr) {
+    const ir::SandboxDecl& d0 = t.module_->sandboxes[di];
+    // With `rem`, what the sandbox has left replaces its full limits.
+    ir::SandboxDecl dr;
+    if (rem) {
+      dr = d0;
+      if (rem->steps) dr.steps = static_cast<uint64_t>(std::max<int64_t>(0, *rem->steps));
+      if (rem->memory) dr.memory = static_cast<uint64_t>(std::max<int64_t>(0, *rem->memory));
+      if (rem->cpu_ns) dr.cpu_ns = std::max<int64_t>(1, *rem->cpu_ns);
+      if (rem->wall_deadline) dr.wall_ns = std::max<int64_t>(1, rem->wall_deadline - SteadyNow());
+    }
+    const ir::SandboxDecl& d = rem ? dr : d0;
     // Hostile MtyIR can enter sandboxes in a loop without leaving them.
     if (t.scopes_.size() >= kMaxScopes)
       return Trap(t, "MT5018", absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
@@ -287,6 +298,14 @@ struct Exec {
     Task::Scope s;
     s.decl = di;
     s.frame = static_cast<uint32_t>(t.frames_.size());
+    s.instance = ++t.next_scope_instance_;
+    s.executed_at_entry = t.executed_steps();
+    s.cpu_at_entry = t.cpu_used_ns();
+    s.wall_at_entry = SteadyNow();
+    if (rem) {  // account as if entered when the sandbox was
+      if (rem->steps && d0.steps)
+        s.executed_at_entry -= std::min<uint64_t>(s.executed_at_entry, *d0.steps - *dr.steps);
+    }
     std::copy(std::begin(t.owner_), std::end(t.owner_), std::begin(s.prev_owner));
     if (d.steps) {
       t.metered_ = true;
@@ -301,6 +320,9 @@ struct Exec {
       }
     }
     s.mem_at_entry = t.mem_used_;
+    // Entered with what is left: a breach reports the sandbox's whole use
+    // (unsigned wrap-around cancels out in `used = mem - mem_at_entry`).
+    if (rem && rem->memory && d0.memory) s.mem_at_entry -= *d0.memory - *dr.memory;
     s.prev_mem_limit = t.mem_limit_;
     if (d.memory) {
       t.metered_ = true;
@@ -1723,6 +1745,42 @@ ExecOutcome Task::Run() {
     Exec::SetTrap(*this, "MT5009", "out of memory: allocation too large");
     return Exec::Finish(*this, Stop::kTrap);
   }
+}
+
+uint64_t Task::executed_steps() const {
+  if (!metered_) return 0;
+  const uint64_t base = limits_.steps ? limits_.steps : static_cast<uint64_t>(kUnlimitedSteps);
+  uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
+  for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
+  if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
+  return base > left ? base - left : 0;
+}
+
+std::vector<SandboxRemaining> Task::SandboxChainRemaining() const {
+  std::vector<SandboxRemaining> out;
+  const uint64_t executed = executed_steps();
+  for (const Scope& s : scopes_) {
+    const ir::SandboxDecl& d = module_->sandboxes[s.decl];
+    SandboxRemaining r;
+    r.decl = s.decl;
+    r.instance = s.instance;
+    if (d.steps)
+      r.steps =
+          static_cast<int64_t>(*d.steps) -
+          static_cast<int64_t>(executed > s.executed_at_entry ? executed - s.executed_at_entry : 0);
+    if (d.memory)
+      r.memory = static_cast<int64_t>(*d.memory) -
+                 static_cast<int64_t>(mem_used_ > s.mem_at_entry ? mem_used_ - s.mem_at_entry : 0);
+    if (d.cpu_ns) r.cpu_ns = *d.cpu_ns - (cpu_used_ns() - s.cpu_at_entry);
+    if (d.wall_ns) r.wall_deadline = s.wall_at_entry + *d.wall_ns;
+    out.push_back(r);
+  }
+  return out;
+}
+
+bool Task::EnterSandboxBudget(const SandboxRemaining& r) {
+  if (!started_ || finished_ || r.decl >= module_->sandboxes.size()) return false;
+  return Exec::EnterScope(*this, r.decl, /*with_host=*/false, &r) == Stop::kContinue;
 }
 
 std::vector<uint32_t> Task::SandboxChain() const {

@@ -63,13 +63,17 @@ struct Scheduler::Agent {
   bool busy = false;
   bool dead = false;
   // Supervision (runtime.md §6).
-  std::vector<Value> init_args;               // to restart with a fresh state
-  uint64_t generation = 0;                    // bumped by a restart: older turns commit nothing
-  bool restarting = false;                    // waiting out a backoff
-  Agent* sup = nullptr;                       // its supervisor
-  std::string child_name;                     // its name there (`w` of `child w = ...`)
-  int64_t backoff = 0;                        // the last backoff delay
-  std::vector<uint32_t> sandboxes;            // the sandboxes open at its spawn (budgets per turn)
+  std::vector<Value> init_args;  // to restart with a fresh state
+  uint64_t generation = 0;       // bumped by a restart: older turns commit nothing
+  bool restarting = false;       // waiting out a backoff
+  Agent* sup = nullptr;          // its supervisor
+  std::string child_name;        // its name there (`w` of `child w = ...`)
+  int64_t backoff = 0;           // the last backoff delay
+  // The sandboxes open at its spawn: its turns run under what they have
+  // left and draw from it (shared by every agent spawned in that entry).
+  std::vector<std::shared_ptr<Envelope>> envelopes;
+  uint64_t mailbox_cap = 1024;
+  std::string mb_policy = "block";
   boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
   // A supervisor's own record.
   bool is_supervisor = false;
@@ -238,6 +242,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
   const int64_t c0 = t.cpu_used_ns();
   // Initialisers run nested inside the slice of the task that spawns: what
   // they use is charged to that task after its slice.
+  const uint64_t e0 = t.executed_steps();
   const uint64_t ts0 = total_steps_, tm0 = total_mem_;
   const int64_t tc0 = total_cpu_;
   interp::Task* outer = nullptr;
@@ -258,6 +263,17 @@ void Scheduler::RunSlice(TaskRec* rec) {
   total_steps_ += t.steps_used() > s0 ? t.steps_used() - s0 : 0;
   total_mem_ += t.mem_used() > m0 ? t.mem_used() - m0 : 0;
   total_cpu_ += std::max<int64_t>(0, t.cpu_used_ns() - c0);
+  if (rec->agent && !rec->init && !rec->agent->envelopes.empty()) {
+    // A turn draws from the sandboxes its agent was spawned in.
+    const int64_t ds = static_cast<int64_t>(t.executed_steps() - std::min(e0, t.executed_steps()));
+    const int64_t dm = static_cast<int64_t>(t.mem_used() - std::min(m0, t.mem_used()));
+    const int64_t dc = std::max<int64_t>(0, t.cpu_used_ns() - c0);
+    for (const auto& env : rec->agent->envelopes) {
+      if (env->left.steps) *env->left.steps -= ds;
+      if (env->left.memory) *env->left.memory -= dm;
+      if (env->left.cpu_ns) *env->left.cpu_ns -= dc;
+    }
+  }
   rec->seen_steps = total_steps_ - nested_steps;
   rec->seen_mem = total_mem_ - nested_mem;
   rec->seen_cpu = total_cpu_ - nested_cpu;
@@ -310,7 +326,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
   }
   if (rec == main_) {
     if (o.code == "MT5012") main_breach_ = "mailbox";
-    if (o.code == "MT5009" && o.message.starts_with("spawn budget exceeded"))
+    if (o.code == "MT5009" && o.message.find("spawn budget exceeded") != std::string::npos)
       main_breach_ = "spawned";
     main_outcome_ = std::move(o);
     main_done_ = true;
@@ -398,6 +414,27 @@ void Scheduler::StartTurn(Agent* a) {
   ready_.push_back(tasks_.back().get());
 }
 
+std::vector<std::shared_ptr<Scheduler::Envelope>> Scheduler::EnvelopesOf(TaskRec* from) {
+  if (from->init) return init_envelopes_;  // a supervisor's children task
+  std::vector<std::shared_ptr<Envelope>> envs;
+  if (!from->task) return envs;
+  std::vector<interp::SandboxRemaining> chain = from->task->SandboxChainRemaining();
+  size_t skip = 0;
+  if (from->agent) {  // a turn: its first scopes are its agent's envelopes
+    envs = from->agent->envelopes;
+    skip = std::min(envs.size(), chain.size());
+  }
+  for (size_t i = skip; i < chain.size(); ++i) {
+    std::shared_ptr<Envelope>& e = envelopes_[{from, chain[i].instance}];
+    if (!e) {
+      e = std::make_shared<Envelope>();
+      e->left = chain[i];
+    }
+    envs.push_back(e);
+  }
+  return envs;
+}
+
 bool Scheduler::BeginTurn(TaskRec* rec) {
   Agent* a = rec->agent;
   rec->pending = false;
@@ -438,8 +475,8 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     return false;
   }
   rec->generation = a->generation;
-  // Spawned inside sandboxes: each turn runs under their budgets.
-  for (uint32_t d : a->sandboxes) rec->task->EnterSandboxBudget(d);
+  // Spawned inside sandboxes: the turn runs under what they have left.
+  for (const auto& env : a->envelopes) rec->task->EnterSandboxBudget(env->left);
   return true;
 }
 
@@ -691,9 +728,27 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
     *message = absl::StrCat("spawn budget exceeded: ", options_.spawned, " agents");
     return std::nullopt;
   }
+  // The sandboxes the spawner is in: the new agent draws from them.
+  std::vector<std::shared_ptr<Envelope>> envs = EnvelopesOf(from);
+  for (const auto& env : envs) {
+    const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
+    if (d.spawned && env->spawned >= *d.spawned) {
+      *code = "MT5009";
+      *message =
+          absl::StrCat("sandbox ", d.name, ": spawn budget exceeded: ", *d.spawned, " agents");
+      return std::nullopt;
+    }
+  }
+  for (const auto& env : envs) env->spawned++;
   if (init_fn < 0) {
     int children = module_->FindFunction(absl::StrCat(std::string(name), "::__children"));
-    if (children >= 0) return SpawnSupervisor(from, children, name, code, message);
+    if (children >= 0) {
+      auto outer = init_envelopes_;
+      init_envelopes_ = envs;  // the children are spawned in the same sandboxes
+      auto v = SpawnSupervisor(from, children, name, code, message);
+      init_envelopes_ = outer;
+      return v;
+    }
     *code = "MT5016";
     *message =
         absl::StrCat("spawn ", std::string(name), ": the program has no agent ", std::string(name));
@@ -707,7 +762,15 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->host = make_host_(*from->inner);
   a->init_args = args;
   a->sup = spawning_sup_;
-  if (from->task) a->sandboxes = from->task->SandboxChain();
+  a->envelopes = envs;
+  a->mailbox_cap = options_.mailbox;
+  a->mb_policy = options_.mb_policy;
+  for (const auto& env : envs) {  // the tightest mailbox; the innermost policy
+    const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
+    if (d.mailbox && *d.mailbox < a->mailbox_cap)
+      a->mailbox_cap = std::max<uint64_t>(1, *d.mailbox);
+    if (!d.mb_policy.empty()) a->mb_policy = d.mb_policy;
+  }
   // The initialiser runs now, to completion, under the run's budget.
   std::string error;
   TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);
@@ -760,9 +823,9 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     return Host::AskStatus::kFail;
   }
   Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
-  const bool full = a->mailbox.size() >= options_.mailbox;
-  if (full && options_.mb_policy != "block") {
-    if (!ask && options_.mb_policy == "drop") return Host::AskStatus::kReply;
+  const bool full = a->mailbox.size() >= a->mailbox_cap;
+  if (full && a->mb_policy != "block") {
+    if (!ask && a->mb_policy == "drop") return Host::AskStatus::kReply;
     if (result) {
       *reply = AskErr(3);
       return Host::AskStatus::kReply;

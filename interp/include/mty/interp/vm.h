@@ -127,6 +127,15 @@ struct Fences {
   std::atomic<int> cpu_clock{0};              // clockid_t of the running thread
 };
 
+// What one open sandbox scope has left (Task::SandboxChainRemaining), to
+// run other tasks under it (agents spawned inside the sandbox).
+struct SandboxRemaining {
+  uint32_t decl = 0;      // Module::sandboxes index
+  uint64_t instance = 0;  // which entry of it (unique per task)
+  std::optional<int64_t> steps, memory, cpu_ns;
+  int64_t wall_deadline = 0;  // steady ns; 0 = none
+};
+
 class Task;
 class FenceWatcher {
  public:
@@ -204,6 +213,12 @@ class Task {
   // under.
   std::vector<uint32_t> SandboxChain() const;
   bool EnterSandboxBudget(uint32_t decl);
+  // The open sandboxes with what each has left, outermost first, and
+  // entering a scope with such remaining limits (budgets only).
+  std::vector<SandboxRemaining> SandboxChainRemaining() const;
+  bool EnterSandboxBudget(const SandboxRemaining& remaining);
+  // Steps executed so far (counted once the task is metered).
+  uint64_t executed_steps() const;
   // Limits the next Run to about `steps` steps (a scheduler's quantum): when
   // they run out, Run returns kPreempted at a statement boundary and a later
   // Run continues. The task's own budgets are unaffected.
@@ -230,8 +245,12 @@ class Task {
   FenceWatcher* watcher_ = nullptr;
   // Open sandbox scopes, innermost last (vm.cc).
   struct Scope {
-    uint32_t decl = 0;           // index into Module::sandboxes
-    bool host_scope = true;      // the host narrowed capabilities for it
+    uint32_t decl = 0;       // index into Module::sandboxes
+    bool host_scope = true;  // the host narrowed capabilities for it
+    uint64_t instance = 0;   // unique per task
+    uint64_t executed_at_entry = 0;
+    int64_t cpu_at_entry = 0;
+    int64_t wall_at_entry = 0;
     uint32_t frame = 0;          // frames_.size() when entered
     int64_t withheld_steps = 0;  // the outer scope's remaining steps beyond this one's
     uint64_t mem_at_entry = 0;
@@ -242,6 +261,7 @@ class Task {
     int prev_owner[5] = {};  // previous owners of steps, memory, depth, wall, cpu
   };
   std::vector<Scope> scopes_;
+  uint64_t next_scope_instance_ = 0;
   // Which scope's limit is the effective one, per kind (-1 = the task's own).
   int owner_[5] = {-1, -1, -1, -1, -1};
   int64_t wall_deadline_ = Fences::kNone;  // effective, steady ns

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -58,6 +59,11 @@ class Scheduler {
   struct Agent;
   struct TaskRec;
   class TaskHost;
+  // What a sandbox entry has left for the agents spawned in it.
+  struct Envelope {
+    interp::SandboxRemaining left;
+    uint64_t spawned = 0;
+  };
 
  private:
   friend class TaskHost;
@@ -93,6 +99,9 @@ class Scheduler {
   std::optional<interp::Value> Child(const interp::Value& sup, std::string_view name,
                                      std::string* code, std::string* message);
   Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
+  std::vector<std::shared_ptr<Envelope>> EnvelopesOf(TaskRec* from);
+  std::vector<std::shared_ptr<Envelope>> init_envelopes_;  // for spawns by a children task
+  std::map<std::pair<TaskRec*, uint64_t>, std::shared_ptr<Envelope>> envelopes_;
   bool escalated_ = false;
 
   struct Timer {
