@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -202,9 +203,12 @@ void Scheduler::Finished(TaskRec* rec) {
   if (watchdog_) watchdog_->Unwatch(*rec->task);
   rec->task.reset();
   rec->host.reset();
-  // The small record stays (messages and timers may still name it as an
-  // asker); its task, host and values go.
   rec->msg.args.clear();
+  if (rec->agent && !rec->init && rec != main_) {
+    RecycleTurnRec(rec);  // a turn: its record is reused
+    return;
+  }
+  // Initialisers keep their outcome for the spawner to read.
   if (!rec->init) rec->outcome = ExecOutcome();
 }
 
@@ -221,7 +225,10 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
     if (ready_.empty()) continue;
     TaskRec* rec = ready_.front();
     ready_.pop_front();
-    if (rec->pending && !BeginTurn(rec)) continue;
+    if (rec->pending && !BeginTurn(rec)) {
+      RecycleTurnRec(rec);  // the turn did not start (dead, restarting, no handler)
+      continue;
+    }
     RunSlice(rec);
     if (ready_.empty() && timers_.empty() && !main_done_ && main_->waiting) {
       // Nothing can run and main waits: no reply or room can ever come.
@@ -405,13 +412,32 @@ void Scheduler::StartTurn(Agent* a) {
   // The turn's task is made when the turn reaches the front of the run
   // queue (BeginTurn), so it sees the state as it is then (after a restart,
   // the fresh one).
-  auto rec = std::make_unique<TaskRec>();
+  TaskRec* rec = AcquireTurnRec();
   rec->agent = a;
   rec->pending = true;
   rec->msg = std::move(m);
   a->busy = true;
-  tasks_.push_back(std::move(rec));
-  ready_.push_back(tasks_.back().get());
+  ready_.push_back(rec);
+}
+
+// Turn records are recycled: a record that messages or timers may still
+// name as an asker is only ever consulted through `waiting && waiting_ask ==
+// id`, and ask ids are never reused, so a stale name is harmless.
+Scheduler::TaskRec* Scheduler::AcquireTurnRec() {
+  if (!free_recs_.empty()) {
+    TaskRec* rec = free_recs_.back();
+    free_recs_.pop_back();
+    return rec;
+  }
+  tasks_.push_back(std::make_unique<TaskRec>());
+  return tasks_.back().get();
+}
+
+void Scheduler::RecycleTurnRec(TaskRec* rec) {
+  envelopes_.erase(envelopes_.lower_bound({rec, 0}),
+                   envelopes_.upper_bound({rec, std::numeric_limits<uint64_t>::max()}));
+  *rec = TaskRec();
+  free_recs_.push_back(rec);
 }
 
 std::vector<std::shared_ptr<Scheduler::Envelope>> Scheduler::EnvelopesOf(TaskRec* from) {

@@ -100,6 +100,9 @@ class Scheduler {
                                      std::string* code, std::string* message);
   Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
   std::vector<std::shared_ptr<Envelope>> EnvelopesOf(TaskRec* from);
+  TaskRec* AcquireTurnRec();
+  void RecycleTurnRec(TaskRec* rec);
+  std::vector<TaskRec*> free_recs_;
   std::vector<std::shared_ptr<Envelope>> init_envelopes_;  // for spawns by a children task
   std::map<std::pair<TaskRec*, uint64_t>, std::shared_ptr<Envelope>> envelopes_;
   bool escalated_ = false;
