@@ -637,6 +637,7 @@ Stop Exec::Loop(Task& t) {
   Chain chain;
   std::string effect_msg;
   std::string effect_code;
+  Value target_buf;  // a send's or ask's target
   uint32_t target_for_push = 0;
 
 #define SAVE()                                \
@@ -666,6 +667,31 @@ Stop Exec::Loop(Task& t) {
   do {                  \
     SAVE();             \
     return Stop::kTrap; \
+  } while (0)
+// Copies (or moves) call arguments `from` onwards into `args`; with
+// from == 1, argument 0 (a send's or ask's target) goes to `target_buf`.
+#define GATHER_ARGS(d, from)                          \
+  do {                                                \
+    args.clear();                                     \
+    for (size_t i_ = 0; i_ < (d).args.size(); ++i_) { \
+      const ArgDesc& a_ = (d).args[i_];               \
+      DEAD_CHECK(R[a_.reg]);                          \
+      if ((from) > 0 && i_ == 0) {                    \
+        target_buf = R[a_.reg];                       \
+      } else {                                        \
+        args.push_back(R[a_.reg]);                    \
+      }                                               \
+      if (a_.move) R[a_.reg].Kill();                  \
+    }                                                 \
+  } while (0)
+// The host makes the task wait (a reply, mailbox room): stop after this
+// instruction; Task::Resume writes the result to its destination.
+#define WAIT_FOR_HOST()                                                  \
+  do {                                                                   \
+    t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a; \
+    ++pc;                                                                \
+    SAVE();                                                              \
+    return Stop::kSuspended;                                             \
   } while (0)
 #define CHARGE_MEM(n)                     \
   do {                                    \
@@ -1212,12 +1238,7 @@ dispatch:
   }
   CASE(CallBuiltin) {
     const CallDesc& d = fn->calls[pc->b];
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
-    }
+    GATHER_ARGS(d, 0);
     Value out;
     SAVE();
     CallStatus st = BuiltinFn(cx, d.name, args, out);
@@ -1227,12 +1248,7 @@ dispatch:
   }
   CASE(Effect) {
     const CallDesc& d = fn->calls[pc->b];
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
-    }
+    GATHER_ARGS(d, 0);
     SAVE();
     effect_msg.clear();
     effect_code.clear();
@@ -1256,12 +1272,7 @@ dispatch:
   }
   CASE(Spawn) {
     const CallDesc& d = fn->calls[pc->b];
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
-    }
+    GATHER_ARGS(d, 0);
     SAVE();
     effect_msg.clear();
     effect_code.clear();
@@ -1273,38 +1284,22 @@ dispatch:
   }
   CASE(Send) {
     const CallDesc& d = fn->calls[pc->b];
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
-    }
+    GATHER_ARGS(d, 1);  // args[0] is the target
     SAVE();
     effect_msg.clear();
     effect_code.clear();
-    Value target = args.empty() ? Value() : std::move(args.front());
-    if (!args.empty()) args.erase(args.begin());
-    Host::AskStatus st = t.host_ ? t.host_->Send(target, d.name, args, &effect_code, &effect_msg)
-                                 : Host::AskStatus::kFail;
+    Host::AskStatus st = t.host_
+                             ? t.host_->Send(target_buf, d.name, args, &effect_code, &effect_msg)
+                             : Host::AskStatus::kFail;
     if (st == Host::AskStatus::kFail)
       TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
     R[pc->a] = Value::Unit();
-    if (st == Host::AskStatus::kWait) {  // a full mailbox under `block`
-      t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a;
-      ++pc;
-      SAVE();
-      return Stop::kSuspended;
-    }
+    if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();  // a full mailbox under `block`
     NEXT();
   }
   CASE(Ask) {
     const CallDesc& d = fn->calls[pc->b];
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
-    }
+    GATHER_ARGS(d, 1);  // args[0] is the target
     std::optional<int64_t> deadline;
     if (pc->c >= 0) {
       DEAD_CHECK(R[pc->c]);
@@ -1313,21 +1308,12 @@ dispatch:
     SAVE();
     effect_msg.clear();
     effect_code.clear();
-    Value target = args.empty() ? Value() : std::move(args.front());
-    if (!args.empty()) args.erase(args.begin());
-    Value reply;
-    Host::AskStatus st =
-        t.host_ ? t.host_->Ask(target, d.name, args, deadline, &reply, &effect_code, &effect_msg)
-                : Host::AskStatus::kFail;
+    Host::AskStatus st = t.host_ ? t.host_->Ask(target_buf, d.name, args, deadline, &R[pc->a],
+                                                &effect_code, &effect_msg)
+                                 : Host::AskStatus::kFail;
     if (st == Host::AskStatus::kFail)
       TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
-    if (st == Host::AskStatus::kWait) {
-      t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a;
-      ++pc;
-      SAVE();
-      return Stop::kSuspended;
-    }
-    R[pc->a] = std::move(reply);
+    if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();
     ++pc;
     ENTER_SEGMENT(pc - code);
     DISPATCH();
@@ -1546,6 +1532,8 @@ do_return : {
 #undef FAIL_CX
 #undef FAILED
 #undef CHARGE_MEM
+#undef GATHER_ARGS
+#undef WAIT_FOR_HOST
 #undef ENTER_SEGMENT
 #undef SAFEPOINT
 #undef JUMP

@@ -331,10 +331,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
       }
     default: break;  // a trap or a budget breach
   }
-  if (rec == main_) {
-    if (o.code == "MT5012") main_breach_ = "mailbox";
-    if (o.code == "MT5009" && o.message.find("spawn budget exceeded") != std::string::npos)
-      main_breach_ = "spawned";
+  if (rec == main_) {  // main_breach_ was set where the spawn or send failed
     main_outcome_ = std::move(o);
     main_done_ = true;
     Finished(rec);
@@ -752,6 +749,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   if (options_.spawned && agents_.size() >= options_.spawned) {
     *code = "MT5009";
     *message = absl::StrCat("spawn budget exceeded: ", options_.spawned, " agents");
+    if (from == main_) main_breach_ = "spawned";
     return std::nullopt;
   }
   // The sandboxes the spawner is in: the new agent draws from them.
@@ -762,6 +760,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
       *code = "MT5009";
       *message =
           absl::StrCat("sandbox ", d.name, ": spawn budget exceeded: ", *d.spawned, " agents");
+      if (from == main_) main_breach_ = "spawned";
       return std::nullopt;
     }
   }
@@ -858,6 +857,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     }
     *code = "MT5012";
     *message = absl::StrCat("mailbox full: ", a->name);
+    if (from == main_) main_breach_ = "mailbox";
     return Host::AskStatus::kFail;
   }
   if (ask) {
