@@ -1771,15 +1771,4 @@ bool Task::EnterSandboxBudget(const SandboxRemaining& r) {
   return Exec::EnterScope(*this, r.decl, /*with_host=*/false, &r) == Stop::kContinue;
 }
 
-std::vector<uint32_t> Task::SandboxChain() const {
-  std::vector<uint32_t> chain;
-  for (const Scope& s : scopes_) chain.push_back(s.decl);
-  return chain;
-}
-
-bool Task::EnterSandboxBudget(uint32_t decl) {
-  if (!started_ || finished_ || decl >= module_->sandboxes.size()) return false;
-  return Exec::EnterScope(*this, decl, /*with_host=*/false) == Stop::kContinue;
-}
-
 }  // namespace mty::interp

@@ -207,14 +207,10 @@ class Task {
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
-  // The sandboxes open in this task, outermost first (Module::sandboxes
-  // indexes), and entering one's budgets only (no capability change) for
-  // the whole task: what an agent spawned inside sandboxes runs its turns
-  // under.
-  std::vector<uint32_t> SandboxChain() const;
-  bool EnterSandboxBudget(uint32_t decl);
   // The open sandboxes with what each has left, outermost first, and
-  // entering a scope with such remaining limits (budgets only).
+  // entering a scope with such remaining limits for the rest of the task
+  // (budgets only, no capability change): what an agent spawned inside
+  // sandboxes runs its turns under.
   std::vector<SandboxRemaining> SandboxChainRemaining() const;
   bool EnterSandboxBudget(const SandboxRemaining& remaining);
   // Steps executed so far (counted once the task is metered).
