@@ -342,7 +342,7 @@ RunResult Runner::Run() {
       const char* family = tn == "Fs" ? "fs" : tn == "Net" ? "net" : tn == "Env" ? "env" : nullptr;
       if (!family) {
         r.kind = RunResult::Kind::kTrap;
-        r.code = "MT5016";
+        r.code = TrapCode::kType;
         r.message = absl::StrCat("fn ", state_->options.entry,
                                  " can only take capabilities (Fs, Net, Env); parameter ", i,
                                  " is ", ir::PrintType(f->locals[i].type));
@@ -365,7 +365,7 @@ RunResult Runner::Run() {
   interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);
   if (!err.empty()) {
     r.kind = RunResult::Kind::kTrap;
-    r.code = "MT5016";
+    r.code = TrapCode::kType;
     r.message = err;
     r.exit_code = 1;
     return r;
@@ -389,7 +389,7 @@ RunResult Runner::Run() {
         auto* a = static_cast<interp::AdtObj*>(v.h());
         if (a->adt == interp::kAdtResult && a->variant == 1) {
           r.exit_code = 1;
-          r.code = "MT5006";
+          r.code = TrapCode::kMainErr;
           r.message = absl::StrCat("main returned Err(", interp::Debug(m, a->fields[0]), ")");
         }
       }
@@ -430,7 +430,7 @@ RunResult Runner::Run() {
       break;
     case K::kInterrupted:
       r.kind = RunResult::Kind::kCancelled;
-      r.code = "";
+      r.code = TrapCode::kNone;
       r.message = "run cancelled by the host";
       r.exit_code = 1;
       break;
@@ -451,12 +451,13 @@ RunResult Program::Run(const RunOptions& options) const {
 std::string RunResult::Report() const {
   switch (kind) {
     case Kind::kOk:
-      if (code == "MT5006") return absl::StrCat("error MT5006: ", message, "\n");
+      if (code == TrapCode::kMainErr)
+        return absl::StrCat("error ", TrapText(code), ": ", message, "\n");
       return "";
     case Kind::kNoMain: return absl::StrCat("error: ", message, "\n");
     case Kind::kCancelled: return absl::StrCat("error: ", message, "\n");
     default: {
-      std::string s = absl::StrCat("trap ", code, ": ", message, "\n");
+      std::string s = absl::StrCat("trap ", TrapText(code), ": ", message, "\n");
       // Deep recursion: show the innermost and outermost frames only.
       constexpr size_t kHead = 32, kTail = 16;
       for (size_t i = 0; i < backtrace.size(); ++i) {
@@ -475,14 +476,14 @@ std::string RunResult::Report() const {
 absl::Status RunResult::ToStatus() const {
   switch (kind) {
     case Kind::kOk:
-      if (code == "MT5006") return absl::AbortedError(message);
+      if (code == TrapCode::kMainErr) return absl::AbortedError(message);
       return absl::OkStatus();
     case Kind::kTrap:
-    case Kind::kEscalated: return absl::AbortedError(absl::StrCat(code, ": ", message));
+    case Kind::kEscalated: return absl::AbortedError(absl::StrCat(TrapText(code), ": ", message));
     case Kind::kNoMain: return absl::NotFoundError(message);
     case Kind::kBudgetExceeded:
     case Kind::kMemBudgetExceeded:
-      return absl::ResourceExhaustedError(absl::StrCat(code, ": ", message));
+      return absl::ResourceExhaustedError(absl::StrCat(TrapText(code), ": ", message));
     case Kind::kCancelled: return absl::CancelledError(message);
   }
   return absl::UnknownError("unknown result");

@@ -13,10 +13,15 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "mty/ir/traps.h"
 
 namespace mty {
 
 inline constexpr const char* kVersion = "0.1.0";
+
+// Trap codes (MT5001 ...): the enum, TrapText(code) -> "MT5016", the table.
+using ir::TrapCode;
+using ir::TrapText;
 
 // Limits for one run (docs/sandboxing.md). 0 means unlimited (depth 0 means
 // the default 10000). Sandbox blocks inside the program can only tighten them.
@@ -90,9 +95,9 @@ struct RunResult {
   enum class BudgetKind { kNone, kSteps, kMemory, kWall, kCpu, kSpawned, kMailbox };
   Kind kind = Kind::kOk;
   BudgetKind budget = BudgetKind::kNone;  // which budget was breached
-  std::string sandbox;  // the sandbox whose budget was breached ("" = the run's own)
-  std::string value;    // kOk: Debug form of the returned value
-  std::string code;     // MT50xx for traps and budgets
+  std::string sandbox;              // the sandbox whose budget was breached ("" = the run's own)
+  std::string value;                // kOk: Debug form of the returned value
+  TrapCode code = TrapCode::kNone;  // traps and budgets (TrapText(code) is "MT5016")
   std::string message;
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
   int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)

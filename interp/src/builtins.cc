@@ -240,27 +240,32 @@ const char* OpSymbol(Op op) {
 }
 
 bool TypeError(Ctx& cx, Op op, const Value& a, const Value& b) {
-  return cx.Trap("MT5016", absl::StrCat("cannot apply '", OpSymbol(op), "' to ", KindName(cx.m, a),
-                                        " and ", KindName(cx.m, b)));
+  return cx.Trap(TrapCode::kType, absl::StrCat("cannot apply '", OpSymbol(op), "' to ",
+                                               KindName(cx.m, a), " and ", KindName(cx.m, b)));
 }
 
 bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
   switch (op) {
     case Op::Add:
-      if (__builtin_add_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '+'");
+      if (__builtin_add_overflow(x, y, r))
+        return cx.Trap(TrapCode::kOverflow, "integer overflow in '+'");
       return true;
     case Op::Sub:
-      if (__builtin_sub_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '-'");
+      if (__builtin_sub_overflow(x, y, r))
+        return cx.Trap(TrapCode::kOverflow, "integer overflow in '-'");
       return true;
     case Op::Mul:
-      if (__builtin_mul_overflow(x, y, r)) return cx.Trap("MT5004", "integer overflow in '*'");
+      if (__builtin_mul_overflow(x, y, r))
+        return cx.Trap(TrapCode::kOverflow, "integer overflow in '*'");
       return true;
     case Op::Div:
     case Op::Rem:
       if (y == 0)
-        return cx.Trap("MT5003", op == Op::Div ? "division by zero" : "remainder by zero");
+        return cx.Trap(TrapCode::kDivByZero,
+                       op == Op::Div ? "division by zero" : "remainder by zero");
       if (y == -1 && x == std::numeric_limits<int64_t>::min())
-        return cx.Trap("MT5004", absl::StrCat("integer overflow in '", OpSymbol(op), "'"));
+        return cx.Trap(TrapCode::kOverflow,
+                       absl::StrCat("integer overflow in '", OpSymbol(op), "'"));
       *r = op == Op::Div ? x / y : x % y;
       return true;
     case Op::BitAnd: *r = x & y; return true;
@@ -269,7 +274,7 @@ bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
     case Op::Shl:
     case Op::Shr:
       if (y < 0 || y > 63)
-        return cx.Trap("MT5004", absl::StrCat("shift by ", y, " is out of range 0..63"));
+        return cx.Trap(TrapCode::kOverflow, absl::StrCat("shift by ", y, " is out of range 0..63"));
       *r = op == Op::Shl ? static_cast<int64_t>(static_cast<uint64_t>(x) << y) : x >> y;
       return true;
     default: return false;
@@ -362,17 +367,17 @@ bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
 }
 
 bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
-  if (a.Is(Tag::kDead)) return cx.Trap("MT5002", "use of a moved or dropped value");
+  if (a.Is(Tag::kDead)) return cx.Trap(TrapCode::kUseOfDropped, "use of a moved or dropped value");
   if (op == Op::Neg) {
     switch (a.tag()) {
       case Tag::kInt:
       case Tag::kDuration:
         if (a.i() == std::numeric_limits<int64_t>::min())
-          return cx.Trap("MT5004", "integer overflow in unary '-'");
+          return cx.Trap(TrapCode::kOverflow, "integer overflow in unary '-'");
         out.SetImm(a.tag(), -a.i());
         return true;
       case Tag::kFloat: out = Value::Float(-a.f()); return true;
-      default: return cx.Trap("MT5016", absl::StrCat("cannot negate ", KindName(cx.m, a)));
+      default: return cx.Trap(TrapCode::kType, absl::StrCat("cannot negate ", KindName(cx.m, a)));
     }
   }
   if (a.Is(Tag::kBool)) {
@@ -383,12 +388,13 @@ bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
     out = Value::Int(~a.i());
     return true;
   }
-  return cx.Trap("MT5016", absl::StrCat("cannot apply '!' to ", KindName(cx.m, a)));
+  return cx.Trap(TrapCode::kType, absl::StrCat("cannot apply '!' to ", KindName(cx.m, a)));
 }
 
 bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
   auto bad = [&] {
-    return cx.Trap("MT5016", absl::StrCat("cannot cast ", KindName(cx.m, v), " to this type"));
+    return cx.Trap(TrapCode::kType,
+                   absl::StrCat("cannot cast ", KindName(cx.m, v), " to this type"));
   };
   // Integer view of the source (floats saturate like Rust's `as`).
   auto as_int = [&](int64_t* r) {
@@ -463,7 +469,7 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
       }
       if (!v.Is(Tag::kInt)) return bad();
       if (v.i() < 0 || v.i() > 0x10FFFF || (v.i() >= 0xD800 && v.i() <= 0xDFFF))
-        return cx.Trap("MT5016", absl::StrCat(v.i(), " is not a Unicode scalar value"));
+        return cx.Trap(TrapCode::kType, absl::StrCat(v.i(), " is not a Unicode scalar value"));
       out = Value::Char(static_cast<uint32_t>(v.i()));
       return true;
     case CastKind::kBool:
@@ -527,14 +533,14 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
   if (!(type.empty() || type == "?" || type == "x" || type == "X" || type == "b" || type == "o" ||
         type == "e") ||
       width > 4096 || prec > 1024) {
-    cx.Trap("MT5016", absl::StrCat("unsupported format spec '{:", std::string(spec), "}'"));
+    cx.Trap(TrapCode::kType, absl::StrCat("unsupported format spec '{:", std::string(spec), "}'"));
     return false;
   }
   std::string body, sign;
   bool numeric = v.Is(Tag::kInt) || v.Is(Tag::kFloat);
   if (type == "x" || type == "X" || type == "b" || type == "o") {
     if (!v.Is(Tag::kInt)) {
-      cx.Trap("MT5016",
+      cx.Trap(TrapCode::kType,
               absl::StrCat("{:", std::string(type), "} needs an Int, found ", KindName(cx.m, v)));
       return false;
     }
@@ -548,7 +554,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     if (alt) body = std::string(type == "b" ? "0b" : type == "o" ? "0o" : "0x") + body;
   } else if (type == "e") {
     if (!numeric) {
-      cx.Trap("MT5016", absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
+      cx.Trap(TrapCode::kType, absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
       return false;
     }
     double d = v.Is(Tag::kInt) ? static_cast<double>(v.i()) : v.f();
@@ -608,8 +614,8 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
 }  // namespace
 
 CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, Value& out) {
-  auto fail = [&](std::string c, std::string m) {
-    cx.Trap(std::move(c), std::move(m));
+  auto fail = [&](TrapCode c, std::string m) {
+    cx.Trap(c, std::move(m));
     return CallStatus::kFail;
   };
   if (name == "log" || name == "print" || name == "eprint") {
@@ -624,11 +630,13 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     out = Value::Unit();
     return CallStatus::kOk;
   }
-  if (name == "panic") return fail("MT5001", absl::StrCat("panic: ", Display(cx.m, args[0])));
+  if (name == "panic")
+    return fail(TrapCode::kPanic, absl::StrCat("panic: ", Display(cx.m, args[0])));
   if (name == "assert") {
     if (!args[0].Is(Tag::kBool))
-      return fail("MT5016", absl::StrCat("assert needs a Bool, found ", KindName(cx.m, args[0])));
-    if (!args[0].b()) return fail("MT5001", "assertion failed");
+      return fail(TrapCode::kType,
+                  absl::StrCat("assert needs a Bool, found ", KindName(cx.m, args[0])));
+    if (!args[0].b()) return fail(TrapCode::kPanic, "assertion failed");
     out = Value::Unit();
     return CallStatus::kOk;
   }
@@ -644,7 +652,7 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     return CallStatus::kOk;
   }
   if (name == "fmt") {
-    if (!args[1].Is(Tag::kStr)) return fail("MT5016", "@fmt needs a Str spec");
+    if (!args[1].Is(Tag::kStr)) return fail(TrapCode::kType, "@fmt needs a Str spec");
     std::string s;
     if (!FormatSpec(cx, args[0], static_cast<StrObj*>(args[1].h())->s, &s))
       return CallStatus::kFail;
@@ -656,13 +664,14 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
     out = MakeStr(KindName(cx.m, args[0]));  // a short constant-like name: not charged
     return CallStatus::kOk;
   }
-  if (name == "unsupported") return fail("MT5008", Display(cx.m, args[0]));
+  if (name == "unsupported") return fail(TrapCode::kUnknown, Display(cx.m, args[0]));
   if (name == "child") {  // `sup.w`
-    std::string code, message;
+    TrapCode code = TrapCode::kNone;
+    std::string message;
     std::optional<Value> v;
     if (cx.host && args[1].Is(Tag::kStr))
       v = cx.host->Child(args[0], static_cast<StrObj*>(args[1].h())->s, &code, &message);
-    if (!v) return fail(code.empty() ? "MT5008" : code, message);
+    if (!v) return fail(code == TrapCode::kNone ? TrapCode::kUnknown : code, message);
     out = std::move(*v);
     return CallStatus::kOk;
   }
@@ -689,7 +698,7 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
       const std::string& s = static_cast<StrObj*>(v.h())->s;
       AppendChars(s, a);
     } else {
-      return fail("MT5016", absl::StrCat("cannot iterate over ", KindName(cx.m, v)));
+      return fail(TrapCode::kType, absl::StrCat("cannot iterate over ", KindName(cx.m, v)));
     }
     if (!cx.Charge(a->est)) return CallStatus::kFail;
     out = std::move(arr);
@@ -725,13 +734,13 @@ Value MakeOption(const Value* some, uint64_t* est) {
 
 bool NeedArgs(Ctx& cx, std::string_view name, const std::vector<Value>& args, size_t n) {
   if (args.size() == n) return true;
-  return cx.Trap("MT5016", absl::StrCat("method ", std::string(name), " takes ", n,
-                                        " argument(s), given ", args.size()));
+  return cx.Trap(TrapCode::kType, absl::StrCat("method ", std::string(name), " takes ", n,
+                                               " argument(s), given ", args.size()));
 }
 
 bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
   if (!v.Is(Tag::kInt))
-    return cx.Trap("MT5016", absl::StrCat("expected Int, found ", KindName(cx.m, v)));
+    return cx.Trap(TrapCode::kType, absl::StrCat("expected Int, found ", KindName(cx.m, v)));
   *out = v.i();
   return true;
 }
@@ -744,7 +753,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   const std::string& s = static_cast<StrObj*>(recv.h())->s;
   auto str_arg = [&](size_t i, const std::string** p) {
     if (!args[i].Is(Tag::kStr))
-      return cx.Trap("MT5016", absl::StrCat("expected Str, found ", KindName(cx.m, args[i])));
+      return cx.Trap(TrapCode::kType,
+                     absl::StrCat("expected Str, found ", KindName(cx.m, args[i])));
     *p = &static_cast<StrObj*>(args[i].h())->s;
     return true;
   };
@@ -791,14 +801,14 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
     int64_t n;
     if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &n)) return Fail();
     if (n < 0) {
-      cx.Trap("MT5017", absl::StrCat("repeat count ", n, " is negative"));
+      cx.Trap(TrapCode::kIndex, absl::StrCat("repeat count ", n, " is negative"));
       return Fail();
     }
     uint64_t total;
     if (__builtin_mul_overflow(static_cast<uint64_t>(n), s.size(), &total) ||
         total > (uint64_t{1} << 32)) {
-      cx.Trap("MT5009", absl::StrCat("repeat would build a string of ", n, " x ", s.size(),
-                                     " bytes (the limit is 4 GiB)"));
+      cx.Trap(TrapCode::kBudget, absl::StrCat("repeat would build a string of ", n, " x ", s.size(),
+                                              " bytes (the limit is 4 GiB)"));
       return Fail();
     }
     if (!cx.Charge(24 + total)) return Fail();
@@ -852,7 +862,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
       r += *to;
       pos = at + from->size();
       if (r.size() > (uint64_t{1} << 32)) {
-        cx.Trap("MT5009", "replace would build a string over 4 GiB");
+        cx.Trap(TrapCode::kBudget, "replace would build a string over 4 GiB");
         return Fail();
       }
     }
@@ -936,8 +946,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
     if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &a) || !NeedInt(cx, args[1], &b))
       return Fail();
     if (a < 0 || b < a || static_cast<uint64_t>(b) > nchars) {
-      cx.Trap("MT5017", absl::StrCat("slice ", a, "..", b, " out of range for a string of ", nchars,
-                                     " chars"));
+      cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", a, "..", b, " out of range for a string of ",
+                                             nchars, " chars"));
       return Fail();
     }
     return new_str(s.substr(starts[a], starts[b] - starts[a]));
@@ -1056,7 +1066,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     int64_t i;
     if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &i)) return Fail();
     if (i < 0 || static_cast<uint64_t>(i) > a->items.size()) {
-      cx.Trap("MT5017",
+      cx.Trap(TrapCode::kIndex,
               absl::StrCat("insert index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
@@ -1073,7 +1083,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     int64_t i;
     if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &i)) return Fail();
     if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
-      cx.Trap("MT5017",
+      cx.Trap(TrapCode::kIndex,
               absl::StrCat("remove index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
@@ -1105,7 +1115,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     if (!NeedArgs(cx, name, args, 0)) return Fail();
     for (size_t i = 1; i < a->items.size(); ++i)
       if (CompareValues(a->items[0], a->items[i]) == 2) {
-        cx.Trap("MT5016", "sort needs elements of one ordered kind");
+        cx.Trap(TrapCode::kType, "sort needs elements of one ordered kind");
         return Fail();
       }
     a = static_cast<ArrayObj*>(MakeUnique(recv));
@@ -1116,7 +1126,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
   }
   if (name == "join") {
     if (!NeedArgs(cx, name, args, 1) || !args[0].Is(Tag::kStr)) {
-      if (cx.code.empty()) cx.Trap("MT5016", "join needs a Str separator");
+      if (cx.code == TrapCode::kNone) cx.Trap(TrapCode::kType, "join needs a Str separator");
       return Fail();
     }
     std::string r;
@@ -1139,7 +1149,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
     if (!NeedArgs(cx, name, args, 2) || !NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi))
       return Fail();
     if (lo < 0 || hi < lo || static_cast<uint64_t>(hi) > a->items.size()) {
-      cx.Trap("MT5017",
+      cx.Trap(TrapCode::kIndex,
               absl::StrCat("slice ", lo, "..", hi, " out of range for length ", a->items.size()));
       return Fail();
     }
@@ -1157,7 +1167,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
   if (name == "extend") {
     if (!NeedArgs(cx, name, args, 1)) return Fail();
     if (!args[0].Is(Tag::kArray)) {
-      cx.Trap("MT5016", absl::StrCat("extend needs an array, found ", KindName(cx.m, args[0])));
+      cx.Trap(TrapCode::kType,
+              absl::StrCat("extend needs an array, found ", KindName(cx.m, args[0])));
       return Fail();
     }
     Value other = args[0];
@@ -1196,7 +1207,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<
       }
       int c = CompareValues(x, *best);
       if (c == 2) {
-        cx.Trap("MT5016", absl::StrCat(std::string(name), " needs elements of one ordered kind"));
+        cx.Trap(TrapCode::kType,
+                absl::StrCat(std::string(name), " needs elements of one ordered kind"));
         return Fail();
       }
       if ((name == "min" && c < 0) || (name == "max" && c > 0)) best = &x;
@@ -1246,8 +1258,9 @@ CallStatus MapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   if (name == "insert") {
     if (!NeedArgs(cx, name, args, 2)) return Fail();
     if (!IsMapKey(args[0])) {
-      cx.Trap("MT5016", absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
-                                     KindName(cx.m, args[0])));
+      cx.Trap(TrapCode::kType,
+              absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
+                           KindName(cx.m, args[0])));
       return Fail();
     }
     m = static_cast<MapObj*>(MakeUnique(recv));
@@ -1332,7 +1345,7 @@ CallStatus OptionResultMethod(Ctx& cx, Value& recv, std::string_view name, std::
       msg = "called unwrap on None";
     else
       msg = absl::StrCat("called unwrap on Err(", Debug(cx.m, o->fields[0]), ")");
-    cx.Trap("MT5001", msg);
+    cx.Trap(TrapCode::kPanic, msg);
     return Fail();
   }
   if (name == "unwrap_or") {
@@ -1373,7 +1386,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
     int64_t x = recv.i(), y;
     if (name == "abs") {
       if (x == std::numeric_limits<int64_t>::min()) {
-        cx.Trap("MT5004", "integer overflow in abs");
+        cx.Trap(TrapCode::kOverflow, "integer overflow in abs");
         return Fail();
       }
       out = Value::Int(x < 0 ? -x : x);
@@ -1387,7 +1400,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
     if (name == "pow") {
       if (!NeedArgs(cx, name, args, 1) || !NeedInt(cx, args[0], &y)) return Fail();
       if (y < 0) {
-        cx.Trap("MT5016", "pow needs a non-negative exponent");
+        cx.Trap(TrapCode::kType, "pow needs a non-negative exponent");
         return Fail();
       }
       // Exponentiation by squaring, checked at every multiplication.
@@ -1399,7 +1412,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
         if (overflow) break;
       }
       if (overflow) {
-        cx.Trap("MT5004", "integer overflow in pow");
+        cx.Trap(TrapCode::kOverflow, "integer overflow in pow");
         return Fail();
       }
       out = Value::Int(r);
@@ -1427,7 +1440,8 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
       } else if (args[0].Is(Tag::kInt)) {
         y = static_cast<double>(args[0].i());
       } else {
-        cx.Trap("MT5016", absl::StrCat("expected a number, found ", KindName(cx.m, args[0])));
+        cx.Trap(TrapCode::kType,
+                absl::StrCat("expected a number, found ", KindName(cx.m, args[0])));
         return Fail();
       }
       out = Value::Float(name == "min"   ? std::fmin(x, y)
@@ -1486,7 +1500,7 @@ CallStatus CapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   if (!(name == "ro" || name == "path" || name == "host")) return CallStatus::kUnknown;
   if (!NeedArgs(cx, name, args, 1)) return Fail();
   if (!args[0].Is(Tag::kStr)) {
-    cx.Trap("MT5016", absl::StrCat(std::string(name), " needs a Str"));
+    cx.Trap(TrapCode::kType, absl::StrCat(std::string(name), " needs a Str"));
     return Fail();
   }
   const std::string& want = static_cast<StrObj*>(args[0].h())->s;
@@ -1495,14 +1509,14 @@ CallStatus CapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
   constexpr const char* kNothing = "\x01none";  // matches no path and no host
   if (name == "host") {
     if (c->family != "net") {
-      cx.Trap("MT5016", absl::StrCat("host() narrows a Net capability, not ", c->family));
+      cx.Trap(TrapCode::kType, absl::StrCat("host() narrows a Net capability, not ", c->family));
       return Fail();
     }
     n->family = "net";
     n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
   } else {
     if (c->family != "fs" && c->family != "fs.read" && c->family != "fs.write") {
-      cx.Trap("MT5016",
+      cx.Trap(TrapCode::kType,
               absl::StrCat(std::string(name), "() narrows an Fs capability, not ", c->family));
       return Fail();
     }

@@ -17,7 +17,7 @@ struct Ctx {
   Host* host;
   uint64_t* mem;
   uint64_t mem_limit;
-  std::string code;
+  TrapCode code = TrapCode::kNone;
   std::string message;
   bool mem_breach = false;
 
@@ -30,8 +30,8 @@ struct Ctx {
     }
     return true;
   }
-  bool Trap(std::string c, std::string msg) {
-    code = std::move(c);
+  bool Trap(TrapCode c, std::string msg) {
+    code = c;
     message = std::move(msg);
     return false;
   }

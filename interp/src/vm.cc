@@ -90,7 +90,7 @@ uint64_t Task::steps_used() const {
   return limits_.steps > left ? limits_.steps - left : 0;
 }
 
-void Task::ResumeTrap(std::string code, std::string message) {
+void Task::ResumeTrap(TrapCode code, std::string message) {
   resume_reg_ = -1;
   pending_trap_code_ = std::move(code);
   pending_trap_message_ = std::move(message);
@@ -193,7 +193,7 @@ struct Exec {
   }
 
   // ---- traps ----
-  static void SetTrap(Task& t, std::string code, std::string message) {
+  static void SetTrap(Task& t, TrapCode code, std::string message) {
     t.trap_code_ = std::move(code);
     t.trap_message_ = std::move(message);
     t.trap_backtrace_.clear();
@@ -207,7 +207,7 @@ struct Exec {
     }
   }
 
-  static Stop Trap(Task& t, std::string code, std::string message) {
+  static Stop Trap(Task& t, TrapCode code, std::string message) {
     SetTrap(t, std::move(code), std::move(message));
     return Stop::kTrap;
   }
@@ -293,7 +293,8 @@ struct Exec {
     const ir::SandboxDecl& d = rem ? dr : d0;
     // Hostile MtyIR can enter sandboxes in a loop without leaving them.
     if (t.scopes_.size() >= kMaxScopes)
-      return Trap(t, "MT5018", absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
+      return Trap(t, TrapCode::kDepth,
+                  absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
     const int me = static_cast<int>(t.scopes_.size());
     Task::Scope s;
     s.decl = di;
@@ -358,11 +359,12 @@ struct Exec {
       }
     }
     t.scopes_.push_back(s);
-    std::string code, message;
+    TrapCode code = TrapCode::kNone;
+    std::string message;
     t.scopes_.back().host_scope = with_host;
     if (with_host && t.host_ && !t.host_->EnterSandbox(d, &code, &message)) {
       PopScope(t, /*host=*/false);
-      return Trap(t, code.empty() ? "MT5015" : code, message);
+      return Trap(t, code == TrapCode::kNone ? TrapCode::kCapability : code, message);
     }
     if (d.wall_ns || d.cpu_ns) PublishFences(t);
     return Stop::kContinue;
@@ -399,7 +401,7 @@ struct Exec {
     // Projections look through references, as Rust's auto-deref does.
     for (int hops = 0; cur->Is(Tag::kRef); ++hops) {
       if (hops > kMaxRefHops) {
-        Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+        Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
         return nullptr;
       }
       cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
@@ -413,7 +415,7 @@ struct Exec {
         if (tuple_ok) {
           auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
           if (index >= a->items.size()) {
-            Trap(t, "MT5017",
+            Trap(t, TrapCode::kIndex,
                  absl::StrCat("tuple index ", index, " out of range for a tuple of ",
                               a->items.size()));
             return nullptr;
@@ -422,7 +424,7 @@ struct Exec {
           return &a->items[index];
         }
         if (!cur->Is(Tag::kAdt)) {
-          Trap(t, cur->Is(Tag::kDead) ? "MT5002" : "MT5016",
+          Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
                cur->Is(Tag::kDead) ? "use of a moved or dropped value"
                                    : absl::StrCat("field access on ", Kind(t, *cur)));
           return nullptr;
@@ -430,7 +432,7 @@ struct Exec {
         auto* a = static_cast<AdtObj*>(write ? MakeUnique(*cur) : cur->h());
         if (kind == RefStep::Kind::kVariantField && a->variant != variant) {
           const AdtInfo& info = m.adts[a->adt];
-          Trap(t, "MT5016",
+          Trap(t, TrapCode::kType,
                absl::StrCat("expected variant ",
                             variant < info.variant_names.size() ? info.variant_names[variant]
                                                                 : absl::StrCat(variant),
@@ -438,7 +440,7 @@ struct Exec {
           return nullptr;
         }
         if (index >= a->fields.size()) {
-          Trap(t, "MT5016", absl::StrCat(m.adts[a->adt].name, " has no field ", index));
+          Trap(t, TrapCode::kType, absl::StrCat(m.adts[a->adt].name, " has no field ", index));
           return nullptr;
         }
         if (write) chain->objs.push_back(a);
@@ -447,13 +449,14 @@ struct Exec {
       case RefStep::Kind::kIndex: {
         if (cur->Is(Tag::kArray)) {
           if (!key->Is(Tag::kInt)) {
-            Trap(t, "MT5016", absl::StrCat("array index must be Int, found ", Kind(t, *key)));
+            Trap(t, TrapCode::kType,
+                 absl::StrCat("array index must be Int, found ", Kind(t, *key)));
             return nullptr;
           }
           auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
           int64_t i = key->i();
           if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
-            Trap(t, "MT5017",
+            Trap(t, TrapCode::kIndex,
                  absl::StrCat("index ", i, " out of range for an array of length ",
                               a->items.size()));
             return nullptr;
@@ -466,11 +469,11 @@ struct Exec {
           int j = mo->Find(*key);
           if (j < 0) {
             if (!write) {
-              Trap(t, "MT5017", absl::StrCat("key ", Debug(m, *key), " not found in map"));
+              Trap(t, TrapCode::kIndex, absl::StrCat("key ", Debug(m, *key), " not found in map"));
               return nullptr;
             }
             if (!IsMapKey(*key)) {
-              Trap(t, "MT5016",
+              Trap(t, TrapCode::kType,
                    absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
                                 Kind(t, *key)));
               return nullptr;
@@ -487,7 +490,7 @@ struct Exec {
           if (write) chain->objs.push_back(mo);
           return &mo->entries[j].second;
         }
-        Trap(t, cur->Is(Tag::kDead) ? "MT5002" : "MT5016",
+        Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
              cur->Is(Tag::kDead) ? "use of a moved or dropped value"
                                  : absl::StrCat("cannot index ", Kind(t, *cur)));
         return nullptr;
@@ -507,12 +510,12 @@ struct Exec {
         }
       }
       if (!live) {
-        Trap(t, "MT5002", "use of a reference to a local whose frame has returned");
+        Trap(t, TrapCode::kUseOfDropped, "use of a reference to a local whose frame has returned");
         return nullptr;
       }
     }
     if (write && !r->is_mut) {
-      Trap(t, "MT5016", "write through a shared reference (&); use &mut");
+      Trap(t, TrapCode::kType, "write through a shared reference (&); use &mut");
       return nullptr;
     }
     Value* cur = &t.stack_[r->slot];
@@ -530,7 +533,7 @@ struct Exec {
       switch (pr.kind) {
         case ir::Projection::Kind::kDeref:
           if (!cur->Is(Tag::kRef)) {
-            Trap(t, "MT5016", absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
+            Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
             return nullptr;
           }
           cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
@@ -540,7 +543,7 @@ struct Exec {
           break;
         case ir::Projection::Kind::kTupleIndex:
           if (!cur->Is(Tag::kTuple)) {
-            Trap(t, cur->Is(Tag::kDead) ? "MT5002" : "MT5016",
+            Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
                  cur->Is(Tag::kDead) ? "use of a moved or dropped value"
                                      : absl::StrCat("tuple access on ", Kind(t, *cur)));
             return nullptr;
@@ -573,12 +576,12 @@ struct Exec {
           Value* cur = RefTarget(t, ref, false, nullptr);
           if (!cur) return false;
           if (!cur->Is(Tag::kRef)) {
-            Trap(t, "MT5016", absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
+            Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
             return false;
           }
           auto* inner = static_cast<RefObj*>(cur->h());
           if (is_mut && !inner->is_mut) {
-            Trap(t, "MT5016", "&mut through a shared reference");
+            Trap(t, TrapCode::kType, "&mut through a shared reference");
             return false;
           }
           ref->slot = inner->slot;
@@ -636,7 +639,7 @@ Stop Exec::Loop(Task& t) {
   std::vector<Value> args;
   Chain chain;
   std::string effect_msg;
-  std::string effect_code;
+  TrapCode effect_code = TrapCode::kNone;
   Value target_buf;  // a send's or ask's target
   uint32_t target_for_push = 0;
 
@@ -783,10 +786,10 @@ dispatch:
     ++pc;       \
     DISPATCH(); \
   } while (0)
-#define DEAD_CHECK(v)                                    \
-  do {                                                   \
-    if ((v).Is(Tag::kDead)) [[unlikely]]                 \
-      TRAP("MT5002", "use of a moved or dropped value"); \
+#define DEAD_CHECK(v)                                                   \
+  do {                                                                  \
+    if ((v).Is(Tag::kDead)) [[unlikely]]                                \
+      TRAP(TrapCode::kUseOfDropped, "use of a moved or dropped value"); \
   } while (0)
 
   CASE(Move) {
@@ -896,7 +899,7 @@ dispatch:
   CASE(Deref) {
     const Value& r = R[pc->b];
     if (!r.Is(Tag::kRef))
-      TRAP("MT5016", absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
+      TRAP(TrapCode::kType, absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
     SAVE();
     Value* target = RefTarget(t, static_cast<RefObj*>(r.h()), false, nullptr);
     if (!target) return Stop::kTrap;
@@ -980,7 +983,7 @@ dispatch:
       DEAD_CHECK(k);
       DEAD_CHECK(x);
       if (!IsMapKey(k))
-        TRAP("MT5016",
+        TRAP(TrapCode::kType,
              absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ", Kind(t, k)));
       int j = o->Find(k);
       if (j >= 0) {
@@ -1013,11 +1016,11 @@ dispatch:
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kAdt)) {
       DEAD_CHECK(s);
-      TRAP("MT5016", absl::StrCat("field access on ", Kind(t, s)));
+      TRAP(TrapCode::kType, absl::StrCat("field access on ", Kind(t, s)));
     }
     auto* o = static_cast<AdtObj*>(s.h());
     if (static_cast<uint32_t>(pc->c) >= o->fields.size())
-      TRAP("MT5016", absl::StrCat(mod.adts[o->adt].name, " has no field ", pc->c));
+      TRAP(TrapCode::kType, absl::StrCat(mod.adts[o->adt].name, " has no field ", pc->c));
     Value copy = o->fields[pc->c];
     R[pc->a] = std::move(copy);
     NEXT();
@@ -1035,11 +1038,11 @@ dispatch:
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kTuple)) {
       DEAD_CHECK(s);
-      TRAP("MT5016", absl::StrCat("tuple access on ", Kind(t, s)));
+      TRAP(TrapCode::kType, absl::StrCat("tuple access on ", Kind(t, s)));
     }
     auto* o = static_cast<ArrayObj*>(s.h());
     if (static_cast<uint32_t>(pc->c) >= o->items.size())
-      TRAP("MT5017",
+      TRAP(TrapCode::kIndex,
            absl::StrCat("tuple index ", pc->c, " out of range for a tuple of ", o->items.size()));
     Value copy = o->items[pc->c];
     R[pc->a] = std::move(copy);
@@ -1058,7 +1061,7 @@ dispatch:
     for (int hops = 0; sp->Is(Tag::kRef); ++hops) {
       SAVE();
       if (hops > kMaxRefHops)
-        return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+        return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       sp = RefTarget(t, static_cast<RefObj*>(sp->h()), false, nullptr);
       if (!sp) return Stop::kTrap;
     }
@@ -1071,7 +1074,7 @@ dispatch:
         n = static_cast<int64_t>(static_cast<ArrayObj*>(s.h())->items.size());
         break;
       case Tag::kMap: n = static_cast<int64_t>(static_cast<MapObj*>(s.h())->entries.size()); break;
-      default: DEAD_CHECK(s); TRAP("MT5016", absl::StrCat("len of ", Kind(t, s)));
+      default: DEAD_CHECK(s); TRAP(TrapCode::kType, absl::StrCat("len of ", Kind(t, s)));
     }
     R[pc->a].SetInt(n);
     NEXT();
@@ -1116,7 +1119,7 @@ dispatch:
     SAFEPOINT(ret_pc - 1);
     SAVE();
     if (!PushFrame(t, static_cast<uint32_t>(d.callee), base, ret_pc, ret_reg))
-      TRAP("MT5018", DepthMessage(t));
+      TRAP(TrapCode::kDepth, DepthMessage(t));
     Value* caller = t.stack_.data() + t.frames_[t.frames_.size() - 2].base;
     Value* callee = t.stack_.data() + base;
     for (size_t i = 0; i < d.args.size(); ++i) {
@@ -1145,7 +1148,7 @@ dispatch:
       for (const Value& v : cl->captures) args.push_back(v);
     } else {
       DEAD_CHECK(c);
-      TRAP("MT5016", absl::StrCat("call of ", Kind(t, c), ", not a function"));
+      TRAP(TrapCode::kType, absl::StrCat("call of ", Kind(t, c), ", not a function"));
     }
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
@@ -1154,8 +1157,8 @@ dispatch:
     }
     const CompiledFunction& callee_fn = mod.functions[target];
     if (callee_fn.num_params != args.size())
-      TRAP("MT5016", absl::StrCat("fn ", callee_fn.name, " takes ", callee_fn.num_params,
-                                  " argument(s), given ", args.size()));
+      TRAP(TrapCode::kType, absl::StrCat("fn ", callee_fn.name, " takes ", callee_fn.num_params,
+                                         " argument(s), given ", args.size()));
     target_for_push = target;
     goto push_call_target;
   }
@@ -1167,7 +1170,7 @@ dispatch:
     if (!recv) return Stop::kTrap;
     for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
       if (hops > kMaxRefHops)
-        return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+        return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       recv = RefTarget(t, static_cast<RefObj*>(recv->h()), false, nullptr);
       if (!recv) return Stop::kTrap;
     }
@@ -1198,8 +1201,9 @@ dispatch:
           if (a.move) R[a.reg].Kill();
         }
         if (callee_fn.num_params != args.size())
-          TRAP("MT5016", absl::StrCat("method ", callee_fn.name, " takes ", callee_fn.num_params,
-                                      " argument(s) including self, given ", args.size()));
+          TRAP(TrapCode::kType,
+               absl::StrCat("method ", callee_fn.name, " takes ", callee_fn.num_params,
+                            " argument(s) including self, given ", args.size()));
         target_for_push = target;
         goto push_call_target;
       }
@@ -1218,7 +1222,8 @@ dispatch:
         if (!recv) return Stop::kTrap;
         for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
           if (hops > kMaxRefHops)
-            return Trap(t, "MT5016", "reference cycle: a reference that leads back to itself");
+            return Trap(t, TrapCode::kType,
+                        "reference cycle: a reference that leads back to itself");
           recv = RefTarget(t, static_cast<RefObj*>(recv->h()), true, &chain);
           if (!recv) return Stop::kTrap;
         }
@@ -1227,7 +1232,7 @@ dispatch:
       int64_t delta = 0;
       CallStatus st = BuiltinMethod(cx, *recv, d.name, args, out, &delta);
       if (st == CallStatus::kUnknown)
-        TRAP("MT5008", absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
+        TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
       if (st == CallStatus::kFail) FAIL_CX();
       if (mut && delta) AddEst(chain, delta);
       R[pc->a] = std::move(out);
@@ -1251,20 +1256,20 @@ dispatch:
     GATHER_ARGS(d, 0);
     SAVE();
     effect_msg.clear();
-    effect_code.clear();
+    effect_code = TrapCode::kNone;
     std::optional<Value> out = t.host_
                                    ? t.host_->InvokeEffect(d.name, args, &effect_code, &effect_msg)
                                    : std::optional<Value>();
     if (!out) {
       // A blocking call that gave up at the wall-clock deadline.
-      if (effect_code == "MT5009") {
+      if (effect_code == TrapCode::kBudget) {
         Stop s = CheckDeadlines(t);
         if (s != Stop::kContinue) return s;
       }
-      if (!effect_code.empty()) TRAP(effect_code, effect_msg);
-      TRAP("MT5008", effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
-                                                       "' (no host module provides it)")
-                                        : effect_msg);
+      if (effect_code != TrapCode::kNone) TRAP(effect_code, effect_msg);
+      TRAP(TrapCode::kUnknown, effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
+                                                                 "' (no host module provides it)")
+                                                  : effect_msg);
     }
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
@@ -1275,10 +1280,10 @@ dispatch:
     GATHER_ARGS(d, 0);
     SAVE();
     effect_msg.clear();
-    effect_code.clear();
+    effect_code = TrapCode::kNone;
     std::optional<Value> h =
         t.host_ ? t.host_->Spawn(d.callee, d.name, args, &effect_code, &effect_msg) : std::nullopt;
-    if (!h) TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+    if (!h) TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
     R[pc->a] = std::move(*h);
     NEXT();
   }
@@ -1287,12 +1292,12 @@ dispatch:
     GATHER_ARGS(d, 1);  // args[0] is the target
     SAVE();
     effect_msg.clear();
-    effect_code.clear();
+    effect_code = TrapCode::kNone;
     Host::AskStatus st = t.host_
                              ? t.host_->Send(target_buf, d.name, args, &effect_code, &effect_msg)
                              : Host::AskStatus::kFail;
     if (st == Host::AskStatus::kFail)
-      TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+      TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
     R[pc->a] = Value::Unit();
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();  // a full mailbox under `block`
     NEXT();
@@ -1307,18 +1312,18 @@ dispatch:
     }
     SAVE();
     effect_msg.clear();
-    effect_code.clear();
+    effect_code = TrapCode::kNone;
     Host::AskStatus st = t.host_ ? t.host_->Ask(target_buf, d.name, args, deadline, &R[pc->a],
                                                 &effect_code, &effect_msg)
                                  : Host::AskStatus::kFail;
     if (st == Host::AskStatus::kFail)
-      TRAP(effect_code.empty() ? "MT5008" : effect_code, effect_msg);
+      TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();
     ++pc;
     ENTER_SEGMENT(pc - code);
     DISPATCH();
   }
-  CASE(Unsupported) { TRAP("MT5008", fn->messages[pc->a]); }
+  CASE(Unsupported) { TRAP(TrapCode::kUnknown, fn->messages[pc->a]); }
   CASE(SandboxEnter) {
     SAVE();
     if (Stop s = EnterScope(t, static_cast<uint32_t>(pc->a)); s != Stop::kContinue) return s;
@@ -1337,7 +1342,7 @@ dispatch:
   }
   CASE(SandboxExit) {
     if (t.scopes_.empty() || t.scopes_.back().frame != t.frames_.size())
-      TRAP("MT5016", "sandbox_exit without a matching sandbox_enter in this function");
+      TRAP(TrapCode::kType, "sandbox_exit without a matching sandbox_enter in this function");
     SAVE();
     PopScope(t);
     steps = t.steps_left_;
@@ -1363,7 +1368,7 @@ dispatch:
       JUMP(c.b() ? pc->b : pc->c);
     }
     DEAD_CHECK(c);
-    TRAP("MT5016", absl::StrCat("if condition must be Bool, found ", Kind(t, c)));
+    TRAP(TrapCode::kType, absl::StrCat("if condition must be Bool, found ", Kind(t, c)));
   }
 #define CMP_BRANCH(name, op)                                                                    \
   CASE(name) {                                                                                  \
@@ -1404,7 +1409,7 @@ dispatch:
       key = v.i();
     } else {
       DEAD_CHECK(v);
-      TRAP("MT5016", absl::StrCat("switch_int on ", Kind(t, v)));
+      TRAP(TrapCode::kType, absl::StrCat("switch_int on ", Kind(t, v)));
     }
     const CaseTable& ct = fn->cases[pc->b];
     int32_t target = ct.otherwise;
@@ -1419,7 +1424,7 @@ dispatch:
     const Value& v = R[pc->a];
     if (!v.Is(Tag::kAdt)) {
       DEAD_CHECK(v);
-      TRAP("MT5016", absl::StrCat("switch_variant on ", Kind(t, v)));
+      TRAP(TrapCode::kType, absl::StrCat("switch_variant on ", Kind(t, v)));
     }
     int64_t key = static_cast<AdtObj*>(v.h())->variant;
     const CaseTable& ct = fn->cases[pc->b];
@@ -1440,7 +1445,7 @@ dispatch:
     }
     if (!ok) {
       DEAD_CHECK(v);
-      TRAP("MT5016",
+      TRAP(TrapCode::kType,
            absl::StrCat("try_return_err needs an Err or None value, found ", Debug(mod, v)));
     }
     Value copy = v;
@@ -1450,9 +1455,9 @@ dispatch:
   CASE(Return) { goto do_return; }
   CASE(Panic) {
     const Value& v = R[pc->a];
-    TRAP("MT5001", absl::StrCat("panic: ", Display(mod, v)));
+    TRAP(TrapCode::kPanic, absl::StrCat("panic: ", Display(mod, v)));
   }
-  CASE(Unreachable) { TRAP("MT5005", "entered unreachable code"); }
+  CASE(Unreachable) { TRAP(TrapCode::kUnreachable, "entered unreachable code"); }
   CASE(Suspend) {
     pc = code + pc->a;
     SAVE();
@@ -1462,7 +1467,7 @@ dispatch:
   default: break;
 }
 #endif
-TRAP("MT5016", "invalid instruction");
+TRAP(TrapCode::kType, "invalid instruction");
 
 slow_binop : {
   Value out;
@@ -1491,7 +1496,8 @@ push_call_target : {
   const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
   SAFEPOINT(ret_pc - 1);
   SAVE();
-  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg)) TRAP("MT5018", DepthMessage(t));
+  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg))
+    TRAP(TrapCode::kDepth, DepthMessage(t));
   Value* callee = t.stack_.data() + base;
   for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
   args.clear();
@@ -1551,7 +1557,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
   o.steps_used = t.steps_used();
   auto backtrace = [&] {
     // Budget breaches report where they happened, like traps.
-    SetTrap(t, "MT5009", "");
+    SetTrap(t, TrapCode::kBudget, "");
     if (s == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
       const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
       auto it = f.step_locs.find(t.pc_);
@@ -1585,7 +1591,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       }
       const ir::SandboxDecl* d = OwnerDecl(t, kOwnSteps);
       o.kind = ExecOutcome::Kind::kStepBudget;
-      o.code = "MT5009";
+      o.code = TrapCode::kBudget;
       o.message = absl::StrCat(Prefix(d), "step budget exceeded: ", d ? *d->steps : t.limits_.steps,
                                " steps");
       o.sandbox = d ? d->name : "";
@@ -1597,7 +1603,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       const ir::SandboxDecl* d = OwnerDecl(t, kOwnMem);
       uint64_t used = d ? t.mem_used_ - t.scopes_[t.owner_[kOwnMem]].mem_at_entry : t.mem_used_;
       o.kind = ExecOutcome::Kind::kMemBudget;
-      o.code = "MT5009";
+      o.code = TrapCode::kBudget;
       o.message = absl::StrCat(Prefix(d), "memory budget exceeded: used ", used, " B > limit ",
                                d ? *d->memory : t.limits_.memory, " B");
       o.sandbox = d ? d->name : "";
@@ -1616,7 +1622,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       int64_t limit =
           d ? (wall ? *d->wall_ns : *d->cpu_ns) : (wall ? t.limits_.wall_ns : t.limits_.cpu_ns);
       o.kind = wall ? ExecOutcome::Kind::kWallBudget : ExecOutcome::Kind::kCpuBudget;
-      o.code = "MT5009";
+      o.code = TrapCode::kBudget;
       o.message = absl::StrCat(Prefix(d), wall ? "wall-clock" : "cpu",
                                " budget exceeded: ", ir::FormatDuration(limit));
       o.sandbox = d ? d->name : "";
@@ -1671,15 +1677,15 @@ ExecOutcome Task::Run() {
   if (!started_ || finished_) {
     ExecOutcome o;
     o.kind = ExecOutcome::Kind::kTrap;
-    o.code = "MT5016";
+    o.code = TrapCode::kType;
     o.message = started_ ? "task already finished" : "task not started";
     return o;
   }
-  if (!pending_trap_code_.empty()) {
+  if (pending_trap_code_ != TrapCode::kNone) {
     // The ask this task waits on failed (runtime.md §5): trap at the ask.
     if (pc_ > 0) --pc_;
-    Exec::SetTrap(*this, std::move(pending_trap_code_), std::move(pending_trap_message_));
-    pending_trap_code_.clear();
+    Exec::SetTrap(*this, pending_trap_code_, std::move(pending_trap_message_));
+    pending_trap_code_ = TrapCode::kNone;
     return Exec::Finish(*this, Stop::kTrap);
   }
   // CPU time is the thread's CPU clock while the task runs.
@@ -1727,10 +1733,10 @@ ExecOutcome Task::Run() {
     }
     return Exec::Finish(*this, s);
   } catch (const std::bad_alloc&) {
-    Exec::SetTrap(*this, "MT5009", "out of memory: the host could not allocate");
+    Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: the host could not allocate");
     return Exec::Finish(*this, Stop::kTrap);
   } catch (const std::length_error&) {
-    Exec::SetTrap(*this, "MT5009", "out of memory: allocation too large");
+    Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: allocation too large");
     return Exec::Finish(*this, Stop::kTrap);
   }
 }

@@ -112,30 +112,30 @@ class Scheduler::TaskHost : public Host {
   TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
   void Stdout(std::string_view text) override { rec_->inner->Stdout(text); }
   void Stderr(std::string_view text) override { rec_->inner->Stderr(text); }
-  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                    std::string* code, std::string* message) override {
+  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args, TrapCode* code,
+                                    std::string* message) override {
     return rec_->inner->InvokeEffect(path, args, code, message);
   }
   void SetModule(const interp::Module* m) override { rec_->inner->SetModule(m); }
-  bool EnterSandbox(const ir::SandboxDecl& d, std::string* code, std::string* message) override {
+  bool EnterSandbox(const ir::SandboxDecl& d, TrapCode* code, std::string* message) override {
     return rec_->inner->EnterSandbox(d, code, message);
   }
   void ExitSandbox() override { rec_->inner->ExitSandbox(); }
   void SetWallDeadline(int64_t ns) override { rec_->inner->SetWallDeadline(ns); }
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                             std::string* code, std::string* message) override {
+                             TrapCode* code, std::string* message) override {
     return s_->Spawn(rec_, init_fn, agent, args, code, message);
   }
   AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                 std::string* code, std::string* message) override {
+                 TrapCode* code, std::string* message) override {
     return s_->Deliver(rec_, target, msg, args, false, std::nullopt, nullptr, code, message);
   }
-  std::optional<Value> Child(const Value& sup, std::string_view name, std::string* code,
+  std::optional<Value> Child(const Value& sup, std::string_view name, TrapCode* code,
                              std::string* message) override {
     return s_->Child(sup, name, code, message);
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
-                std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
+                std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
                 std::string* message) override {
     return s_->Deliver(rec_, target, msg, args, true, deadline_ns, reply, code, message);
   }
@@ -233,7 +233,7 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
     if (ready_.empty() && timers_.empty() && !main_done_ && main_->waiting) {
       // Nothing can run and main waits: no reply or room can ever come.
       main_->waiting = false;
-      main_->task->ResumeTrap("MT5021",
+      main_->task->ResumeTrap(TrapCode::kDeadAgent,
                               "ask failed: no reply can arrive (every agent is idle or waiting)");
       Wake(main_);
     }
@@ -349,7 +349,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
     StartTurn(a);
     return;
   }
-  FailAgent(rec->agent, absl::StrCat("trap ", o.code, ": ", o.message), rec);
+  FailAgent(rec->agent, absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message), rec);
   Finished(rec);
 }
 
@@ -469,7 +469,8 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
         Answer(asker, rec->msg.ask_id, AskErr(2));
       } else {
         asker->waiting = false;
-        asker->task->ResumeTrap("MT5021", absl::StrCat("ask failed: agent ", a->name, " is dead"));
+        asker->task->ResumeTrap(TrapCode::kDeadAgent,
+                                absl::StrCat("ask failed: agent ", a->name, " is dead"));
         Wake(asker);
       }
     }
@@ -483,8 +484,8 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   int fn = module_->FindFunction(absl::StrCat(a->type, "::__turn_", rec->msg.name));
   if (fn < 0) {
     FailAgent(a,
-              absl::StrCat("trap MT5020: handler missing: ", a->type, " has no handler for ",
-                           rec->msg.name),
+              absl::StrCat("trap ", ir::TrapText(TrapCode::kHandlerMissing),
+                           ": handler missing: ", a->type, " has no handler for ", rec->msg.name),
               rec);
     return false;
   }
@@ -494,7 +495,9 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   rec->msg.args.clear();
   std::string error;
   if (!InitTask(rec, fn, std::move(args), a->host.get(), &error, rec->msg.deadline)) {
-    FailAgent(a, absl::StrCat("trap MT5016: ", rec->msg.name, ": ", error), rec);
+    FailAgent(
+        a, absl::StrCat("trap ", ir::TrapText(TrapCode::kType), ": ", rec->msg.name, ": ", error),
+        rec);
     return false;
   }
   rec->generation = a->generation;
@@ -517,7 +520,7 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
         } else {
           asker->waiting = false;
           asker->waiting_ask = 0;
-          asker->task->ResumeTrap("MT5021",
+          asker->task->ResumeTrap(TrapCode::kDeadAgent,
                                   absl::StrCat("ask failed: agent ", a->name, " failed: ", why));
           Wake(asker);
         }
@@ -537,7 +540,7 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
     }
     asker->waiting = false;
     asker->waiting_ask = 0;
-    asker->task->ResumeTrap("MT5021", text);
+    asker->task->ResumeTrap(TrapCode::kDeadAgent, text);
     Wake(asker);
   };
   if (turn)
@@ -574,14 +577,14 @@ void Scheduler::Supervise(Agent* s, Agent* c) {
     p = &fallback;
   }
   if (s->strategy == "escalate" || p->escalate || !p->restart) {
-    Escalate(s, c, "MT5013", absl::StrCat("supervisor escalated: ", c->child_name));
+    Escalate(s, c, TrapCode::kEscalated, absl::StrCat("supervisor escalated: ", c->child_name));
     return;
   }
   const int64_t now = SteadyNow();
   if (p->within > 0)
     while (!c->restarts.empty() && now - c->restarts.front() > p->within) c->restarts.pop_front();
   if (p->up_to >= 0 && static_cast<int64_t>(c->restarts.size()) >= p->up_to) {
-    Escalate(s, c, "MT5014",
+    Escalate(s, c, TrapCode::kRestartLimit,
              absl::StrCat("supervisor escalated: ", c->child_name, " (restart limit ", p->up_to,
                           p->within > 0 ? absl::StrCat(" in ", FormatNs(p->within)) : "", ")"));
     return;
@@ -631,10 +634,11 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
   }
   if (!init || o.kind != ExecOutcome::Kind::kOk) {
     main_host_->Stderr(absl::StrCat(
-        "agent ", a->name,
-        " failed: restart: ", init ? absl::StrCat("trap ", o.code, ": ", o.message) : error, "\n"));
+        "agent ", a->name, " failed: restart: ",
+        init ? absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message) : error, "\n"));
     if (a->sup)
-      Escalate(a->sup, a, "MT5013", absl::StrCat("supervisor escalated: ", a->child_name));
+      Escalate(a->sup, a, TrapCode::kEscalated,
+               absl::StrCat("supervisor escalated: ", a->child_name));
     return;
   }
   a->state = std::move(o.value);
@@ -643,11 +647,11 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
 
 // A supervisor gives up on child `c`: its own supervisor handles it as a
 // failure of `s`; at the top the run ends (exit 8).
-void Scheduler::Escalate(Agent* s, Agent* c, const std::string& code, const std::string& message) {
+void Scheduler::Escalate(Agent* s, Agent* c, TrapCode code, const std::string& message) {
   (void)c;
   if (s->sup && !s->sup->dead) {
     main_host_->Stderr(
-        absl::StrCat("agent ", s->name, " failed: trap ", code, ": ", message, "\n"));
+        absl::StrCat("agent ", s->name, " failed: trap ", ir::TrapText(code), ": ", message, "\n"));
     Supervise(s->sup, s);
     return;
   }
@@ -662,7 +666,7 @@ void Scheduler::Escalate(Agent* s, Agent* c, const std::string& code, const std:
   timers_.clear();
 }
 
-std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name, std::string* code,
+std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name, TrapCode* code,
                                       std::string* message) {
   if (sup.Is(interp::Tag::kAgent) && sup.i() >= 1 &&
       sup.i() <= static_cast<int64_t>(agents_.size())) {
@@ -673,14 +677,14 @@ std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name, s
   } else {
     *message = absl::StrCat("`.", std::string(name), "` needs a supervisor handle");
   }
-  *code = "MT5016";
+  *code = TrapCode::kType;
   return std::nullopt;
 }
 
 // Spawns supervisor `name`: reads its policy (`S::__policy`), then spawns
 // its children (`S::__children`) as its supervised children, in order.
 std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
-                                                std::string_view name, std::string* code,
+                                                std::string_view name, TrapCode* code,
                                                 std::string* message) {
   auto s = std::make_unique<Agent>();
   s->id = static_cast<int64_t>(agents_.size()) + 1;
@@ -734,7 +738,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   run(children_fn, &co);
   spawning_sup_ = outer;
   if (co.kind != ExecOutcome::Kind::kOk) {
-    *code = co.code.empty() ? "MT5016" : co.code;
+    *code = co.code == TrapCode::kNone ? TrapCode::kType : co.code;
     *message = absl::StrCat("spawn ", std::string(name), ": ", co.message);
     return std::nullopt;
   }
@@ -744,10 +748,10 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
 }
 
 std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_view name,
-                                      std::vector<Value>& args, std::string* code,
+                                      std::vector<Value>& args, TrapCode* code,
                                       std::string* message) {
   if (options_.spawned && agents_.size() >= options_.spawned) {
-    *code = "MT5009";
+    *code = TrapCode::kBudget;
     *message = absl::StrCat("spawn budget exceeded: ", options_.spawned, " agents");
     if (from == main_) main_breach_ = "spawned";
     return std::nullopt;
@@ -757,7 +761,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   for (const auto& env : envs) {
     const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
     if (d.spawned && env->spawned >= *d.spawned) {
-      *code = "MT5009";
+      *code = TrapCode::kBudget;
       *message =
           absl::StrCat("sandbox ", d.name, ": spawn budget exceeded: ", *d.spawned, " agents");
       if (from == main_) main_breach_ = "spawned";
@@ -774,7 +778,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
       init_envelopes_ = outer;
       return v;
     }
-    *code = "MT5016";
+    *code = TrapCode::kType;
     *message =
         absl::StrCat("spawn ", std::string(name), ": the program has no agent ", std::string(name));
     return std::nullopt;
@@ -800,7 +804,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   std::string error;
   TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);
   if (!init) {
-    *code = "MT5016";
+    *code = TrapCode::kType;
     *message = absl::StrCat("spawn ", std::string(name), ": ", error);
     return std::nullopt;
   }
@@ -808,13 +812,13 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   RunSlice(init);
   ExecOutcome& o = init->outcome;
   if (o.kind == ExecOutcome::Kind::kSuspended) {
-    *code = "MT5016";
+    *code = TrapCode::kType;
     *message =
         absl::StrCat("spawn ", std::string(name), ": an initialiser cannot wait for a reply");
     return std::nullopt;
   }
   if (o.kind != ExecOutcome::Kind::kOk) {
-    *code = o.code.empty() ? "MT5016" : o.code;
+    *code = o.code == TrapCode::kNone ? TrapCode::kType : o.code;
     *message = absl::StrCat("spawn ", std::string(name), ": initialiser failed: ", o.message);
     return std::nullopt;
   }
@@ -826,13 +830,13 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
 
 Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::string_view msg,
                                    std::vector<Value>& args, bool ask,
-                                   std::optional<int64_t> deadline_ns, Value* reply,
-                                   std::string* code, std::string* message) {
+                                   std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
+                                   std::string* message) {
   // An ask with a deadline never traps: failures are Err(AskError) values.
   const bool result = ask && deadline_ns.has_value();
   if (!target.Is(interp::Tag::kAgent) || target.i() < 1 ||
       target.i() > static_cast<int64_t>(agents_.size())) {
-    *code = "MT5016";
+    *code = TrapCode::kType;
     *message = absl::StrCat(ask ? "ask " : "send ", std::string(msg), " needs an agent handle");
     return Host::AskStatus::kFail;
   }
@@ -843,7 +847,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       *reply = AskErr(2);
       return Host::AskStatus::kReply;
     }
-    *code = "MT5021";
+    *code = TrapCode::kDeadAgent;
     *message = absl::StrCat("ask failed: agent ", a->name, " is dead");
     return Host::AskStatus::kFail;
   }
@@ -855,7 +859,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       *reply = AskErr(3);
       return Host::AskStatus::kReply;
     }
-    *code = "MT5012";
+    *code = TrapCode::kMailboxFull;
     *message = absl::StrCat("mailbox full: ", a->name);
     if (from == main_) main_breach_ = "mailbox";
     return Host::AskStatus::kFail;

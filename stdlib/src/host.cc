@@ -113,7 +113,7 @@ bool StdHost::EnvAllowed(std::string_view name) const {
   return true;
 }
 
-bool StdHost::EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) {
+bool StdHost::EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::string* message) {
   (void)code;
   (void)message;
   Scope s;
@@ -137,7 +137,7 @@ void StdHost::SetWallDeadline(int64_t steady_ns) {
 }
 
 std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                           std::string* code, std::string* message) {
+                                           TrapCode* code, std::string* message) {
   // An explicit capability argument comes first and can only narrow.
   const interp::CapObj* explicit_cap = nullptr;
   if (!args.empty() && args[0].Is(Tag::kCap)) {
@@ -151,14 +151,14 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
       options_.trace(
           absl::StrCat("MT5015 denied ", std::string(path), " ", what, " (", family, ")"));
     if (options_.deny_is_trap) {
-      *code = "MT5015";
+      *code = TrapCode::kCapability;
       *message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", err);
       return std::nullopt;
     }
     return Err(err);
   };
   auto bad_args = [&](const char* want) -> std::optional<Value> {
-    *code = "MT5016";
+    *code = TrapCode::kType;
     *message = absl::StrCat(std::string(path), " expects ", want);
     return std::nullopt;
   };
@@ -247,7 +247,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
       // The sleep would outlive the run's wall budget: wait until the
       // deadline, then the run ends with the wall-clock breach.
       std::this_thread::sleep_until(options_.deadline);
-      *code = "MT5009";
+      *code = TrapCode::kBudget;
       *message = "wall-clock deadline reached during std.time.sleep";
       return std::nullopt;
     }
@@ -294,7 +294,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     }
     auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "", timeout_ms);
     if (!resp.ok() && std::chrono::steady_clock::now() >= options_.deadline) {
-      *code = "MT5009";  // gave up at the wall-clock deadline
+      *code = TrapCode::kBudget;  // gave up at the wall-clock deadline
       *message = "wall-clock deadline reached during an HTTP request";
       return std::nullopt;
     }

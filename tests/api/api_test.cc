@@ -166,7 +166,7 @@ TEST(Api, WallBudgetStopsASpinningGuestWithin100msOfItsDeadline) {
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kWall);
   EXPECT_EQ(r.exit_code, 5);
-  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "wall-clock budget exceeded: 200ms");
   EXPECT_EQ(r.sandbox, "");
   EXPECT_EQ(r.Report(),
@@ -189,7 +189,7 @@ TEST(Api, CpuBudgetStopsASpinningGuest) {
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kCpu);
   EXPECT_EQ(r.exit_code, 6);
-  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "cpu budget exceeded: 50ms");
   EXPECT_EQ(r.sandbox, "");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
@@ -253,7 +253,7 @@ TEST(Api, ASandboxBreachNamesTheSandbox) {
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.sandbox, "Tool");
   EXPECT_TRUE(r.message.starts_with("sandbox Tool: ")) << r.message;
   EXPECT_EQ(r.message, "sandbox Tool: step budget exceeded: 10 steps");

@@ -89,7 +89,7 @@ TEST(Interp, TrapCodes) {
   for (const Case& c : cases) {
     auto r = RunText(Main("Unit", "  let _1: I64\n  let _2: I64\n", c.body));
     EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap) << c.body;
-    EXPECT_EQ(r.o.code, c.code) << c.body;
+    EXPECT_STREQ(mty::ir::TrapText(r.o.code), c.code) << c.body;
     EXPECT_NE(r.o.message.find(c.message), std::string::npos) << c.body << " got " << r.o.message;
     ASSERT_FALSE(r.o.backtrace.empty());
     EXPECT_EQ(r.o.backtrace[0].function, "main");
@@ -112,7 +112,7 @@ bb0:
 }
 )");
   EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
-  EXPECT_EQ(r.o.code, "MT5003");
+  EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5003");
   EXPECT_EQ(r.out, "");
   ASSERT_EQ(r.o.backtrace.size(), 2u);
   EXPECT_EQ(r.o.backtrace[0].function, "inner");
@@ -216,10 +216,10 @@ TEST(Interp, DeepRecursionUsesNoHostStack) {
 TEST(Interp, DepthLimitTrapsMT5018) {
   auto r = RunText(Recurse(50000));  // default limit 10000
   EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
-  EXPECT_EQ(r.o.code, "MT5018");
+  EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5018");
   EXPECT_EQ(r.o.message, "call depth exceeded: 10000 frames");
   auto small = RunText(Recurse(100), Limits{0, 0, 50});
-  EXPECT_EQ(small.o.code, "MT5018");
+  EXPECT_STREQ(mty::ir::TrapText(small.o.code), "MT5018");
   auto fits = RunText(Recurse(48), Limits{0, 0, 50});
   EXPECT_EQ(fits.o.kind, ExecOutcome::Kind::kOk);
 }
@@ -345,18 +345,18 @@ namespace {
 class AgentHost : public CaptureHost {
  public:
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                             std::string*, std::string*) override {
+                             mty::ir::TrapCode*, std::string*) override {
     log += std::string("spawn ") + std::string(agent) + "/" + std::to_string(args.size()) + ";";
     return Value::Agent(7, static_cast<uint32_t>(init_fn));
   }
-  AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args, std::string*,
-                 std::string*) override {
+  AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
+                 mty::ir::TrapCode*, std::string*) override {
     log += "send " + std::to_string(target.i()) + " " + std::string(msg) + "(" +
            std::to_string(args.size() ? args[0].i() : -1) + ");";
     return AskStatus::kReply;
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>&,
-                std::optional<int64_t> deadline, Value* reply, std::string* code,
+                std::optional<int64_t> deadline, Value* reply, mty::ir::TrapCode* code,
                 std::string* message) override {
     log += "ask " + std::to_string(target.i()) + " " + std::string(msg) +
            (deadline ? " within " + std::to_string(*deadline) : "") + ";";
@@ -365,7 +365,7 @@ class AgentHost : public CaptureHost {
       return AskStatus::kReply;
     }
     if (msg == "Bad") {
-      *code = "MT5021";
+      *code = mty::ir::TrapCode::kDeadAgent;
       *message = "ask failed: dead agent";
       return AskStatus::kFail;
     }
@@ -417,7 +417,7 @@ TEST(Interp, AgentOpsGoThroughTheHostAndAnAskCanWait) {
 TEST(Interp, AgentOpsWithoutAnAgentHostTrapMT5008) {
   auto r = RunText(kAgentProgram);
   ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
-  EXPECT_EQ(r.o.code, "MT5008");
+  EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5008");
   EXPECT_EQ(r.o.message, "spawn A: agents are not supported by this runtime yet");
 }
 
@@ -432,7 +432,7 @@ TEST(Interp, AFailedAskTrapsWithTheHostsCode) {
   ASSERT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
   ExecOutcome o = task.Run();
   ASSERT_EQ(o.kind, ExecOutcome::Kind::kTrap);
-  EXPECT_EQ(o.code, "MT5021");
+  EXPECT_STREQ(mty::ir::TrapText(o.code), "MT5021");
   EXPECT_EQ(o.message, "ask failed: dead agent");
 }
 

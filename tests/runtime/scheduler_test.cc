@@ -244,7 +244,7 @@ TEST(Scheduler, MailboxFailIsABudgetBreachWithExit7) {
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kMailbox);
-  EXPECT_EQ(r.code, "MT5012");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5012");
   EXPECT_EQ(r.message, "mailbox full: Sink#1");
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
@@ -287,7 +287,7 @@ fn main() {
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSpawned);
-  EXPECT_EQ(r.code, "MT5009");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "spawn budget exceeded: 2 agents");
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
@@ -325,7 +325,7 @@ fn main() {
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
-  EXPECT_EQ(r.code, "MT5021");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5021");
   EXPECT_EQ(r.message, "ask failed: agent Fragile#1 is dead");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kAborted);
@@ -357,7 +357,7 @@ fn main() {
   Captured c = RunCapturing(*p);
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
-  EXPECT_EQ(r.code, "MT5021");
+  EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5021");
   EXPECT_TRUE(r.message.starts_with("ask failed: agent Fragile#1 failed: trap MT5003: "))
       << r.message;
   EXPECT_EQ(r.exit_code, 1);

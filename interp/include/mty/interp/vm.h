@@ -14,8 +14,11 @@
 #include "mty/interp/bytecode.h"
 #include "mty/interp/value.h"
 #include "mty/ir/ir.h"
+#include "mty/ir/traps.h"
 
 namespace mty::interp {
+
+using ir::TrapCode;
 
 // Everything a run sends out of the interpreter. The runtime/stdlib layers
 // implement effects; the default host has none (effects trap MT5008).
@@ -28,7 +31,7 @@ class Host {
   // MT5015 for a denial under --deny-is-trap) and `*message`; with `*code`
   // left empty the effect is unknown and the interpreter traps MT5008.
   virtual std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                            std::string* code, std::string* message) {
+                                            TrapCode* code, std::string* message) {
     (void)path;
     (void)args;
     (void)code;
@@ -40,7 +43,7 @@ class Host {
   // A sandbox scope (runtime.md §4). The interpreter enforces the scope's
   // budgets itself; the host narrows capabilities to the intersection with
   // the enclosing scope's. Returning false traps with `*code`/`*message`.
-  virtual bool EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) {
+  virtual bool EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::string* message) {
     (void)decl;
     (void)code;
     (void)message;
@@ -57,7 +60,7 @@ class Host {
   // `init_fn` is the agent's `A::__init` function (-1 when the program has
   // none). Return nullopt / false to trap with `*code` (MT5008 when empty).
   virtual std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                                     std::string* code, std::string* message) {
+                                     TrapCode* code, std::string* message) {
     (void)init_fn;
     (void)args;
     (void)code;
@@ -72,7 +75,7 @@ class Host {
   // wait for room (resume with ()), kFail to trap.
   enum class AskStatus { kReply, kWait, kFail };
   virtual AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                         std::string* code, std::string* message) {
+                         TrapCode* code, std::string* message) {
     (void)target;
     (void)args;
     (void)code;
@@ -81,7 +84,7 @@ class Host {
     return AskStatus::kFail;
   }
   // `sup.w`: the handle of supervisor `sup`'s child `w`.
-  virtual std::optional<Value> Child(const Value& sup, std::string_view name, std::string* code,
+  virtual std::optional<Value> Child(const Value& sup, std::string_view name, TrapCode* code,
                                      std::string* message) {
     (void)sup;
     (void)code;
@@ -90,7 +93,7 @@ class Host {
     return std::nullopt;
   }
   virtual AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
-                        std::optional<int64_t> deadline_ns, Value* reply, std::string* code,
+                        std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
                         std::string* message) {
     (void)target;
     (void)args;
@@ -163,7 +166,7 @@ struct ExecOutcome {
   };
   Kind kind = Kind::kOk;
   Value value;                            // kOk: the entry function's result
-  std::string code;                       // kTrap: MT50xx
+  TrapCode code = TrapCode::kNone;        // kTrap and budgets
   std::string message;                    // kTrap
   std::vector<BacktraceFrame> backtrace;  // innermost first
   uint64_t mem_used = 0;                  // kMemBudget and stats
@@ -220,7 +223,7 @@ class Task {
   // Run continues. The task's own budgets are unaffected.
   void SetQuantum(uint64_t steps);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
-  void ResumeTrap(std::string code, std::string message);
+  void ResumeTrap(TrapCode code, std::string message);
   // Charges what other tasks of the same run consumed meanwhile against
   // this task's step, memory and CPU budgets (one budget per run).
   void ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns);
@@ -271,7 +274,8 @@ class Task {
   int64_t quantum_withheld_ = 0;
   int quantum_prev_owner_ = -1;
   bool relax_exact_ = false;  // leave the exact loop at the next jump
-  std::string pending_trap_code_, pending_trap_message_;
+  TrapCode pending_trap_code_ = TrapCode::kNone;
+  std::string pending_trap_message_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily
@@ -286,7 +290,7 @@ class Task {
   bool metered_ = false;
   uint32_t breach_index_ = 0;  // which of the steps at pc_ breached
   // Filled when the loop stops.
-  std::string trap_code_;
+  TrapCode trap_code_ = TrapCode::kNone;
   std::string trap_message_;
   std::vector<BacktraceFrame> trap_backtrace_;
   Value result_;

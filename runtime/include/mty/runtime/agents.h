@@ -26,6 +26,8 @@
 
 namespace mty::runtime {
 
+using ir::TrapCode;
+
 struct AgentOptions {
   interp::Limits limits;            // the run's budget (shared by all tasks)
   uint64_t spawned = 0;             // agents that may be spawned; 0 = unlimited
@@ -80,24 +82,24 @@ class Scheduler {
 
   // Host calls from tasks.
   std::optional<interp::Value> Spawn(TaskRec* from, int init_fn, std::string_view name,
-                                     std::vector<interp::Value>& args, std::string* code,
+                                     std::vector<interp::Value>& args, TrapCode* code,
                                      std::string* message);
   interp::Host::AskStatus Deliver(TaskRec* from, const interp::Value& target, std::string_view msg,
                                   std::vector<interp::Value>& args, bool ask,
                                   std::optional<int64_t> deadline_ns, interp::Value* reply,
-                                  std::string* code, std::string* message);
+                                  TrapCode* code, std::string* message);
   // Answers the ask `id` of `asker` if it still waits for it.
   void Answer(TaskRec* asker, uint64_t id, interp::Value value);
   void FireTimers(bool wait);
 
   void Supervise(Agent* sup, Agent* child);
   void Restart(Agent* a, int64_t delay_ns);
-  void Escalate(Agent* sup, Agent* child, const std::string& code, const std::string& message);
+  void Escalate(Agent* sup, Agent* child, TrapCode code, const std::string& message);
   std::optional<interp::Value> SpawnSupervisor(TaskRec* from, int children_fn,
-                                               std::string_view name, std::string* code,
+                                               std::string_view name, TrapCode* code,
                                                std::string* message);
   std::optional<interp::Value> Child(const interp::Value& sup, std::string_view name,
-                                     std::string* code, std::string* message);
+                                     TrapCode* code, std::string* message);
   Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
   std::vector<std::shared_ptr<Envelope>> EnvelopesOf(TaskRec* from);
   TaskRec* AcquireTurnRec();

@@ -14,6 +14,8 @@
 
 namespace mty::stdlib {
 
+using ir::TrapCode;
+
 // What a run may touch. Deny by default: a default-constructed Grants
 // allows no file, host or environment variable.
 struct Grants {
@@ -49,7 +51,7 @@ class StdHost : public interp::Host {
   void Stdout(std::string_view text) override { out_->Stdout(text); }
   void Stderr(std::string_view text) override { out_->Stderr(text); }
   std::optional<interp::Value> InvokeEffect(std::string_view path, std::vector<interp::Value>& args,
-                                            std::string* code, std::string* message) override;
+                                            TrapCode* code, std::string* message) override;
 
   int denials() const { return denials_; }
   // A host with the same grants and the current capability scopes (an
@@ -57,7 +59,7 @@ class StdHost : public interp::Host {
   std::unique_ptr<StdHost> Fork() const { return std::make_unique<StdHost>(*this); }
   // Sandbox scopes: capabilities become the intersection of the enclosing
   // scope's and the sandbox's allow-lists (a sandbox can never widen).
-  bool EnterSandbox(const ir::SandboxDecl& decl, std::string* code, std::string* message) override;
+  bool EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::string* message) override;
   void ExitSandbox() override;
   void SetWallDeadline(int64_t steady_ns) override;
 
