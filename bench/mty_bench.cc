@@ -56,8 +56,8 @@ void RunProgram(benchmark::State& state, const char* name) {
   }
   mty::RunOptions opts;  // no on_stdout / on_stderr: output is discarded
   if (state.range(0) != 0) {
-    opts.budget.steps = kStepBudget;
-    opts.budget.memory = kMemoryBudget;
+    opts.policy.limits.Set(mty::LimitId::kSteps, kStepBudget);
+    opts.policy.limits.Set(mty::LimitId::kMemory, kMemoryBudget);
   }
   // One untimed run first, so neither mode pays for the first heap growth.
   mty::RunResult last = program->Run(opts);
@@ -119,7 +119,7 @@ void BM_WallStopLatency(benchmark::State& state) {
     return;
   }
   mty::RunOptions opts;
-  opts.budget.wall_ns = kSpinWallNs;
+  opts.policy.limits.Set(mty::LimitId::kWall, kSpinWallNs);
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     mty::RunResult r = (*program)->Run(opts);
@@ -158,7 +158,7 @@ void BM_ShortRun(benchmark::State& state) {
     return;
   }
   mty::RunOptions opts;
-  if (state.range(0) != 0) opts.budget.wall_ns = 10'000'000'000;
+  if (state.range(0) != 0) opts.policy.limits.Set(mty::LimitId::kWall, 10'000'000'000);
   for (auto _ : state) {
     mty::RunResult r = (*program)->Run(opts);
     benchmark::DoNotOptimize(r.exit_code);

@@ -68,6 +68,13 @@ absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::strin
   return frontend::DumpAst(m);
 }
 
+void InstallDefaultFsCaps(const Grants& grants) {
+  const auto& read = grants.Get(GrantId::kFsRead);
+  const auto& write = grants.Get(GrantId::kFsWrite);
+  stdlib::InstallDefaultReadCap(read ? stdlib::FsCap::Rooted(*read) : stdlib::FsCap::None());
+  stdlib::InstallDefaultWriteCap(write ? stdlib::FsCap::Rooted(*write) : stdlib::FsCap::None());
+}
+
 absl::StatusOr<int64_t> ParseSize(std::string_view text) { return ir::ParseSize(text); }
 absl::StatusOr<int64_t> ParseDuration(std::string_view text) { return ir::ParseDuration(text); }
 
@@ -86,27 +93,6 @@ std::string EffectFamily(std::string_view path) {
   if (path.starts_with("std.net.") || path.starts_with("std.http.")) return "net";
   if (path == "std.env.var") return "env";
   return "";
-}
-
-// `host:port` of an http(s) URL literal ("" when it is not one).
-std::string UrlHostPort(std::string_view url) {
-  int port = 0;
-  if (url.starts_with("https://")) {
-    port = 443;
-    url.remove_prefix(8);
-  } else if (url.starts_with("http://")) {
-    port = 80;
-    url.remove_prefix(7);
-  } else {
-    return "";
-  }
-  std::string_view auth = url.substr(0, url.find_first_of("/?#"));
-  if (size_t at = auth.rfind('@'); at != std::string_view::npos) auth.remove_prefix(at + 1);
-  std::string host(auth);
-  size_t colon = host.rfind(':');
-  if (colon != std::string::npos && host.find(']', colon) == std::string::npos)
-    return absl::AsciiStrToLower(host);
-  return absl::StrCat(absl::AsciiStrToLower(host), ":", port);
 }
 
 }  // namespace
@@ -143,14 +129,13 @@ std::vector<Program::EffectUse> Program::Effects() const {
   return out;
 }
 
-std::vector<std::string> Program::CheckAgainst(const Manifest& m) const {
+std::vector<std::string> Program::CheckAgainst(const Grants& grants) const {
   std::vector<std::string> findings;
   const std::string& file = impl_->module->source;
   for (const EffectUse& u : Effects()) {
-    const std::optional<std::vector<std::string>>& list = u.family == "fs.read"    ? m.fs_read
-                                                          : u.family == "fs.write" ? m.fs_write
-                                                          : u.family == "net"      ? m.net
-                                                                                   : m.env;
+    std::optional<ir::Key> key = ir::FindKey(u.family);
+    if (!key || key->kind != ir::Key::Kind::kGrant) continue;
+    const std::optional<std::vector<std::string>>& list = grants.Get(key->grant);
     std::string where = absl::StrCat(file, ":", u.line, ":", u.col, ": error: ");
     if (!list || list->empty()) {
       findings.push_back(absl::StrCat(where, u.effect, " needs ", u.family,
@@ -158,20 +143,15 @@ std::vector<std::string> Program::CheckAgainst(const Manifest& m) const {
       continue;
     }
     if (u.literal.empty()) continue;
-    bool ok = false;
+    // The request exactly as the run checks it: a URL's `host:port` as
+    // libcurl parses it; paths and names as written.
     std::string what = u.literal;
-    if (u.family == "net") {
-      what = UrlHostPort(u.literal);
-      if (what.empty()) continue;
-      for (const std::string& e : *list) ok = ok || runtime::HostEntryAllows(e, what);
-    } else if (u.family == "env") {
-      for (const std::string& e : *list) ok = ok || e == u.literal;
-    } else {
-      std::string p = runtime::NormalizePath(u.literal);
-      for (const std::string& e : *list)
-        ok = ok || runtime::PathWithin(runtime::NormalizePath(e), p);
+    if (key->grant == GrantId::kNet) {
+      absl::StatusOr<std::string> host_port = stdlib::UrlHostPort(u.literal);
+      if (!host_port.ok()) continue;  // the run returns Err for it, not a denial
+      what = *host_port;
     }
-    if (!ok)
+    if (!ir::ListAllows(key->grant, *list, what))
       findings.push_back(absl::StrCat(where, u.effect, "(\"", u.literal, "\"): ", what,
                                       " is outside the manifest's ", u.family, " list"));
   }
@@ -201,86 +181,12 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
-// What a run may touch, per family; nullopt = everything (--allow-all).
-struct Families {
-  std::optional<std::vector<std::string>> read, write, net, env;
-};
-
-// The run's grants: the allow_* lists (or everything with allow_all),
-// intersected with the manifest's lists where both name a family.
-Families EffectiveFamilies(const RunOptions& o) {
-  Families f;
-  if (!o.allow_all) {
-    f.read = o.allow_read;
-    f.write = o.allow_write;
-    f.net = o.allow_net;
-    f.env = o.allow_env;
-  }
-  if (!o.manifest) return f;
-  const Manifest& m = *o.manifest;
-  auto fs = [](std::optional<std::vector<std::string>>& have,
-               const std::optional<std::vector<std::string>>& man, bool flags_given) {
-    if (!man) return;
-    if (!have || !flags_given) {
-      have = *man;
-      return;
-    }
-    have = stdlib::FsCap::Rooted(*have).Intersect(stdlib::FsCap::Rooted(*man)).roots();
-  };
-  fs(f.read, m.fs_read, !o.allow_read.empty());
-  fs(f.write, m.fs_write, !o.allow_write.empty());
-  auto list = [](std::optional<std::vector<std::string>>& have,
-                 const std::optional<std::vector<std::string>>& man, bool flags_given, bool net) {
-    if (!man) return;
-    if (!have || !flags_given) {
-      have = *man;
-      return;
-    }
-    runtime::Budget a, b;
-    (net ? a.net : a.env) = *have;
-    (net ? b.net : b.env) = *man;
-    runtime::Budget both = runtime::BudgetTracker::Intersect(a, b);
-    have = (net ? both.net : both.env).value_or(std::vector<std::string>{});
-  };
-  list(f.net, m.net, !o.allow_net.empty(), true);
-  list(f.env, m.env, !o.allow_env.empty(), false);
-  return f;
-}
-
-// The run's limits: the Budget tightened by the manifest's entries.
-Budget EffectiveBudget(const RunOptions& o) {
-  Budget b = o.budget;
-  if (!o.manifest) return b;
-  const Manifest& m = *o.manifest;
-  auto tight = [](auto& cur, const auto& opt) {
-    if (opt && *opt > 0 && (cur == 0 || static_cast<decltype(cur + 0)>(*opt) < cur))
-      cur = static_cast<std::remove_reference_t<decltype(cur)>>(*opt);
-  };
-  tight(b.steps, m.steps);
-  tight(b.memory, m.memory);
-  tight(b.depth, m.depth);
-  tight(b.wall_ns, m.wall_ns);
-  tight(b.cpu_ns, m.cpu_ns);
-  tight(b.spawned, m.spawned);
-  tight(b.mailbox, m.mailbox);
-  if (m.mb_policy) b.mb_policy = *m.mb_policy;
-  return b;
-}
-
 stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
   stdlib::HostOptions h;
   h.args = o.args;
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
-  stdlib::Grants& g = h.grants;
-  Families f = EffectiveFamilies(o);
-  g.has_fs = !o.use_default_fs_caps || o.manifest.has_value();
-  g.read = f.read ? stdlib::FsCap::Rooted(*f.read) : stdlib::FsCap::Unrestricted();
-  g.write = f.write ? stdlib::FsCap::Rooted(*f.write) : stdlib::FsCap::Unrestricted();
-  g.all_net = !f.net;
-  if (f.net) g.net = *f.net;
-  g.all_env = !f.env;
-  if (f.env) g.env = *f.env;
+  h.grants = o.policy.grants;
   return h;
 }
 
@@ -289,25 +195,28 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
 struct Runner::State {
   std::shared_ptr<const Program> program;
   RunOptions options;
-  Budget budget;  // options.budget tightened by the manifest
   CallbackHost out;
   stdlib::StdHost host;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),
-        budget(EffectiveBudget(options)),
         out(options),
         host(&out, MakeHostOptions(options)),
-        scheduler(program->impl_->module, AgentOptionsOf(budget), &host, ForkHost,
+        scheduler(program->impl_->module, AgentOptionsOf(options.policy.limits), &host, ForkHost,
                   &runtime::Watchdog::Shared()) {}
 
-  static runtime::AgentOptions AgentOptionsOf(const Budget& b) {
+  static runtime::AgentOptions AgentOptionsOf(const Limits& l) {
     runtime::AgentOptions a;
-    a.limits = interp::Limits{b.steps, b.memory, b.depth ? b.depth : 10000, b.wall_ns, b.cpu_ns};
-    a.spawned = b.spawned;
-    a.mailbox = b.mailbox ? b.mailbox : 1024;
-    a.mb_policy = b.mb_policy.empty() ? "block" : b.mb_policy;
+    a.limits.steps = l.Get(LimitId::kSteps);
+    a.limits.memory = l.Get(LimitId::kMemory);
+    a.limits.depth = static_cast<uint32_t>(
+        std::min<uint64_t>(l.Get(LimitId::kDepth).value_or(ir::kDefaultDepth), UINT32_MAX));
+    if (auto w = l.Get(LimitId::kWall)) a.limits.wall_ns = static_cast<int64_t>(*w);
+    if (auto c = l.Get(LimitId::kCpu)) a.limits.cpu_ns = static_cast<int64_t>(*c);
+    a.spawned = l.Get(LimitId::kSpawned);
+    a.mailbox = l.Get(LimitId::kMailbox).value_or(ir::kDefaultMailbox);
+    a.mb_policy = l.mb_policy.value_or(MailboxPolicy::kBlock);
     return a;
   }
   // An agent's host: the capabilities of the task that spawned it, as they
@@ -353,13 +262,6 @@ RunResult Runner::Run() {
       c->family = family;
       main_args.push_back(interp::Value::Heap(c));
     }
-  }
-  // The manifest's file allow-lists double as the process-wide default caps.
-  std::optional<stdlib::ScopedDefaultCaps> default_caps;
-  if (state_->options.install_default_caps || state_->options.manifest) {
-    Families f = EffectiveFamilies(state_->options);
-    default_caps.emplace(f.read ? stdlib::FsCap::Rooted(*f.read) : stdlib::FsCap::Unrestricted(),
-                         f.write ? stdlib::FsCap::Rooted(*f.write) : stdlib::FsCap::Unrestricted());
   }
   std::string err;
   interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);

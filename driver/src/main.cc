@@ -1,5 +1,7 @@
-// The `mty` command line: run, check and dump programs. Uses only the public
-// API (include/mty/mty.h).
+// The `mty` command line: run, check, list capabilities of and dump programs.
+// One function per subcommand; uses only the public API (include/mty/mty.h).
+// The limit and grant flags are made from the policy table, so they take
+// the same keys and units as manifests and sandbox entries.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -16,8 +18,18 @@ constexpr int kExitUsage = 64;
 constexpr int kExitDataErr = 65;  // a malformed manifest
 constexpr int kExitNoInput = 66;
 
+constexpr char kUsage[] =
+    "usage: mty run [--manifest FILE] [--steps N] [--memory SIZE] [--wall DUR] [--cpu DUR] "
+    "[--allow-* ...] FILE [-- ARGS] | mty check [--manifest FILE] FILE | mty caps FILE | mty "
+    "dump --ast|--ir|--bytecode FILE | mty --help";
+
+int UsageError(const std::string& message) {
+  std::cerr << "error: " << message << "\n" << kUsage << "\n";
+  return kExitUsage;
+}
+
 // Loads a manifest; returns an exit code on failure (nothing runs).
-int LoadManifestFile(const std::string& path, std::optional<mty::Manifest>* out) {
+int LoadManifestFile(const std::string& path, std::optional<mty::Policy>* out) {
   if (path.empty()) return 0;
   auto m = mty::driver::LoadManifest(path);
   if (!m.ok()) {
@@ -56,6 +68,171 @@ int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   return 0;
 }
 
+// ---- mty run ----------------------------------------------------------------
+
+struct RunFlags {
+  std::string file, manifest;
+  std::vector<std::string> args;
+  // One text per limit row of the policy table (`--steps 10k`, `--wall 2s`).
+  std::array<std::string, mty::ir::kNumLimits> limits;
+  std::string mb_policy;
+  // One list per grant row (`--allow-read PATH`).
+  std::array<std::vector<std::string>, mty::ir::kNumGrants> grants;
+  bool allow_all = false, deny_is_trap = false, trace = false;
+};
+
+void AddRunFlags(CLI::App* run, RunFlags& f) {
+  run->add_option("--manifest", f.manifest,
+                  "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
+                  "tightest limit and intersection")
+      ->type_name("FILE");
+  for (const mty::ir::LimitInfo& l : mty::ir::kLimits) {
+    run->add_option(absl::StrCat("--", l.key), f.limits[static_cast<size_t>(l.id)],
+                    absl::StrCat(l.doc, ": ", mty::ir::UnitExpectation(l.unit)))
+        ->type_name(l.unit == mty::ir::Unit::kDuration ? "DUR"
+                    : l.unit == mty::ir::Unit::kSize   ? "SIZE"
+                                                       : "N");
+  }
+  run->add_option("--mb-policy", f.mb_policy, mty::ir::kMbPolicyChoice.doc)
+      ->type_name("block|drop|fail");
+  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
+    const char* what = g.entry == mty::ir::EntryKind::kPath   ? "PATH"
+                       : g.entry == mty::ir::EntryKind::kHost ? "HOST"
+                                                              : "NAME";
+    run->add_option(
+           absl::StrCat("--", g.flag), f.grants[static_cast<size_t>(g.id)],
+           absl::StrCat("Allow ", g.doc, ": ", what, " (repeatable; the `", g.key, "` grant)"))
+        ->type_name(what);
+  }
+  run->add_flag("--allow-all", f.allow_all, "Allow every file, host and variable (trusted code)");
+  run->add_flag("--deny-is-trap", f.deny_is_trap, "Trap MT5015 at the first denied effect");
+  run->add_flag("--trace", f.trace, "Report each denied effect on stderr");
+  run->add_option("file", f.file, "Program file (.mty or .mtyir)")->required();
+  run->add_option("args", f.args, "Arguments for the program (after --)");
+}
+
+// The flags as a policy: each limit through the table's parser, each grant
+// flag an entry of its family (`--allow-all`: every family).
+int FlagsPolicy(const RunFlags& f, mty::Policy* out) {
+  for (const mty::ir::LimitInfo& l : mty::ir::kLimits) {
+    const std::string& text = f.limits[static_cast<size_t>(l.id)];
+    if (text.empty()) continue;
+    absl::StatusOr<uint64_t> v = mty::ir::ParseLimitValue(l.id, text);
+    if (!v.ok()) return UsageError(absl::StrCat("--", l.key, ": ", v.status().message()));
+    out->limits.Set(l.id, *v);
+  }
+  if (!f.mb_policy.empty()) {
+    std::optional<mty::MailboxPolicy> p = mty::ir::ParseMailboxPolicy(f.mb_policy);
+    if (!p)
+      return UsageError(absl::StrCat("--mb-policy: expected ",
+                                     mty::ir::ChoiceList(mty::ir::kMbPolicyChoice), ", got '",
+                                     f.mb_policy, "'"));
+    out->limits.mb_policy = p;
+  }
+  if (f.allow_all) out->grants = mty::Grants::All();
+  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
+    for (const std::string& entry : f.grants[static_cast<size_t>(g.id)]) {
+      if (absl::Status s = mty::ir::CheckGrantEntry(g.id, entry); !s.ok())
+        return UsageError(absl::StrCat("--", g.flag, ": ", s.message()));
+      if (!f.allow_all) out->grants.Add(g.id, entry);
+    }
+  }
+  return 0;
+}
+
+int RunCommand(const RunFlags& f) {
+  mty::Policy policy;
+  if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
+  std::optional<mty::Policy> manifest;
+  if (int rc = LoadManifestFile(f.manifest, &manifest); rc != 0) return rc;
+  if (manifest) policy = mty::Policy::Intersect(policy, *manifest);
+  // The run's file grants double as the process-wide default caps (the
+  // original design's mechanism), installed once here, by the host.
+  mty::InstallDefaultFsCaps(policy.grants);
+
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(f.file, &program); rc != 0) return rc;
+  mty::RunOptions opts;
+  opts.policy = std::move(policy);
+  opts.args = f.args;
+  opts.deny_is_trap = f.deny_is_trap;
+  if (f.trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
+  opts.on_stdout = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+  opts.on_stderr = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); };
+  mty::RunResult r = program->Run(opts);
+  std::fflush(stdout);
+  std::string report = r.Report();
+  std::fwrite(report.data(), 1, report.size(), stderr);
+  return r.exit_code;
+}
+
+// ---- mty check ----------------------------------------------------------------
+
+int CheckCommand(const std::string& file, const std::string& manifest_path) {
+  std::optional<mty::Policy> manifest;
+  if (int rc = LoadManifestFile(manifest_path, &manifest); rc != 0) return rc;
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(file, &program); rc != 0) return rc;
+  if (!manifest) return 0;
+  std::vector<std::string> findings = program->CheckAgainst(manifest->grants);
+  for (const std::string& f : findings) std::cerr << f << "\n";
+  if (!findings.empty()) {
+    std::cerr << "error: " << findings.size() << " effect(s) not granted by " << manifest_path
+              << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+// ---- mty caps -----------------------------------------------------------------
+
+int CapsCommand(const std::string& file) {
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(file, &program); rc != 0) return rc;
+  std::vector<mty::Program::EffectUse> uses = program->Effects();
+  if (uses.empty()) {
+    std::cout << "no effects: this program touches no file, host or environment variable\n";
+    return 0;
+  }
+  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
+    bool header = false;
+    for (const mty::Program::EffectUse& u : uses) {
+      if (u.family != g.key) continue;
+      if (!header) std::cout << g.key << ":\n";
+      header = true;
+      std::string what = u.literal.empty() ? "(computed at run time)" : u.literal;
+      std::cout << "  " << what << "  " << u.effect << " at " << file << ":" << u.line << ":"
+                << u.col << "\n";
+    }
+  }
+  return 0;
+}
+
+// ---- mty dump -----------------------------------------------------------------
+
+int DumpCommand(const std::string& file, bool bytecode, bool ir, bool ast) {
+  if (bytecode + ir + ast != 1)
+    return UsageError("dump needs exactly one of --ast, --ir or --bytecode");
+  if (ast) {
+    std::string text;
+    if (!ReadFile(file, &text)) {
+      std::cerr << "error: cannot read " << file << "\n";
+      return kExitNoInput;
+    }
+    auto tree = mty::Program::SourceAst(text, file);
+    if (!tree.ok()) {
+      std::cerr << tree.status().message();
+      return 1;
+    }
+    std::cout << *tree;
+    return 0;
+  }
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(file, &program); rc != 0) return rc;
+  std::cout << (bytecode ? program->Disassembly() : program->IrText());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,42 +241,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   auto* run = app.add_subcommand("run", "Run a program (.mty source or .mtyir)");
-  std::string run_file;
-  std::vector<std::string> run_args;
-  uint64_t steps = 0, spawned = 0;
-  std::string memory, wall, cpu, mailbox, mb_policy, run_manifest;
-  uint32_t depth = 0;
-  run->add_option("--manifest", run_manifest,
-                  "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
-                  "tightest limit and intersection")
-      ->type_name("FILE");
-  run->add_option("--steps", steps, "Step budget: MtyIR statements + terminators (0 = unlimited)")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--memory", memory, "Memory budget (estimated bytes), e.g. 88B, 64KiB, 1MiB");
-  run->add_option("--wall", wall, "Wall-clock budget, e.g. 150ms, 2s, 1m");
-  run->add_option("--cpu", cpu, "CPU-time budget, e.g. 150ms, 2s");
-  run->add_option("--spawned", spawned, "Agents that may be spawned")
-      ->check(CLI::NonNegativeNumber);
-  run->add_option("--mailbox", mailbox, "Mailbox capacity per agent, e.g. 16, 1k");
-  run->add_option("--mb-policy", mb_policy, "When a mailbox is full: block, drop or fail")
-      ->check(CLI::IsMember({"block", "drop", "fail"}));
-  run->add_option("--depth", depth, "Call depth limit (default 10000)")
-      ->check(CLI::Range(1u, 1000000u));
-  std::vector<std::string> allow_read, allow_write, allow_net, allow_env;
-  bool allow_all = false, deny_is_trap = false, trace = false;
-  run->add_option("--allow-read", allow_read, "Allow reading files under PATH (repeatable)")
-      ->type_name("PATH");
-  run->add_option("--allow-write", allow_write, "Allow writing files under PATH (repeatable)")
-      ->type_name("PATH");
-  run->add_option("--allow-net", allow_net, "Allow HOST[:PORT] or *.SUFFIX (repeatable)")
-      ->type_name("HOST");
-  run->add_option("--allow-env", allow_env, "Allow reading environment variable NAME")
-      ->type_name("NAME");
-  run->add_flag("--allow-all", allow_all, "Allow every file, host and variable (trusted code)");
-  run->add_flag("--deny-is-trap", deny_is_trap, "Trap MT5015 at the first denied effect");
-  run->add_flag("--trace", trace, "Report each denied effect on stderr");
-  run->add_option("file", run_file, "Program file (.mty or .mtyir)")->required();
-  run->add_option("args", run_args, "Arguments for the program (after --)");
+  RunFlags run_flags;
+  AddRunFlags(run, run_flags);
 
   auto* check = app.add_subcommand("check", "Report a program's diagnostics without running it");
   std::string check_file, check_manifest;
@@ -131,131 +274,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    std::cerr << "usage: mty run [--manifest FILE] [--steps N] [--memory SIZE] [--wall DUR] "
-                 "[--cpu DUR] [--allow-* ...] FILE [-- ARGS] | mty check [--manifest FILE] FILE | "
-                 "mty caps FILE | mty dump --ast|--ir|--bytecode FILE | mty --help\n";
-    return kExitUsage;
+    return UsageError(e.what());
   }
 
-  if (*run) {
-    mty::RunOptions opts;
-    opts.budget.steps = steps;
-    opts.budget.depth = depth;
-    opts.args = run_args;
-    opts.allow_read = allow_read;
-    opts.allow_write = allow_write;
-    opts.allow_net = allow_net;
-    opts.allow_env = allow_env;
-    opts.allow_all = allow_all;
-    opts.deny_is_trap = deny_is_trap;
-    if (trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
-    if (!memory.empty()) {
-      auto m = mty::ParseSize(memory);
-      if (!m.ok()) {
-        std::cerr << "error: --memory: " << m.status().message() << "\n";
-        std::cerr << "usage: mty run [--steps N] [--memory SIZE] [--depth N] FILE\n";
-        return kExitUsage;
-      }
-      opts.budget.memory = static_cast<uint64_t>(*m);
-    }
-    auto duration = [](const char* flag, const std::string& text, int64_t* out) {
-      if (text.empty()) return true;
-      auto d = mty::ParseDuration(text);
-      if (!d.ok() || *d <= 0) {
-        std::cerr << "error: " << flag << ": "
-                  << (d.ok() ? "must be positive" : d.status().message()) << "\n";
-        std::cerr << "usage: mty run [--wall DUR] [--cpu DUR] FILE (DUR like 150ms, 2s)\n";
-        return false;
-      }
-      *out = *d;
-      return true;
-    };
-    if (!duration("--wall", wall, &opts.budget.wall_ns)) return kExitUsage;
-    if (!duration("--cpu", cpu, &opts.budget.cpu_ns)) return kExitUsage;
-    if (!mailbox.empty()) {
-      auto n = mty::ParseSize(mailbox);
-      if (!n.ok() || *n <= 0) {
-        std::cerr << "error: --mailbox: " << (n.ok() ? "must be positive" : n.status().message())
-                  << "\n";
-        std::cerr << "usage: mty run [--mailbox N] FILE (N like 16 or 1k)\n";
-        return kExitUsage;
-      }
-      opts.budget.mailbox = static_cast<uint64_t>(*n);
-    }
-    opts.budget.spawned = spawned;
-    opts.budget.mb_policy = mb_policy;
-    if (int rc = LoadManifestFile(run_manifest, &opts.manifest); rc != 0) return rc;
-    std::shared_ptr<const mty::Program> program;
-    if (int rc = Load(run_file, &program); rc != 0) return rc;
-    opts.on_stdout = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
-    opts.on_stderr = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); };
-    mty::RunResult r = program->Run(opts);
-    std::fflush(stdout);
-    std::string report = r.Report();
-    std::fwrite(report.data(), 1, report.size(), stderr);
-    return r.exit_code;
-  }
-  if (*check) {
-    std::optional<mty::Manifest> manifest;
-    if (int rc = LoadManifestFile(check_manifest, &manifest); rc != 0) return rc;
-    std::shared_ptr<const mty::Program> program;
-    if (int rc = Load(check_file, &program); rc != 0) return rc;
-    if (!manifest) return 0;
-    std::vector<std::string> findings = program->CheckAgainst(*manifest);
-    for (const std::string& f : findings) std::cerr << f << "\n";
-    if (!findings.empty()) {
-      std::cerr << "error: " << findings.size() << " effect(s) not granted by " << check_manifest
-                << "\n";
-      return 1;
-    }
-    return 0;
-  }
-  if (*caps) {
-    std::shared_ptr<const mty::Program> program;
-    if (int rc = Load(caps_file, &program); rc != 0) return rc;
-    std::vector<mty::Program::EffectUse> uses = program->Effects();
-    if (uses.empty()) {
-      std::cout << "no effects: this program touches no file, host or environment variable\n";
-      return 0;
-    }
-    for (const char* family : {"fs.read", "fs.write", "net", "env"}) {
-      bool header = false;
-      for (const mty::Program::EffectUse& u : uses) {
-        if (u.family != family) continue;
-        if (!header) std::cout << family << ":\n";
-        header = true;
-        std::string what = u.literal.empty() ? "(computed at run time)" : u.literal;
-        std::cout << "  " << what << "  " << u.effect << " at " << caps_file << ":" << u.line << ":"
-                  << u.col << "\n";
-      }
-    }
-    return 0;
-  }
-  if (*dump) {
-    if (dump_bytecode + dump_ir + dump_ast != 1) {
-      std::cerr << "error: dump needs exactly one of --ast, --ir or --bytecode\n";
-      std::cerr << "usage: mty dump --ast|--ir|--bytecode FILE\n";
-      return kExitUsage;
-    }
-    if (dump_ast) {
-      std::string text;
-      if (!ReadFile(dump_file, &text)) {
-        std::cerr << "error: cannot read " << dump_file << "\n";
-        return kExitNoInput;
-      }
-      auto ast = mty::Program::SourceAst(text, dump_file);
-      if (!ast.ok()) {
-        std::cerr << ast.status().message();
-        return 1;
-      }
-      std::cout << *ast;
-      return 0;
-    }
-    std::shared_ptr<const mty::Program> program;
-    if (int rc = Load(dump_file, &program); rc != 0) return rc;
-    std::cout << (dump_bytecode ? program->Disassembly() : program->IrText());
-    return 0;
-  }
+  if (*run) return RunCommand(run_flags);
+  if (*check) return CheckCommand(check_file, check_manifest);
+  if (*caps) return CapsCommand(caps_file);
+  if (*dump) return DumpCommand(dump_file, dump_bytecode, dump_ir, dump_ast);
   return kExitUsage;
 }

@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <limits>
+#include <map>
 #include <system_error>
 #include <utility>
 
@@ -15,60 +16,34 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "mty/ir/policy.h"
 #include "mty/mty.h"
 
 namespace mty::driver {
 namespace {
 
-constexpr char kKnownKeys[] =
-    "fs.read, fs.write, net, env, steps, memory, cpu, wall, spawned, mailbox, mb_policy, depth";
 constexpr size_t kMaxManifestBytes = size_t{1} << 20;
 
-enum class Slot {
-  kFsRead,
-  kFsWrite,
-  kNet,
-  kEnv,
-  kSteps,
-  kMemory,
-  kCpu,
-  kWall,
-  kSpawned,
-  kMailbox,
-  kMbPolicy,
-  kDepth,
-  kCount,
-};
-
-// Keys of [sandbox], aliases included. `"fs.read"` (a quoted key holding a
-// dot) is accepted as the dotted key it looks like.
-std::optional<Slot> SandboxSlot(std::string_view key) {
-  static constexpr std::pair<std::string_view, Slot> kKeys[] = {
-      {"fs.read", Slot::kFsRead},
-      {"fs.write", Slot::kFsWrite},
-      {"net", Slot::kNet},
-      {"env", Slot::kEnv},
-      {"steps", Slot::kSteps},
-      {"memory", Slot::kMemory},
-      {"mem", Slot::kMemory},
-      {"cpu", Slot::kCpu},
-      {"wall", Slot::kWall},
-      {"spawned", Slot::kSpawned},
-      {"mailbox", Slot::kMailbox},
-      {"mb", Slot::kMailbox},
-      {"mb_policy", Slot::kMbPolicy},
-      {"depth", Slot::kDepth},
-  };
-  for (const auto& [name, slot] : kKeys) {
-    if (name == key) return slot;
+// The keys of [sandbox] are the policy table's (ir/policy.h). `fs.read` is
+// TOML's dotted key, so `fs` is a group: the table keys that start `fs.`.
+bool IsGroup(std::string_view prefix) {
+  for (const ir::GrantInfo& g : ir::kGrants) {
+    std::string_view key = g.key;
+    if (key.size() > prefix.size() && key.starts_with(prefix) && key[prefix.size()] == '.')
+      return true;
   }
-  return std::nullopt;
+  return false;
 }
 
-std::optional<Slot> FsSlot(std::string_view key) {
-  if (key == "read") return Slot::kFsRead;
-  if (key == "write") return Slot::kFsWrite;
-  return std::nullopt;
+std::string GroupHint(std::string_view prefix) {
+  std::vector<std::string> parts;
+  for (const ir::GrantInfo& g : ir::kGrants) {
+    std::string_view key = g.key;
+    if (key.starts_with(prefix) && key.size() > prefix.size() && key[prefix.size()] == '.')
+      parts.push_back(absl::StrCat("`", g.key, " = [..]`"));
+  }
+  return absl::StrJoin(parts, " and ");
 }
 
 // A key as it would be written in TOML: bare when it can be, quoted otherwise.
@@ -101,19 +76,20 @@ const char* TypeName(const toml::node& node) {
 }
 
 // One key of the file, flattened: top-level keys, the keys of [sandbox] and
-// those of its `fs` sub-table, visited in source order.
+// those of its groups (`fs`), visited in source order.
 struct Entry {
   enum class Kind {
     kUnknownTop,       // a top-level key other than `sandbox`
     kSandboxNotTable,  // `sandbox = 1`, `[[sandbox]]`
-    kFsNotTable,       // `fs = 1` in [sandbox]
-    kUnknown,          // an unknown key in [sandbox] or [sandbox.fs]
+    kGroupNotTable,    // `fs = 1` in [sandbox]
+    kUnknown,          // an unknown key in [sandbox] or a group
     kValue,            // a known key
   };
   toml::source_position pos;  // of the key
   Kind kind;
-  std::string name;  // dotted, e.g. `sandbox.fs.read`
-  Slot slot = Slot::kCount;
+  std::string name;   // as written, dotted, e.g. `sandbox.fs.read`
+  std::string group;  // kGroupNotTable: the group (`fs`)
+  std::optional<ir::Key> key;
   const toml::node* node;
 };
 
@@ -121,23 +97,23 @@ class Checker {
  public:
   explicit Checker(std::string_view file_name) : file_name_(std::string(file_name)) {}
 
-  absl::StatusOr<Manifest> Check(const toml::table& root) {
+  absl::StatusOr<ir::Policy> Check(const toml::table& root) {
     std::vector<Entry> entries;
     bool has_sandbox = false;
     for (auto&& [key, node] : root) {
       if (key.str() != "sandbox") {
-        entries.push_back({key.source().begin, Entry::Kind::kUnknownTop, KeyText(key.str()),
-                           Slot::kCount, &node});
+        entries.push_back({key.source().begin, Entry::Kind::kUnknownTop, KeyText(key.str()), "",
+                           std::nullopt, &node});
         continue;
       }
       has_sandbox = true;
       const toml::table* sandbox = node.as_table();
       if (sandbox == nullptr) {
-        entries.push_back(
-            {key.source().begin, Entry::Kind::kSandboxNotTable, "sandbox", Slot::kCount, &node});
+        entries.push_back({key.source().begin, Entry::Kind::kSandboxNotTable, "sandbox", "",
+                           std::nullopt, &node});
         continue;
       }
-      Flatten(*sandbox, entries);
+      Flatten(*sandbox, "", "sandbox", entries);
     }
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
       return std::pair(a.pos.line, a.pos.column) < std::pair(b.pos.line, b.pos.column);
@@ -148,31 +124,29 @@ class Checker {
     if (!has_sandbox) {
       return Error({1, 1}, "a manifest needs a [sandbox] table, and this file has none");
     }
-    return std::move(manifest_);
+    return std::move(policy_);
   }
 
  private:
-  static void Flatten(const toml::table& sandbox, std::vector<Entry>& out) {
-    for (auto&& [key, node] : sandbox) {
-      std::string name = absl::StrCat("sandbox.", KeyText(key.str()));
-      if (key.str() == "fs") {
-        const toml::table* fs = node.as_table();
-        if (fs == nullptr) {
-          out.push_back(
-              {key.source().begin, Entry::Kind::kFsNotTable, std::move(name), Slot::kCount, &node});
-          continue;
-        }
-        for (auto&& [fs_key, fs_node] : *fs) {
-          std::optional<Slot> slot = FsSlot(fs_key.str());
-          out.push_back({fs_key.source().begin, slot ? Entry::Kind::kValue : Entry::Kind::kUnknown,
-                         absl::StrCat(name, ".", KeyText(fs_key.str())),
-                         slot.value_or(Slot::kCount), &fs_node});
+  // `prefix` is the dotted key so far (`fs`), `shown` how the file wrote it.
+  static void Flatten(const toml::table& table, const std::string& prefix, const std::string& shown,
+                      std::vector<Entry>& out) {
+    for (auto&& [key, node] : table) {
+      std::string dotted = prefix.empty() ? std::string(key.str())
+                                          : absl::StrCat(prefix, ".", std::string(key.str()));
+      std::string name = absl::StrCat(shown, ".", KeyText(key.str()));
+      std::optional<ir::Key> k = ir::FindKey(dotted);
+      if (!k && IsGroup(dotted)) {
+        if (const toml::table* sub = node.as_table()) {
+          Flatten(*sub, dotted, name, out);
+        } else {
+          out.push_back({key.source().begin, Entry::Kind::kGroupNotTable, std::move(name), dotted,
+                         std::nullopt, &node});
         }
         continue;
       }
-      std::optional<Slot> slot = SandboxSlot(key.str());
-      out.push_back({key.source().begin, slot ? Entry::Kind::kValue : Entry::Kind::kUnknown,
-                     std::move(name), slot.value_or(Slot::kCount), &node});
+      out.push_back({key.source().begin, k ? Entry::Kind::kValue : Entry::Kind::kUnknown,
+                     std::move(name), "", k, &node});
     }
   }
 
@@ -185,46 +159,30 @@ class Checker {
       case Entry::Kind::kSandboxNotTable:
         return KeyError(value_pos, e.name,
                         absl::StrCat("expected a table, got ", TypeName(*e.node)));
-      case Entry::Kind::kFsNotTable:
+      case Entry::Kind::kGroupNotTable:
         return KeyError(value_pos, e.name,
-                        absl::StrCat("expected a table (write `fs.read = [..]` and `fs.write = "
-                                     "[..]`), got ",
+                        absl::StrCat("expected a table (write ", GroupHint(e.group), "), got ",
                                      TypeName(*e.node)));
       case Entry::Kind::kUnknown:
-        return Error(e.pos,
-                     absl::StrCat("unknown manifest key `", e.name, "` (known: ", kKnownKeys, ")"));
+        return Error(e.pos, absl::StrCat("unknown manifest key `", e.name,
+                                         "` (known: ", ir::KnownKeys(), ")"));
       case Entry::Kind::kValue: break;
     }
-    auto& seen = seen_[static_cast<size_t>(e.slot)];
-    if (seen) {
+    auto [seen, fresh] = seen_.try_emplace(e.key->name, e.name, e.pos.line);
+    if (!fresh) {
       return KeyError(e.pos, e.name,
-                      absl::StrCat("duplicates `", seen->first, "` (line ", seen->second,
-                                   "); set only one of them"));
+                      absl::StrCat("duplicates `", seen->second.first, "` (line ",
+                                   seen->second.second, "); set only one of them"));
     }
-    seen.emplace(e.name, e.pos.line);
-    return SetValue(e);
+    switch (e.key->kind) {
+      case ir::Key::Kind::kLimit: return LimitValue(e);
+      case ir::Key::Kind::kMbPolicy: return Policy(e);
+      case ir::Key::Kind::kGrant: return Strings(e);
+    }
+    return absl::InternalError("manifest: no key kind");
   }
 
-  absl::Status SetValue(const Entry& e) {
-    switch (e.slot) {
-      case Slot::kFsRead: return Strings(e, manifest_.fs_read);
-      case Slot::kFsWrite: return Strings(e, manifest_.fs_write);
-      case Slot::kNet: return Strings(e, manifest_.net);
-      case Slot::kEnv: return Strings(e, manifest_.env);
-      case Slot::kSteps: return Count(e, manifest_.steps);
-      case Slot::kSpawned: return Count(e, manifest_.spawned);
-      case Slot::kMemory: return Size(e, /*bytes=*/true, manifest_.memory);
-      case Slot::kMailbox: return Size(e, /*bytes=*/false, manifest_.mailbox);
-      case Slot::kCpu: return Duration(e, manifest_.cpu_ns);
-      case Slot::kWall: return Duration(e, manifest_.wall_ns);
-      case Slot::kMbPolicy: return Policy(e);
-      case Slot::kDepth: return Depth(e);
-      case Slot::kCount: break;
-    }
-    return absl::InternalError("manifest: no slot");
-  }
-
-  absl::Status Strings(const Entry& e, std::optional<std::vector<std::string>>& out) {
+  absl::Status Strings(const Entry& e) {
     const toml::array* array = e.node->as_array();
     if (array == nullptr) {
       return KeyError(e.node->source().begin, e.name,
@@ -239,112 +197,75 @@ class Checker {
                         absl::StrCat("expected an array of strings, but element ", i + 1, " is ",
                                      TypeName(element)));
       }
+      if (absl::Status ok = ir::CheckGrantEntry(e.key->grant, s->get()); !ok.ok())
+        return KeyError(element.source().begin, e.name, std::string(ok.message()));
       values.push_back(s->get());
     }
-    out = std::move(values);
+    policy_.grants.Set(e.key->grant, std::move(values));
     return absl::OkStatus();
   }
 
-  // A non-negative integer.
-  absl::StatusOr<uint64_t> Unsigned(const Entry& e, const std::string& expected) {
-    const toml::value<int64_t>* v = e.node->as_integer();
-    if (v == nullptr) {
-      return KeyError(e.node->source().begin, e.name,
-                      absl::StrCat("expected ", expected, ", got ", TypeName(*e.node)));
-    }
-    if (v->get() < 0) {
-      return KeyError(e.node->source().begin, e.name,
-                      absl::StrCat("expected a non-negative integer, got ", v->get()));
-    }
-    return static_cast<uint64_t>(v->get());
-  }
-
-  absl::Status Count(const Entry& e, std::optional<uint64_t>& out) {
-    absl::StatusOr<uint64_t> n = Unsigned(e, "an integer");
-    if (!n.ok()) return n.status();
-    out = *n;
-    return absl::OkStatus();
-  }
-
-  absl::Status Depth(const Entry& e) {
-    absl::StatusOr<uint64_t> n = Unsigned(e, "an integer");
-    if (!n.ok()) return n.status();
-    if (*n == 0) return KeyError(e.node->source().begin, e.name, "depth must be at least 1");
-    if (*n > std::numeric_limits<uint32_t>::max()) {
-      return KeyError(e.node->source().begin, e.name,
-                      absl::StrCat("depth ", *n, " is out of range (at most ",
-                                   std::numeric_limits<uint32_t>::max(), ")"));
-    }
-    manifest_.depth = static_cast<uint32_t>(*n);
-    return absl::OkStatus();
-  }
-
-  // `memory`: bytes, an integer or "64MiB". `mailbox`: messages, an integer
-  // or a count such as "1k" (decimal suffixes only).
-  absl::Status Size(const Entry& e, bool bytes, std::optional<uint64_t>& out) {
-    const char* example = bytes ? "\"64MiB\"" : "\"1k\"";
-    const char* what = bytes ? "size" : "count";
-    if (const toml::value<std::string>* s = e.node->as_string()) {
-      std::string_view text = s->get();
-      bool ok = true;
-      if (!bytes) {
-        size_t digits = std::min(text.size(), text.find_first_not_of("0123456789_"));
-        std::string_view unit = text.substr(digits);
-        ok = unit.empty() || unit == "k" || unit == "M" || unit == "G";
-      }
-      absl::StatusOr<int64_t> n = ok ? mty::ParseSize(text) : absl::InvalidArgumentError("unit");
-      if (!n.ok()) {
-        return KeyError(e.node->source().begin, e.name,
-                        absl::StrCat("bad ", what, " ", Quoted(text),
-                                     " (expected an integer or a string like ", example, ")"));
-      }
-      out = static_cast<uint64_t>(*n);
-      return absl::OkStatus();
-    }
-    absl::StatusOr<uint64_t> n =
-        Unsigned(e, absl::StrCat("an integer or a ", what, " string like ", example));
-    if (!n.ok()) return n.status();
-    out = *n;
-    return absl::OkStatus();
-  }
-
-  absl::Status Duration(const Entry& e, std::optional<int64_t>& out) {
-    constexpr char kExpected[] = "a string like \"150ms\" or \"2s\"";
+  // A limit: a TOML integer (counts and sizes) or a string in the policy
+  // table's units ("64MiB", "1k", "150ms"), as everywhere else.
+  absl::Status LimitValue(const Entry& e) {
+    const ir::LimitInfo& info = ir::Limit(e.key->limit);
+    const char* example = info.unit == ir::Unit::kDuration ? "\"150ms\" or \"2s\""
+                          : info.unit == ir::Unit::kSize   ? "\"64MiB\""
+                                                           : "\"1k\"";
+    const char* what = info.unit == ir::Unit::kDuration ? "duration"
+                       : info.unit == ir::Unit::kSize   ? "size"
+                                                        : "count";
+    std::string expected = info.unit == ir::Unit::kDuration
+                               ? absl::StrCat("a string like ", example)
+                               : absl::StrCat("an integer or a ", what, " string like ", example);
+    uint64_t value = 0;
     if (const toml::value<int64_t>* i = e.node->as_integer()) {
-      return KeyError(e.node->source().begin, e.name,
-                      absl::StrCat("a duration needs a unit: got the bare integer ", i->get(),
-                                   ", use ", kExpected));
-    }
-    const toml::value<std::string>* s = e.node->as_string();
-    if (s == nullptr) {
+      if (info.unit == ir::Unit::kDuration)
+        return KeyError(e.node->source().begin, e.name,
+                        absl::StrCat("a duration needs a unit: got the bare integer ", i->get(),
+                                     ", use ", expected));
+      if (i->get() < 0)
+        return KeyError(e.node->source().begin, e.name,
+                        absl::StrCat("expected a non-negative integer, got ", i->get()));
+      value = static_cast<uint64_t>(i->get());
+      if (absl::Status s = ir::CheckLimitValue(e.key->limit, value); !s.ok())
+        return KeyError(e.node->source().begin, e.name, std::string(s.message()));
+    } else if (const toml::value<std::string>* str = e.node->as_string()) {
+      absl::StatusOr<uint64_t> v = ir::ParseLimitValue(e.key->limit, str->get());
+      if (!v.ok())
+        return KeyError(e.node->source().begin, e.name,
+                        absl::StrCat("bad ", what, " ", Quoted(str->get()), " (expected ",
+                                     info.unit == ir::Unit::kDuration
+                                         ? expected
+                                         : absl::StrCat("an integer or a string like ", example),
+                                     ")"));
+      value = *v;
+    } else {
       return KeyError(
           e.node->source().begin, e.name,
-          absl::StrCat("expected a duration, ", kExpected, ", got ", TypeName(*e.node)));
+          absl::StrCat(
+              "expected ",
+              info.unit == ir::Unit::kDuration ? absl::StrCat("a duration, ", expected) : expected,
+              ", got ", TypeName(*e.node)));
     }
-    absl::StatusOr<int64_t> ns = mty::ParseDuration(s->get());
-    if (!ns.ok()) {
-      return KeyError(
-          e.node->source().begin, e.name,
-          absl::StrCat("bad duration ", Quoted(s->get()), " (expected ", kExpected, ")"));
-    }
-    out = *ns;
+    policy_.limits.Set(e.key->limit, value);
     return absl::OkStatus();
   }
 
   absl::Status Policy(const Entry& e) {
-    constexpr char kExpected[] = "\"block\", \"drop\" or \"fail\"";
+    std::string expected = ir::ChoiceList(ir::kMbPolicyChoice);
     const toml::value<std::string>* s = e.node->as_string();
     if (s == nullptr) {
       return KeyError(e.node->source().begin, e.name,
-                      absl::StrCat("expected a string (", kExpected, "), got ", TypeName(*e.node)));
+                      absl::StrCat("expected a string (", expected, "), got ", TypeName(*e.node)));
     }
-    const std::string& p = s->get();
-    if (p != "block" && p != "drop" && p != "fail") {
+    std::optional<ir::MailboxPolicy> p = ir::ParseMailboxPolicy(s->get());
+    if (!p) {
       return KeyError(
           e.node->source().begin, e.name,
-          absl::StrCat("bad mailbox policy ", Quoted(p), " (expected ", kExpected, ")"));
+          absl::StrCat("bad mailbox policy ", Quoted(s->get()), " (expected ", expected, ")"));
     }
-    manifest_.mb_policy = p;
+    policy_.limits.mb_policy = p;
     return absl::OkStatus();
   }
 
@@ -358,9 +279,9 @@ class Checker {
   }
 
   std::string file_name_;
-  Manifest manifest_;
-  std::array<std::optional<std::pair<std::string, uint32_t>>, static_cast<size_t>(Slot::kCount)>
-      seen_;
+  ir::Policy policy_;
+  // Canonical key -> (the key as written, its line).
+  std::map<std::string, std::pair<std::string, uint32_t>> seen_;
 };
 
 absl::Status ReadError(const std::string& path, int err) {
@@ -372,7 +293,7 @@ absl::Status ReadError(const std::string& path, int err) {
 
 }  // namespace
 
-absl::StatusOr<Manifest> ParseManifest(std::string_view text, std::string_view file_name) {
+absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view file_name) {
   toml::table root;
 #if TOML_EXCEPTIONS
   try {
@@ -395,7 +316,7 @@ absl::StatusOr<Manifest> ParseManifest(std::string_view text, std::string_view f
   return Checker(file_name).Check(root);
 }
 
-absl::StatusOr<Manifest> LoadManifest(const std::string& path) {
+absl::StatusOr<ir::Policy> LoadManifest(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ReadError(path, errno);
   std::string text;

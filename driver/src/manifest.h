@@ -14,8 +14,9 @@
 
 namespace mty::driver {
 
-// The [sandbox] table of a manifest file; nullopt means the key is not set.
-using Manifest = mty::Manifest;
+// The [sandbox] table of a manifest file: the policy table's entries (an
+// unset limit or grant is not in the manifest).
+using Manifest = mty::Policy;
 
 // Parses manifest text; `file_name` is used in error messages. The first
 // error (in source order) is kInvalidArgument, located and naming the key:

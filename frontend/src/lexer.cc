@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "mty/ir/policy.h"
 #include "mty/ir/utf8.h"
 
 namespace mty::frontend {
@@ -37,26 +39,15 @@ int DigitValue(char c) {
 
 using ir::AppendUtf8;
 
-struct Suffix {
-  std::string_view name;
-  Tok kind;
-  uint64_t scale;  // durations: ns per unit; sizes: bytes per unit
-};
-
-constexpr std::array<Suffix, 12> kUnitSuffixes = {{
-    {"ns", Tok::kDuration, 1},
-    {"us", Tok::kDuration, 1000},
-    {"ms", Tok::kDuration, 1000000},
-    {"s", Tok::kDuration, 1000000000},
-    {"m", Tok::kDuration, 60ull * 1000000000},
-    {"h", Tok::kDuration, 3600ull * 1000000000},
-    {"B", Tok::kSize, 1},
-    {"KiB", Tok::kSize, 1024},
-    {"MiB", Tok::kSize, 1024ull * 1024},
-    {"GiB", Tok::kSize, 1024ull * 1024 * 1024},
-    {"k", Tok::kSize, 1000},
-    {"M", Tok::kSize, 1000000},
-}};
+// Unit suffixes (durations, sizes, counts) are the policy table's
+// (ir::kUnitSuffixes): `2s`, `64MiB`, `1TB`, `10k`. A count multiplier makes
+// a size value, as a bare count does in a sandbox entry.
+std::string UnitSuffixHelp() {
+  std::string durations, sizes;
+  for (const ir::UnitSuffix& u : ir::kUnitSuffixes)
+    absl::StrAppend(u.unit == ir::Unit::kDuration ? &durations : &sizes, " ", u.text);
+  return absl::StrCat("durations", durations, "; sizes", sizes);
+}
 
 bool IsIntSuffix(std::string_view s) {
   static constexpr std::array<std::string_view, 12> k = {
@@ -488,7 +479,6 @@ class Lexer {
       bad = true;
     }
     Tok kind = is_float ? Tok::kFloat : Tok::kInt;
-    uint64_t scale = 1;
     if (!suffix.empty() && !bad) {
       if (suffix == "f32" || suffix == "f64") {
         if (base != 10) {
@@ -500,20 +490,14 @@ class Lexer {
       } else if (IsIntSuffix(suffix) && !is_float) {
         // kInt with suffix.
       } else {
-        bool found = false;
-        for (const Suffix& u : kUnitSuffixes) {
-          if (u.name == suffix && !is_float && base == 10) {
-            kind = u.kind;
-            scale = u.scale;
-            found = true;
-          }
-        }
-        if (!found) {
+        const ir::UnitSuffix* u = ir::FindUnitSuffix(suffix);
+        if (u && !is_float && base == 10) {
+          kind = u->unit == ir::Unit::kDuration ? Tok::kDuration : Tok::kSize;
+        } else {
           Error(
               "MT0006", loc,
               "invalid suffix '" + suffix + "' for " + (is_float ? "float" : "number") + " literal",
-              "valid suffixes: i8..i128, u8..u128, isize, usize, f32, f64; durations ns us ms s "
-              "m h; sizes B KiB MiB GiB k M");
+              "valid suffixes: i8..i128, u8..u128, isize, usize, f32, f64; " + UnitSuffixHelp());
           bad = true;
         }
       }
@@ -553,13 +537,19 @@ class Lexer {
       t.uint_value = v;
       return;
     }
-    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / scale) {
+    // The one units parser (ir/policy.h) gives the value.
+    absl::StatusOr<uint64_t> q =
+        ir::ParseQuantity(kind == Tok::kDuration ? ir::Unit::kDuration : ir::Unit::kSize,
+                          absl::StrCat(digits, suffix));
+    if (!q.ok()) {
       Error("MT0006", loc,
-            std::string(kind == Tok::kDuration ? "duration" : "size") + " literal is too large");
+            std::string(kind == Tok::kDuration ? "duration" : "size") +
+                " literal: " + std::string(q.status().message()));
       t.bad = true;
       return;
     }
-    t.uint_value = v * scale;
+    t.suffix = suffix;
+    t.uint_value = *q;
   }
 
   bool Punct(Loc loc, size_t start) {

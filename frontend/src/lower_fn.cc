@@ -884,37 +884,11 @@ class FnLowerer {
     return Finish(Emit(std::move(r), Ty::With(Ty::Kind::kArray, {Ty::Unknown()})));
   }
 
-  // Checks one manifest entry (runtime.md §4): a known key and a value of
-  // the right kind. Values are data, not expressions (`mb_policy = fail`).
+  // Checks one manifest entry (runtime.md §4) against the policy table.
   void CheckSandboxEntry(const SandboxEntry& en) {
-    const std::string& k = en.key;
-    const Expr* v = en.value.get();
-    auto kind_is = [&](K want) { return v && v->kind == want; };
-    auto bad = [&](const char* what) {
-      Error("MT2013", en.loc, absl::StrCat("sandbox entry `", k, "` needs ", what));
-    };
-    if (k == "fs.read" || k == "fs.write" || k == "net" || k == "env") {
-      if (!kind_is(K::kArray)) return bad("a list of strings, e.g. [\"./data\"]");
-      for (const ExprPtr& x : v->args)
-        if (x->kind != K::kStr) return bad("a list of strings, e.g. [\"./data\"]");
-    } else if (k == "steps" || k == "spawned" || k == "depth") {
-      if (!kind_is(K::kInt) && !kind_is(K::kSize)) return bad("an integer");
-    } else if (k == "mailbox" || k == "mb") {
-      if (!kind_is(K::kInt) && !kind_is(K::kSize)) return bad("a count such as 1024 or 1k");
-    } else if (k == "memory" || k == "mem") {
-      if (!kind_is(K::kSize) && !kind_is(K::kInt)) return bad("a size such as 64MiB");
-    } else if (k == "cpu" || k == "wall") {
-      if (!kind_is(K::kDuration)) return bad("a duration such as 150ms");
-    } else if (k == "mb_policy") {
-      std::string name = v && v->kind == K::kPath && v->segs.size() == 1 ? v->segs[0].name
-                         : v && v->kind == K::kStr                       ? v->text
-                                                                         : "";
-      if (name != "block" && name != "drop" && name != "fail") return bad("block, drop or fail");
-    } else {
-      Error("MT1013", en.loc, absl::StrCat("unknown sandbox entry `", k, "`"),
-            "known entries: fs.read, fs.write, net, env, steps, memory, cpu, wall, spawned, "
-            "mailbox, mb_policy, depth");
-    }
+    ir::Policy scratch;
+    if (std::optional<EntryError> e = ApplySandboxEntry(en, scratch))
+      Error(e->code, en.loc, e->message, e->note);
   }
 
  private:
@@ -2760,37 +2734,67 @@ static ir::Function AgentTurn(const std::string& agent, const std::string& msg, 
   return f;
 }
 
+std::optional<EntryError> ApplySandboxEntry(const SandboxEntry& en, ir::Policy& p) {
+  using K = Expr::Kind;
+  const Expr* v = en.value.get();
+  std::optional<ir::Key> key = ir::FindKey(en.key);
+  if (!key)
+    return EntryError{"MT1013", absl::StrCat("unknown sandbox entry `", en.key, "`"),
+                      absl::StrCat("known entries: ", ir::KnownKeys())};
+  auto bad = [&](std::string what) {
+    return EntryError{"MT2013", absl::StrCat("sandbox entry `", en.key, "` needs ", what), ""};
+  };
+  switch (key->kind) {
+    case ir::Key::Kind::kLimit: {
+      // Values are data: an integer, or a number with a unit suffix that
+      // fits the limit's unit (the policy table's rules, as everywhere).
+      const ir::LimitInfo& info = ir::Limit(key->limit);
+      bool fits = false;
+      if (v && v->kind == K::kInt && v->text.empty()) {
+        fits = info.unit != ir::Unit::kDuration;
+      } else if (v && (v->kind == K::kSize || v->kind == K::kDuration)) {
+        const ir::UnitSuffix* u = ir::FindUnitSuffix(v->text);
+        fits = u && ir::SuffixFits(info.unit, u->unit);
+      }
+      if (!fits || v->int_value < 0) return bad(ir::UnitExpectation(info.unit));
+      uint64_t n = static_cast<uint64_t>(v->int_value);
+      if (absl::Status s = ir::CheckLimitValue(key->limit, n); !s.ok())
+        return bad(std::string(s.message()));
+      p.limits.Set(key->limit, n);
+      return std::nullopt;
+    }
+    case ir::Key::Kind::kMbPolicy: {
+      std::string name = v && v->kind == K::kPath && v->segs.size() == 1 ? v->segs[0].name
+                         : v && v->kind == K::kStr                       ? v->text
+                                                                         : "";
+      std::optional<ir::MailboxPolicy> mp = ir::ParseMailboxPolicy(name);
+      if (!mp) return bad(ir::ChoiceList(ir::kMbPolicyChoice));
+      p.limits.mb_policy = mp;
+      return std::nullopt;
+    }
+    case ir::Key::Kind::kGrant: {
+      if (!v || v->kind != K::kArray) return bad("a list of strings, e.g. [\"./data\"]");
+      std::vector<std::string> list;
+      for (const ExprPtr& x : v->args) {
+        if (x->kind != K::kStr) return bad("a list of strings, e.g. [\"./data\"]");
+        if (absl::Status s = ir::CheckGrantEntry(key->grant, x->text); !s.ok())
+          return EntryError{"MT2013", std::string(s.message()), ""};
+        list.push_back(x->text);
+      }
+      p.grants.Set(key->grant, std::move(list));
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string Globals::DeclareSandbox(const std::string& name,
                                     const std::vector<SandboxEntry>& entries, Loc loc) {
   ir::SandboxDecl d;
   d.name = name;
   d.loc = ir::Loc{static_cast<uint32_t>(loc.line), static_cast<uint32_t>(loc.col)};
   // Entries were checked by CheckSandboxEntry; malformed ones are skipped.
-  for (const SandboxEntry& en : entries) {
-    const Expr* v = en.value.get();
-    if (!v) continue;
-    const std::string& k = en.key;
-    auto strings = [&] {
-      std::vector<std::string> out;
-      for (const ExprPtr& x : v->args)
-        if (x->kind == Expr::Kind::kStr) out.push_back(x->text);
-      return out;
-    };
-    uint64_t n = v->int_value < 0 ? 0 : static_cast<uint64_t>(v->int_value);
-    if (k == "fs.read") d.fs_read = strings();
-    if (k == "fs.write") d.fs_write = strings();
-    if (k == "net") d.net = strings();
-    if (k == "env") d.env = strings();
-    if (k == "steps") d.steps = n;
-    if (k == "spawned") d.spawned = n;
-    if (k == "depth") d.depth = static_cast<uint32_t>(std::clamp<uint64_t>(n, 1, 0xffffffffu));
-    if (k == "mailbox" || k == "mb") d.mailbox = n;
-    if (k == "memory" || k == "mem") d.memory = n;
-    if (k == "cpu") d.cpu_ns = v->int_value;
-    if (k == "wall") d.wall_ns = v->int_value;
-    if (k == "mb_policy")
-      d.mb_policy = v->kind == Expr::Kind::kStr ? v->text : v->segs.empty() ? "" : v->segs[0].name;
-  }
+  for (const SandboxEntry& en : entries) (void)ApplySandboxEntry(en, d.policy);
   std::string key = name;
   for (const ir::SandboxDecl& have : program.sandboxes) {
     if (have.name != name) continue;

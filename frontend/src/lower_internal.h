@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -121,6 +122,15 @@ struct Globals {
   // Compiles the prelude functions in prelude_needed (prelude.cc).
   void LowerPrelude();
 };
+
+// One manifest entry of a `sandbox` item or block applied to `p` through
+// the policy table (ir/policy.h), or the diagnostic it earns (an unknown key
+// MT1013, a value of the wrong kind MT2013).
+struct EntryError {
+  const char* code;
+  std::string message, note;
+};
+std::optional<EntryError> ApplySandboxEntry(const SandboxEntry& en, ir::Policy& p);
 
 // Known effect calls (language.md §6) and their argument counts (-1: 1 or 2
 // when a leading capability is allowed).

@@ -2082,6 +2082,7 @@ ExprPtr Parser::ParseLiteral(const Token& t, bool negative) {
     case Tok::kSize: {
       auto e = Make(t.kind == Tok::kDuration ? EK::kDuration : EK::kSize, t.loc);
       e->int_value = static_cast<int64_t>(t.uint_value);
+      e->text = t.suffix;  // the unit as written (a sandbox entry checks it fits)
       return e;
     }
     default: {

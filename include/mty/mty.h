@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "mty/ir/policy.h"
 #include "mty/ir/traps.h"
 
 namespace mty {
@@ -23,58 +24,41 @@ inline constexpr const char* kVersion = "0.1.0";
 using ir::TrapCode;
 using ir::TrapText;
 
-// Limits for one run (docs/sandboxing.md). 0 means unlimited (depth 0 means
-// the default 10000). Sandbox blocks inside the program can only tighten them.
-struct Budget {
-  uint64_t steps = 0;     // MtyIR statements + terminators
-  uint64_t memory = 0;    // estimated bytes (docs/runtime.md)
-  uint32_t depth = 0;     // call frames
-  int64_t wall_ns = 0;    // wall-clock time of the run (a watchdog stops it)
-  int64_t cpu_ns = 0;     // CPU time of the thread running the program
-  uint64_t spawned = 0;   // agents spawned (agents: docs/agents.md)
-  uint64_t mailbox = 0;   // messages queued per agent
-  std::string mb_policy;  // "block" (default), "drop" or "fail"
-};
+// Limits and grants come from one table (docs/sandboxing.md), the same
+// for source, MtyIR, manifest files, CLI flags and this API: ir::Limits
+// (steps, memory, wall, cpu, spawned, mailbox + mb_policy, depth, output),
+// ir::Grants (fs.read, fs.write, net, env) and ir::Policy (both).
+using ir::GrantId;
+using ir::Grants;
+using ir::LimitId;
+using ir::Limits;
+using ir::MailboxPolicy;
+using ir::Policy;
 
-// A manifest (docs/sandboxing.md): the entries of a `sandbox` block, as read
-// from a file by `mty run --manifest`. Unset (nullopt) entries add nothing.
-// A run combines it with its Budget and allow_* lists by tightest limit and
-// intersection (a family given by both is the intersection; by one, that
-// one).
-struct Manifest {
-  std::optional<uint64_t> steps, memory, spawned, mailbox;  // memory in bytes
-  std::optional<int64_t> wall_ns, cpu_ns;
-  std::optional<uint32_t> depth;
-  std::optional<std::string> mb_policy;  // "block" | "drop" | "fail"
-  std::optional<std::vector<std::string>> fs_read, fs_write, net, env;
-};
-
-// `88B`, `64KiB`, `1MiB`, `1k` -> bytes; `150ms`, `2s`, `1h` -> nanoseconds.
+// `88B`, `64KiB`, `1MiB`, `1k` -> bytes; `150ms`, `2s`, `1h` -> nanoseconds
+// (the policy table's units parser).
 absl::StatusOr<int64_t> ParseSize(std::string_view text);
 absl::StatusOr<int64_t> ParseDuration(std::string_view text);
 
+// The process-wide default file caps (runtime.md §3, the original design's
+// mechanism): what a run whose grants set no `fs.read` / `fs.write` list
+// falls back to. Installs `grants`' fs lists (an unset list installs a cap
+// that allows nothing). Only the host calls this, typically once at
+// start-up; a run never installs or restores them. Thread-safe.
+void InstallDefaultFsCaps(const Grants& grants);
+
 struct RunOptions {
-  Budget budget;
+  // The run's limits and grants. An unset limit is unlimited (depth
+  // defaults to 10000 frames, mailbox to 1024 messages). Grants deny by
+  // default: an unset or empty `net` or `env` list allows nothing; an unset
+  // `fs.read` / `fs.write` list falls back to the process-wide default caps
+  // (stdlib InstallDefaultReadCap, installed only by the host; they deny
+  // unless it installed one). `Grants::All()` grants everything.
+  // Combine a manifest with flags by Policy::Intersect.
+  Policy policy;
   std::string entry = "main";
   std::vector<std::string> args;  // what std.env.args() returns (after `--`)
-  // Capabilities (docs/security.md). Deny by default: nothing below means
-  // no file, host or environment variable can be touched.
-  std::vector<std::string> allow_read;   // roots readable (and listable)
-  std::vector<std::string> allow_write;  // roots writable
-  std::vector<std::string> allow_net;    // host:port, host, *.suffix
-  std::vector<std::string> allow_env;    // environment variable names
-  bool allow_all = false;                // everything (trusted scripts)
-  // Use the process-wide default fs caps (stdlib InstallDefaultReadCap /
-  // InstallDefaultWriteCap) instead of allow_read / allow_write.
-  bool use_default_fs_caps = false;
-  bool deny_is_trap = false;  // the first denial traps MT5015
-  // Also install allow_read / allow_write as the process-wide default fs
-  // caps for the duration of the run (what `mty run --manifest` does), and
-  // restore the previous ones afterwards.
-  bool install_default_caps = false;
-  // A manifest's limits and allow-lists (its fs lists are also installed as
-  // the process-wide default caps for the run).
-  std::optional<Manifest> manifest;
+  bool deny_is_trap = false;      // the first denial traps MT5015
   // One line per denied effect (`mty run --trace`).
   std::function<void(std::string_view)> on_trace;
   // Program output (log, print) and eprint. Default: discarded.
@@ -148,10 +132,12 @@ class Program {
     int col = 0;
   };
   std::vector<EffectUse> Effects() const;
-  // Findings of a static check of the effects against a manifest: each
-  // effect whose family the manifest does not grant, and each literal path
-  // or host outside the granted lists. One line each, `file:line:col: ...`.
-  std::vector<std::string> CheckAgainst(const Manifest& m) const;
+  // Findings of a static check of the effects against a manifest's grants:
+  // each effect whose family they do not grant, and each literal path, URL
+  // or name outside the granted lists, decided by the same rules as the run
+  // (URLs parsed by libcurl, as the request does). One line each,
+  // `file:line:col: ...`.
+  std::vector<std::string> CheckAgainst(const Grants& grants) const;
 
   std::string IrText() const;       // canonical .mtyir
   std::string Disassembly() const;  // bytecode listing

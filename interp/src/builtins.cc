@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "mty/ir/policy.h"
 #include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
 
@@ -1460,38 +1461,6 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, std::string_view name, std::vector
   return CallStatus::kUnknown;
 }
 
-// Lexically normalised absolute form of a path (against the working
-// directory), for comparing capability constraints.
-std::string NormalisePath(const std::string& p) {
-  std::string abs = p;
-  if (abs.empty() || abs[0] != '/') {
-    char buf[4096];
-    abs = std::string(getcwd(buf, sizeof(buf)) ? buf : "/") + "/" + p;
-  }
-  std::vector<std::string> parts;
-  size_t i = 0;
-  while (i < abs.size()) {
-    size_t j = abs.find('/', i);
-    if (j == std::string::npos) j = abs.size();
-    std::string c = abs.substr(i, j - i);
-    if (c == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!c.empty() && c != ".") {
-      parts.push_back(c);
-    }
-    i = j + 1;
-  }
-  std::string r;
-  for (const std::string& c : parts) r += "/" + c;
-  return r.empty() ? "/" : r;
-}
-
-bool Within(const std::string& child, const std::string& parent) {
-  return parent == "/" || child == parent ||
-         (child.size() > parent.size() && child.compare(0, parent.size(), parent) == 0 &&
-          child[parent.size()] == '/');
-}
-
 // fs.ro(p), fs.path(p), net.host(h): capabilities that are never wider than
 // the receiver (an impossible constraint when the request is outside it).
 CallStatus CapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
@@ -1521,8 +1490,9 @@ CallStatus CapMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Va
       return Fail();
     }
     n->family = name == "ro" ? "fs.read" : c->family;
-    std::string p = NormalisePath(want);
-    n->constraint = c->constraint.empty() || Within(p, NormalisePath(c->constraint)) ? p : kNothing;
+    std::string p = ir::NormalizePath(want);
+    n->constraint =
+        c->constraint.empty() || ir::PathWithin(ir::NormalizePath(c->constraint), p) ? p : kNothing;
   }
   if (!cx.Charge(16)) return Fail();
   out = std::move(v);

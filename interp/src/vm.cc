@@ -68,13 +68,12 @@ constexpr size_t kMaxScopes = 10000;
 
 Task::Task(std::shared_ptr<const Module> m, Host* host, Limits limits)
     : module_(std::move(m)), host_(host), limits_(limits) {
-  if (limits_.depth == 0) limits_.depth = 10000;
   consts_.resize(module_->functions.size());
-  metered_ = limits_.steps != 0 || limits_.memory != 0;
+  metered_ = limits_.steps || limits_.memory;
   steps_left_ = limits_.steps
-                    ? static_cast<int64_t>(std::min<uint64_t>(limits_.steps, kUnlimitedSteps))
+                    ? static_cast<int64_t>(std::min<uint64_t>(*limits_.steps, kUnlimitedSteps))
                     : kUnlimitedSteps;
-  mem_limit_ = limits_.memory ? limits_.memory : std::numeric_limits<uint64_t>::max();
+  mem_limit_ = limits_.memory ? *limits_.memory : std::numeric_limits<uint64_t>::max();
 }
 
 Task::~Task() {
@@ -84,10 +83,11 @@ Task::~Task() {
 
 uint64_t Task::steps_used() const {
   if (!limits_.steps) return 0;
+  const uint64_t limit = *limits_.steps;
   uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
   for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
   if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
-  return limits_.steps > left ? limits_.steps - left : 0;
+  return limit > left ? limit - left : 0;
 }
 
 void Task::ResumeTrap(TrapCode code, std::string message) {
@@ -244,7 +244,8 @@ struct Exec {
   }
   static std::string DepthMessage(const Task& t) {
     const ir::SandboxDecl* d = OwnerDecl(t, kOwnDepth);
-    return absl::StrCat(Prefix(d), "call depth exceeded: ", d ? *d->depth : t.limits_.depth,
+    return absl::StrCat(Prefix(d), "call depth exceeded: ",
+                        d ? *d->policy.limits.Get(ir::LimitId::kDepth) : t.limits_.depth,
                         " frames");
   }
 
@@ -280,17 +281,22 @@ struct Exec {
   // counter is exact here (a scope change ends a segment).
   static Stop EnterScope(Task& t, uint32_t di, bool with_host = true,
                          const SandboxRemaining* rem = nullptr) {
-    const ir::SandboxDecl& d0 = t.module_->sandboxes[di];
+    const ir::SandboxDecl& d = t.module_->sandboxes[di];
+    const ir::Limits& dl = d.policy.limits;
     // With `rem`, what the sandbox has left replaces its full limits.
-    ir::SandboxDecl dr;
+    std::optional<uint64_t> d_steps = dl.Get(ir::LimitId::kSteps);
+    std::optional<uint64_t> d_memory = dl.Get(ir::LimitId::kMemory);
+    std::optional<uint64_t> d_depth = dl.Get(ir::LimitId::kDepth);
+    std::optional<int64_t> d_wall, d_cpu;
+    if (auto w = dl.Get(ir::LimitId::kWall)) d_wall = static_cast<int64_t>(*w);
+    if (auto c = dl.Get(ir::LimitId::kCpu)) d_cpu = static_cast<int64_t>(*c);
+    const std::optional<uint64_t> full_steps = d_steps, full_memory = d_memory;
     if (rem) {
-      dr = d0;
-      if (rem->steps) dr.steps = static_cast<uint64_t>(std::max<int64_t>(0, *rem->steps));
-      if (rem->memory) dr.memory = static_cast<uint64_t>(std::max<int64_t>(0, *rem->memory));
-      if (rem->cpu_ns) dr.cpu_ns = std::max<int64_t>(1, *rem->cpu_ns);
-      if (rem->wall_deadline) dr.wall_ns = std::max<int64_t>(1, rem->wall_deadline - SteadyNow());
+      if (rem->steps) d_steps = static_cast<uint64_t>(std::max<int64_t>(0, *rem->steps));
+      if (rem->memory) d_memory = static_cast<uint64_t>(std::max<int64_t>(0, *rem->memory));
+      if (rem->cpu_ns) d_cpu = std::max<int64_t>(1, *rem->cpu_ns);
+      if (rem->wall_deadline) d_wall = std::max<int64_t>(1, rem->wall_deadline - SteadyNow());
     }
-    const ir::SandboxDecl& d = rem ? dr : d0;
     // Hostile MtyIR can enter sandboxes in a loop without leaving them.
     if (t.scopes_.size() >= kMaxScopes)
       return Trap(t, TrapCode::kDepth,
@@ -304,16 +310,16 @@ struct Exec {
     s.cpu_at_entry = t.cpu_used_ns();
     s.wall_at_entry = SteadyNow();
     if (rem) {  // account as if entered when the sandbox was
-      if (rem->steps && d0.steps)
-        s.executed_at_entry -= std::min<uint64_t>(s.executed_at_entry, *d0.steps - *dr.steps);
+      if (rem->steps && full_steps)
+        s.executed_at_entry -= std::min<uint64_t>(s.executed_at_entry, *full_steps - *d_steps);
     }
     std::copy(std::begin(t.owner_), std::end(t.owner_), std::begin(s.prev_owner));
-    if (d.steps) {
+    if (d_steps) {
       t.metered_ = true;
       // A scheduler quantum ends here (the scope's limit is measured against
       // the task's real remaining steps); the next slice gets a new one.
       EndQuantum(t);
-      int64_t lim = static_cast<int64_t>(std::min<uint64_t>(*d.steps, kUnlimitedSteps));
+      int64_t lim = static_cast<int64_t>(std::min<uint64_t>(*d_steps, kUnlimitedSteps));
       if (lim <= t.steps_left_) {
         s.withheld_steps = t.steps_left_ - lim;
         t.steps_left_ = lim;
@@ -323,11 +329,11 @@ struct Exec {
     s.mem_at_entry = t.mem_used_;
     // Entered with what is left: a breach reports the sandbox's whole use
     // (unsigned wrap-around cancels out in `used = mem - mem_at_entry`).
-    if (rem && rem->memory && d0.memory) s.mem_at_entry -= *d0.memory - *dr.memory;
+    if (rem && rem->memory && full_memory) s.mem_at_entry -= *full_memory - *d_memory;
     s.prev_mem_limit = t.mem_limit_;
-    if (d.memory) {
+    if (d_memory) {
       t.metered_ = true;
-      uint64_t lim = t.mem_used_ + *d.memory;
+      uint64_t lim = t.mem_used_ + *d_memory;
       if (lim < t.mem_used_) lim = std::numeric_limits<uint64_t>::max();
       if (lim <= t.mem_limit_) {
         t.mem_limit_ = lim;
@@ -335,26 +341,26 @@ struct Exec {
       }
     }
     s.prev_depth = t.limits_.depth;
-    if (d.depth) {
-      uint64_t lim = t.frames_.size() + *d.depth;
+    if (d_depth) {
+      uint64_t lim = t.frames_.size() + *d_depth;
       if (lim <= t.limits_.depth) {
         t.limits_.depth = static_cast<uint32_t>(lim);
         t.owner_[kOwnDepth] = me;
       }
     }
     s.prev_wall = t.wall_deadline_;
-    if (d.wall_ns) {
-      int64_t dl = SatAdd(SteadyNow(), *d.wall_ns);
-      if (dl <= t.wall_deadline_) {
-        t.wall_deadline_ = dl;
+    if (d_wall) {
+      int64_t dline = SatAdd(SteadyNow(), *d_wall);
+      if (dline <= t.wall_deadline_) {
+        t.wall_deadline_ = dline;
         t.owner_[kOwnWall] = me;
       }
     }
     s.prev_cpu = t.cpu_deadline_;
-    if (d.cpu_ns) {
-      int64_t dl = SatAdd(t.cpu_used_ns(), *d.cpu_ns);
-      if (dl <= t.cpu_deadline_) {
-        t.cpu_deadline_ = dl;
+    if (d_cpu) {
+      int64_t dline = SatAdd(t.cpu_used_ns(), *d_cpu);
+      if (dline <= t.cpu_deadline_) {
+        t.cpu_deadline_ = dline;
         t.owner_[kOwnCpu] = me;
       }
     }
@@ -366,7 +372,7 @@ struct Exec {
       PopScope(t, /*host=*/false);
       return Trap(t, code == TrapCode::kNone ? TrapCode::kCapability : code, message);
     }
-    if (d.wall_ns || d.cpu_ns) PublishFences(t);
+    if (d_wall || d_cpu) PublishFences(t);
     return Stop::kContinue;
   }
 
@@ -1553,7 +1559,7 @@ do_return : {
 ExecOutcome Exec::Finish(Task& t, Stop s) {
   ExecOutcome o;
   o.mem_used = t.mem_used_;
-  o.mem_limit = t.limits_.memory;
+  o.mem_limit = t.limits_.memory.value_or(0);
   o.steps_used = t.steps_used();
   auto backtrace = [&] {
     // Budget breaches report where they happened, like traps.
@@ -1592,8 +1598,9 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       const ir::SandboxDecl* d = OwnerDecl(t, kOwnSteps);
       o.kind = ExecOutcome::Kind::kStepBudget;
       o.code = TrapCode::kBudget;
-      o.message = absl::StrCat(Prefix(d), "step budget exceeded: ", d ? *d->steps : t.limits_.steps,
-                               " steps");
+      o.message =
+          absl::StrCat(Prefix(d), "step budget exceeded: ",
+                       d ? *d->policy.limits.Get(ir::LimitId::kSteps) : *t.limits_.steps, " steps");
       o.sandbox = d ? d->name : "";
       o.backtrace = backtrace();
       t.finished_ = true;
@@ -1604,12 +1611,13 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       uint64_t used = d ? t.mem_used_ - t.scopes_[t.owner_[kOwnMem]].mem_at_entry : t.mem_used_;
       o.kind = ExecOutcome::Kind::kMemBudget;
       o.code = TrapCode::kBudget;
-      o.message = absl::StrCat(Prefix(d), "memory budget exceeded: used ", used, " B > limit ",
-                               d ? *d->memory : t.limits_.memory, " B");
+      o.message =
+          absl::StrCat(Prefix(d), "memory budget exceeded: used ", used, " B > limit ",
+                       d ? *d->policy.limits.Get(ir::LimitId::kMemory) : *t.limits_.memory, " B");
       o.sandbox = d ? d->name : "";
       if (d) {
         o.mem_used = used;
-        o.mem_limit = *d->memory;
+        o.mem_limit = *d->policy.limits.Get(ir::LimitId::kMemory);
       }
       o.backtrace = backtrace();
       t.finished_ = true;
@@ -1619,8 +1627,9 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
     case Stop::kCpuBudget: {
       bool wall = s == Stop::kWallBudget;
       const ir::SandboxDecl* d = OwnerDecl(t, wall ? kOwnWall : kOwnCpu);
-      int64_t limit =
-          d ? (wall ? *d->wall_ns : *d->cpu_ns) : (wall ? t.limits_.wall_ns : t.limits_.cpu_ns);
+      int64_t limit = d ? static_cast<int64_t>(
+                              *d->policy.limits.Get(wall ? ir::LimitId::kWall : ir::LimitId::kCpu))
+                        : (wall ? t.limits_.wall_ns : t.limits_.cpu_ns).value_or(0);
       o.kind = wall ? ExecOutcome::Kind::kWallBudget : ExecOutcome::Kind::kCpuBudget;
       o.code = TrapCode::kBudget;
       o.message = absl::StrCat(Prefix(d), wall ? "wall-clock" : "cpu",
@@ -1666,10 +1675,10 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
   start_ns_ = SteadyNow();
   if (limits_.wall_deadline_ns > 0) {
     wall_deadline_ = limits_.wall_deadline_ns;
-  } else if (limits_.wall_ns > 0) {
-    wall_deadline_ = SatAdd(start_ns_, limits_.wall_ns);
+  } else if (limits_.wall_ns) {
+    wall_deadline_ = SatAdd(start_ns_, *limits_.wall_ns);
   }
-  if (limits_.cpu_ns > 0) cpu_deadline_ = limits_.cpu_ns;
+  if (limits_.cpu_ns) cpu_deadline_ = *limits_.cpu_ns;
   return true;
 }
 
@@ -1743,7 +1752,7 @@ ExecOutcome Task::Run() {
 
 uint64_t Task::executed_steps() const {
   if (!metered_) return 0;
-  const uint64_t base = limits_.steps ? limits_.steps : static_cast<uint64_t>(kUnlimitedSteps);
+  const uint64_t base = limits_.steps ? *limits_.steps : static_cast<uint64_t>(kUnlimitedSteps);
   uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
   for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
   if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
@@ -1758,15 +1767,18 @@ std::vector<SandboxRemaining> Task::SandboxChainRemaining() const {
     SandboxRemaining r;
     r.decl = s.decl;
     r.instance = s.instance;
-    if (d.steps)
+    const ir::Limits& dl = d.policy.limits;
+    if (auto st = dl.Get(ir::LimitId::kSteps))
       r.steps =
-          static_cast<int64_t>(*d.steps) -
+          static_cast<int64_t>(*st) -
           static_cast<int64_t>(executed > s.executed_at_entry ? executed - s.executed_at_entry : 0);
-    if (d.memory)
-      r.memory = static_cast<int64_t>(*d.memory) -
+    if (auto me = dl.Get(ir::LimitId::kMemory))
+      r.memory = static_cast<int64_t>(*me) -
                  static_cast<int64_t>(mem_used_ > s.mem_at_entry ? mem_used_ - s.mem_at_entry : 0);
-    if (d.cpu_ns) r.cpu_ns = *d.cpu_ns - (cpu_used_ns() - s.cpu_at_entry);
-    if (d.wall_ns) r.wall_deadline = s.wall_at_entry + *d.wall_ns;
+    if (auto c = dl.Get(ir::LimitId::kCpu))
+      r.cpu_ns = static_cast<int64_t>(*c) - (cpu_used_ns() - s.cpu_at_entry);
+    if (auto w = dl.Get(ir::LimitId::kWall))
+      r.wall_deadline = s.wall_at_entry + static_cast<int64_t>(*w);
     out.push_back(r);
   }
   return out;

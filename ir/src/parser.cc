@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "mty/ir/policy.h"
 #include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
 
@@ -163,28 +164,37 @@ class Lexer {
     }
     auto r = std::from_chars(digits.data(), digits.data() + digits.size(), t.u);
     if (r.ec != std::errc()) Fail(t.loc, "integer literal out of range");
-    // A unit suffix directly after the digits makes a duration or a size.
+    // A unit suffix directly after the digits makes a duration or a size
+    // (policy.h's table; a count multiplier such as `1k` makes a size).
     size_t ustart = pos_;
     while (pos_ < src_.size() && absl::ascii_isalpha(static_cast<unsigned char>(src_[pos_])))
       Advance();
     std::string_view unit = src_.substr(ustart, pos_ - ustart);
+    t.text = std::string(src_.substr(start, pos_ - start));
     if (unit.empty()) {
       t.kind = Tok::kInt;
       return t;
     }
-    std::string whole = absl::StrCat(digits, std::string(unit));
-    if (auto d = ParseDuration(whole); d.ok()) {
-      t.kind = Tok::kDuration;
-      t.i = *d;
-      return t;
-    }
-    if (auto s = ParseSize(whole); s.ok()) {
-      t.kind = Tok::kSize;
-      t.i = *s;
-      return t;
-    }
-    Fail(t.loc, absl::StrCat("unknown unit suffix '", std::string(unit),
-                             "' (durations: ns us ms s m h; sizes: B KiB MiB GiB TiB)"));
+    const UnitSuffix* suffix = FindUnitSuffix(unit);
+    if (!suffix)
+      Fail(t.loc, absl::StrCat("unknown unit suffix '", std::string(unit), "' in '", t.text, "' (",
+                               UnitSuffixNames(), ")"));
+    Unit kind = suffix->unit == Unit::kDuration ? Unit::kDuration : Unit::kSize;
+    absl::StatusOr<uint64_t> v = ParseQuantity(kind, t.text);
+    if (!v.ok()) Fail(t.loc, std::string(v.status().message()));
+    t.kind = kind == Unit::kDuration ? Tok::kDuration : Tok::kSize;
+    t.i = static_cast<int64_t>(*v);
+    return t;
+  }
+
+  static std::string UnitSuffixNames() {
+    std::string out = "durations:";
+    for (const UnitSuffix& u : kUnitSuffixes)
+      if (u.unit == Unit::kDuration) absl::StrAppend(&out, " ", u.text);
+    absl::StrAppend(&out, "; sizes:");
+    for (const UnitSuffix& u : kUnitSuffixes)
+      if (u.unit != Unit::kDuration) absl::StrAppend(&out, " ", u.text);
+    return out;
   }
 
   uint32_t Escape(Loc at) {
@@ -476,82 +486,57 @@ class Parser {
     while (!IsPunct("}")) {
       Loc at = tok_.loc;
       std::string key = DottedPath("a sandbox entry such as steps or fs.read");
-      if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      std::string canonical = FindKey(key) ? FindKey(key)->name : key;
+      if (std::find(seen.begin(), seen.end(), canonical) != seen.end())
         FailAt(at, absl::StrCat("duplicate sandbox entry '", key, "'"));
-      seen.push_back(key);
+      seen.push_back(canonical);
       Expect("=");
-      auto count = [&](std::string_view what) -> uint64_t {
-        if (tok_.kind == Tok::kInt) {
-          uint64_t u = tok_.u;
+      std::optional<Key> k = FindKey(key);
+      if (!k)
+        FailAt(at, absl::StrCat("unknown sandbox entry '", key, "' (known: ", KnownKeys(), ")"));
+      switch (k->kind) {
+        case Key::Kind::kLimit: {
+          if (tok_.kind != Tok::kInt && tok_.kind != Tok::kSize && tok_.kind != Tok::kDuration)
+            Fail(absl::StrCat("sandbox entry '", key, "' needs ",
+                              UnitExpectation(Limit(k->limit).unit), ", found ", Describe()));
+          const LimitInfo& info = Limit(k->limit);
+          absl::StatusOr<uint64_t> v = ParseQuantity(info.unit, tok_.text);
+          if (!v.ok())
+            Fail(absl::StrCat("sandbox entry '", key, "' needs ", UnitExpectation(info.unit),
+                              ", found '", tok_.text, "'"));
+          if (absl::Status s = CheckLimitValue(k->limit, *v); !s.ok())
+            FailAt(at, absl::StrCat("sandbox entry ", s.message()));
+          d.policy.limits.Set(k->limit, *v);
           Bump();
-          return u;
+          break;
         }
-        if (tok_.kind == Tok::kSize && tok_.i >= 0) {
-          uint64_t u = static_cast<uint64_t>(tok_.i);
+        case Key::Kind::kMbPolicy: {
+          std::optional<MailboxPolicy> mp;
+          if (tok_.kind == Tok::kStr) mp = ParseMailboxPolicy(tok_.text);
+          if (!mp)
+            Fail(absl::StrCat("sandbox entry 'mb_policy' needs ", ChoiceList(kMbPolicyChoice),
+                              ", found ", Describe()));
+          d.policy.limits.mb_policy = mp;
           Bump();
-          return u;
+          break;
         }
-        Fail(absl::StrCat("sandbox entry '", key, "' needs ", std::string(what), ", found ",
-                          Describe()));
-      };
-      auto duration = [&]() -> int64_t {
-        if (tok_.kind != Tok::kDuration)
-          Fail(absl::StrCat("sandbox entry '", key, "' needs a duration such as 150ms, found ",
-                            Describe()));
-        int64_t v = tok_.i;
-        Bump();
-        return v;
-      };
-      auto list = [&]() {
-        std::vector<std::string> out;
-        Expect("[");
-        while (!IsPunct("]")) {
-          if (tok_.kind != Tok::kStr)
-            Fail(absl::StrCat("sandbox entry '", key, "' needs a list of strings, found ",
-                              Describe()));
-          out.push_back(tok_.text);
-          Bump();
-          if (!EatPunct(",")) break;
+        case Key::Kind::kGrant: {
+          std::vector<std::string> out;
+          Expect("[");
+          while (!IsPunct("]")) {
+            if (tok_.kind != Tok::kStr)
+              Fail(absl::StrCat("sandbox entry '", key, "' needs a list of strings, found ",
+                                Describe()));
+            if (absl::Status s = CheckGrantEntry(k->grant, tok_.text); !s.ok())
+              Fail(std::string(s.message()));
+            out.push_back(tok_.text);
+            Bump();
+            if (!EatPunct(",")) break;
+          }
+          Expect("]");
+          d.policy.grants.Set(k->grant, std::move(out));
+          break;
         }
-        Expect("]");
-        return out;
-      };
-      if (key == "steps") {
-        d.steps = count("an integer");
-      } else if (key == "memory") {
-        d.memory = count("a size such as 64MiB");
-      } else if (key == "spawned") {
-        d.spawned = count("an integer");
-      } else if (key == "mailbox") {
-        d.mailbox = count("an integer");
-      } else if (key == "depth") {
-        uint64_t v = count("an integer");
-        if (v == 0 || v > 0xffffffffu) FailAt(at, "sandbox entry 'depth' must be 1..4294967295");
-        d.depth = static_cast<uint32_t>(v);
-      } else if (key == "wall") {
-        d.wall_ns = duration();
-      } else if (key == "cpu") {
-        d.cpu_ns = duration();
-      } else if (key == "mb_policy") {
-        if (tok_.kind != Tok::kStr ||
-            (tok_.text != "block" && tok_.text != "drop" && tok_.text != "fail"))
-          Fail(absl::StrCat(
-              "sandbox entry 'mb_policy' needs \"block\", \"drop\" or \"fail\", found ",
-              Describe()));
-        d.mb_policy = tok_.text;
-        Bump();
-      } else if (key == "fs.read") {
-        d.fs_read = list();
-      } else if (key == "fs.write") {
-        d.fs_write = list();
-      } else if (key == "net") {
-        d.net = list();
-      } else if (key == "env") {
-        d.env = list();
-      } else {
-        FailAt(at, absl::StrCat("unknown sandbox entry '", key,
-                                "' (known: steps, memory, wall, cpu, spawned, mailbox, mb_policy, "
-                                "depth, fs.read, fs.write, net, env)"));
       }
       SkipNewlines();
       if (!EatPunct(",")) break;
@@ -1241,78 +1226,15 @@ class Parser {
 }  // namespace
 
 absl::StatusOr<int64_t> ParseSize(std::string_view text) {
-  size_t i = 0;
-  uint64_t v = 0;
-  while (i < text.size() &&
-         (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
-    if (text[i] != '_') {
-      if (v > (uint64_t{1} << 62) / 10) return absl::InvalidArgumentError("size out of range");
-      v = v * 10 + (text[i] - '0');
-    }
-    ++i;
-  }
-  if (i == 0)
-    return absl::InvalidArgumentError(absl::StrCat("malformed size '", std::string(text), "'"));
-  std::string_view unit = text.substr(i);
-  uint64_t mul;
-  if (unit == "B" || unit.empty())
-    mul = 1;
-  else if (unit == "KiB")
-    mul = uint64_t{1} << 10;
-  else if (unit == "MiB")
-    mul = uint64_t{1} << 20;
-  else if (unit == "GiB")
-    mul = uint64_t{1} << 30;
-  else if (unit == "TiB")
-    mul = uint64_t{1} << 40;
-  else if (unit == "k" || unit == "kB")
-    mul = 1000;
-  else if (unit == "M" || unit == "MB")
-    mul = 1000000;
-  else if (unit == "G" || unit == "GB")
-    mul = 1000000000;
-  else
-    return absl::InvalidArgumentError(absl::StrCat("malformed size '", std::string(text),
-                                                   "' (use B, KiB, MiB, GiB, TiB, k, M or G)"));
-  if (v != 0 && mul > (uint64_t{1} << 62) / v)
-    return absl::InvalidArgumentError(absl::StrCat("size '", std::string(text), "' out of range"));
-  return static_cast<int64_t>(v * mul);
+  absl::StatusOr<uint64_t> v = ParseQuantity(Unit::kSize, text);
+  if (!v.ok()) return v.status();
+  return static_cast<int64_t>(*v);
 }
 
 absl::StatusOr<int64_t> ParseDuration(std::string_view text) {
-  size_t i = 0;
-  uint64_t v = 0;
-  while (i < text.size() &&
-         (absl::ascii_isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
-    if (text[i] != '_') {
-      if (v > (uint64_t{1} << 62) / 10) return absl::InvalidArgumentError("duration out of range");
-      v = v * 10 + (text[i] - '0');
-    }
-    ++i;
-  }
-  if (i == 0)
-    return absl::InvalidArgumentError(absl::StrCat("malformed duration '", std::string(text), "'"));
-  std::string_view unit = text.substr(i);
-  uint64_t mul;
-  if (unit == "ns")
-    mul = 1;
-  else if (unit == "us")
-    mul = 1000;
-  else if (unit == "ms")
-    mul = 1000000;
-  else if (unit == "s")
-    mul = 1000000000;
-  else if (unit == "m")
-    mul = 60000000000;
-  else if (unit == "h")
-    mul = 3600000000000;
-  else
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed duration '", std::string(text), "' (use ns, us, ms, s, m or h)"));
-  if (v != 0 && mul > (uint64_t{1} << 62) / v)
-    return absl::InvalidArgumentError(
-        absl::StrCat("duration '", std::string(text), "' out of range"));
-  return static_cast<int64_t>(v * mul);
+  absl::StatusOr<uint64_t> v = ParseQuantity(Unit::kDuration, text);
+  if (!v.ok()) return v.status();
+  return static_cast<int64_t>(*v);
 }
 
 absl::StatusOr<Program> ParseText(std::string_view text, std::string_view file_name) {

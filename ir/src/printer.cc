@@ -55,29 +55,14 @@ std::string QuoteString(std::string_view s) {
 }
 
 std::string FormatDuration(int64_t ns) {
-  struct Unit {
-    int64_t n;
-    const char* s;
-  };
-  static constexpr Unit kUnits[] = {{3600000000000, "h"}, {60000000000, "m"}, {1000000000, "s"},
-                                    {1000000, "ms"},      {1000, "us"},       {1, "ns"}};
-  for (const Unit& u : kUnits)
-    if (ns != 0 && ns % u.n == 0) return absl::StrCat(ns / u.n, u.s);
-  return absl::StrCat(ns, "ns");
+  if (ns < 0) return absl::StrCat("-", FormatQuantity(Unit::kDuration, -static_cast<uint64_t>(ns)));
+  return FormatQuantity(Unit::kDuration, static_cast<uint64_t>(ns));
 }
 
 std::string FormatSize(int64_t bytes) {
-  struct Unit {
-    int64_t n;
-    const char* s;
-  };
-  static constexpr Unit kUnits[] = {{int64_t{1} << 40, "TiB"},
-                                    {int64_t{1} << 30, "GiB"},
-                                    {int64_t{1} << 20, "MiB"},
-                                    {int64_t{1} << 10, "KiB"}};
-  for (const Unit& u : kUnits)
-    if (bytes != 0 && bytes % u.n == 0) return absl::StrCat(bytes / u.n, u.s);
-  return absl::StrCat(bytes, "B");
+  if (bytes < 0)
+    return absl::StrCat("-", FormatQuantity(Unit::kSize, -static_cast<uint64_t>(bytes)));
+  return FormatQuantity(Unit::kSize, static_cast<uint64_t>(bytes));
 }
 
 std::string PrintType(const Type& t) {
@@ -273,26 +258,22 @@ std::string PrintFields(const std::vector<Field>& fs) {
 
 std::string PrintSandbox(const SandboxDecl& d) {
   std::vector<std::string> e;
-  if (d.steps) e.push_back(absl::StrCat("steps = ", *d.steps));
-  if (d.memory) e.push_back(absl::StrCat("memory = ", *d.memory));
-  if (d.wall_ns) e.push_back("wall = " + FormatDuration(*d.wall_ns));
-  if (d.cpu_ns) e.push_back("cpu = " + FormatDuration(*d.cpu_ns));
-  if (d.spawned) e.push_back(absl::StrCat("spawned = ", *d.spawned));
-  if (d.mailbox) e.push_back(absl::StrCat("mailbox = ", *d.mailbox));
-  if (!d.mb_policy.empty()) e.push_back("mb_policy = " + QuoteString(d.mb_policy));
-  if (d.depth) e.push_back(absl::StrCat("depth = ", *d.depth));
-  auto list = [&](const char* key, const std::optional<std::vector<std::string>>& l) {
-    if (!l) return;
+  const Limits& l = d.policy.limits;
+  for (const LimitInfo& info : kLimits)
+    if (std::optional<uint64_t> v = l.Get(info.id))
+      e.push_back(absl::StrCat(info.key, " = ", FormatQuantity(info.unit, *v)));
+  if (l.mb_policy)
+    e.push_back(
+        absl::StrCat(kMbPolicyChoice.key, " = ", QuoteString(MailboxPolicyName(*l.mb_policy))));
+  for (const GrantInfo& info : kGrants) {
+    const std::optional<std::vector<std::string>>& list = d.policy.grants.Get(info.id);
+    if (!list) continue;
     e.push_back(absl::StrCat(
-        key, " = [",
-        absl::StrJoin(*l, ", ",
+        info.key, " = [",
+        absl::StrJoin(*list, ", ",
                       [](std::string* out, const std::string& s) { out->append(QuoteString(s)); }),
         "]"));
-  };
-  list("fs.read", d.fs_read);
-  list("fs.write", d.fs_write);
-  list("net", d.net);
-  list("env", d.env);
+  }
   return absl::StrCat("sandbox ", QuoteString(d.name), " { ", absl::StrJoin(e, ", "),
                       e.empty() ? "}" : " }");
 }

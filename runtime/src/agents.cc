@@ -74,7 +74,7 @@ struct Scheduler::Agent {
   // left and draw from it (shared by every agent spawned in that entry).
   std::vector<std::shared_ptr<Envelope>> envelopes;
   uint64_t mailbox_cap = 1024;
-  std::string mb_policy = "block";
+  ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;
   boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
   // A supervisor's own record.
   bool is_supervisor = false;
@@ -152,10 +152,8 @@ Scheduler::Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions 
       main_host_(main_host),
       make_host_(std::move(make_host)),
       watchdog_(watchdog) {
-  if (options_.mailbox == 0) options_.mailbox = 1024;
   for (const interp::CompiledFunction& f : module_->functions)
     has_agents_ = has_agents_ || f.name.find("::__turn_") != std::string::npos;
-  if (options_.mb_policy.empty()) options_.mb_policy = "block";
 }
 
 Scheduler::~Scheduler() {
@@ -213,7 +211,7 @@ void Scheduler::Finished(TaskRec* rec) {
 }
 
 interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::string* error) {
-  if (options_.limits.wall_ns > 0) wall_deadline_ = SteadyNow() + options_.limits.wall_ns;
+  if (options_.limits.wall_ns) wall_deadline_ = SteadyNow() + *options_.limits.wall_ns;
   main_ = NewTask(entry, std::move(args), main_host_, nullptr, error);
   if (!main_) {
     main_outcome_.kind = ExecOutcome::Kind::kTrap;
@@ -750,9 +748,9 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
 std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_view name,
                                       std::vector<Value>& args, TrapCode* code,
                                       std::string* message) {
-  if (options_.spawned && agents_.size() >= options_.spawned) {
+  if (options_.spawned && agents_.size() >= *options_.spawned) {
     *code = TrapCode::kBudget;
-    *message = absl::StrCat("spawn budget exceeded: ", options_.spawned, " agents");
+    *message = ir::BreachText(ir::LimitId::kSpawned, *options_.spawned);
     if (from == main_) main_breach_ = "spawned";
     return std::nullopt;
   }
@@ -760,10 +758,11 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   std::vector<std::shared_ptr<Envelope>> envs = EnvelopesOf(from);
   for (const auto& env : envs) {
     const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
-    if (d.spawned && env->spawned >= *d.spawned) {
+    std::optional<uint64_t> limit = d.policy.limits.Get(ir::LimitId::kSpawned);
+    if (limit && env->spawned >= *limit) {
       *code = TrapCode::kBudget;
       *message =
-          absl::StrCat("sandbox ", d.name, ": spawn budget exceeded: ", *d.spawned, " agents");
+          absl::StrCat("sandbox ", d.name, ": ", ir::BreachText(ir::LimitId::kSpawned, *limit));
       if (from == main_) main_breach_ = "spawned";
       return std::nullopt;
     }
@@ -796,9 +795,10 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->mb_policy = options_.mb_policy;
   for (const auto& env : envs) {  // the tightest mailbox; the innermost policy
     const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
-    if (d.mailbox && *d.mailbox < a->mailbox_cap)
-      a->mailbox_cap = std::max<uint64_t>(1, *d.mailbox);
-    if (!d.mb_policy.empty()) a->mb_policy = d.mb_policy;
+    const ir::Limits& dl = d.policy.limits;
+    if (auto cap = dl.Get(ir::LimitId::kMailbox); cap && *cap < a->mailbox_cap)
+      a->mailbox_cap = *cap;
+    if (dl.mb_policy) a->mb_policy = *dl.mb_policy;
   }
   // The initialiser runs now, to completion, under the run's budget.
   std::string error;
@@ -853,14 +853,14 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   }
   Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
   const bool full = a->mailbox.size() >= a->mailbox_cap;
-  if (full && a->mb_policy != "block") {
-    if (!ask && a->mb_policy == "drop") return Host::AskStatus::kReply;
+  if (full && a->mb_policy != ir::MailboxPolicy::kBlock) {
+    if (!ask && a->mb_policy == ir::MailboxPolicy::kDrop) return Host::AskStatus::kReply;
     if (result) {
       *reply = AskErr(3);
       return Host::AskStatus::kReply;
     }
     *code = TrapCode::kMailboxFull;
-    *message = absl::StrCat("mailbox full: ", a->name);
+    *message = ir::BreachText(ir::LimitId::kMailbox, a->mailbox_cap, 0, a->name);
     if (from == main_) main_breach_ = "mailbox";
     return Host::AskStatus::kFail;
   }

@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "mty/ir/policy.h"
 
 namespace mty::stdlib {
 
@@ -115,29 +116,9 @@ std::string Append(const std::string& dir, const std::string& name) {
   return dir == "/" ? absl::StrCat("/", name) : absl::StrCat(dir, "/", name);
 }
 
-// Absolute against the cwd and lexically normalised (`.`, `..`, `//`); "" when
-// the path is empty or the cwd is unavailable.
-std::string Normalize(std::string_view path) {
-  if (path.empty()) return "";
-  std::string abs;
-  if (path[0] == '/') {
-    abs = std::string(path);
-  } else {
-    char buf[PATH_MAX];
-    if (::getcwd(buf, sizeof buf) == nullptr) return "";
-    abs = absl::StrCat(buf, "/", std::string(path));
-  }
-  std::vector<std::string> out;
-  for (std::string& c : Components(abs)) {
-    if (c == ".") continue;
-    if (c == "..") {
-      if (!out.empty()) out.pop_back();
-      continue;
-    }
-    out.push_back(std::move(c));
-  }
-  return JoinAbsolute(out, out.size());
-}
+// Absolute against the cwd and lexically normalised: the policy table's one
+// normaliser ("" for an empty path, a NUL byte or no cwd).
+std::string Normalize(std::string_view path) { return ir::NormalizePath(path); }
 
 // Resolves the longest prefix of a normalised absolute path that realpath can
 // resolve, then appends the remaining components unchanged.
@@ -384,6 +365,7 @@ FsCap FsCap::Rooted(std::vector<std::string> roots) {
   for (const std::string& r : roots) {
     std::string norm = Normalize(r);  // "" (an empty root) allows nothing
     if (norm.empty()) continue;
+    if (norm == "/") return Unrestricted();  // the whole file system
     std::string resolved = ResolveExistingPrefix(norm);
     if (std::find(cap.roots_.begin(), cap.roots_.end(), resolved) == cap.roots_.end()) {
       cap.roots_.push_back(std::move(resolved));

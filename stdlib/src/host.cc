@@ -50,66 +50,39 @@ const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v
 
 }  // namespace
 
-bool HostAllowed(const std::vector<std::string>& allow, std::string_view host, int port) {
-  std::string h = absl::AsciiStrToLower(std::string(host));
-  for (const std::string& raw : allow) {
-    std::string entry = absl::AsciiStrToLower(raw);
-    std::string eh = entry;
-    int eport = -1;  // any port
-    size_t host_end = 0;
-    if (!entry.empty() && entry[0] == '[') {
-      size_t close = entry.find(']');
-      if (close == std::string::npos) continue;
-      eh = entry.substr(0, close + 1);
-      host_end = close + 1;
-    } else {
-      size_t colon = entry.rfind(':');
-      host_end = colon == std::string::npos ? entry.size() : colon;
-      eh = entry.substr(0, host_end);
-    }
-    if (host_end < entry.size()) {
-      std::string p = entry.substr(host_end);
-      if (p.size() < 2 || p[0] != ':' || p.find_first_not_of("0123456789", 1) != std::string::npos)
-        continue;  // malformed entry: matches nothing
-      eport = std::atoi(p.c_str() + 1);
-    }
-    if (eport >= 0 && eport != port) continue;
-    if (eh.size() > 2 && eh[0] == '*' && eh[1] == '.') {
-      std::string suffix = eh.substr(1);  // ".example.com"
-      if (h.size() > suffix.size() && h.ends_with(suffix)) return true;
-      continue;
-    }
-    if (eh == h) return true;
-  }
-  return false;
+absl::StatusOr<std::string> UrlHostPort(std::string_view url) {
+  auto parsed = ParseHttpUrl(url);
+  if (!parsed.ok()) return parsed.status();
+  return absl::StrCat(parsed->host, ":", parsed->port);
 }
 
-StdHost::StdHost(interp::Host* out, HostOptions options)
-    : out_(out), options_(std::move(options)) {}
+StdHost::StdHost(interp::Host* out, HostOptions options) : out_(out), options_(std::move(options)) {
+  if (const auto& r = options_.grants.Get(ir::GrantId::kFsRead)) read_ = FsCap::Rooted(*r);
+  if (const auto& w = options_.grants.Get(ir::GrantId::kFsWrite)) write_ = FsCap::Rooted(*w);
+}
 
 FsCap StdHost::ReadCap() const {
   if (!scopes_.empty()) return scopes_.back().read;
-  return options_.grants.has_fs ? options_.grants.read : CurrentDefaultReadCap();
+  return read_ ? *read_ : CurrentDefaultReadCap();
 }
 FsCap StdHost::WriteCap() const {
   if (!scopes_.empty()) return scopes_.back().write;
-  return options_.grants.has_fs ? options_.grants.write : CurrentDefaultWriteCap();
+  return write_ ? *write_ : CurrentDefaultWriteCap();
 }
 
-bool StdHost::NetAllowed(std::string_view host, int port) const {
-  if (!options_.grants.all_net && !HostAllowed(options_.grants.net, host, port)) return false;
+bool StdHost::NetAllowed(std::string_view host_port) const {
+  const auto& net = options_.grants.Get(ir::GrantId::kNet);
+  if (!net || !ir::ListAllows(ir::GrantId::kNet, *net, host_port)) return false;
   for (const Scope& s : scopes_)
-    if (s.net && !HostAllowed(*s.net, host, port)) return false;
+    if (s.net && !ir::ListAllows(ir::GrantId::kNet, *s.net, host_port)) return false;
   return true;
 }
 
 bool StdHost::EnvAllowed(std::string_view name) const {
-  auto in = [&](const std::vector<std::string>& l) {
-    return std::find(l.begin(), l.end(), name) != l.end();
-  };
-  if (!options_.grants.all_env && !in(options_.grants.env)) return false;
+  const auto& env = options_.grants.Get(ir::GrantId::kEnv);
+  if (!env || !ir::ListAllows(ir::GrantId::kEnv, *env, name)) return false;
   for (const Scope& s : scopes_)
-    if (s.env && !in(*s.env)) return false;
+    if (s.env && !ir::ListAllows(ir::GrantId::kEnv, *s.env, name)) return false;
   return true;
 }
 
@@ -117,10 +90,13 @@ bool StdHost::EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::str
   (void)code;
   (void)message;
   Scope s;
-  s.read = decl.fs_read ? ReadCap().Intersect(FsCap::Rooted(*decl.fs_read)) : ReadCap();
-  s.write = decl.fs_write ? WriteCap().Intersect(FsCap::Rooted(*decl.fs_write)) : WriteCap();
-  s.net = decl.net;
-  s.env = decl.env;
+  const ir::Grants& g = decl.policy.grants;
+  const auto& read = g.Get(ir::GrantId::kFsRead);
+  const auto& write = g.Get(ir::GrantId::kFsWrite);
+  s.read = read ? ReadCap().Intersect(FsCap::Rooted(*read)) : ReadCap();
+  s.write = write ? WriteCap().Intersect(FsCap::Rooted(*write)) : WriteCap();
+  s.net = g.Get(ir::GrantId::kNet);
+  s.env = g.Get(ir::GrantId::kEnv);
   scopes_.push_back(std::move(s));
   return true;
 }
@@ -274,14 +250,13 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     if (args.empty() || !IsStr(args[0])) return bad_args("a URL (Str)");
     auto url = ParseHttpUrl(StrOf(args[0]));
     if (!url.ok()) return Err(std::string(url.status().message()));
-    const std::string host = url->host;
-    const int port = url->port;
-    bool allowed = NetAllowed(host, port);
-    if (explicit_cap &&
-        (explicit_cap->family != "net" || (!explicit_cap->constraint.empty() &&
-                                           !HostAllowed({explicit_cap->constraint}, host, port))))
+    const std::string host_port = absl::StrCat(url->host, ":", url->port);
+    bool allowed = NetAllowed(host_port);
+    if (explicit_cap && (explicit_cap->family != "net" ||
+                         (!explicit_cap->constraint.empty() &&
+                          !ir::HostEntryAllows(explicit_cap->constraint, host_port))))
       allowed = false;
-    if (!allowed) return denied(absl::StrCat(host, ":", port), "net");
+    if (!allowed) return denied(host_port, "net");
     bool post = path.ends_with(".post");
     if (post && (args.size() != 2 || !IsStr(args[1]))) return bad_args("a URL and a body (Str)");
     if (!post && args.size() != 1) return bad_args("a URL");

@@ -52,7 +52,7 @@ TEST(Api, RunsManyTimesAndConcurrentlyWithFreshState) {
     threads.emplace_back([&, i] {
       for (int k = 0; k < 20; ++k) {
         mty::RunOptions o;
-        o.budget.steps = 100000;
+        o.policy.limits.Set(mty::LimitId::kSteps, 100000);
         std::string out;
         o.on_stdout = [&](std::string_view s) { out.append(s); };
         mty::RunResult r = (*p)->Run(o);
@@ -159,7 +159,7 @@ TEST(Api, WallBudgetStopsASpinningGuestWithin100msOfItsDeadline) {
   auto p = MustCompile(kSpin, "spin.mtyir");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.wall_ns = 200'000'000;
+  o.policy.limits.Set(mty::LimitId::kWall, 200'000'000);
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
@@ -182,7 +182,7 @@ TEST(Api, CpuBudgetStopsASpinningGuest) {
   auto p = MustCompile(kSpin, "spin.mtyir");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.cpu_ns = 50'000'000;
+  o.policy.limits.Set(mty::LimitId::kCpu, 50'000'000);
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
@@ -202,8 +202,9 @@ TEST(Api, InterruptWinsOverPendingBudgetsAndIsCancelled) {
   auto p = MustCompile(kSpin, "spin.mtyir");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.wall_ns = 30'000'000'000;  // a watchdog is running, far from its deadlines
-  o.budget.cpu_ns = 30'000'000'000;
+  o.policy.limits.Set(mty::LimitId::kWall,
+                      30'000'000'000);  // a watchdog is running, far from its deadlines
+  o.policy.limits.Set(mty::LimitId::kCpu, 30'000'000'000);
   mty::Runner runner(p, o);
   std::thread t([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -245,7 +246,8 @@ TEST(Api, ASandboxBreachNamesTheSandbox) {
   auto p = MustCompile(kSandboxSpin, "sb.mtyir");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.steps = 1'000'000;  // roomier than the sandbox: the sandbox's limit breaches
+  o.policy.limits.Set(mty::LimitId::kSteps,
+                      1'000'000);  // roomier than the sandbox: the sandbox's limit breaches
   std::string out;
   o.on_stdout = [&](std::string_view s) { out.append(s); };
   mty::RunResult r = p->Run(o);
@@ -262,7 +264,7 @@ TEST(Api, ASandboxBreachNamesTheSandbox) {
   EXPECT_EQ(r.backtrace[1], "main (sb.mtyir:16:3)");
 
   // The run's own budget, tighter than the sandbox's, breaches in its name.
-  o.budget.steps = 5;
+  o.policy.limits.Set(mty::LimitId::kSteps, 5);
   r = p->Run(o);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
   EXPECT_EQ(r.sandbox, "");
@@ -275,7 +277,7 @@ TEST(Api, ASandboxWallBreachNamesTheSandbox) {
   auto p = MustCompile(text, "sbw.mtyir");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.wall_ns = 30'000'000'000;
+  o.policy.limits.Set(mty::LimitId::kWall, 30'000'000'000);
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
@@ -290,23 +292,28 @@ TEST(Api, ASandboxWallBreachNamesTheSandbox) {
 TEST(Api, ManifestStepsTighterThanTheBudgetWin) {
   auto p = MustCompile(kCounter, "c.mtyir");
   ASSERT_TRUE(p);
+  // Flags and a manifest combine by Policy::Intersect (what `mty run
+  // --manifest` does): the tighter limit wins.
+  mty::Policy flags, manifest;
+  flags.limits.Set(mty::LimitId::kSteps, 100000);
+  manifest.limits.Set(mty::LimitId::kSteps, 50);
   mty::RunOptions o;
-  o.budget.steps = 100000;
-  o.manifest = mty::Manifest{};
-  o.manifest->steps = 50;
+  o.policy = mty::Policy::Intersect(flags, manifest);
   mty::RunResult r = p->Run(o);
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
   EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.message, "step budget exceeded: 50 steps");
   EXPECT_EQ(r.sandbox, "");
-  // And the other way round: the tighter Budget wins over a roomy manifest.
-  o.budget.steps = 40;
-  o.manifest->steps = 100000;
+  // And the other way round: the tighter flag wins over a roomy manifest.
+  flags.limits.Set(mty::LimitId::kSteps, 40);
+  manifest.limits.Set(mty::LimitId::kSteps, 100000);
+  o.policy = mty::Policy::Intersect(flags, manifest);
   r = p->Run(o);
   EXPECT_EQ(r.message, "step budget exceeded: 40 steps");
   // Both roomy: the program finishes.
-  o.budget.steps = 100000;
+  flags.limits.Set(mty::LimitId::kSteps, 100000);
+  o.policy = mty::Policy::Intersect(flags, manifest);
   r = p->Run(o);
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
   EXPECT_EQ(r.exit_code, 7);
@@ -355,12 +362,11 @@ TEST(Api, ManifestFsReadIntersectsWithAllowRead) {
                   "reader.mty");
   ASSERT_TRUE(p);
   auto run = [&](std::vector<std::string> allow, std::optional<std::vector<std::string>> man) {
+    mty::Policy flags, manifest;
+    if (!allow.empty()) flags.grants.Set(mty::GrantId::kFsRead, std::move(allow));
+    if (man) manifest.grants.Set(mty::GrantId::kFsRead, std::move(*man));
     mty::RunOptions o;
-    o.allow_read = std::move(allow);
-    if (man) {
-      o.manifest = mty::Manifest{};
-      o.manifest->fs_read = std::move(*man);
-    }
+    o.policy = mty::Policy::Intersect(flags, manifest);
     std::string out;
     o.on_stdout = [&](std::string_view s) { out.append(s); };
     mty::RunResult r = p->Run(o);
@@ -441,8 +447,8 @@ TEST(Api, EffectLiteralIsThePathArgumentNotThePayload) {
   ASSERT_EQ(uses.size(), 1u);
   EXPECT_EQ(uses[0].family, "fs.write");
   EXPECT_EQ(uses[0].literal, "");  // the path is computed at run time
-  mty::Manifest m;
-  m.fs_write = std::vector<std::string>{"out"};
+  mty::Grants m;
+  m.Set(mty::GrantId::kFsWrite, std::vector<std::string>{"out"});
   EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
 }
 
@@ -455,8 +461,8 @@ TEST(Api, CheckAgainstReportsWhatTheManifestDoesNotGrant) {
     return false;
   };
   // Only fs.read, and not where the literal path is.
-  mty::Manifest m;
-  m.fs_read = std::vector<std::string>{"elsewhere"};
+  mty::Grants m;
+  m.Set(mty::GrantId::kFsRead, std::vector<std::string>{"elsewhere"});
   std::vector<std::string> f = p->CheckAgainst(m);
   EXPECT_EQ(f.size(), 4u) << ::testing::PrintToString(f);
   EXPECT_TRUE(has(f,
@@ -476,17 +482,17 @@ TEST(Api, CheckAgainstReportsWhatTheManifestDoesNotGrant) {
   EXPECT_FALSE(has(f, "eff.mty:9:")) << ::testing::PrintToString(f);
 
   // Everything granted: no findings.
-  m.fs_read = std::vector<std::string>{"in"};
-  m.fs_write = std::vector<std::string>{"out"};
-  m.net = std::vector<std::string>{"api.example.com:443"};
-  m.env = std::vector<std::string>{"HOME"};
+  m.Set(mty::GrantId::kFsRead, std::vector<std::string>{"in"});
+  m.Set(mty::GrantId::kFsWrite, std::vector<std::string>{"out"});
+  m.Set(mty::GrantId::kNet, std::vector<std::string>{"api.example.com:443"});
+  m.Set(mty::GrantId::kEnv, std::vector<std::string>{"HOME"});
   EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
-  m.net = std::vector<std::string>{"*.example.com"};
+  m.Set(mty::GrantId::kNet, std::vector<std::string>{"*.example.com"});
   EXPECT_TRUE(p->CheckAgainst(m).empty()) << ::testing::PrintToString(p->CheckAgainst(m));
 
   // Literals outside the granted host and variable lists.
-  m.net = std::vector<std::string>{"api.example.com:80"};
-  m.env = std::vector<std::string>{"PATH"};
+  m.Set(mty::GrantId::kNet, std::vector<std::string>{"api.example.com:80"});
+  m.Set(mty::GrantId::kEnv, std::vector<std::string>{"PATH"});
   f = p->CheckAgainst(m);
   EXPECT_EQ(f.size(), 2u) << ::testing::PrintToString(f);
   EXPECT_TRUE(has(f,
@@ -499,8 +505,8 @@ TEST(Api, CheckAgainstReportsWhatTheManifestDoesNotGrant) {
       << ::testing::PrintToString(f);
 
   // An empty list grants nothing.
-  m.env = std::vector<std::string>{};
-  m.net = std::vector<std::string>{"api.example.com"};
+  m.Set(mty::GrantId::kEnv, std::vector<std::string>{});
+  m.Set(mty::GrantId::kNet, std::vector<std::string>{"api.example.com"});
   f = p->CheckAgainst(m);
   ASSERT_EQ(f.size(), 1u) << ::testing::PrintToString(f);
   EXPECT_EQ(f[0], "eff.mty:5:5: error: std.env.var needs env, which the manifest does not grant");
@@ -526,8 +532,8 @@ TEST(Api, RunsWithoutWallOrCpuBudgetNeedNoWatchdog) {
   EXPECT_EQ(during, before) << "a thread was started for a run without wall or cpu budget";
   EXPECT_EQ(SettledThreadCount(), before);
   // With a roomy wall and CPU budget the same program finishes the same way.
-  o.budget.wall_ns = 10'000'000'000;
-  o.budget.cpu_ns = 10'000'000'000;
+  o.policy.limits.Set(mty::LimitId::kWall, 10'000'000'000);
+  o.policy.limits.Set(mty::LimitId::kCpu, 10'000'000'000);
   out.clear();
   r = p->Run(o);
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);

@@ -125,15 +125,24 @@ same caps-none-output "$tmp/pure.want" "$tmp/o"
 "$mty" caps >"$tmp/o" 2>&1; check caps-needs-file 64 $?
 "$mty" caps "$tmp/does-not-exist.mty" >"$tmp/o" 2>&1; check caps-missing-file 66 $?
 
-# Budget flags: bad values are usage errors (exit 64) and nothing runs.
-"$mty" run --cpu 0s "$fib" >"$tmp/o" 2>&1; check cpu-zero 64 $?
-contains cpu-zero-text "$tmp/o" "error: --cpu: must be positive"
+# Budget flags: bad values are usage errors (exit 64) and nothing runs. A
+# limit of 0 is a limit (it allows nothing), written as everywhere else.
+"$mty" run --cpu 0s "$fib" >"$tmp/o" 2>&1; check cpu-zero 6 $?
+contains cpu-zero-text "$tmp/o" "trap MT5009: cpu budget exceeded: 0ns"
+"$mty" run --steps 0 "$fib" >"$tmp/o" 2>&1; check steps-zero 3 $?
+contains steps-zero-text "$tmp/o" "trap MT5009: step budget exceeded: 0 steps"
+lacks steps-zero-nothing-runs "$tmp/o" "fib(15)"
+# Counts take the decimal multipliers everywhere (flags, manifests, source).
+"$mty" run --steps 1k "$fib" >"$tmp/o" 2>&1; check steps-1k 3 $?
+contains steps-1k-text "$tmp/o" "step budget exceeded: 1000 steps"
+"$mty" run --mailbox 1KiB "$fib" >"$tmp/o" 2>&1; check mailbox-kib 64 $?
+contains mailbox-kib-text "$tmp/o" 'error: --mailbox: `mailbox` needs a count'
 "$mty" run --cpu bogus "$fib" >"$tmp/o" 2>&1; check cpu-bogus 64 $?
 contains cpu-bogus-text "$tmp/o" "error: --cpu:"
 lacks cpu-bogus-nothing-runs "$tmp/o" "fib(15)"
-"$mty" run --wall 0s "$fib" >"$tmp/o" 2>&1; check wall-zero 64 $?
+"$mty" run --wall 0s "$fib" >"$tmp/o" 2>&1; check wall-zero 5 $?
 "$mty" run --mailbox 0 "$fib" >"$tmp/o" 2>&1; check mailbox-zero 64 $?
-contains mailbox-zero-text "$tmp/o" "error: --mailbox: must be positive"
+contains mailbox-zero-text "$tmp/o" 'error: --mailbox: `mailbox` must be at least 1'
 "$mty" run --mailbox lots "$fib" >"$tmp/o" 2>&1; check mailbox-bogus 64 $?
 "$mty" run --mb-policy maybe "$fib" >"$tmp/o" 2>&1; check mb-policy-bad 64 $?
 contains mb-policy-bad-usage "$tmp/o" "usage: mty run"

@@ -12,8 +12,8 @@ namespace {
 using Strings = std::vector<std::string>;
 
 constexpr std::string_view kKnown =
-    "(known: fs.read, fs.write, net, env, steps, memory, cpu, wall, spawned, mailbox, mb_policy, "
-    "depth)";
+    "(known: steps, memory, wall, cpu, spawned, mailbox, depth, output, mb_policy, fs.read, "
+    "fs.write, net, env)";
 
 std::string Fixture(std::string_view name) {
   return std::string(MTY_MANIFEST_FIXTURES) + "/" + std::string(name);
@@ -31,18 +31,18 @@ std::string Error(std::string_view text) {
 TEST(Manifest, FullFixtureSetsEveryKey) {
   absl::StatusOr<Manifest> m = LoadManifest(Fixture("full.toml"));
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->fs_read, (Strings{"./in", "/data"}));
-  EXPECT_EQ(m->fs_write, (Strings{"./out"}));
-  EXPECT_EQ(m->net, (Strings{"api.example.com:443", "*.internal"}));
-  EXPECT_EQ(m->env, (Strings{"HOME", "LANG"}));
-  EXPECT_EQ(m->steps, 1000000u);
-  EXPECT_EQ(m->memory, 64u << 20);
-  EXPECT_EQ(m->cpu_ns, 150'000'000);
-  EXPECT_EQ(m->wall_ns, 2'000'000'000);
-  EXPECT_EQ(m->spawned, 8u);
-  EXPECT_EQ(m->mailbox, 1000u);
-  EXPECT_EQ(m->mb_policy, "fail");
-  EXPECT_EQ(m->depth, 500u);
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kFsRead), (Strings{"./in", "/data"}));
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kFsWrite), (Strings{"./out"}));
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kNet), (Strings{"api.example.com:443", "*.internal"}));
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kEnv), (Strings{"HOME", "LANG"}));
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kSteps), 1000000u);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kMemory), 64u << 20);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kCpu), 150'000'000);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kWall), 2'000'000'000);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kSpawned), 8u);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kMailbox), 1000u);
+  EXPECT_EQ(m->limits.mb_policy, ir::MailboxPolicy::kFail);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kDepth), 500u);
 }
 
 TEST(Manifest, AliasesIntegersAndSubTable) {
@@ -50,12 +50,12 @@ TEST(Manifest, AliasesIntegersAndSubTable) {
       "[sandbox]\nmem = 1024\nmb = 16\nmb_policy = \"block\"\n\n[sandbox.fs]\nread = []\n",
       "app.toml");
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->memory, 1024u);
-  EXPECT_EQ(m->mailbox, 16u);
-  EXPECT_EQ(m->mb_policy, "block");
-  EXPECT_EQ(m->fs_read, Strings{});  // set, and empty: grants nothing
-  EXPECT_FALSE(m->fs_write.has_value());
-  EXPECT_FALSE(m->steps.has_value());
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kMemory), 1024u);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kMailbox), 16u);
+  EXPECT_EQ(m->limits.mb_policy, ir::MailboxPolicy::kBlock);
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kFsRead), Strings{});  // set, and empty: grants nothing
+  EXPECT_FALSE(m->grants.Get(ir::GrantId::kFsWrite).has_value());
+  EXPECT_FALSE(m->limits.Get(ir::LimitId::kSteps).has_value());
 }
 
 TEST(Manifest, InlineTableAndQuotedDottedKey) {
@@ -63,17 +63,16 @@ TEST(Manifest, InlineTableAndQuotedDottedKey) {
       "sandbox = { steps = 0, \"fs.write\" = [\"/tmp\"], mailbox = 3, wall = \"1m\" }\n",
       "app.toml");
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->steps, 0u);
-  EXPECT_EQ(m->fs_write, Strings{"/tmp"});
-  EXPECT_EQ(m->mailbox, 3u);
-  EXPECT_EQ(m->wall_ns, 60'000'000'000);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kSteps), 0u);
+  EXPECT_EQ(m->grants.Get(ir::GrantId::kFsWrite), Strings{"/tmp"});
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kMailbox), 3u);
+  EXPECT_EQ(m->limits.Get(ir::LimitId::kWall), 60'000'000'000);
 }
 
 TEST(Manifest, EmptySandboxSetsNothing) {
   absl::StatusOr<Manifest> m = ParseManifest("# no limits\n[sandbox]\n", "app.toml");
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_FALSE(m->steps || m->memory || m->spawned || m->mailbox || m->wall_ns || m->cpu_ns ||
-               m->depth || m->mb_policy || m->fs_read || m->fs_write || m->net || m->env);
+  EXPECT_EQ(*m, Manifest());
 }
 
 TEST(Manifest, InvalidToml) {
@@ -134,13 +133,16 @@ TEST(Manifest, WrongTypes) {
             "app.toml:2:6: error: manifest key `sandbox.fs`: expected a table (write `fs.read = "
             "[..]` and `fs.write = [..]`), got an array");
   // Integers.
-  EXPECT_EQ(Error("[sandbox]\nsteps = \"10\"\n"),
-            "app.toml:2:9: error: manifest key `sandbox.steps`: expected an integer, got a string");
+  // A count may be written as a string in the table's units, like a size.
+  EXPECT_EQ(Error("[sandbox]\nsteps = \"10s\"\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: bad count \"10s\" (expected an "
+            "integer or a string like \"1k\")");
   EXPECT_EQ(Error("[sandbox]\ndepth = 2.5\n"),
-            "app.toml:2:9: error: manifest key `sandbox.depth`: expected an integer, got a float");
+            "app.toml:2:9: error: manifest key `sandbox.depth`: expected an integer or a count "
+            "string like \"1k\", got a float");
   EXPECT_EQ(Error("[sandbox]\nspawned = true\n"),
-            "app.toml:2:11: error: manifest key `sandbox.spawned`: expected an integer, got a "
-            "boolean");
+            "app.toml:2:11: error: manifest key `sandbox.spawned`: expected an integer or a count "
+            "string like \"1k\", got a boolean");
   // Sizes and counts.
   EXPECT_EQ(Error("[sandbox]\nmemory = [64]\n"),
             "app.toml:2:10: error: manifest key `sandbox.memory`: expected an integer or a size "
@@ -197,10 +199,14 @@ TEST(Manifest, NegativeOrOutOfRangeInteger) {
             "app.toml:2:10: error: manifest key `sandbox.memory`: expected a non-negative "
             "integer, got -4096");
   EXPECT_EQ(Error("[sandbox]\ndepth = 0\n"),
-            "app.toml:2:9: error: manifest key `sandbox.depth`: depth must be at least 1");
-  EXPECT_EQ(Error("[sandbox]\ndepth = 4294967296\n"),
-            "app.toml:2:9: error: manifest key `sandbox.depth`: depth 4294967296 is out of range "
-            "(at most 4294967295)");
+            "app.toml:2:9: error: manifest key `sandbox.depth`: `depth` must be at least 1 (leave "
+            "it out for no limit)");
+  EXPECT_EQ(Error("[sandbox]\ndepth = 4611686018427387905\n"),
+            "app.toml:2:9: error: manifest key `sandbox.depth`: `depth` is out of range");
+  // A mailbox holds at least one message.
+  EXPECT_EQ(Error("[sandbox]\nmailbox = 0\n"),
+            "app.toml:2:11: error: manifest key `sandbox.mailbox`: `mailbox` must be at least 1 "
+            "(leave it out for no limit)");
 }
 
 TEST(Manifest, DuplicatedAlias) {

@@ -22,8 +22,9 @@ struct Outcome {
 Outcome RunWith(const std::shared_ptr<const mty::Program>& p, uint64_t steps, uint64_t memory) {
   Outcome run;
   mty::RunOptions o;
-  o.budget.steps = steps;
-  o.budget.memory = memory;
+  // 0 here means no limit (a limit of 0 would allow nothing).
+  if (steps) o.policy.limits.Set(mty::LimitId::kSteps, steps);
+  if (memory) o.policy.limits.Set(mty::LimitId::kMemory, memory);
   o.on_stdout = [&](std::string_view s) { run.out.append(s); };
   run.r = p->Run(o);
   return run;

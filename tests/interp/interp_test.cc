@@ -11,6 +11,18 @@
 namespace mty::interp {
 namespace {
 
+Limits DepthLimit(uint32_t depth) {
+  Limits l;
+  l.depth = depth;
+  return l;
+}
+
+Limits StepLimit(uint64_t steps) {
+  Limits l;
+  l.steps = steps;
+  return l;
+}
+
 class CaptureHost : public Host {
  public:
   void Stdout(std::string_view s) override { out.append(s); }
@@ -208,7 +220,7 @@ std::string Recurse(int n) {
 
 TEST(Interp, DeepRecursionUsesNoHostStack) {
   // 200k guest frames: far beyond what a recursive C++ interpreter survives.
-  auto r = RunText(Recurse(200000), Limits{0, 0, 300000});
+  auto r = RunText(Recurse(200000), DepthLimit(300000));
   ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
   EXPECT_EQ(r.value, "200000");
 }
@@ -218,9 +230,9 @@ TEST(Interp, DepthLimitTrapsMT5018) {
   EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
   EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5018");
   EXPECT_EQ(r.o.message, "call depth exceeded: 10000 frames");
-  auto small = RunText(Recurse(100), Limits{0, 0, 50});
+  auto small = RunText(Recurse(100), DepthLimit(50));
   EXPECT_STREQ(mty::ir::TrapText(small.o.code), "MT5018");
-  auto fits = RunText(Recurse(48), Limits{0, 0, 50});
+  auto fits = RunText(Recurse(48), DepthLimit(50));
   EXPECT_EQ(fits.o.kind, ExecOutcome::Kind::kOk);
 }
 
@@ -264,7 +276,7 @@ bb1:
 )");
   ASSERT_TRUE(m);
   CaptureHost host;
-  Task task(m, &host, Limits{100, 0, 0});
+  Task task(m, &host, StepLimit(100));
   std::string err;
   ASSERT_TRUE(task.Start(m->main_index, {}, &err));
   ExecOutcome o = task.Run();

@@ -210,8 +210,8 @@ TEST(IrText, MalformedTextGetsALocatedError) {
 
 // Every entry kind, in the printer's canonical order and spelling.
 constexpr const char* kAllEntries =
-    "sandbox \"Tool\" { steps = 1000, memory = 67108864, wall = 2s, cpu = 150ms, spawned = 3, "
-    "mailbox = 16, mb_policy = \"fail\", depth = 100, fs.read = [\"./in\", \"/data\"], "
+    "sandbox \"Tool\" { steps = 1000, memory = 64MiB, wall = 2s, cpu = 150ms, spawned = 3, "
+    "mailbox = 16, depth = 100, mb_policy = \"fail\", fs.read = [\"./in\", \"/data\"], "
     "fs.write = [], net = [\"h:443\", \"*.example.com\"], env = [\"HOME\"] }";
 
 TEST(IrText, SandboxDeclarationWithEveryEntryRoundTrips) {
@@ -228,20 +228,22 @@ TEST(IrText, SandboxDeclarationWithEveryEntryRoundTrips) {
   const SandboxDecl& d = p->sandboxes[0];
   EXPECT_EQ(d.name, "Tool");
   EXPECT_EQ(d.loc, (Loc{2, 1}));
-  EXPECT_EQ(d.steps, 1000u);
-  EXPECT_EQ(d.memory, 64u << 20);
-  EXPECT_EQ(d.wall_ns, 2'000'000'000);
-  EXPECT_EQ(d.cpu_ns, 150'000'000);
-  EXPECT_EQ(d.spawned, 3u);
-  EXPECT_EQ(d.mailbox, 16u);
-  EXPECT_EQ(d.mb_policy, "fail");
-  EXPECT_EQ(d.depth, 100u);
-  EXPECT_EQ(d.fs_read, (std::vector<std::string>{"./in", "/data"}));
+  const Limits& l = d.policy.limits;
+  const Grants& g = d.policy.grants;
+  EXPECT_EQ(l.Get(LimitId::kSteps), 1000u);
+  EXPECT_EQ(l.Get(LimitId::kMemory), 64u << 20);
+  EXPECT_EQ(l.Get(LimitId::kWall), 2'000'000'000u);
+  EXPECT_EQ(l.Get(LimitId::kCpu), 150'000'000u);
+  EXPECT_EQ(l.Get(LimitId::kSpawned), 3u);
+  EXPECT_EQ(l.Get(LimitId::kMailbox), 16u);
+  EXPECT_EQ(l.mb_policy, MailboxPolicy::kFail);
+  EXPECT_EQ(l.Get(LimitId::kDepth), 100u);
+  EXPECT_EQ(g.Get(GrantId::kFsRead), (std::vector<std::string>{"./in", "/data"}));
   // An empty list is set (grants nothing), not absent (inherits).
-  ASSERT_TRUE(d.fs_write.has_value());
-  EXPECT_TRUE(d.fs_write->empty());
-  EXPECT_EQ(d.net, (std::vector<std::string>{"h:443", "*.example.com"}));
-  EXPECT_EQ(d.env, (std::vector<std::string>{"HOME"}));
+  ASSERT_TRUE(g.Get(GrantId::kFsWrite).has_value());
+  EXPECT_TRUE(g.Get(GrantId::kFsWrite)->empty());
+  EXPECT_EQ(g.Get(GrantId::kNet), (std::vector<std::string>{"h:443", "*.example.com"}));
+  EXPECT_EQ(g.Get(GrantId::kEnv), (std::vector<std::string>{"HOME"}));
   EXPECT_EQ(PrintSandbox(d), kAllEntries);
 
   std::string once = PrintText(*p);
@@ -263,9 +265,7 @@ TEST(IrText, EmptySandboxDeclarationRoundTrips) {
   ASSERT_EQ(p->sandboxes.size(), 3u);
   const SandboxDecl& e = p->sandboxes[0];
   EXPECT_EQ(e.name, "Empty");
-  EXPECT_FALSE(e.steps || e.memory || e.wall_ns || e.cpu_ns || e.spawned || e.mailbox || e.depth ||
-               e.fs_read || e.fs_write || e.net || e.env);
-  EXPECT_EQ(e.mb_policy, "");
+  EXPECT_EQ(e.policy, Policy());
   EXPECT_EQ(PrintSandbox(e), "sandbox \"Empty\" { }");
   EXPECT_EQ(PrintSandbox(p->sandboxes[1]), "sandbox \"Spaced\" { }");
   EXPECT_EQ(p->sandboxes[2].name, "esc\"aped");
@@ -330,7 +330,7 @@ TEST(IrText, MalformedSandboxesGetALocatedError) {
   const BadCase cases[] = {
       {"sandbox \"T\" { stepz = 1 }\n",
        "bad.mtyir:1:15: error: unknown sandbox entry 'stepz' (known: steps, memory, wall, cpu, "
-       "spawned, mailbox, mb_policy, depth, fs.read, fs.write, net, env)"},
+       "spawned, mailbox, depth, output, mb_policy, fs.read, fs.write, net, env)"},
       {"sandbox \"T\" { fs.exec = [] }\n",
        "bad.mtyir:1:15: error: unknown sandbox entry 'fs.exec'"},
       {"sandbox \"T\" { steps = 1, steps = 2 }\n",
@@ -340,15 +340,19 @@ TEST(IrText, MalformedSandboxesGetALocatedError) {
       {"sandbox \"T\" {}\nsandbox \"U\" {}\nsandbox \"T\" { steps = 1 }\n",
        "bad.mtyir:3:9: error: duplicate sandbox \"T\""},
       {"sandbox \"T\" { wall = 5 }\n",
-       "bad.mtyir:1:22: error: sandbox entry 'wall' needs a duration such as 150ms, found a "
-       "number"},
+       "bad.mtyir:1:22: error: sandbox entry 'wall' needs a duration such as 150ms, found '5'"},
       {"sandbox \"T\" { cpu = \"1s\" }\n",
        "bad.mtyir:1:21: error: sandbox entry 'cpu' needs a duration such as 150ms, found a "
        "string"},
       {"sandbox \"T\" { memory = 2s }\n",
-       "bad.mtyir:1:24: error: sandbox entry 'memory' needs a size such as 64MiB, found a number"},
+       "bad.mtyir:1:24: error: sandbox entry 'memory' needs a size such as 64MiB, found '2s'"},
+      // A count takes the decimal multipliers, not byte units (one units table).
+      {"sandbox \"T\" { mailbox = 1KiB }\n",
+       "bad.mtyir:1:25: error: sandbox entry 'mailbox' needs a count such as 1000 or 10k, found "
+       "'1KiB'"},
       {"sandbox \"T\" { steps = \"many\" }\n",
-       "bad.mtyir:1:23: error: sandbox entry 'steps' needs an integer, found a string"},
+       "bad.mtyir:1:23: error: sandbox entry 'steps' needs a count such as 1000 or 10k, found a "
+       "string"},
       {"sandbox \"T\" { fs.read = [1] }\n",
        "bad.mtyir:1:26: error: sandbox entry 'fs.read' needs a list of strings, found a number"},
       {"sandbox \"T\" { env = \"HOME\" }\n", "bad.mtyir:1:21: error: expected '[', found a string"},
@@ -359,9 +363,11 @@ TEST(IrText, MalformedSandboxesGetALocatedError) {
        "bad.mtyir:1:27: error: sandbox entry 'mb_policy' needs \"block\", \"drop\" or \"fail\", "
        "found 'fail'"},
       {"sandbox \"T\" { depth = 0 }\n",
-       "bad.mtyir:1:15: error: sandbox entry 'depth' must be 1..4294967295"},
-      {"sandbox \"T\" { depth = 4294967296 }\n",
-       "bad.mtyir:1:15: error: sandbox entry 'depth' must be 1..4294967295"},
+       "bad.mtyir:1:15: error: sandbox entry `depth` must be at least 1 (leave it out for no "
+       "limit)"},
+      {"sandbox \"T\" { depth = 4611686018427387905 }\n",
+       "bad.mtyir:1:23: error: sandbox entry 'depth' needs a count such as 1000 or 10k, found "
+       "'4611686018427387905'"},
       {"sandbox Tool { steps = 1 }\n",
        "bad.mtyir:1:9: error: expected a sandbox name string, found 'Tool'"},
       {"sandbox \"\" {}\n", "bad.mtyir:1:9: error: a sandbox name cannot be empty"},

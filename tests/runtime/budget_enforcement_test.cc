@@ -18,39 +18,33 @@ namespace {
 
 constexpr int64_t kMs = 1000000;
 
-Breach Make(Breach::Kind kind, uint64_t observed, uint64_t limit, std::string subject = "",
-            std::string sandbox = "") {
-  Breach b;
-  b.kind = kind;
-  b.observed = observed;
-  b.limit = limit;
-  b.subject = std::move(subject);
-  b.sandbox = std::move(sandbox);
-  return b;
+Breach Make(LimitId id, uint64_t observed, uint64_t limit, std::string subject = "") {
+  return Breach::Over(id, observed, limit, std::move(subject));
 }
+Breach Make(GrantId id, std::string subject) { return Breach::Denied(id, std::move(subject)); }
 
 // ---- The original design's tests ------------------------------------------
 
 TEST(BudgetEnforcement, CpuBudgetBreach) {
-  Budget budget;
-  budget.cpu_ns = 10 * kMs;
+  Policy budget;
+  budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.RecordCpu(5 * kMs).has_value());
   EXPECT_FALSE(t.Check().has_value());
   std::optional<Breach> charged = t.RecordCpu(8 * kMs);
   ASSERT_TRUE(charged.has_value());
-  EXPECT_EQ(charged->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(charged->limit, LimitId::kCpu);
   std::optional<Breach> b = t.Check();
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(b->limit, LimitId::kCpu);
   EXPECT_EQ(b->observed, uint64_t{13 * kMs});
-  EXPECT_EQ(b->limit, uint64_t{10 * kMs});
+  EXPECT_EQ(b->bound, uint64_t{10 * kMs});
   EXPECT_EQ(t.cpu_used_ns(), 13 * kMs);
 }
 
 TEST(BudgetEnforcement, CpuExactlyAtLimitPasses) {
-  Budget budget;
-  budget.cpu_ns = 10 * kMs;
+  Policy budget;
+  budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.RecordCpu(10 * kMs).has_value());
   EXPECT_FALSE(t.Check().has_value());
@@ -58,40 +52,40 @@ TEST(BudgetEnforcement, CpuExactlyAtLimitPasses) {
 }
 
 TEST(BudgetEnforcement, NegativeCpuIsIgnored) {
-  Budget budget;
-  budget.cpu_ns = 10 * kMs;
+  Policy budget;
+  budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.RecordCpu(-5 * kMs).has_value());
   EXPECT_EQ(t.cpu_used_ns(), 0);
 }
 
 TEST(BudgetEnforcement, MailboxBudgetBreach) {
-  Budget budget;
-  budget.mailbox = 2;
+  Policy budget;
+  budget.limits.Set(LimitId::kMailbox, 2);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.CheckMailboxDepth(1, "Worker").has_value());
   EXPECT_FALSE(t.CheckMailboxDepth(2, "Worker").has_value());
   std::optional<Breach> b = t.CheckMailboxDepth(3, "Worker");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kMailbox);
+  EXPECT_EQ(b->limit, LimitId::kMailbox);
   EXPECT_EQ(b->observed, 3u);
-  EXPECT_EQ(b->limit, 2u);
+  EXPECT_EQ(b->bound, 2u);
   EXPECT_EQ(b->subject, "Worker");
   EXPECT_EQ(b->Message(), "mailbox full: Worker");
 }
 
 TEST(BudgetEnforcement, SpawnedTasksBreach) {
-  Budget budget;
-  budget.spawned = 3;
+  Policy budget;
+  budget.limits.Set(LimitId::kSpawned, 3);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.RecordSpawn().has_value());
   EXPECT_FALSE(t.RecordSpawn().has_value());
   EXPECT_FALSE(t.RecordSpawn().has_value());
   std::optional<Breach> b = t.RecordSpawn();
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kSpawned);
+  EXPECT_EQ(b->limit, LimitId::kSpawned);
   EXPECT_EQ(b->observed, 4u);
-  EXPECT_EQ(b->limit, 3u);
+  EXPECT_EQ(b->bound, 3u);
   // No rollback: the count keeps growing.
   std::optional<Breach> again = t.RecordSpawn();
   ASSERT_TRUE(again.has_value());
@@ -100,33 +94,33 @@ TEST(BudgetEnforcement, SpawnedTasksBreach) {
 }
 
 TEST(BudgetEnforcement, HostAllowlistBlocksOtherHost) {
-  Budget budget;
-  budget.net = std::vector<std::string>{"api.example.com:443"};
+  Policy budget;
+  budget.grants.Set(GrantId::kNet, std::vector<std::string>{"api.example.com:443"});
   BudgetTracker t(budget);
   EXPECT_FALSE(t.CheckHost("api.example.com:443").has_value());
   std::optional<Breach> b = t.CheckHost("evil.example.com:443");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kHost);
+  EXPECT_EQ(b->grant, GrantId::kNet);
   EXPECT_EQ(b->subject, "evil.example.com:443");
 }
 
 TEST(BudgetEnforcement, PathAllowlistPrefixMatches) {
-  Budget budget;
-  budget.fs_read = std::vector<std::string>{"/models", "/tmp/input.json"};
+  Policy budget;
+  budget.grants.Set(GrantId::kFsRead, std::vector<std::string>{"/models", "/tmp/input.json"});
   BudgetTracker t(budget);
   EXPECT_FALSE(t.CheckReadPath("/models/foo").has_value());
   EXPECT_FALSE(t.CheckReadPath("/tmp/input.json").has_value());
   std::optional<Breach> b = t.CheckReadPath("/etc/passwd");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kPath);
+  EXPECT_EQ(b->grant, GrantId::kFsRead);
   EXPECT_EQ(b->subject, "/etc/passwd");
 }
 
 TEST(BudgetEnforcement, BreachToStatusMapsCorrectly) {
-  absl::Status cpu = Make(Breach::Kind::kCpu, 13 * kMs, 10 * kMs).ToStatus();
+  absl::Status cpu = Make(LimitId::kCpu, 13 * kMs, 10 * kMs).ToStatus();
   EXPECT_EQ(cpu.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(cpu.message(), "MT5009: cpu budget exceeded: 10ms");
-  absl::Status host = Make(Breach::Kind::kHost, 0, 0, "evil").ToStatus();
+  absl::Status host = Make(GrantId::kNet, "evil").ToStatus();
   EXPECT_EQ(host.code(), absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(host.message(), "MT5015: capability outside sandbox: net evil");
 }
@@ -134,39 +128,39 @@ TEST(BudgetEnforcement, BreachToStatusMapsCorrectly) {
 // ---- The remaining limits --------------------------------------------------
 
 TEST(BudgetEnforcement, StepBudgetAllowsExactlyTheLimit) {
-  Budget budget;
-  budget.steps = 100;
+  Policy budget;
+  budget.limits.Set(LimitId::kSteps, 100);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.ChargeSteps(60).has_value());
   EXPECT_FALSE(t.ChargeSteps(40).has_value());
   EXPECT_FALSE(t.Check().has_value());
   std::optional<Breach> b = t.ChargeSteps(1);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(b->limit, LimitId::kSteps);
   EXPECT_EQ(b->observed, 101u);
-  EXPECT_EQ(b->limit, 100u);
+  EXPECT_EQ(b->bound, 100u);
   std::optional<Breach> checked = t.Check();
   ASSERT_TRUE(checked.has_value());
-  EXPECT_EQ(checked->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(checked->limit, LimitId::kSteps);
 }
 
 TEST(BudgetEnforcement, MemoryBudgetBreach) {
-  Budget budget;
-  budget.memory = 32;
+  Policy budget;
+  budget.limits.Set(LimitId::kMemory, 32);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.ChargeMemory(32).has_value());
   std::optional<Breach> b = t.ChargeMemory(56);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kMemory);
+  EXPECT_EQ(b->limit, LimitId::kMemory);
   EXPECT_EQ(b->observed, 88u);
-  EXPECT_EQ(b->limit, 32u);
+  EXPECT_EQ(b->bound, 32u);
   EXPECT_EQ(b->Message(), "memory budget exceeded: used 88 B > limit 32 B");
   EXPECT_EQ(t.memory_used(), 88u);
 }
 
 TEST(BudgetEnforcement, CountersSaturateInsteadOfWrapping) {
-  Budget budget;
-  budget.steps = 10;
+  Policy budget;
+  budget.limits.Set(LimitId::kSteps, 10);
   BudgetTracker t(budget);
   EXPECT_TRUE(t.ChargeSteps(std::numeric_limits<uint64_t>::max()).has_value());
   std::optional<Breach> b = t.ChargeSteps(5);
@@ -175,67 +169,67 @@ TEST(BudgetEnforcement, CountersSaturateInsteadOfWrapping) {
 }
 
 TEST(BudgetEnforcement, WallBudgetBreach) {
-  Budget budget;
-  budget.wall_ns = 1 * kMs;
+  Policy budget;
+  budget.limits.Set(LimitId::kWall, 1 * kMs);
   BudgetTracker t(budget);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   std::optional<Breach> b = t.Check();
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kWall);
+  EXPECT_EQ(b->limit, LimitId::kWall);
   EXPECT_GT(b->observed, uint64_t{kMs});
-  EXPECT_EQ(b->limit, uint64_t{kMs});
+  EXPECT_EQ(b->bound, uint64_t{kMs});
   EXPECT_EQ(b->Message(), "wall-clock budget exceeded: 1ms");
 }
 
 TEST(BudgetEnforcement, GenerousWallPasses) {
-  Budget budget;
-  budget.wall_ns = int64_t{3600} * 1000 * kMs;
+  Policy budget;
+  budget.limits.Set(LimitId::kWall, int64_t{3600} * 1000 * kMs);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.Check().has_value());
   std::optional<int64_t> deadline = t.WallDeadlineNs();
   ASSERT_TRUE(deadline.has_value());
-  EXPECT_EQ(*deadline, t.start_ns() + *budget.wall_ns);
+  EXPECT_EQ(*deadline, t.start_ns() + *budget.limits.Get(LimitId::kWall));
 }
 
 TEST(BudgetEnforcement, CheckOrderIsCpuWallMemorySteps) {
-  Budget budget;
-  budget.cpu_ns = 1;
-  budget.wall_ns = 1;
-  budget.memory = 1;
-  budget.steps = 1;
+  Policy budget;
+  budget.limits.Set(LimitId::kCpu, 1);
+  budget.limits.Set(LimitId::kWall, 1);
+  budget.limits.Set(LimitId::kMemory, 1);
+  budget.limits.Set(LimitId::kSteps, 1);
   BudgetTracker t(budget);
   t.ChargeSteps(2);
   t.ChargeMemory(2);
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_TRUE(t.Check().has_value());
-  EXPECT_EQ(t.Check()->kind, Breach::Kind::kWall);
+  EXPECT_EQ(t.Check()->limit, LimitId::kWall);
   t.RecordCpu(2);
-  EXPECT_EQ(t.Check()->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(t.Check()->limit, LimitId::kCpu);
 
-  Budget mem_steps;
-  mem_steps.memory = 1;
-  mem_steps.steps = 1;
+  Policy mem_steps;
+  mem_steps.limits.Set(LimitId::kMemory, 1);
+  mem_steps.limits.Set(LimitId::kSteps, 1);
   BudgetTracker u(mem_steps);
   u.ChargeSteps(2);
-  EXPECT_EQ(u.Check()->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(u.Check()->limit, LimitId::kSteps);
   u.ChargeMemory(2);
-  EXPECT_EQ(u.Check()->kind, Breach::Kind::kMemory);
+  EXPECT_EQ(u.Check()->limit, LimitId::kMemory);
 }
 
 TEST(BudgetEnforcement, DepthBudgetBreach) {
-  Budget budget;
-  budget.depth = 64;
+  Policy budget;
+  budget.limits.Set(LimitId::kDepth, 64);
   BudgetTracker t(budget);
   EXPECT_FALSE(t.CheckDepth(64).has_value());
   std::optional<Breach> b = t.CheckDepth(65);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kDepth);
+  EXPECT_EQ(b->limit, LimitId::kDepth);
   EXPECT_EQ(b->Message(), "call depth exceeded: 64 frames");
   EXPECT_EQ(t.EffectiveDepth(), std::optional<uint32_t>(64));
 }
 
 TEST(BudgetEnforcement, DefaultBudgetIsUnlimited) {
-  BudgetTracker t(Budget{});
+  BudgetTracker t(Policy{});
   EXPECT_FALSE(t.ChargeSteps(1000000).has_value());
   EXPECT_FALSE(t.ChargeMemory(1u << 30).has_value());
   EXPECT_FALSE(t.RecordCpu(int64_t{3600} * 1000 * kMs).has_value());
@@ -252,9 +246,9 @@ TEST(BudgetEnforcement, DefaultBudgetIsUnlimited) {
 }
 
 TEST(BudgetEnforcement, RemainingStepsAndMemory) {
-  Budget budget;
-  budget.steps = 100;
-  budget.memory = 1000;
+  Policy budget;
+  budget.limits.Set(LimitId::kSteps, 100);
+  budget.limits.Set(LimitId::kMemory, 1000);
   BudgetTracker t(budget);
   EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(100));
   t.ChargeSteps(30);
@@ -266,19 +260,19 @@ TEST(BudgetEnforcement, RemainingStepsAndMemory) {
 }
 
 TEST(BudgetEnforcement, PolicyIsTheTrackersOwn) {
-  Budget budget;
-  budget.mailbox = 8;
-  budget.mb_policy = MailboxPolicy::kFail;
+  Policy budget;
+  budget.limits.Set(LimitId::kMailbox, 8);
+  budget.limits.mb_policy = MailboxPolicy::kFail;
   BudgetTracker t(budget);
   EXPECT_EQ(t.EffectivePolicy(), MailboxPolicy::kFail);
   EXPECT_EQ(t.EffectiveMailbox(), std::optional<uint64_t>(8));
 }
 
 TEST(BudgetEnforcement, ConcurrentChargesAreAllCounted) {
-  Budget budget;
-  budget.steps = 4000;
+  Policy budget;
+  budget.limits.Set(LimitId::kSteps, 4000);
   BudgetTracker root(budget);
-  BudgetTracker child(Budget{}, "Child", &root);
+  BudgetTracker child(Policy{}, "Child", &root);
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&] {
@@ -303,7 +297,8 @@ struct Expected {
 };
 
 TEST(BudgetEnforcement, BreachMappingForEveryKind) {
-  using K = Breach::Kind;
+  using K = LimitId;
+  using G = GrantId;
   const Expected cases[] = {
       {Make(K::kSteps, 10001, 10000), "MT5009", 3, "step budget exceeded: 10000 steps",
        absl::StatusCode::kResourceExhausted},
@@ -319,16 +314,18 @@ TEST(BudgetEnforcement, BreachMappingForEveryKind) {
        absl::StatusCode::kResourceExhausted},
       {Make(K::kDepth, 10001, 10000), "MT5018", 1, "call depth exceeded: 10000 frames",
        absl::StatusCode::kResourceExhausted},
-      {Make(K::kHost, 0, 0, "evil.example.com:443"), "MT5015", 1,
+      {Make(G::kNet, "evil.example.com:443"), "MT5015", 1,
        "capability outside sandbox: net evil.example.com:443", absl::StatusCode::kPermissionDenied},
-      {Make(K::kPath, 0, 0, "/etc/passwd"), "MT5015", 1,
-       "capability outside sandbox: fs /etc/passwd", absl::StatusCode::kPermissionDenied},
-      {Make(K::kEnv, 0, 0, "HOME"), "MT5015", 1, "capability outside sandbox: env HOME",
+      {Make(G::kFsRead, "/etc/passwd"), "MT5015", 1,
+       "capability outside sandbox: fs.read /etc/passwd", absl::StatusCode::kPermissionDenied},
+      {Make(G::kFsWrite, "/etc/passwd"), "MT5015", 1,
+       "capability outside sandbox: fs.write /etc/passwd", absl::StatusCode::kPermissionDenied},
+      {Make(G::kEnv, "HOME"), "MT5015", 1, "capability outside sandbox: env HOME",
        absl::StatusCode::kPermissionDenied},
   };
   for (const Expected& e : cases) {
-    SCOPED_TRACE(BreachKindName(e.breach.kind));
-    EXPECT_EQ(e.breach.Code(), e.code);
+    SCOPED_TRACE(e.breach.Key());
+    EXPECT_STREQ(ir::TrapText(e.breach.Code()), e.code);
     EXPECT_EQ(e.breach.ExitCode(), e.exit_code);
     EXPECT_EQ(e.breach.Message(), e.message);
     absl::Status s = e.breach.ToStatus();
@@ -339,22 +336,21 @@ TEST(BudgetEnforcement, BreachMappingForEveryKind) {
     named.sandbox = "ToolRun";
     EXPECT_EQ(named.Message(), std::string("sandbox ToolRun: ") + e.message);
     EXPECT_EQ(named.ToStatus().message(), std::string(e.code) + ": sandbox ToolRun: " + e.message);
-    EXPECT_EQ(named.Code(), e.code);
+    EXPECT_STREQ(ir::TrapText(named.Code()), e.code);
     EXPECT_EQ(named.ExitCode(), e.exit_code);
   }
 }
 
 TEST(BudgetEnforcement, DurationsUseCanonicalSpellings) {
-  EXPECT_EQ(Make(Breach::Kind::kWall, 0, 1500 * kMs).Message(),
-            "wall-clock budget exceeded: 1500ms");
-  EXPECT_EQ(Make(Breach::Kind::kCpu, 0, 250000).Message(), "cpu budget exceeded: 250us");
-  EXPECT_EQ(Make(Breach::Kind::kWall, 0, int64_t{120} * 1000 * kMs).Message(),
+  EXPECT_EQ(Make(LimitId::kWall, 0, 1500 * kMs).Message(), "wall-clock budget exceeded: 1500ms");
+  EXPECT_EQ(Make(LimitId::kCpu, 0, 250000).Message(), "cpu budget exceeded: 250us");
+  EXPECT_EQ(Make(LimitId::kWall, 0, int64_t{120} * 1000 * kMs).Message(),
             "wall-clock budget exceeded: 2m");
 }
 
 TEST(BudgetEnforcement, TrackerBreachCarriesSandboxName) {
-  Budget budget;
-  budget.steps = 10000;
+  Policy budget;
+  budget.limits.Set(LimitId::kSteps, 10000);
   BudgetTracker t(budget, "ToolRun");
   std::optional<Breach> b = t.ChargeSteps(10001);
   ASSERT_TRUE(b.has_value());
@@ -362,11 +358,12 @@ TEST(BudgetEnforcement, TrackerBreachCarriesSandboxName) {
   EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox ToolRun: step budget exceeded: 10000 steps");
 }
 
-TEST(BudgetEnforcement, KindNames) {
-  EXPECT_EQ(BreachKindName(Breach::Kind::kSteps), "steps");
-  EXPECT_EQ(BreachKindName(Breach::Kind::kMemory), "memory");
-  EXPECT_EQ(BreachKindName(Breach::Kind::kMailbox), "mailbox");
-  EXPECT_EQ(BreachKindName(Breach::Kind::kEnv), "env");
+TEST(BudgetEnforcement, KeysAreThePolicyTables) {
+  EXPECT_STREQ(Make(LimitId::kSteps, 2, 1).Key(), "steps");
+  EXPECT_STREQ(Make(LimitId::kMemory, 2, 1).Key(), "memory");
+  EXPECT_STREQ(Make(LimitId::kMailbox, 2, 1, "A#1").Key(), "mailbox");
+  EXPECT_STREQ(Make(GrantId::kEnv, "HOME").Key(), "env");
+  EXPECT_STREQ(Make(GrantId::kFsWrite, "/x").Key(), "fs.write");
 }
 
 }  // namespace

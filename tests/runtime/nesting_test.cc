@@ -15,15 +15,15 @@ namespace {
 
 constexpr int64_t kMs = 1000000;
 
-Budget Steps(uint64_t n) {
-  Budget b;
-  b.steps = n;
+Policy Steps(uint64_t n) {
+  Policy b;
+  b.limits.Set(LimitId::kSteps, n);
   return b;
 }
 
 TEST(Nesting, ChildStepsCountAgainstParent) {
   BudgetTracker parent(Steps(1000));
-  BudgetTracker child(Budget{}, "Inner", &parent);
+  BudgetTracker child(Policy{}, "Inner", &parent);
   EXPECT_FALSE(child.ChargeSteps(40).has_value());
   EXPECT_EQ(child.steps_used(), 40u);
   EXPECT_EQ(parent.steps_used(), 40u);
@@ -38,9 +38,9 @@ TEST(Nesting, LooserChildBreachNamesTheParent) {
   for (int i = 0; i < 100; ++i) ASSERT_FALSE(child.ChargeSteps(1).has_value()) << i;
   std::optional<Breach> b = child.ChargeSteps(1);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kSteps);
+  EXPECT_EQ(b->limit, LimitId::kSteps);
   EXPECT_EQ(b->sandbox, "Outer");
-  EXPECT_EQ(b->limit, 100u);
+  EXPECT_EQ(b->bound, 100u);
   EXPECT_EQ(b->observed, 101u);
   EXPECT_EQ(b->Message(), "sandbox Outer: step budget exceeded: 100 steps");
   std::optional<Breach> checked = child.Check();
@@ -55,7 +55,7 @@ TEST(Nesting, TighterChildBreachNamesTheChild) {
   std::optional<Breach> b = child.ChargeSteps(1);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "Inner");
-  EXPECT_EQ(b->limit, 10u);
+  EXPECT_EQ(b->bound, 10u);
   EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox Inner: step budget exceeded: 10 steps");
   EXPECT_EQ(parent.steps_used(), 11u);
   EXPECT_FALSE(parent.Check().has_value());  // the parent itself is still within its limit
@@ -71,7 +71,7 @@ TEST(Nesting, BothOverReportsTheNearestTracker) {
 
 TEST(Nesting, RootTrackerBreachHasNoSandboxName) {
   BudgetTracker root(Steps(5));
-  BudgetTracker child(Budget{}, "Inner", &root);
+  BudgetTracker child(Policy{}, "Inner", &root);
   std::optional<Breach> b = child.ChargeSteps(6);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "");
@@ -87,40 +87,40 @@ TEST(Nesting, RemainingStepsAccountsForParentUsage) {
   EXPECT_EQ(child.RemainingSteps(), std::optional<uint64_t>(20));
   EXPECT_EQ(parent.RemainingSteps(), std::optional<uint64_t>(20));
 
-  BudgetTracker unlimited_child(Budget{}, "Free", &parent);
+  BudgetTracker unlimited_child(Policy{}, "Free", &parent);
   EXPECT_EQ(unlimited_child.RemainingSteps(), std::optional<uint64_t>(20));
 }
 
 TEST(Nesting, RemainingMemoryIsTightestOnPath) {
-  Budget outer;
-  outer.memory = 1000;
+  Policy outer;
+  outer.limits.Set(LimitId::kMemory, 1000);
   BudgetTracker parent(outer);
-  Budget inner;
-  inner.memory = 100;
+  Policy inner;
+  inner.limits.Set(LimitId::kMemory, 100);
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(100));
   EXPECT_FALSE(parent.ChargeMemory(950).has_value());
   EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(50));
   std::optional<Breach> b = child.ChargeMemory(60);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kMemory);
+  EXPECT_EQ(b->limit, LimitId::kMemory);
   EXPECT_EQ(b->sandbox, "");
   EXPECT_EQ(b->observed, 1010u);
-  EXPECT_EQ(b->limit, 1000u);
+  EXPECT_EQ(b->bound, 1000u);
 }
 
 TEST(Nesting, SpawnAndCpuCountUpward) {
-  Budget outer;
-  outer.spawned = 2;
-  outer.cpu_ns = 10 * kMs;
+  Policy outer;
+  outer.limits.Set(LimitId::kSpawned, 2);
+  outer.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker parent(outer, "Outer");
-  BudgetTracker a(Budget{}, "A", &parent);
-  BudgetTracker b(Budget{}, "B", &parent);
+  BudgetTracker a(Policy{}, "A", &parent);
+  BudgetTracker b(Policy{}, "B", &parent);
   EXPECT_FALSE(a.RecordSpawn().has_value());
   EXPECT_FALSE(b.RecordSpawn().has_value());
   std::optional<Breach> breach = a.RecordSpawn();
   ASSERT_TRUE(breach.has_value());
-  EXPECT_EQ(breach->kind, Breach::Kind::kSpawned);
+  EXPECT_EQ(breach->limit, LimitId::kSpawned);
   EXPECT_EQ(breach->sandbox, "Outer");
   EXPECT_EQ(parent.spawned(), 3u);
 
@@ -128,20 +128,20 @@ TEST(Nesting, SpawnAndCpuCountUpward) {
   EXPECT_TRUE(b.RecordCpu(6 * kMs).has_value());
   std::optional<Breach> cpu = a.Check();
   ASSERT_TRUE(cpu.has_value());
-  EXPECT_EQ(cpu->kind, Breach::Kind::kCpu);
+  EXPECT_EQ(cpu->limit, LimitId::kCpu);
   EXPECT_EQ(cpu->sandbox, "Outer");
 }
 
 TEST(Nesting, MailboxAndDepthAreTightestOnPath) {
-  Budget outer;
-  outer.mailbox = 4;
-  outer.depth = 100;
-  outer.mb_policy = MailboxPolicy::kDrop;
+  Policy outer;
+  outer.limits.Set(LimitId::kMailbox, 4);
+  outer.limits.Set(LimitId::kDepth, 100);
+  outer.limits.mb_policy = MailboxPolicy::kDrop;
   BudgetTracker parent(outer, "Outer");
-  Budget inner;
-  inner.mailbox = 16;
-  inner.depth = 10;
-  inner.mb_policy = MailboxPolicy::kFail;
+  Policy inner;
+  inner.limits.Set(LimitId::kMailbox, 16);
+  inner.limits.Set(LimitId::kDepth, 10);
+  inner.limits.mb_policy = MailboxPolicy::kFail;
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_EQ(child.EffectiveMailbox(), std::optional<uint64_t>(4));
   EXPECT_EQ(child.EffectiveDepth(), std::optional<uint32_t>(10));
@@ -157,41 +157,41 @@ TEST(Nesting, MailboxAndDepthAreTightestOnPath) {
 }
 
 TEST(Nesting, WallDeadlineIsEarliestOnPath) {
-  Budget outer;
-  outer.wall_ns = 10000 * kMs;
+  Policy outer;
+  outer.limits.Set(LimitId::kWall, 10000 * kMs);
   BudgetTracker parent(outer, "Outer");
-  Budget inner;
-  inner.wall_ns = 1000 * kMs;
+  Policy inner;
+  inner.limits.Set(LimitId::kWall, 1000 * kMs);
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_EQ(child.WallDeadlineNs(), std::optional<int64_t>(child.start_ns() + 1000 * kMs));
   EXPECT_EQ(parent.WallDeadlineNs(), std::optional<int64_t>(parent.start_ns() + 10000 * kMs));
 
   // A parent created earlier with a short wall budget bounds a later child.
-  Budget short_outer;
-  short_outer.wall_ns = 1000 * kMs;
+  Policy short_outer;
+  short_outer.limits.Set(LimitId::kWall, 1000 * kMs);
   BudgetTracker early(short_outer, "Early");
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  Budget long_inner;
-  long_inner.wall_ns = 1000 * kMs;
+  Policy long_inner;
+  long_inner.limits.Set(LimitId::kWall, 1000 * kMs);
   BudgetTracker late(long_inner, "Late", &early);
   EXPECT_GT(late.start_ns(), early.start_ns());
   EXPECT_EQ(late.WallDeadlineNs(), std::optional<int64_t>(early.start_ns() + 1000 * kMs));
 
-  BudgetTracker free_child(Budget{}, "Free", &early);
+  BudgetTracker free_child(Policy{}, "Free", &early);
   EXPECT_EQ(free_child.WallDeadlineNs(), early.WallDeadlineNs());
 }
 
 TEST(Nesting, WallBreachNamesTheExpiredTracker) {
-  Budget outer;
-  outer.wall_ns = 1 * kMs;
+  Policy outer;
+  outer.limits.Set(LimitId::kWall, 1 * kMs);
   BudgetTracker parent(outer, "Outer");
-  Budget inner;
-  inner.wall_ns = 10000 * kMs;
+  Policy inner;
+  inner.limits.Set(LimitId::kWall, 10000 * kMs);
   BudgetTracker child(inner, "Inner", &parent);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   std::optional<Breach> b = child.Check();
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kWall);
+  EXPECT_EQ(b->limit, LimitId::kWall);
   EXPECT_EQ(b->sandbox, "Outer");
   EXPECT_EQ(b->ExitCode(), 5);
 }
@@ -221,38 +221,38 @@ TEST(Nesting, ThreeLevels) {
 }
 
 TEST(Nesting, IntersectTakesTightestLimits) {
-  Budget manifest;
-  manifest.steps = 1000;
-  manifest.memory = 64 << 20;
-  manifest.wall_ns = 2000 * kMs;
-  manifest.mailbox = 1024;
-  manifest.depth = 500;
-  manifest.mb_policy = MailboxPolicy::kFail;
-  Budget flags;
-  flags.steps = 500;
-  flags.memory = 128 << 20;
-  flags.cpu_ns = 150 * kMs;
-  flags.spawned = 8;
-  flags.depth = 1000;
-  Budget m = BudgetTracker::Intersect(manifest, flags);
-  EXPECT_EQ(m.steps, std::optional<uint64_t>(500));
-  EXPECT_EQ(m.memory, std::optional<uint64_t>(64 << 20));
-  EXPECT_EQ(m.wall_ns, std::optional<int64_t>(2000 * kMs));
-  EXPECT_EQ(m.cpu_ns, std::optional<int64_t>(150 * kMs));
-  EXPECT_EQ(m.spawned, std::optional<uint64_t>(8));
-  EXPECT_EQ(m.mailbox, std::optional<uint64_t>(1024));
-  EXPECT_EQ(m.depth, std::optional<uint32_t>(500));
-  EXPECT_EQ(m.mb_policy, MailboxPolicy::kFail);  // the child left the default
+  Policy manifest;
+  manifest.limits.Set(LimitId::kSteps, 1000);
+  manifest.limits.Set(LimitId::kMemory, 64 << 20);
+  manifest.limits.Set(LimitId::kWall, 2000 * kMs);
+  manifest.limits.Set(LimitId::kMailbox, 1024);
+  manifest.limits.Set(LimitId::kDepth, 500);
+  manifest.limits.mb_policy = MailboxPolicy::kFail;
+  Policy flags;
+  flags.limits.Set(LimitId::kSteps, 500);
+  flags.limits.Set(LimitId::kMemory, 128 << 20);
+  flags.limits.Set(LimitId::kCpu, 150 * kMs);
+  flags.limits.Set(LimitId::kSpawned, 8);
+  flags.limits.Set(LimitId::kDepth, 1000);
+  Policy m = Policy::Intersect(manifest, flags);
+  EXPECT_EQ(m.limits.Get(LimitId::kSteps), std::optional<uint64_t>(500));
+  EXPECT_EQ(m.limits.Get(LimitId::kMemory), std::optional<uint64_t>(64 << 20));
+  EXPECT_EQ(m.limits.Get(LimitId::kWall), std::optional<int64_t>(2000 * kMs));
+  EXPECT_EQ(m.limits.Get(LimitId::kCpu), std::optional<int64_t>(150 * kMs));
+  EXPECT_EQ(m.limits.Get(LimitId::kSpawned), std::optional<uint64_t>(8));
+  EXPECT_EQ(m.limits.Get(LimitId::kMailbox), std::optional<uint64_t>(1024));
+  EXPECT_EQ(m.limits.Get(LimitId::kDepth), std::optional<uint32_t>(500));
+  EXPECT_EQ(m.limits.mb_policy, MailboxPolicy::kFail);  // the child left the default
 
-  Budget drop;
-  drop.mb_policy = MailboxPolicy::kDrop;
-  EXPECT_EQ(BudgetTracker::Intersect(manifest, drop).mb_policy, MailboxPolicy::kDrop);
+  Policy drop;
+  drop.limits.mb_policy = MailboxPolicy::kDrop;
+  EXPECT_EQ(Policy::Intersect(manifest, drop).limits.mb_policy, MailboxPolicy::kDrop);
 
-  Budget none = BudgetTracker::Intersect(Budget{}, Budget{});
-  EXPECT_FALSE(none.steps.has_value());
-  EXPECT_FALSE(none.wall_ns.has_value());
-  EXPECT_FALSE(none.fs_read.has_value());
-  EXPECT_EQ(none.mb_policy, MailboxPolicy::kBlock);
+  Policy none = Policy::Intersect(Policy{}, Policy{});
+  EXPECT_FALSE(none.limits.Get(LimitId::kSteps).has_value());
+  EXPECT_FALSE(none.limits.Get(LimitId::kWall).has_value());
+  EXPECT_FALSE(none.grants.Get(GrantId::kFsRead).has_value());
+  EXPECT_FALSE(none.limits.mb_policy.has_value());
 }
 
 }  // namespace

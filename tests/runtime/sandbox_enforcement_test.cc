@@ -14,15 +14,15 @@ namespace {
 
 using Paths = std::vector<std::string>;
 
-Budget ReadOnly(Paths roots) {
-  Budget b;
-  b.fs_read = std::move(roots);
+Policy ReadOnly(Paths roots) {
+  Policy b;
+  b.grants.Set(GrantId::kFsRead, std::move(roots));
   return b;
 }
 
-Budget Hosts(Paths hosts) {
-  Budget b;
-  b.net = std::move(hosts);
+Policy Hosts(Paths hosts) {
+  Policy b;
+  b.grants.Set(GrantId::kNet, std::move(hosts));
   return b;
 }
 
@@ -35,8 +35,8 @@ TEST(SandboxEnforcement, HostAllowlistBlocksExternal) {
   EXPECT_TRUE(Allowed(t.CheckHost("api.example.com:443")));
   std::optional<Breach> b = t.CheckHost("evil.example.com:443");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kHost);
-  EXPECT_EQ(b->Code(), "MT5015");
+  EXPECT_EQ(b->grant, GrantId::kNet);
+  EXPECT_STREQ(ir::TrapText(b->Code()), "MT5015");
 }
 
 TEST(SandboxEnforcement, ReadPathAllowlistAdmitsPrefixDirs) {
@@ -48,9 +48,9 @@ TEST(SandboxEnforcement, ReadPathAllowlistAdmitsPrefixDirs) {
 }
 
 TEST(SandboxEnforcement, WritePathAllowlistIndependentOfRead) {
-  Budget budget;
-  budget.fs_read = Paths{"/models"};
-  budget.fs_write = Paths{"/tmp/out"};
+  Policy budget;
+  budget.grants.Set(GrantId::kFsRead, Paths{"/models"});
+  budget.grants.Set(GrantId::kFsWrite, Paths{"/tmp/out"});
   BudgetTracker t(budget);
   EXPECT_TRUE(Allowed(t.CheckReadPath("/models/x")));
   EXPECT_FALSE(Allowed(t.CheckWritePath("/models/x")));
@@ -59,7 +59,7 @@ TEST(SandboxEnforcement, WritePathAllowlistIndependentOfRead) {
 }
 
 TEST(SandboxEnforcement, NoAllowlistMeansPermissive) {
-  BudgetTracker t(Budget{});
+  BudgetTracker t(Policy{});
   EXPECT_TRUE(Allowed(t.CheckHost("anything")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/anywhere")));
   EXPECT_TRUE(Allowed(t.CheckWritePath("/anywhere")));
@@ -82,7 +82,7 @@ TEST(SandboxEnforcement, DotDotIsNormalisedBeforeMatching) {
   BudgetTracker t(ReadOnly({"/models"}));
   std::optional<Breach> b = t.CheckReadPath("/models/../etc/passwd");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kPath);
+  EXPECT_EQ(b->grant, GrantId::kFsRead);
   EXPECT_EQ(b->subject, "/models/../etc/passwd");
   EXPECT_FALSE(Allowed(t.CheckReadPath("/models/../../../etc/passwd")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/models/..")));
@@ -101,11 +101,11 @@ TEST(SandboxEnforcement, RootsAreNormalisedToo) {
 }
 
 TEST(SandboxEnforcement, EmptyListAllowsNothing) {
-  Budget budget;
-  budget.fs_read = Paths{};
-  budget.fs_write = Paths{};
-  budget.net = Paths{};
-  budget.env = Paths{};
+  Policy budget;
+  budget.grants.Set(GrantId::kFsRead, Paths{});
+  budget.grants.Set(GrantId::kFsWrite, Paths{});
+  budget.grants.Set(GrantId::kNet, Paths{});
+  budget.grants.Set(GrantId::kEnv, Paths{});
   BudgetTracker t(budget);
   EXPECT_FALSE(Allowed(t.CheckReadPath("/")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/anything")));
@@ -135,25 +135,26 @@ TEST(SandboxEnforcement, RelativePathsResolveAgainstCwd) {
   EXPECT_TRUE(Allowed(t.CheckReadPath(cwd + "/in/data.json")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("out/data.json")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("in/../out")));
-  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{NormalizePath(cwd + "/in")}));
+  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{ir::NormalizePath(cwd + "/in")}));
 }
 
 TEST(SandboxEnforcement, NormalizePathAndPathWithin) {
-  EXPECT_EQ(NormalizePath("/a/./b//c/../d/"), "/a/b/d");
-  EXPECT_EQ(NormalizePath("/../.."), "/");
-  EXPECT_EQ(NormalizePath("/"), "/");
-  EXPECT_EQ(NormalizePath(""), "");
-  EXPECT_TRUE(PathWithin("/", "/etc"));
-  EXPECT_TRUE(PathWithin("/data", "/data"));
-  EXPECT_TRUE(PathWithin("/data", "/data/x"));
-  EXPECT_FALSE(PathWithin("/data", "/database"));
-  EXPECT_FALSE(PathWithin("", "/data"));
+  EXPECT_EQ(ir::NormalizePath("/a/./b//c/../d/"), "/a/b/d");
+  EXPECT_EQ(ir::NormalizePath("/../.."), "/");
+  EXPECT_EQ(ir::NormalizePath("/"), "/");
+  EXPECT_EQ(ir::NormalizePath(""), "");
+  EXPECT_TRUE(ir::PathWithin("/", "/etc"));
+  EXPECT_TRUE(ir::PathWithin("/data", "/data"));
+  EXPECT_TRUE(ir::PathWithin("/data", "/data/x"));
+  EXPECT_FALSE(ir::PathWithin("/data", "/database"));
+  EXPECT_FALSE(ir::PathWithin("", "/data"));
 }
 
 // ---- Hosts ----------------------------------------------------------------
 
 TEST(SandboxEnforcement, HostEntryForms) {
-  BudgetTracker t(Hosts({"api.example.com:443", "files.example.org", "*.cdn.net", "[::1]:8080"}));
+  BudgetTracker t(
+      Hosts({"api.example.com:443", "files.example.org", "*.cdn.example.net", "[::1]:8080"}));
   // host:port: that port only.
   EXPECT_TRUE(Allowed(t.CheckHost("api.example.com:443")));
   EXPECT_FALSE(Allowed(t.CheckHost("api.example.com:80")));
@@ -163,10 +164,10 @@ TEST(SandboxEnforcement, HostEntryForms) {
   EXPECT_TRUE(Allowed(t.CheckHost("files.example.org:8443")));
   EXPECT_FALSE(Allowed(t.CheckHost("evil.files.example.org")));
   // *.suffix: any subdomain, label-aligned, not the apex.
-  EXPECT_TRUE(Allowed(t.CheckHost("a.cdn.net:443")));
-  EXPECT_TRUE(Allowed(t.CheckHost("a.b.cdn.net")));
-  EXPECT_FALSE(Allowed(t.CheckHost("cdn.net")));
-  EXPECT_FALSE(Allowed(t.CheckHost("evilcdn.net")));
+  EXPECT_TRUE(Allowed(t.CheckHost("a.cdn.example.net:443")));
+  EXPECT_TRUE(Allowed(t.CheckHost("a.b.cdn.example.net")));
+  EXPECT_FALSE(Allowed(t.CheckHost("cdn.example.net")));
+  EXPECT_FALSE(Allowed(t.CheckHost("evilcdn.example.net")));
   // IPv6 in brackets.
   EXPECT_TRUE(Allowed(t.CheckHost("[::1]:8080")));
   EXPECT_FALSE(Allowed(t.CheckHost("[::1]:8081")));
@@ -197,19 +198,19 @@ TEST(SandboxEnforcement, MalformedHostRequestsAreDenied) {
 }
 
 TEST(SandboxEnforcement, HostEntryAllowsHelper) {
-  EXPECT_TRUE(HostEntryAllows("api.example.com:443", "api.example.com:443"));
-  EXPECT_TRUE(HostEntryAllows("*.example.com", "api.example.com:443"));
-  EXPECT_FALSE(HostEntryAllows("*.example.com:80", "api.example.com:443"));
+  EXPECT_TRUE(ir::HostEntryAllows("api.example.com:443", "api.example.com:443"));
+  EXPECT_TRUE(ir::HostEntryAllows("*.example.com", "api.example.com:443"));
+  EXPECT_FALSE(ir::HostEntryAllows("*.example.com:80", "api.example.com:443"));
 }
 
 TEST(SandboxEnforcement, EnvAllowlistIsExact) {
-  Budget budget;
-  budget.env = Paths{"HOME", "LANG"};
+  Policy budget;
+  budget.grants.Set(GrantId::kEnv, Paths{"HOME", "LANG"});
   BudgetTracker t(budget, "Env");
   EXPECT_TRUE(Allowed(t.CheckEnv("HOME")));
   std::optional<Breach> b = t.CheckEnv("home");
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->kind, Breach::Kind::kEnv);
+  EXPECT_EQ(b->grant, GrantId::kEnv);
   EXPECT_EQ(b->Message(), "sandbox Env: capability outside sandbox: env home");
   EXPECT_FALSE(Allowed(t.CheckEnv("PATH")));
 }
@@ -239,7 +240,7 @@ TEST(SandboxNesting, ChildNarrowsParentPaths) {
 
 TEST(SandboxNesting, ChildWithoutListInheritsParent) {
   BudgetTracker parent(ReadOnly({"/data"}));
-  BudgetTracker child(Budget{}, "Inner", &parent);
+  BudgetTracker child(Policy{}, "Inner", &parent);
   EXPECT_TRUE(Allowed(child.CheckReadPath("/data/x")));
   EXPECT_FALSE(Allowed(child.CheckReadPath("/etc/passwd")));
   EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{"/data"}));
@@ -247,9 +248,9 @@ TEST(SandboxNesting, ChildWithoutListInheritsParent) {
 }
 
 TEST(SandboxNesting, ParentWithoutListDefersToChild) {
-  BudgetTracker parent(Budget{});
-  Budget inner;
-  inner.fs_write = Paths{"/tmp/out"};
+  BudgetTracker parent(Policy{});
+  Policy inner;
+  inner.grants.Set(GrantId::kFsWrite, Paths{"/tmp/out"});
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_TRUE(Allowed(child.CheckWritePath("/tmp/out/a")));
   EXPECT_FALSE(Allowed(child.CheckWritePath("/tmp/a")));
@@ -257,11 +258,11 @@ TEST(SandboxNesting, ParentWithoutListDefersToChild) {
 }
 
 TEST(SandboxNesting, ChildCannotWidenHostsOrEnv) {
-  Budget outer = Hosts({"*.example.com:443"});
-  outer.env = Paths{"HOME"};
+  Policy outer = Hosts({"*.example.com:443"});
+  outer.grants.Set(GrantId::kEnv, Paths{"HOME"});
   BudgetTracker parent(outer, "Outer");
-  Budget inner = Hosts({"api.example.com", "evil.org:443"});
-  inner.env = Paths{"HOME", "SECRET"};
+  Policy inner = Hosts({"api.example.com", "evil.org:443"});
+  inner.grants.Set(GrantId::kEnv, Paths{"HOME", "SECRET"});
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_TRUE(Allowed(child.CheckHost("api.example.com:443")));
   EXPECT_FALSE(Allowed(child.CheckHost("api.example.com:80")));   // parent: port 443 only
@@ -295,51 +296,53 @@ TEST(SandboxNesting, ThreeLevelsIntersect) {
 // ---- Intersect() of allow-lists --------------------------------------------
 
 TEST(SandboxNesting, IntersectPathLists) {
-  Budget a = ReadOnly({"/data", "/srv/app"});
-  a.fs_write = Paths{"/tmp"};
-  Budget b = ReadOnly({"/data/sub", "/srv", "/etc"});
-  Budget m = BudgetTracker::Intersect(a, b);
-  EXPECT_EQ(m.fs_read, std::optional<Paths>(Paths{"/data/sub", "/srv/app"}));
-  EXPECT_EQ(m.fs_write, std::optional<Paths>(Paths{"/tmp"}));  // b has no write list
-  EXPECT_FALSE(m.net.has_value());
-  EXPECT_FALSE(m.env.has_value());
+  Policy a = ReadOnly({"/data", "/srv/app"});
+  a.grants.Set(GrantId::kFsWrite, Paths{"/tmp"});
+  Policy b = ReadOnly({"/data/sub", "/srv", "/etc"});
+  Policy m = Policy::Intersect(a, b);
+  EXPECT_EQ(m.grants.Get(GrantId::kFsRead), std::optional<Paths>(Paths{"/data/sub", "/srv/app"}));
+  EXPECT_EQ(m.grants.Get(GrantId::kFsWrite),
+            std::optional<Paths>(Paths{"/tmp"}));  // b has no write list
+  EXPECT_FALSE(m.grants.Get(GrantId::kNet).has_value());
+  EXPECT_FALSE(m.grants.Get(GrantId::kEnv).has_value());
 
-  Budget disjoint = BudgetTracker::Intersect(ReadOnly({"/data"}), ReadOnly({"/database"}));
-  EXPECT_EQ(disjoint.fs_read, std::optional<Paths>(Paths{}));
+  Policy disjoint = Policy::Intersect(ReadOnly({"/data"}), ReadOnly({"/database"}));
+  EXPECT_EQ(disjoint.grants.Get(GrantId::kFsRead), std::optional<Paths>(Paths{}));
 }
 
 TEST(SandboxNesting, IntersectHostLists) {
-  Budget m = BudgetTracker::Intersect(Hosts({"*.example.com", "other.org:80"}),
-                                      Hosts({"api.example.com:443", "evil.com", "other.org"}));
-  EXPECT_EQ(m.net, std::optional<Paths>(Paths{"api.example.com:443", "other.org:80"}));
+  Policy m = Policy::Intersect(Hosts({"*.example.com", "other.org:80"}),
+                               Hosts({"api.example.com:443", "evil.com", "other.org"}));
+  EXPECT_EQ(m.grants.Get(GrantId::kNet),
+            std::optional<Paths>(Paths{"api.example.com:443", "other.org:80"}));
 
   // Neither entry admits the other, but both admit api.example.com:443.
-  Budget crossed =
-      BudgetTracker::Intersect(Hosts({"*.example.com:443"}), Hosts({"api.example.com"}));
-  EXPECT_EQ(crossed.net, std::optional<Paths>(Paths{"api.example.com:443"}));
+  Policy crossed = Policy::Intersect(Hosts({"*.example.com:443"}), Hosts({"api.example.com"}));
+  EXPECT_EQ(crossed.grants.Get(GrantId::kNet), std::optional<Paths>(Paths{"api.example.com:443"}));
 
-  Budget wild = BudgetTracker::Intersect(Hosts({"*.example.com"}), Hosts({"*.a.example.com"}));
-  EXPECT_EQ(wild.net, std::optional<Paths>(Paths{"*.a.example.com"}));
+  Policy wild = Policy::Intersect(Hosts({"*.example.com"}), Hosts({"*.a.example.com"}));
+  EXPECT_EQ(wild.grants.Get(GrantId::kNet), std::optional<Paths>(Paths{"*.a.example.com"}));
 
-  Budget none = BudgetTracker::Intersect(Hosts({"a.com:443"}), Hosts({"a.com:80"}));
-  EXPECT_EQ(none.net, std::optional<Paths>(Paths{}));
+  Policy none = Policy::Intersect(Hosts({"a.com:443"}), Hosts({"a.com:80"}));
+  EXPECT_EQ(none.grants.Get(GrantId::kNet), std::optional<Paths>(Paths{}));
 }
 
 TEST(SandboxNesting, IntersectEnvLists) {
-  Budget a;
-  a.env = Paths{"HOME", "LANG", "PATH"};
-  Budget b;
-  b.env = Paths{"PATH", "HOME", "SECRET"};
-  EXPECT_EQ(BudgetTracker::Intersect(a, b).env, std::optional<Paths>(Paths{"HOME", "PATH"}));
-  EXPECT_EQ(BudgetTracker::Intersect(a, Budget{}).env, a.env);
+  Policy a;
+  a.grants.Set(GrantId::kEnv, Paths{"HOME", "LANG", "PATH"});
+  Policy b;
+  b.grants.Set(GrantId::kEnv, Paths{"PATH", "HOME", "SECRET"});
+  EXPECT_EQ(Policy::Intersect(a, b).grants.Get(GrantId::kEnv),
+            std::optional<Paths>(Paths{"HOME", "PATH"}));
+  EXPECT_EQ(Policy::Intersect(a, Policy{}).grants.Get(GrantId::kEnv), a.grants.Get(GrantId::kEnv));
 }
 
 TEST(SandboxNesting, IntersectedBudgetDeniesWhatEitherDenies) {
-  Budget manifest = ReadOnly({"/data"});
-  manifest.net = Paths{"*.example.com"};
-  Budget flags = ReadOnly({"/data/in", "/etc"});
-  flags.net = Paths{"api.example.com:443", "evil.org"};
-  BudgetTracker t(BudgetTracker::Intersect(manifest, flags));
+  Policy manifest = ReadOnly({"/data"});
+  manifest.grants.Set(GrantId::kNet, Paths{"*.example.com"});
+  Policy flags = ReadOnly({"/data/in", "/etc"});
+  flags.grants.Set(GrantId::kNet, Paths{"api.example.com:443", "evil.org"});
+  BudgetTracker t(Policy::Intersect(manifest, flags));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/data/in/x")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/data/out")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));

@@ -238,8 +238,8 @@ TEST(Scheduler, MailboxFailIsABudgetBreachWithExit7) {
   auto p = Compile(kSink, "sink.mty");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.mailbox = 2;
-  o.budget.mb_policy = "fail";
+  o.policy.limits.Set(mty::LimitId::kMailbox, 2);
+  o.policy.limits.mb_policy = mty::ir::ParseMailboxPolicy("fail");
   Captured c = RunCapturing(*p, o);
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
@@ -258,8 +258,8 @@ TEST(Scheduler, MailboxBlockAndDropDoNotFailTheSender) {
   ASSERT_TRUE(p);
   for (const char* policy : {"block", "drop"}) {
     mty::RunOptions o;
-    o.budget.mailbox = 2;
-    o.budget.mb_policy = policy;
+    o.policy.limits.Set(mty::LimitId::kMailbox, 2);
+    o.policy.limits.mb_policy = mty::ir::ParseMailboxPolicy(policy);
     Captured c = RunCapturing(*p, o);
     EXPECT_EQ(c.result.kind, mty::RunResult::Kind::kOk) << policy << ": " << c.result.Report();
     EXPECT_EQ(c.result.exit_code, 0) << policy;
@@ -282,7 +282,7 @@ fn main() {
                    "spawn.mty");
   ASSERT_TRUE(p);
   mty::RunOptions o;
-  o.budget.spawned = 2;
+  o.policy.limits.Set(mty::LimitId::kSpawned, 2);
   Captured c = RunCapturing(*p, o);
   const mty::RunResult& r = c.result;
   EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);

@@ -102,7 +102,7 @@ std::string RunNet(const std::string& src, std::vector<std::string> allow_net, i
   if (!p.ok()) return "";
   std::string out;
   mty::RunOptions o;
-  o.allow_net = std::move(allow_net);
+  o.policy.grants.Set(mty::GrantId::kNet, std::move(allow_net));
   o.on_stdout = [&](std::string_view s) { out.append(s); };
   mty::RunResult r = (*p)->Run(o);
   if (exit_code) *exit_code = r.exit_code;

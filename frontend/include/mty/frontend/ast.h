@@ -92,8 +92,8 @@ struct Expr {
     kStr,         // text
     kChar,        // int_value = scalar
     kBool,        // int_value 0/1
-    kDuration,    // int_value ns
-    kSize,        // int_value bytes
+    kDuration,    // int_value ns (unit suffix in text)
+    kSize,        // int_value bytes (unit suffix in text)
     kUnit,        // ()
     kPath,        // segs: `x`, `std.fs.read`, `Shape::Circle`, `None`, `Point.new`
     kUnary,       // unary_op, lhs

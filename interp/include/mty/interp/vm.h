@@ -107,11 +107,11 @@ class Host {
 };
 
 struct Limits {
-  uint64_t steps = 0;      // 0 = unlimited
-  uint64_t memory = 0;     // bytes (estimate); 0 = unlimited
-  uint32_t depth = 10000;  // call frames; 0 = the default 10000
-  int64_t wall_ns = 0;     // wall-clock time from Start; 0 = unlimited
-  int64_t cpu_ns = 0;      // CPU time of the threads running the task; 0 = unlimited
+  std::optional<uint64_t> steps;   // unset = unlimited; 0 allows no step
+  std::optional<uint64_t> memory;  // bytes (estimate)
+  uint32_t depth = 10000;          // call frames
+  std::optional<int64_t> wall_ns;  // wall-clock time from Start
+  std::optional<int64_t> cpu_ns;   // CPU time of the threads running the task
   // When set, the wall-clock deadline (steady_clock ns) instead of Start +
   // wall_ns (tasks of one run share the run's deadline); wall_ns still names
   // the limit in the breach message.

@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "mty/ir/policy.h"
+
 namespace mty::ir {
 
 // A position in some source text (1-based). line == 0 means "unknown".
@@ -322,16 +324,13 @@ struct Adt {
 };
 
 // A sandbox manifest (runtime.md §4), declared once per program and entered
-// with `sandbox_enter "Name"`. Unset fields inherit the enclosing scope's
-// limits and allow-lists; set ones can only tighten them.
+// with `sandbox_enter "Name"`. Unset entries inherit the enclosing scope's
+// limits and allow-lists; set ones can only tighten them. The keys, units
+// and rules are the policy table's (policy.h).
 //   sandbox "Tool" { steps = 1000, memory = 64MiB, wall = 2s, fs.read = ["./in"] }
 struct SandboxDecl {
   std::string name;
-  std::optional<uint64_t> steps, memory, spawned, mailbox;
-  std::optional<int64_t> wall_ns, cpu_ns;
-  std::optional<uint32_t> depth;
-  std::string mb_policy;  // "" (unset), "block", "drop" or "fail"
-  std::optional<std::vector<std::string>> fs_read, fs_write, net, env;
+  Policy policy;
   Loc loc;
   bool operator==(const SandboxDecl&) const = default;
 };

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mty/interp/vm.h"
+#include "mty/ir/policy.h"
 #include "mty/runtime/watchdog.h"
 
 namespace mty::runtime {
@@ -29,10 +30,10 @@ namespace mty::runtime {
 using ir::TrapCode;
 
 struct AgentOptions {
-  interp::Limits limits;            // the run's budget (shared by all tasks)
-  uint64_t spawned = 0;             // agents that may be spawned; 0 = unlimited
-  uint64_t mailbox = 1024;          // messages queued per agent
-  std::string mb_policy = "block";  // block | drop | fail
+  interp::Limits limits;                   // the run's budget (shared by all tasks)
+  std::optional<uint64_t> spawned;         // agents that may be spawned
+  uint64_t mailbox = ir::kDefaultMailbox;  // messages queued per agent
+  ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;  // what a send to a full mailbox does
   // Steps a task runs before it yields to the others (programs that use
   // agents only; at least 10 000 by runtime.md §5).
   uint64_t quantum = 10000;

@@ -13,84 +13,24 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "mty/ir/policy.h"
 
 namespace mty::runtime {
 
-// What a send does when the receiver's mailbox is full (`mb_policy`).
-enum class MailboxPolicy { kBlock, kDrop, kFail };
-
-// Limits and allow-lists of one tracker. An unset (nullopt) limit is
-// unlimited; an unset list is no allow-list (everything allowed at this
-// level); an empty list allows nothing.
-struct Budget {
-  std::optional<uint64_t> steps;
-  std::optional<uint64_t> memory;  // estimated bytes (runtime.md §2)
-  std::optional<int64_t> wall_ns;
-  std::optional<int64_t> cpu_ns;
-  std::optional<uint64_t> spawned;
-  std::optional<uint64_t> mailbox;
-  MailboxPolicy mb_policy = MailboxPolicy::kBlock;
-  std::optional<uint32_t> depth;
-  std::optional<std::vector<std::string>> fs_read;   // roots
-  std::optional<std::vector<std::string>> fs_write;  // roots
-  std::optional<std::vector<std::string>> net;       // "host:port", "host", "*.suffix"
-  std::optional<std::vector<std::string>> env;       // variable names (exact)
-};
-
-// One exceeded limit or one denied capability request.
-struct Breach {
-  enum class Kind { kSteps, kMemory, kWall, kCpu, kSpawned, kMailbox, kDepth, kHost, kPath, kEnv };
-  Kind kind = Kind::kSteps;
-  uint64_t observed = 0;  // the value that went over (ns for wall/cpu)
-  uint64_t limit = 0;     // the limit it went over (ns for wall/cpu)
-  std::string subject;    // host / path / env var / agent name for mailbox
-  std::string sandbox;    // the tracker whose limit was breached ("" = the run's root)
-
-  // MT5009 budgets, MT5012 mailbox, MT5018 depth, MT5015 host/path/env.
-  std::string Code() const;
-  // `mty run` exit code: steps 3, memory 4, wall 5, cpu 6, spawned/mailbox 7,
-  // depth and capabilities 1.
-  int ExitCode() const;
-  // The runtime.md §1 text without the `trap MTxxxx: ` prefix, preceded by
-  // `sandbox <name>: ` for a named sandbox.
-  std::string Message() const;
-  // kResourceExhausted for budgets (mailbox and depth included),
-  // kPermissionDenied for capabilities; message `Code() + ": " + Message()`.
-  absl::Status ToStatus() const;
-};
-
-// A short label per kind (`steps`, `memory`, `wall`, `cpu`, `spawned`,
-// `mailbox`, `depth`, `host`, `path`, `env`), e.g. for traces.
-std::string_view BreachKindName(Breach::Kind kind);
-
-// `path` made absolute against the current working directory and lexically
-// normalised (`.`, `..`, repeated `/`), without resolving symlinks. Returns ""
-// for an empty path or when a relative path meets an unavailable cwd.
-std::string NormalizePath(std::string_view path);
-
-// True when the normalised `path` is `root` or lies below it by whole
-// components (`/data` contains `/data/x`, not `/database`). Both arguments
-// must already be normalised; an empty root contains nothing.
-bool PathWithin(std::string_view root, std::string_view path);
-
-// True when the net allow-list entry admits `host_port` (`host:port`,
-// `host`, `[v6]:port`); hosts compare case-insensitively.
-bool HostEntryAllows(std::string_view entry, std::string_view host_port);
+using ir::Breach;
+using ir::GrantId;
+using ir::LimitId;
+using ir::MailboxPolicy;
+using ir::Policy;
 
 // A node in the tracker chain. Counters are atomics, so one tracker may be
 // charged from several threads; the budget, name, parent and start time are
 // fixed at construction. The parent must outlive the child.
 class BudgetTracker {
  public:
-  explicit BudgetTracker(Budget budget, std::string name = "", BudgetTracker* parent = nullptr);
+  explicit BudgetTracker(Policy policy, std::string name = "", BudgetTracker* parent = nullptr);
   BudgetTracker(const BudgetTracker&) = delete;
   BudgetTracker& operator=(const BudgetTracker&) = delete;
-
-  // The tightest combination of two budgets: the smaller of each limit and
-  // the intersection of each allow-list (an unset side imposes nothing). The
-  // mailbox policy is the child's unless the child leaves the default
-  // (kBlock), then the parent's.
-  static Budget Intersect(const Budget& parent, const Budget& child);
 
   // Charges count against this tracker and every ancestor. Each returns the
   // breach of the first tracker on the path (self first, then ancestors)
@@ -126,7 +66,7 @@ class BudgetTracker {
   std::optional<int64_t> WallDeadlineNs() const;
   std::optional<uint32_t> EffectiveDepth() const;
   std::optional<uint64_t> EffectiveMailbox() const;
-  MailboxPolicy EffectivePolicy() const;  // this tracker's own policy
+  MailboxPolicy EffectivePolicy() const;  // the innermost policy set on the path (default block)
 
   // The path allow-lists intersected along the path, as normalised roots;
   // nullopt when no tracker on the path has a list.
@@ -135,7 +75,7 @@ class BudgetTracker {
 
   const std::string& name() const { return name_; }
   BudgetTracker* parent() const { return parent_; }
-  const Budget& budget() const { return budget_; }
+  const Policy& policy() const { return policy_; }
   int64_t start_ns() const { return start_ns_; }  // steady_clock, at construction
 
   uint64_t steps_used() const { return steps_.load(std::memory_order_relaxed); }
@@ -144,13 +84,17 @@ class BudgetTracker {
   uint64_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
 
  private:
-  std::optional<Breach> CheckCpu() const;
-  std::optional<Breach> CheckWall() const;
-  std::optional<Breach> CheckMemory() const;
-  std::optional<Breach> CheckSteps() const;
-  std::optional<Breach> CheckSpawned() const;
+  std::optional<uint64_t> Lim(LimitId id) const;
+  // The first tracker (self upward) whose use of `id` is over its limit;
+  // wall uses the time since each tracker's creation.
+  std::optional<Breach> CheckUse(LimitId id, uint64_t (*use)(const BudgetTracker&),
+                                 int64_t now) const;
+  std::optional<Breach> CheckPath(GrantId id, std::string_view path) const;
+  std::optional<uint64_t> Remaining(LimitId id, uint64_t (*use)(const BudgetTracker&)) const;
+  // The lists of family `id` along the path, intersected.
+  ir::Grants ChainGrants(GrantId id) const;
 
-  Budget budget_;
+  Policy policy_;
   std::string name_;
   BudgetTracker* parent_;
   int64_t start_ns_;

@@ -9,29 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "mty/interp/vm.h"
+#include "mty/ir/policy.h"
 #include "mty/stdlib/fs_cap.h"
 
 namespace mty::stdlib {
 
 using ir::TrapCode;
 
-// What a run may touch. Deny by default: a default-constructed Grants
-// allows no file, host or environment variable.
-struct Grants {
-  // File access: when unset (nullopt-like flag false), the process-wide
-  // default caps apply (which themselves deny by default).
-  bool has_fs = false;
-  FsCap read = FsCap::None();
-  FsCap write = FsCap::None();
-  bool all_net = false;
-  std::vector<std::string> net;  // host:port, host, *.suffix
-  bool all_env = false;
-  std::vector<std::string> env;  // variable names
-};
-
 struct HostOptions {
-  Grants grants;
+  // What the run may touch (the policy table's grants). Deny by default: an
+  // unset `net` or `env` list allows nothing; an unset `fs.read` /
+  // `fs.write` list falls back to the process-wide default caps.
+  ir::Grants grants;
   std::vector<std::string> args;   // std.env.args()
   bool deny_is_trap = false;       // the first denial traps MT5015
   int64_t net_timeout_ms = 30000;  // per HTTP request
@@ -70,7 +61,7 @@ class StdHost : public interp::Host {
     std::optional<std::vector<std::string>> net;  // unset: as the enclosing scope
     std::optional<std::vector<std::string>> env;
   };
-  bool NetAllowed(std::string_view host, int port) const;
+  bool NetAllowed(std::string_view host_port) const;
   bool EnvAllowed(std::string_view name) const;
 
   // The cap for one call: the run's grant (or the default cap), narrowed by
@@ -80,12 +71,15 @@ class StdHost : public interp::Host {
 
   interp::Host* out_;
   HostOptions options_;
+  // The run's fs grants as caps; nullopt: the process-wide default cap.
+  std::optional<FsCap> read_, write_;
   int denials_ = 0;
   std::vector<Scope> scopes_;  // innermost last
 };
 
-// Whether `host` (a URL's host and port) matches an allow-list entry
-// (`host:port`, `host` for any port, `*.suffix`). Case-insensitive.
-bool HostAllowed(const std::vector<std::string>& allow, std::string_view host, int port);
+// `host:port` of an http(s) URL as libcurl parses it (the same parse the
+// request uses): lower-case host, IPv6 in brackets, default ports 80/443.
+// What net grants are checked against, at run time and by `mty check`.
+absl::StatusOr<std::string> UrlHostPort(std::string_view url);
 
 }  // namespace mty::stdlib
