@@ -1,24 +1,20 @@
-// Lowering: Mighty AST -> MtyIR. Global tables (ADTs, functions, methods,
-// consts, uses), a light static type tracker (enough to resolve field names
-// and methods and to check arity, fields, variants and known methods), and
-// per-function lowering of statements, expressions and patterns.
+// Lowering: Mighty AST -> MtyIR. This file: the light static type tracker
+// (enough to resolve field names and methods and to check arity, fields,
+// variants and known methods), type, field and variant lookups in the global
+// tables, and the entry points. The item pass is in lower_items.cc, the
+// per-function lowerer (FnLowerer, lower_internal.h) in lower_fn.cc,
+// lower_expr.cc, lower_call.cc, lower_pattern.cc and lower_agent.cc.
 #include "mty/frontend/lower.h"
 
-#include <functional>
 #include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "lower_internal.h"
 #include "mty/frontend/parser.h"
 #include "mty/ir/verify.h"
 
 namespace mty::frontend {
-
-using ir::Operand;
-using ir::Place;
-using ir::Rvalue;
 
 // ---------------------------------------------------------------- types ----
 
@@ -254,7 +250,6 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
 
 ir::Program Lower(const Module& m, Diagnostics& diags) {
   Globals g(diags);
-  g.file = m.file;
   g.Collect(m);
   if (diags.HasErrors()) return {};
   g.LowerAll(m);

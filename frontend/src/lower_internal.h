@@ -1,12 +1,15 @@
 // Internal declarations shared by the lowering files: the static type
-// tracker, the global tables, and the per-function lowerer.
+// tracker, the global tables, and the per-function lowerer (FnLowerer).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mty/frontend/ast.h"
@@ -14,6 +17,11 @@
 #include "mty/ir/ir.h"
 
 namespace mty::frontend {
+
+// The lowering files use these IR names unqualified.
+using ir::Operand;
+using ir::Place;
+using ir::Rvalue;
 
 // What the lowering knows statically about a value's type. kUnknown is
 // common (closure params, generic code): operations then stay dynamic and
@@ -87,7 +95,6 @@ struct Globals {
   explicit Globals(Diagnostics& d);
 
   Diagnostics& diags;
-  std::string file;
   std::map<std::string, AdtDef> adts;
   std::map<std::string, FnDef> fns;                                   // by ir name
   std::map<std::string, std::map<std::string, std::string>> methods;  // type -> name -> ir name
@@ -103,26 +110,30 @@ struct Globals {
   int closure_counter = 0;
   // Declares the IR sandbox for a manifest (a named item or an inline
   // `sandbox Name with {..}`) and returns its IR name: the source name, or
-  // `Name@line:col` when a different manifest already uses that name.
+  // `Name@line:col` when a different manifest already uses that name
+  // (lower_agent.cc, next to FnLowerer::CheckSandboxEntry).
   std::string DeclareSandbox(const std::string& name, const std::vector<SandboxEntry>& entries,
                              Loc loc);
   std::set<std::string> prelude_needed;  // __mty_* functions the program calls
 
+  // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
   void LowerAll(const Module& m);
+  // Types, fields and variants (lower.cc).
   TyP Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generics = nullptr);
   const FieldDef* FindField(const std::string& adt, const std::string& field,
                             uint32_t* index) const;
   const VariantDef* FindVariant(const std::string& adt, const std::string& v,
                                 uint32_t* index) const;
   const AdtDef* BareVariantOwner(const std::string& v) const;
-  // Emits the function for one declaration.
+  // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl);
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
-  // Compiles the prelude functions in prelude_needed (prelude.cc).
+  // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
 };
 
+// The known library surface (lower_known.cc).
 // One manifest entry of a `sandbox` item or block applied to `p` through
 // the policy table (ir/policy.h), or the diagnostic it earns (an unknown key
 // MT1013, a value of the wrong kind MT2013).
@@ -141,5 +152,358 @@ bool IsKnownMethod(Ty::Kind k, const std::string& adt, const std::string& name);
 
 // Whether `as NAME` is a supported cast target.
 bool IsCastTargetName(const std::string& name);
+
+// ------------------------------------------------------ shared helpers ----
+
+inline ir::Loc IrLoc(Loc l) { return ir::Loc{l.line, l.col}; }
+
+inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
+
+inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
+inline Operand UnitOp() { return ConstOp(ir::Constant::Unit()); }
+
+inline Rvalue UseR(Operand o) {
+  Rvalue r;
+  r.ops.push_back(std::move(o));
+  return r;
+}
+
+// Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
+bool FlattenPath(const Expr& e, std::vector<std::string>* out);
+
+// `A::__turn_Msg(state, params) -> (state, reply)` (lower_agent.cc).
+ir::Function AgentTurn(const std::string& agent, const std::string& msg, size_t nparams, Loc loc);
+
+// ------------------------------------------------------- the lowerer ----
+
+// Lowers one function body to an ir::Function. The definitions are split by
+// job: lower_fn.cc (finishing, blocks and `let`, places and fields),
+// lower_expr.cc (expressions, operators, control flow), lower_call.cc (calls,
+// methods, effects, closures, macros, format!), lower_pattern.cc (patterns
+// and `match`), lower_agent.cc (agents, supervisors, spawn/send/ask,
+// sandboxes).
+class FnLowerer {
+ public:
+  struct Val {
+    Operand op;
+    TyP ty;
+  };
+
+  FnLowerer(Globals& g, std::string name, TyP ret) : g_(g), ret_(ret ? ret : Ty::Unknown()) {
+    fn_.name = std::move(name);
+    fn_.locals.push_back(ir::Local{ret_->ToIr(), true, ""});
+    scopes_.emplace_back();
+    cur_ = NewBlock();
+  }
+
+  uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref) {
+    uint32_t l = static_cast<uint32_t>(fn_.locals.size());
+    fn_.locals.push_back(ir::Local{ty->ToIr(), false, name});
+    fn_.num_params = l;
+    if (!name.empty()) scopes_.back()[name] = LocalInfo{l, ty, is_mut || is_mut_ref};
+    return l;
+  }
+
+  void SetLoc(Loc l) {
+    fn_.loc = IrLoc(l);
+    loc_ = l;
+  }
+  void SetSelfType(const std::string& t) {
+    self_type_ = t;
+    if (!t.empty()) generics_["Self"] = Ty::Adt(t);
+  }
+  void SetGenerics(const std::map<std::string, TyP>& g) {
+    for (const auto& [k, v] : g) generics_[k] = v;
+  }
+  std::string SelfName(const std::string& n) const {
+    return n == "Self" && !self_type_.empty() ? self_type_ : n;
+  }
+
+  // Lowers a function body and returns the finished function.
+  // Lowers a body; a function declared without a result (or `-> Unit`)
+  // returns () whatever its last expression is.
+  ir::Function FinishWithBlock(const Block& body, bool unit_ret = false) {
+    Val v = LowerBlock(body);
+    if (unit_ret) v = Unit();
+    return Finish(v);
+  }
+  ir::Function FinishWithExpr(const Expr& body, bool unit_ret = false) {
+    Val v = LowerExpr(body);
+    if (unit_ret) v = Unit();
+    return Finish(v);
+  }
+
+  Val LowerExpr(const Expr& e);
+
+  // ---- agents, supervisors, sandboxes (lower_agent.cc) ----
+  // The state of agent A is a struct `__agent_A` holding its constructor
+  // parameters (read-only) and then its state fields. Inside handlers and
+  // helpers, parameter 1 is `&mut` that state and every field name is an
+  // alias of `_1.*.fN`.
+  static std::string StateName(const AgentDecl& a) { return "__agent_" + a.name; }
+  void BindAgentState(const AgentDecl& a);
+  // `A::__init(ctor params) -> __agent_A`: evaluates the state initialisers
+  // in order (each may use the constructor parameters and earlier fields).
+  ir::Function LowerAgentInit(const AgentDecl& a);
+  ir::Function LowerHandler(const AgentDecl& a, const Handler& h);
+  ir::Function LowerAgentHelper(const AgentDecl& a, const FnDecl& f, TyP ret);
+  // `S::__children() -> [agent]`: the supervisor's child spawns, in order.
+  // `S::__policy() -> (strategy, [(child, restart, up_to, within, backoff_lo,
+  // backoff_hi, escalate)])`, in child order, for the agent runtime.
+  ir::Function LowerSupervisorPolicy(const SupervisorDecl& s);
+  ir::Function LowerSupervisorChildren(const SupervisorDecl& s);
+  // Checks one manifest entry (runtime.md §4): a known key and a value of
+  // the right kind. Values are data, not expressions (`mb_policy = fail`).
+  void CheckSandboxEntry(const SandboxEntry& en);
+
+ private:
+  struct LocalInfo {
+    uint32_t index;
+    TyP ty;
+    bool is_mut;
+    // A name can also alias a place below a local: agent state fields are
+    // `_1.*.fN` inside handlers.
+    std::vector<ir::Projection> proj = {};
+    Place At() const { return Place{index, proj}; }
+  };
+  struct LoopCtx {
+    uint32_t brk;
+    uint32_t cont;
+    uint32_t result;        // local for `break value`
+    int sandbox_depth = 0;  // sandboxes entered outside the loop
+  };
+  struct PendingBlock {
+    ir::Block block;
+    bool term_set = false;
+  };
+  struct PendingFn {
+    std::string name;
+    uint32_t num_params = 0;
+    std::vector<ir::Local> locals;
+    std::vector<PendingBlock> blocks;
+    ir::Loc loc;
+  };
+
+  // ---- finishing the function (lower_fn.cc) ----
+  ir::Function Finish(const Val& v);
+  bool Targeted(uint32_t b) const;
+
+  // ---- the IR builder: blocks, locals, statements, terminators ----
+  uint32_t NewBlock() {
+    fn_.blocks.emplace_back();
+    return static_cast<uint32_t>(fn_.blocks.size() - 1);
+  }
+  void SetBlock(uint32_t b) {
+    cur_ = b;
+    terminated_ = fn_.blocks[b].term_set;
+  }
+  uint32_t Temp(const TyP& ty) {
+    fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), true, ""});
+    return static_cast<uint32_t>(fn_.locals.size() - 1);
+  }
+  uint32_t NamedLocal(const std::string& name, const TyP& ty, bool is_mut) {
+    fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), is_mut, name});
+    uint32_t l = static_cast<uint32_t>(fn_.locals.size() - 1);
+    scopes_.back()[name] = LocalInfo{l, ty ? ty : Ty::Unknown(), is_mut};
+    return l;
+  }
+
+  void Push(ir::Statement s) {
+    if (terminated_) return;  // dead code after return/break: not emitted
+    fn_.blocks[cur_].block.stmts.push_back(std::move(s));
+  }
+  void Assign(Place p, Rvalue r, Loc loc) {
+    ir::Statement s;
+    s.kind = ir::Statement::Kind::kAssign;
+    s.place = std::move(p);
+    s.rvalue = std::move(r);
+    s.loc = IrLoc(loc_);  // statement granularity: where the source statement starts
+    s.loc_explicit = true;
+    (void)loc;
+    Push(std::move(s));
+  }
+  // Sets the current block's terminator and opens a fresh (dead) block.
+  void TermWith(ir::Terminator t) {
+    if (!terminated_) {
+      t.loc = IrLoc(loc_);
+      t.loc_explicit = true;
+      fn_.blocks[cur_].block.term = std::move(t);
+      fn_.blocks[cur_].term_set = true;
+    }
+    SetBlock(NewBlock());
+    terminated_ = false;
+  }
+  void Term(ir::Terminator::Kind k) {
+    ir::Terminator t;
+    t.kind = k;
+    TermWith(t);
+  }
+  void Goto(uint32_t b) {
+    ir::Terminator t;
+    t.kind = ir::Terminator::Kind::kGoto;
+    t.target = b;
+    if (!terminated_) {
+      t.loc = IrLoc(loc_);
+      t.loc_explicit = true;
+      fn_.blocks[cur_].block.term = t;
+      fn_.blocks[cur_].term_set = true;
+    }
+    terminated_ = true;
+  }
+  void Branch(Operand c, uint32_t yes, uint32_t no) {
+    ir::Terminator t;
+    t.kind = ir::Terminator::Kind::kIf;
+    t.op = std::move(c);
+    t.target = yes;
+    t.target2 = no;
+    if (!terminated_) {
+      t.loc = IrLoc(loc_);
+      t.loc_explicit = true;
+      fn_.blocks[cur_].block.term = t;
+      fn_.blocks[cur_].term_set = true;
+    }
+    terminated_ = true;
+  }
+
+  Operand ToLocalOp(const Val& v) {
+    if (v.op.kind != Operand::Kind::kConst && v.op.place.IsLocal()) return v.op;
+    uint32_t t = Temp(v.ty);
+    Assign(Place{t, {}}, UseR(v.op), loc_);
+    return Operand::Copy(Place{t, {}});
+  }
+  uint32_t ToLocal(const Val& v) {
+    Operand o = ToLocalOp(v);
+    return o.place.local;
+  }
+  Val Emit(Rvalue r, TyP ty) {
+    uint32_t t = Temp(ty);
+    Assign(Place{t, {}}, std::move(r), loc_);
+    return Val{Operand::Copy(Place{t, {}}), ty ? ty : Ty::Unknown()};
+  }
+  Val Unit() { return Val{UnitOp(), Ty::Make(Ty::Kind::kUnit)}; }
+
+  void Error(const char* code, Loc loc, std::string msg, std::string help = "") {
+    place_error_ = true;
+    g_.diags.Error(code, loc, std::move(msg), std::move(help));
+  }
+
+  const LocalInfo* FindLocal(const std::string& n) const {
+    for (size_t i = scopes_.size(); i-- > 0;) {
+      auto it = scopes_[i].find(n);
+      if (it != scopes_[i].end()) return &it->second;
+    }
+    return nullptr;
+  }
+
+  Rvalue CallBuiltin(const char* name, std::vector<Operand> args) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kCall;
+    r.is_builtin = true;
+    r.name = name;
+    r.ops = std::move(args);
+    return r;
+  }
+
+  Rvalue AdtInit(const std::string& adt, const std::string& variant, std::vector<Operand> ops) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kAdtInit;
+    r.name = adt;
+    r.name2 = variant;
+    r.ops = std::move(ops);
+    return r;
+  }
+
+  // ---- blocks and statements (lower_fn.cc) ----
+  Val LowerBlock(const Block& b);
+  void LowerLet(const Stmt& s);
+
+  // ---- places and fields (lower_fn.cc) ----
+  // Looks through references (Rust's auto-deref): appends a `.*` per `&`
+  // level of `ty` and leaves `ty` at the referent. A `&mut` on the way makes
+  // the place writable.
+  static void AutoDeref(Place& place, TyP& ty, bool* root_mut) {
+    while (ty->Is(Ty::Kind::kRef)) {
+      if (root_mut && ty->is_mut) *root_mut = true;
+      place.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+      ty = ty->Arg(0);
+    }
+  }
+  // A place for an lvalue expression (local, field, tuple field, index,
+  // deref) or nullopt. `root_mut` reports whether the base may be written.
+  std::optional<Place> PlaceOf(const Expr& e, TyP* ty, bool* root_mut, std::string* root_name);
+  // Resolves `.name` on a value of static type `bt`.
+  bool ResolveField(TyP bt, const std::string& name, Loc loc, uint32_t* fi, TyP* fty);
+  // Substitutes the generic parameter names of `adt` in `t` by the args of
+  // `actual` (Option[T] with actual Option[I64] gives I64 for T).
+  TyP Subst(TyP t, const std::string& adt, TyP actual);
+
+  // ---- patterns (lower_pattern.cc) ----
+  // Emits tests of `p` against the value at `place`; on failure control
+  // goes to `fail`, on success it continues in the current block with the
+  // pattern's names bound (new locals in the current scope).
+  void MatchPattern(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                    std::map<std::string, uint32_t>& binds);
+  void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds);
+  void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
+            std::map<std::string, uint32_t>& binds);
+  // Resolves a variant path in a pattern or expression: `Some`, `Shape.Circle`,
+  // `Shape::Circle`, `Circle` (bare, unique). Reports MT2003 for a known enum
+  // without the variant; returns null (no error) for an unknown bare name.
+  const VariantDef* ResolveVariantPath(const std::vector<PathSeg>& path, TyP expected,
+                                       std::string* adt, uint32_t* vi, Loc loc);
+  Val LowerMatch(const Expr& e);
+
+  // ---- expressions (lower_expr.cc) ----
+  Val LowerPath(const Expr& e);
+  Val ConstValue(const std::string& name, Loc loc);
+  Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
+                  const std::vector<ExprPtr>* args, TyP expected, Loc loc);
+  Val LowerAssign(const Expr& e);
+  Val LowerBinary(const Expr& e);
+  Val LowerIf(const Expr& e);
+  Val LowerLoop(const Expr& e);
+  Val LowerFor(const Expr& e);
+  Val LowerStruct(const Expr& e);
+
+  // ---- calls, methods, closures, macros (lower_call.cc) ----
+  Val LowerCall(const Expr& e);
+  Val LowerMethodCall(const Expr& e);
+  Val Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating, Loc loc);
+  Val CallUser(const FnDef& def, std::vector<Operand> args, Loc loc);
+  Val Effect(const std::string& path, const std::vector<ExprPtr>& args, Loc loc);
+  Val CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty);
+  std::vector<Operand> LowerArgs(const std::vector<ExprPtr>& args) {
+    std::vector<Operand> ops;
+    for (const ExprPtr& a : args) ops.push_back(LowerExpr(*a).op);
+    return ops;
+  }
+  Val LowerClosure(const Expr& e);
+  Val LowerMacro(const Expr& e);
+  Val LowerFormat(const Expr& e, size_t first_arg);
+
+  // ---- agents and sandboxes in expressions (lower_agent.cc) ----
+  std::optional<Val> LowerChildHandle(const Expr& e);
+  Val LowerSpawn(const Expr& e);
+  Val LowerMessage(const Expr& e);
+  // `break`/`continue` out of sandbox bodies leave them first.
+  void ExitSandboxesTo(int depth);
+  Val LowerSandbox(const Expr& e);
+
+  Globals& g_;
+  TyP ret_;
+  PendingFn fn_;
+  uint32_t cur_ = 0;
+  bool terminated_ = false;
+  Loc loc_;
+  std::vector<std::map<std::string, LocalInfo>> scopes_;
+  std::vector<LoopCtx> loops_;
+  int sandbox_depth_ = 0;  // sandbox bodies entered in this function
+  int arena_depth_ = 0;
+  std::string self_type_;                // inside impl methods: what `Self` names
+  const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
+  std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
+  bool place_error_ = false;             // an error was reported (suppresses cascades)
+  friend struct Globals;
+};
 
 }  // namespace mty::frontend

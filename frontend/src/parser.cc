@@ -1,116 +1,25 @@
-// The Mighty parser: tokens -> AST (parser.h) with error recovery, hygienic
-// expansion of user macros by AST substitution, and the stable AST dump.
+// The Mighty grammar: tokens -> AST (parser.h) with error recovery. Macro
+// expansion is in macros.cc, the AST dump in ast_dump.cc.
 #include "mty/frontend/parser.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "lexer.h"
+#include "parser_internal.h"
 
 namespace mty::frontend {
 
+namespace parser_internal {
+
 namespace {
-
-using EK = Expr::Kind;
-using PK = Pattern::Kind;
-
-// Recursion guard: nested expressions, blocks, patterns and types (and long
-// left-nested operator chains, which nest the tree as deeply) stop here with
-// MT0007, so no later pass recurses deeper either.
-constexpr int kMaxDepth = 512;
-constexpr int kMaxMacroDepth = 32;
-constexpr int kMaxExpansions = 10000;
-
-struct SyntaxError {};    // reported; caught at a statement / entry / item boundary
-struct FatalError {};     // MT0007: parsing stops
-struct UnclosedBlock {};  // MT0012 at an item in column 1: resume at that item
-
-// ------------------------------------------------------------------ cloning
-
-ExprPtr CloneExpr(const Expr* e);
-
-PatPtr ClonePat(const Pattern* p) {
-  if (!p) return nullptr;
-  auto c = std::make_unique<Pattern>();
-  c->kind = p->kind;
-  c->loc = p->loc;
-  c->name = p->name;
-  c->is_mut = p->is_mut;
-  c->path = p->path;
-  c->has_parens = p->has_parens;
-  for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get()));
-  c->field_names = p->field_names;
-  c->has_rest = p->has_rest;
-  c->lit = CloneExpr(p->lit.get());
-  c->hi = CloneExpr(p->hi.get());
-  c->inclusive = p->inclusive;
-  return c;
-}
-
-std::unique_ptr<Block> CloneBlock(const Block* b) {
-  if (!b) return nullptr;
-  auto c = std::make_unique<Block>();
-  c->loc = b->loc;
-  for (const Stmt& s : b->stmts) {
-    Stmt t;
-    t.kind = s.kind;
-    t.loc = s.loc;
-    t.pat = ClonePat(s.pat.get());
-    t.type = s.type;
-    t.expr = CloneExpr(s.expr.get());
-    t.has_semi = s.has_semi;
-    c->stmts.push_back(std::move(t));
-  }
-  return c;
-}
-
-ExprPtr CloneExpr(const Expr* e) {
-  if (!e) return nullptr;
-  auto c = std::make_unique<Expr>();
-  c->kind = e->kind;
-  c->loc = e->loc;
-  c->int_value = e->int_value;
-  c->float_value = e->float_value;
-  c->text = e->text;
-  c->segs = e->segs;
-  c->unary_op = e->unary_op;
-  c->binary_op = e->binary_op;
-  c->has_op = e->has_op;
-  c->is_mut = e->is_mut;
-  c->inclusive = e->inclusive;
-  c->lhs = CloneExpr(e->lhs.get());
-  c->rhs = CloneExpr(e->rhs.get());
-  c->cond = CloneExpr(e->cond.get());
-  c->then_block = CloneBlock(e->then_block.get());
-  c->else_expr = CloneExpr(e->else_expr.get());
-  c->pat = ClonePat(e->pat.get());
-  for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get()));
-  for (const FieldInit& f : e->fields)
-    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get()), f.loc});
-  for (const MatchArm& a : e->arms)
-    c->arms.push_back(
-        MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()), CloneExpr(a.body.get()), a.loc});
-  for (const ClosureParam& p : e->params)
-    c->params.push_back(ClosureParam{ClonePat(p.pat.get()), p.type});
-  c->closure_body = CloneExpr(e->closure_body.get());
-  c->type = e->type;
-  for (const SandboxEntry& en : e->entries)
-    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get()), en.loc});
-  return c;
-}
-
-// ------------------------------------------------------------------ helpers
 
 bool IsUpper(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
@@ -163,41 +72,11 @@ bool AssignOf(Tok k, bool* has_op, BinaryOp* op) {
   }
 }
 
-const char* BinOpText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kRem: return "%";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kBitXor: return "^";
-    case BinaryOp::kShl: return "<<";
-    case BinaryOp::kShr: return ">>";
-    case BinaryOp::kEq: return "==";
-    case BinaryOp::kNe: return "!=";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kAnd: return "&&";
-    case BinaryOp::kOr: return "||";
-  }
-  return "?";
-}
-
 bool IsPrimitiveTypeName(std::string_view s) {
   static constexpr std::string_view k[] = {
       "I8",    "I16", "I32", "I64",  "I128", "U8",     "U16",  "U32",  "U64",      "U128", "ISize",
       "USize", "F32", "F64", "Bool", "Str",  "String", "Char", "Unit", "Duration", "Size", "Bytes"};
   return std::find(std::begin(k), std::end(k), s) != std::end(k);
-}
-
-// Built-in macros (language.md §2): parsed into kMacro, expanded by lowering.
-bool IsBuiltinMacro(std::string_view s) {
-  return s == "assert" || s == "assert_eq" || s == "assert_ne" || s == "format" ||
-         s == "unreachable";
 }
 
 // `OneForOne` -> `one_for_one`; snake_case stays as written.
@@ -215,493 +94,132 @@ std::string SnakeCase(std::string_view s) {
   return out;
 }
 
-struct MacroDef {
-  std::vector<std::string> params;
-  size_t body_begin = 0;  // token indices: the tokens between the braces
-  size_t body_end = 0;
-  Loc close_loc;  // the closing brace
-};
+// A path of plain names (`a`, `a.b`, `A::B`) as segments, or false.
+bool FlattenPath(const Expr& e, std::vector<PathSeg>* out) {
+  if (e.kind == EK::kPath) {
+    out->insert(out->end(), e.segs.begin(), e.segs.end());
+    return true;
+  }
+  if (e.kind == EK::kField && e.lhs && FlattenPath(*e.lhs, out)) {
+    out->push_back(PathSeg{e.text, e.loc});
+    return true;
+  }
+  return false;
+}
 
-// State shared by the file's parser and the sub-parsers of macro bodies.
-struct Shared {
-  Diagnostics* diags = nullptr;
-  const std::vector<Token>* toks = nullptr;
-  std::string_view src;
-  std::unordered_map<std::string, MacroDef> macros;
-  std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location
-  int depth = 0;
-  int macro_depth = 0;
-  int expansions = 0;
-  bool expansion_overflow = false;
-  int fresh = 0;
-};
+}  // namespace
 
-// Registers every well-formed top-level `macro name(a, b) => { ... }` before
-// parsing, so a macro may be used above its definition. Errors in malformed
-// definitions are reported when the item itself is parsed.
-void PrescanMacros(Shared& sh, size_t n) {
-  const std::vector<Token>& t = *sh.toks;
-  auto skip_nl = [&](size_t j) {
-    while (j < n && t[j].kind == Tok::kNewline) ++j;
-    return j;
-  };
-  int depth = 0;
-  for (size_t i = 0; i < n; ++i) {
-    Tok k = t[i].kind;
-    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) ++depth;
-    if ((k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) && depth > 0) --depth;
-    if (depth != 0 || k != Tok::kIdent || t[i].text != "macro" || i + 2 >= n ||
-        t[i + 1].kind != Tok::kIdent || t[i + 2].kind != Tok::kLParen)
-      continue;
-    MacroDef def;
-    size_t j = i + 3;
-    bool ok = true;
-    while (true) {
-      j = skip_nl(j);
-      if (j < n && t[j].kind == Tok::kRParen) break;
-      if (j >= n || t[j].kind != Tok::kIdent) {
-        ok = false;
-        break;
+// =================================================================== recovery
+
+void Parser::Close(Tok k, Loc open_loc) {
+  const Token& t = Peek();
+  if (t.kind != k) {
+    if (t.kind == Tok::kEof) {
+      if (!eof_silent_) {
+        eof_silent_ = true;
+        Tok o = k == Tok::kRParen     ? Tok::kLParen
+                : k == Tok::kRBracket ? Tok::kLBracket
+                                      : Tok::kLBrace;
+        ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
+                 "add the missing " + TokSpelling(k));
       }
-      def.params.push_back(t[j].text);
-      j = skip_nl(j + 1);
-      if (j < n && t[j].kind == Tok::kComma) ++j;
+      throw SyntaxError{};
     }
-    if (!ok) continue;
-    j = skip_nl(j + 1);
-    if (j >= n || t[j].kind != Tok::kFatArrow) continue;
-    j = skip_nl(j + 1);
-    if (j >= n || t[j].kind != Tok::kLBrace) continue;
-    int braces = 0;
-    size_t k2 = j;
-    for (; k2 < n; ++k2) {
-      if (t[k2].kind == Tok::kLBrace) ++braces;
-      if (t[k2].kind == Tok::kRBrace && --braces == 0) break;
+    FailExpected(TokSpelling(k), t);
+  }
+  nl_ignore_.pop_back();
+  open_.pop_back();
+  Bump();
+}
+
+std::vector<Tok> Parser::Restore(const Saved& sv) {
+  std::vector<Tok> open(open_.begin() + static_cast<std::ptrdiff_t>(sv.nl - 1), open_.end());
+  nl_ignore_.resize(sv.nl);
+  open_.resize(sv.nl - 1);
+  no_struct_ = sv.no_struct;
+  minus_entry_ = sv.minus_entry;
+  block_open_ = sv.block_open;
+  pre_primary_.reset();
+  return open;
+}
+
+bool Parser::CloseInStack(std::vector<Tok>& stack, Tok k) {
+  Tok o = k == Tok::kRParen ? Tok::kLParen : k == Tok::kRBracket ? Tok::kLBracket : Tok::kLBrace;
+  auto it = std::find(stack.rbegin(), stack.rend(), o);
+  if (it == stack.rend()) return k != Tok::kRBrace;  // stray `)`/`]`: skipped
+  stack.erase(std::prev(it.base()), stack.end());
+  return true;
+}
+
+bool Parser::OnlyParens(const std::vector<Tok>& stack) {
+  return !stack.empty() && std::find(stack.begin(), stack.end(), Tok::kLBrace) == stack.end();
+}
+
+bool Parser::StartsLine(size_t i) const {
+  const Token& t = Tk(i);
+  if (t.kind == Tok::kKeyword)
+    return t.text == "let" || t.text == "fn" || t.text == "pub" || t.text == "return" ||
+           t.text == "struct" || t.text == "enum" || t.text == "impl" || t.text == "trait" ||
+           t.text == "use" || t.text == "const" || t.text == "type";
+  return t.kind == Tok::kIdent && Tk(i + 1).kind == Tok::kIdent &&
+         (t.text == "on" || t.text == "child" || t.text == "state" || t.text == "agent" ||
+          t.text == "macro" || t.text == "protocol" || t.text == "supervisor" ||
+          t.text == "sandbox");
+}
+
+void Parser::SyncTo(const Saved& sv, bool comma) {
+  std::vector<Tok> stack = Restore(sv);
+  // `foo(1, 2` newline `let y = 3`: the error is at the start of a line
+  // that starts a statement; resume right there.
+  if (OnlyParens(stack) && pos_ > 0 && Tk(pos_ - 1).kind == Tok::kNewline && StartsLine(pos_))
+    return;
+  while (pos_ < end_) {
+    Tok k = Tk(pos_).kind;
+    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) {
+      stack.push_back(k);
+    } else if (k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) {
+      if (!CloseInStack(stack, k)) return;
+    } else if (stack.empty() &&
+               (k == Tok::kNewline || k == Tok::kSemi || (comma && k == Tok::kComma))) {
+      ++pos_;
+      return;
+    } else if (k == Tok::kNewline && OnlyParens(stack) && StartsLine(pos_ + 1)) {
+      // A `(` or `[` left open by the error: the next line starts a new
+      // statement or member, so the delimiter was probably never closed.
+      ++pos_;
+      return;
     }
-    if (k2 >= n) continue;
-    def.body_begin = j + 1;
-    def.body_end = k2;
-    def.close_loc = t[k2].loc;
-    sh.macros.emplace(t[i + 1].text, std::move(def));  // the first definition wins
+    ++pos_;
   }
 }
 
-// ------------------------------------------------------------------- parser
+bool Parser::IsItemStartAt(size_t i) const {
+  const Token& t = Tk(i);
+  if (t.kind == Tok::kKeyword)
+    return t.text == "fn" || t.text == "struct" || t.text == "enum" || t.text == "impl" ||
+           t.text == "trait" || t.text == "const" || t.text == "type" || t.text == "use" ||
+           t.text == "pub";
+  if (t.kind == Tok::kHash) return Tk(i + 1).kind == Tok::kLBracket;
+  if (t.kind != Tok::kIdent || Tk(i + 1).kind != Tok::kIdent) return false;
+  return t.text == "agent" || t.text == "protocol" || t.text == "supervisor" || t.text == "sup" ||
+         t.text == "sandbox" || t.text == "macro" || t.text == "package";
+}
 
-class Parser {
- public:
-  Parser(Shared& sh, size_t begin, size_t end, const Token& eof, bool eof_silent)
-      : sh_(sh), pos_(begin), end_(end), eof_(eof), eof_silent_(eof_silent) {
-    eof_.kind = Tok::kEof;
-  }
-
-  void ParseItems(Module& m);
-
-  // A macro body: the statements of the expansion block.
-  std::unique_ptr<Block> ParseMacroBody(const std::unordered_map<std::string, const Expr*>* subst,
-                                        std::string suffix, Loc loc) {
-    subst_ = subst;
-    macro_body_ = true;
-    fresh_suffix_ = std::move(suffix);
-    auto b = std::make_unique<Block>();
-    b->loc = loc;
-    ParseStmts(*b, /*until_eof=*/true);
-    return b;
-  }
-
- private:
-  struct Saved {
-    size_t nl = 0;
-    bool no_struct = false;
-    bool minus_entry = false;
-    Loc block_open;
-  };
-
-  // Sets the expression restrictions for a nested construct (brackets and
-  // blocks lift them, heads add `no_struct`); restores them on exit.
-  class Restrict {
-   public:
-    Restrict(Parser* p, bool no_struct, bool minus_entry = false)
-        : p_(p), no_struct_(p->no_struct_), minus_entry_(p->minus_entry_) {
-      p_->no_struct_ = no_struct;
-      p_->minus_entry_ = minus_entry;
+void Parser::SyncItem(const Saved& sv) {
+  std::vector<Tok> stack = Restore(sv);
+  bool line_start = pos_ == 0 || Tk(pos_ - 1).kind == Tok::kNewline;
+  while (pos_ < end_) {
+    const Token& t = Tk(pos_);
+    if (line_start && IsItemStartAt(pos_) && (stack.empty() || t.loc.col == 1)) return;
+    if (t.kind == Tok::kLParen || t.kind == Tok::kLBracket || t.kind == Tok::kLBrace) {
+      stack.push_back(t.kind);
+    } else if (t.kind == Tok::kRParen || t.kind == Tok::kRBracket || t.kind == Tok::kRBrace) {
+      CloseInStack(stack, t.kind);
     }
-    ~Restrict() {
-      p_->no_struct_ = no_struct_;
-      p_->minus_entry_ = minus_entry_;
-    }
-    Restrict(const Restrict&) = delete;
-    Restrict& operator=(const Restrict&) = delete;
-
-   private:
-    Parser* p_;
-    bool no_struct_;
-    bool minus_entry_;
-  };
-
-  class DepthGuard {
-   public:
-    explicit DepthGuard(Parser* p) : p_(p) {
-      if (++p_->sh_.depth > kMaxDepth) {
-        --p_->sh_.depth;
-        p_->Fatal();
-      }
-    }
-    ~DepthGuard() { --p_->sh_.depth; }
-    DepthGuard(const DepthGuard&) = delete;
-    DepthGuard& operator=(const DepthGuard&) = delete;
-
-   private:
-    Parser* p_;
-  };
-
-  // ------------------------------------------------------------- tokens
-
-  const Token& Tk(size_t i) const { return i < end_ ? (*sh_.toks)[i] : eof_; }
-  const Token& Cur() const { return Tk(pos_); }
-  // Peek past newlines where they are insignificant (inside `(` and `[`).
-  const Token& Peek() {
-    if (nl_ignore_.back())
-      while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
-    return Cur();
+    line_start = t.kind == Tok::kNewline;
+    ++pos_;
   }
-  // The raw token n places after the current one (call Peek() first).
-  const Token& Look(size_t n) const { return Tk(pos_ + n); }
-  size_t NextNonNl(size_t i) const {
-    while (i < end_ && Tk(i).kind == Tok::kNewline) ++i;
-    return i;
-  }
-  const Token& PeekPastNl() const { return Tk(NextNonNl(pos_)); }
-  const Token& Bump() {
-    Peek();
-    const Token& t = Cur();
-    if (pos_ < end_) ++pos_;
-    return t;
-  }
-  void SkipNl() {
-    while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
-  }
-  bool At(Tok k) { return Peek().kind == k; }
-  bool Eat(Tok k) {
-    if (!At(k)) return false;
-    Bump();
-    return true;
-  }
-  static bool IsKw(const Token& t, std::string_view w) {
-    return t.kind == Tok::kKeyword && t.text == w;
-  }
-  static bool IsId(const Token& t, std::string_view w) {
-    return t.kind == Tok::kIdent && t.text == w;
-  }
-  bool AtKw(std::string_view w) { return IsKw(Peek(), w); }
-  bool AtId(std::string_view w) { return IsId(Peek(), w); }
-
-  // --------------------------------------------------------- diagnostics
-
-  void ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
-    if (!sh_.reported.insert({loc.line, loc.col}).second) return;  // no cascades
-    sh_.diags->Error(code, loc, std::move(msg), std::move(help));
-  }
-  // Reports unless the token was already reported by the lexer.
-  void Report(const char* code, const Token& t, std::string msg, std::string help = "") {
-    if (t.kind == Tok::kError || t.bad) return;
-    if (t.kind == Tok::kEof) {
-      if (eof_silent_) return;
-      eof_silent_ = true;
-    }
-    ReportAt(code, t.loc, std::move(msg), std::move(help));
-  }
-  [[noreturn]] void Fail(const Token& t, std::string msg, std::string help = "",
-                         const char* code = "MT0001") {
-    Report(code, t, std::move(msg), std::move(help));
-    throw SyntaxError{};
-  }
-  [[noreturn]] void FailExpected(const std::string& what, const Token& t, std::string help = "",
-                                 const char* code = "MT0001") {
-    Fail(t, "expected " + what + ", found " + Describe(t), std::move(help), code);
-  }
-  [[noreturn]] void Fatal() {
-    ReportAt("MT0007", Cur().loc, "nesting too deep",
-             "the parser accepts at most " + std::to_string(kMaxDepth) + " levels of nesting");
-    throw FatalError{};
-  }
-  const Token& Expect(Tok k) {
-    if (!At(k)) FailExpected(TokSpelling(k), Peek());
-    return Bump();
-  }
-  std::string ExpectIdent(const char* what) {
-    const Token& t = Peek();
-    if (t.kind != Tok::kIdent) FailExpected(what, t);
-    Bump();
-    return t.text;
-  }
-  // An identifier or any keyword (field and method names after `.`).
-  bool AtName() {
-    Tok k = Peek().kind;
-    return k == Tok::kIdent || k == Tok::kKeyword;
-  }
-
-  // ------------------------------------------------- delimiters, recovery
-
-  Loc Open(Tok k, bool ignore_nl) {
-    Loc loc = Expect(k).loc;
-    nl_ignore_.push_back(ignore_nl);
-    open_.push_back(k);
-    return loc;
-  }
-  void Close(Tok k, Loc open_loc) {
-    const Token& t = Peek();
-    if (t.kind != k) {
-      if (t.kind == Tok::kEof) {
-        if (!eof_silent_) {
-          eof_silent_ = true;
-          Tok o = k == Tok::kRParen     ? Tok::kLParen
-                  : k == Tok::kRBracket ? Tok::kLBracket
-                                        : Tok::kLBrace;
-          ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
-                   "add the missing " + TokSpelling(k));
-        }
-        throw SyntaxError{};
-      }
-      FailExpected(TokSpelling(k), t);
-    }
-    nl_ignore_.pop_back();
-    open_.pop_back();
-    Bump();
-  }
-
-  Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_, block_open_}; }
-
-  // Restores the parser state of `sv` and returns the delimiters opened (and
-  // not closed) since then, innermost last.
-  std::vector<Tok> Restore(const Saved& sv) {
-    std::vector<Tok> open(open_.begin() + static_cast<std::ptrdiff_t>(sv.nl - 1), open_.end());
-    nl_ignore_.resize(sv.nl);
-    open_.resize(sv.nl - 1);
-    no_struct_ = sv.no_struct;
-    minus_entry_ = sv.minus_entry;
-    block_open_ = sv.block_open;
-    pre_primary_.reset();
-    return open;
-  }
-
-  // Applies a closing delimiter to the recovery stack. Returns false for a
-  // `}` that closes the enclosing construct (the caller stops before it).
-  static bool CloseInStack(std::vector<Tok>& stack, Tok k) {
-    Tok o = k == Tok::kRParen ? Tok::kLParen : k == Tok::kRBracket ? Tok::kLBracket : Tok::kLBrace;
-    auto it = std::find(stack.rbegin(), stack.rend(), o);
-    if (it == stack.rend()) return k != Tok::kRBrace;  // stray `)`/`]`: skipped
-    stack.erase(std::prev(it.base()), stack.end());
-    return true;
-  }
-
-  static bool OnlyParens(const std::vector<Tok>& stack) {
-    return !stack.empty() && std::find(stack.begin(), stack.end(), Tok::kLBrace) == stack.end();
-  }
-  // Tokens that begin a statement or a member, never a continuation line.
-  bool StartsLine(size_t i) const {
-    const Token& t = Tk(i);
-    if (t.kind == Tok::kKeyword)
-      return t.text == "let" || t.text == "fn" || t.text == "pub" || t.text == "return" ||
-             t.text == "struct" || t.text == "enum" || t.text == "impl" || t.text == "trait" ||
-             t.text == "use" || t.text == "const" || t.text == "type";
-    return t.kind == Tok::kIdent && Tk(i + 1).kind == Tok::kIdent &&
-           (t.text == "on" || t.text == "child" || t.text == "state" || t.text == "agent" ||
-            t.text == "macro" || t.text == "protocol" || t.text == "supervisor" ||
-            t.text == "sandbox");
-  }
-
-  // Skips the rest of a failed statement (or list entry when `comma`): up to
-  // and including the next newline / `;` (`,`) outside brackets, or up to the
-  // `}` that closes the enclosing block.
-  void SyncTo(const Saved& sv, bool comma) {
-    std::vector<Tok> stack = Restore(sv);
-    // `foo(1, 2` newline `let y = 3`: the error is at the start of a line
-    // that starts a statement; resume right there.
-    if (OnlyParens(stack) && pos_ > 0 && Tk(pos_ - 1).kind == Tok::kNewline && StartsLine(pos_))
-      return;
-    while (pos_ < end_) {
-      Tok k = Tk(pos_).kind;
-      if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) {
-        stack.push_back(k);
-      } else if (k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) {
-        if (!CloseInStack(stack, k)) return;
-      } else if (stack.empty() &&
-                 (k == Tok::kNewline || k == Tok::kSemi || (comma && k == Tok::kComma))) {
-        ++pos_;
-        return;
-      } else if (k == Tok::kNewline && OnlyParens(stack) && StartsLine(pos_ + 1)) {
-        // A `(` or `[` left open by the error: the next line starts a new
-        // statement or member, so the delimiter was probably never closed.
-        ++pos_;
-        return;
-      }
-      ++pos_;
-    }
-  }
-
-  bool IsItemStartAt(size_t i) const {
-    const Token& t = Tk(i);
-    if (t.kind == Tok::kKeyword)
-      return t.text == "fn" || t.text == "struct" || t.text == "enum" || t.text == "impl" ||
-             t.text == "trait" || t.text == "const" || t.text == "type" || t.text == "use" ||
-             t.text == "pub";
-    if (t.kind == Tok::kHash) return Tk(i + 1).kind == Tok::kLBracket;
-    if (t.kind != Tok::kIdent || Tk(i + 1).kind != Tok::kIdent) return false;
-    return t.text == "agent" || t.text == "protocol" || t.text == "supervisor" || t.text == "sup" ||
-           t.text == "sandbox" || t.text == "macro" || t.text == "package";
-  }
-
-  // Skips to the next item start at the beginning of a line (outside
-  // brackets, or in column 1 whatever the nesting).
-  void SyncItem(const Saved& sv) {
-    std::vector<Tok> stack = Restore(sv);
-    bool line_start = pos_ == 0 || Tk(pos_ - 1).kind == Tok::kNewline;
-    while (pos_ < end_) {
-      const Token& t = Tk(pos_);
-      if (line_start && IsItemStartAt(pos_) && (stack.empty() || t.loc.col == 1)) return;
-      if (t.kind == Tok::kLParen || t.kind == Tok::kLBracket || t.kind == Tok::kLBrace) {
-        stack.push_back(t.kind);
-      } else if (t.kind == Tok::kRParen || t.kind == Tok::kRBracket || t.kind == Tok::kRBrace) {
-        CloseInStack(stack, t.kind);
-      }
-      line_start = t.kind == Tok::kNewline;
-      ++pos_;
-    }
-  }
-
-  // ----------------------------------------------------------- builders
-
-  static ExprPtr Make(EK kind, Loc loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = kind;
-    e->loc = loc;
-    return e;
-  }
-  static PatPtr MakePat(PK kind, Loc loc) {
-    auto p = std::make_unique<Pattern>();
-    p->kind = kind;
-    p->loc = loc;
-    return p;
-  }
-
-  // A one-segment path expression, after macro substitution and renaming.
-  ExprPtr NamePath(const std::string& name, Loc loc) {
-    if (subst_) {
-      auto it = subst_->find(name);
-      if (it != subst_->end()) return CloneExpr(it->second);
-    }
-    auto e = Make(EK::kPath, loc);
-    e->segs.push_back(PathSeg{Renamed(name), loc});
-    return e;
-  }
-  std::string Renamed(const std::string& name) const {
-    auto it = rename_.find(name);
-    return it == rename_.end() ? name : it->second;
-  }
-  // A name bound by a pattern: fresh inside a macro body (hygiene).
-  std::string Bind(const std::string& name) {
-    if (!macro_body_ || name == "_" || name == "self") return name;
-    std::string fresh = name + fresh_suffix_;
-    rename_[name] = fresh;
-    return fresh;
-  }
-
-  // -------------------------------------------------------------- items
-
-  void SkipAttributes();
-  void ItemEnd();
-  void ParseItem(Module& m);
-  FnDecl ParseFn(bool is_pub, bool allow_no_body);
-  std::vector<std::string> ParseGenerics();
-  std::vector<Param> ParseParams(bool allow_self);
-  Param ParseParam(bool allow_self);
-  StructDecl ParseStruct();
-  EnumDecl ParseEnum();
-  ImplDecl ParseImpl();
-  TraitDecl ParseTrait();
-  ConstDecl ParseConst();
-  TypeAliasDecl ParseTypeAlias();
-  ProtocolDecl ParseProtocol();
-  AgentDecl ParseAgent();
-  SupervisorDecl ParseSupervisor();
-  SandboxDecl ParseSandboxItem();
-  void ParseUse(Module& m);
-  MacroDecl ParseMacroItem();
-  std::vector<SandboxEntry> ParseEntries();
-  template <typename F>
-  void BraceList(F&& entry, bool need_sep = true);
-
-  // -------------------------------------------------------------- types
-
-  TypeExpr ParseType();
-
-  // --------------------------------------------------------- statements
-
-  std::unique_ptr<Block> ParseBlock();
-  void ParseStmts(Block& b, bool until_eof);
-  void ParseStmt(Block& b);
-  bool StartsBlockLike();
-  bool IsNestedItemStart();
-
-  // -------------------------------------------------------- expressions
-
-  ExprPtr ParseExpr();
-  ExprPtr ParseExprNoStruct();
-  ExprPtr ParseAssign();
-  ExprPtr ParseRange();
-  ExprPtr ParseBin(int min_prec);
-  ExprPtr ParseCastLevel();
-  ExprPtr ParseUnary();
-  ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
-  ExprPtr ParsePrimary();
-  ExprPtr ParseLiteral(const Token& t, bool negative);
-  ExprPtr ParsePathExpr();
-  ExprPtr ParseParenOrTuple();
-  ExprPtr ParseArray();
-  ExprPtr ParseBlockExpr();
-  ExprPtr ParseMapBody(Loc loc);
-  ExprPtr ParseStructBody(std::vector<PathSeg> segs, Loc loc);
-  ExprPtr ParseIf();
-  ExprPtr ParseMatch();
-  ExprPtr ParseWhile();
-  ExprPtr ParseFor();
-  ExprPtr ParseClosure();
-  ExprPtr ParseSpawn();
-  ExprPtr ParseSandboxExpr();
-  ExprPtr ParseArena();
-  ExprPtr ParseMacroCall(bool bang);
-  ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
-  std::vector<ExprPtr> ParseArgs();
-  const Token& PeekOp();
-  bool ContinuesLine(const Token& t) const;
-  bool CanStartExpr(const Token& t) const;
-  bool IsMapStart() const;
-
-  // ----------------------------------------------------------- patterns
-
-  PatPtr ParsePatternTop(bool arm = false);
-  PatPtr ParsePattern();
-  PatPtr ParseLiteralPattern();
-
-  Shared& sh_;
-  size_t pos_;
-  size_t end_;
-  Token eof_;
-  bool eof_silent_;
-  std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
-  std::vector<Tok> open_;
-  bool no_struct_ = false;    // `if`/`while`/`match`/`for` heads: no struct literals
-  bool minus_entry_ = false;  // match arms, map entries: `-1 => ..` on the next line is an entry
-  ExprPtr pre_primary_;       // a block-like statement continued by `.` or `?`
-  Loc block_open_;            // the `{` of the innermost block being parsed
-  std::set<std::string> macro_names_;
-  // Macro expansion.
-  const std::unordered_map<std::string, const Expr*>* subst_ = nullptr;
-  std::unordered_map<std::string, std::string> rename_;
-  bool macro_body_ = false;
-  std::string fresh_suffix_;
-};
+}
 
 // ====================================================================== items
 
@@ -1342,39 +860,6 @@ void Parser::ParseUse(Module& m) {
   m.items.push_back(std::move(item));
 }
 
-MacroDecl Parser::ParseMacroItem() {
-  MacroDecl d;
-  d.loc = Bump().loc;  // macro
-  const Token& name = Peek();
-  d.name = ExpectIdent("a macro name");
-  Loc o = Open(Tok::kLParen, true);
-  while (!At(Tok::kRParen)) {
-    d.params.push_back(ExpectIdent("a macro parameter name"));
-    if (!Eat(Tok::kComma)) break;
-  }
-  Close(Tok::kRParen, o);
-  SkipNl();
-  Expect(Tok::kFatArrow);
-  SkipNl();
-  const Token& open = Peek();
-  Loc ob = Open(Tok::kLBrace, false);
-  int depth = 0;
-  while (!(depth == 0 && Cur().kind == Tok::kRBrace)) {
-    if (Cur().kind == Tok::kEof) Close(Tok::kRBrace, ob);  // reports the unclosed `{`
-    Tok k = Cur().kind;
-    if (k == Tok::kLBrace) ++depth;
-    if (k == Tok::kRBrace) --depth;
-    ++pos_;
-  }
-  const Token& close = Cur();
-  Close(Tok::kRBrace, ob);
-  d.body_text = std::string(sh_.src.substr(open.end_offset, close.offset - open.end_offset));
-  d.body_loc = Loc{open.loc.line, open.loc.col + 1};
-  if (!macro_names_.insert(d.name).second)
-    ReportAt("MT0015", name.loc, "the macro `" + d.name + "` is defined more than once");
-  return d;
-}
-
 // ====================================================================== types
 
 TypeExpr Parser::ParseType() {
@@ -1886,19 +1371,6 @@ std::vector<ExprPtr> Parser::ParseArgs() {
   }
   Close(Tok::kRParen, o);
   return args;
-}
-
-// A path of plain names (`a`, `a.b`, `A::B`) as segments, or false.
-bool FlattenPath(const Expr& e, std::vector<PathSeg>* out) {
-  if (e.kind == EK::kPath) {
-    out->insert(out->end(), e.segs.begin(), e.segs.end());
-    return true;
-  }
-  if (e.kind == EK::kField && e.lhs && FlattenPath(*e.lhs, out)) {
-    out->push_back(PathSeg{e.text, e.loc});
-    return true;
-  }
-  return false;
 }
 
 ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
@@ -2464,68 +1936,6 @@ ExprPtr Parser::ParseArena() {
   return e;
 }
 
-ExprPtr Parser::ParseMacroCall(bool bang) {
-  const Token& name = Bump();
-  if (bang) Bump();
-  std::vector<ExprPtr> args = ParseArgs();
-  auto it = sh_.macros.find(name.text);
-  if (it != sh_.macros.end()) return Expand(name.text, it->second, std::move(args), name.loc);
-  auto e = Make(EK::kMacro, name.loc);
-  e->text = name.text;
-  e->args = std::move(args);
-  if (!IsBuiltinMacro(name.text)) {
-    std::string help;
-    if (name.text == "println" || name.text == "print")
-      help = "use `log(x)` or `print(x)`";
-    else if (name.text == "panic")
-      help = "use `panic(msg)`";
-    else
-      help = "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!";
-    ReportAt("MT1010", name.loc, "cannot find macro `" + name.text + "!` in this scope", help);
-  } else if (name.text == "format" && (e->args.empty() || e->args[0]->kind != EK::kStr)) {
-    ReportAt("MT0016", e->args.empty() ? name.loc : e->args[0]->loc,
-             "format! requires a string literal as its first argument",
-             "write `format!(\"{}\", x)`");
-  }
-  return e;
-}
-
-// Parses the body of `def` with its parameters bound to `args` (AST
-// substitution: `m!(1 + 2)` with body `x * 2` is `(1 + 2) * 2`). Names bound
-// in the body get a fresh suffix, so they neither capture nor clash with the
-// caller's names.
-ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args,
-                       Loc loc) {
-  auto unit = Make(EK::kUnit, loc);
-  if (sh_.expansion_overflow) return unit;
-  if (sh_.macro_depth >= kMaxMacroDepth || ++sh_.expansions > kMaxExpansions) {
-    sh_.expansion_overflow = true;
-    ReportAt("MT0030", loc, "recursion limit reached while expanding `" + name + "!`",
-             "macro expansion is limited to " + std::to_string(kMaxMacroDepth) + " nested levels");
-    return unit;
-  }
-  if (args.size() != def.params.size()) {
-    ReportAt("MT0017", loc,
-             "macro `" + name + "!` takes " + std::to_string(def.params.size()) +
-                 " argument(s) but " + std::to_string(args.size()) + " were supplied");
-    return unit;
-  }
-  std::unordered_map<std::string, const Expr*> subst;
-  for (size_t i = 0; i < args.size(); ++i) subst[def.params[i]] = args[i].get();
-  Token eof;
-  eof.loc = def.close_loc;
-  Parser sub(sh_, def.body_begin, def.body_end, eof, false);
-  struct DepthScope {
-    int& depth;
-    explicit DepthScope(int& d) : depth(++d) {}
-    ~DepthScope() { --depth; }
-  } scope(sh_.macro_depth);
-  std::unique_ptr<Block> body = sub.ParseMacroBody(&subst, "#" + std::to_string(++sh_.fresh), loc);
-  auto e = Make(EK::kBlock, loc);
-  e->then_block = std::move(body);
-  return e;
-}
-
 // =================================================================== patterns
 
 // `p | q`; in a match arm an alternative may start the next line.
@@ -2746,491 +2156,12 @@ PatPtr Parser::ParsePattern() {
   }
 }
 
-// =================================================================== the dump
-
-// An S-expression tree, printed flat unless it holds a block.
-struct SNode {
-  std::string head;
-  std::vector<SNode> kids;
-  bool list = false;
-  bool force_break = false;  // one kid per line (blocks, the module)
-  size_t keep = 0;           // with force_break: kids kept on the head line (names)
-  bool multi = false;        // needs more than one line
-  std::string suffix;
-};
-
-SNode Atom(std::string s) {
-  SNode n;
-  n.head = std::move(s);
-  return n;
-}
-
-SNode List(std::string head, std::vector<SNode> kids = {}, bool force_break = false,
-           size_t keep = 0) {
-  SNode n;
-  n.head = std::move(head);
-  n.list = true;
-  n.force_break = force_break;
-  n.keep = keep;
-  n.multi = force_break && kids.size() > keep;
-  for (const SNode& k : kids) n.multi |= k.multi;
-  n.kids = std::move(kids);
-  return n;
-}
-
-void Print(const SNode& n, int indent, std::string& out) {
-  if (!n.list) {
-    out += n.head + n.suffix;
-    return;
-  }
-  out += "(" + n.head;
-  bool broken = false;
-  for (size_t i = 0; i < n.kids.size(); ++i) {
-    const SNode& k = n.kids[i];
-    if (!broken && (n.force_break ? i < n.keep : !k.multi)) {
-      out += " ";
-      Print(k, indent, out);
-      continue;
-    }
-    broken = true;
-    out += "\n" + std::string(static_cast<size_t>(indent + 2), ' ');
-    Print(k, indent + 2, out);
-  }
-  out += ")" + n.suffix;
-}
-
-std::string Quote(std::string_view s, char q) {
-  std::string out(1, q);
-  for (char c : s) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
-      case '\0': out += "\\0"; break;
-      default:
-        if (c == q) {
-          out += '\\';
-          out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[16];
-          std::snprintf(buf, sizeof buf, "\\u{%x}", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + q;
-}
-
-std::string FloatText(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  std::string s(buf, r.ptr);
-  if (s.find_first_of(".einf") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string TypeText(const TypeExpr& t) {
-  auto join = [&](size_t from, size_t to) {
-    std::string s;
-    for (size_t i = from; i < to; ++i) s += (i > from ? ", " : "") + TypeText(t.args[i]);
-    return s;
-  };
-  switch (t.kind) {
-    case TypeExpr::Kind::kInfer: return "_";
-    case TypeExpr::Kind::kPath:
-      return t.args.empty() ? t.name : t.name + "[" + join(0, t.args.size()) + "]";
-    case TypeExpr::Kind::kTuple:
-      return "(" + join(0, t.args.size()) + (t.args.size() == 1 ? ",)" : ")");
-    case TypeExpr::Kind::kArray: return "[" + join(0, t.args.size()) + "]";
-    case TypeExpr::Kind::kRef:
-      return std::string(t.is_mut ? "&mut " : "&") + (t.args.empty() ? "_" : TypeText(t.args[0]));
-    case TypeExpr::Kind::kFn:
-      if (t.args.empty()) return "fn()";
-      return "fn(" + join(0, t.args.size() - 1) + ") -> " + TypeText(t.args.back());
-  }
-  return "?";
-}
-
-std::string PathText(const std::vector<PathSeg>& segs) {
-  std::string s;
-  for (size_t i = 0; i < segs.size(); ++i) s += (i ? "::" : "") + segs[i].name;
-  return s;
-}
-
-SNode DumpExpr(const Expr* e);
-SNode DumpPat(const Pattern* p);
-
-SNode DumpBlock(const Block* b) {
-  std::vector<SNode> stmts;
-  if (b) {
-    for (const Stmt& s : b->stmts) {
-      if (s.kind == Stmt::Kind::kLet) {
-        std::vector<SNode> kids;
-        kids.push_back(DumpPat(s.pat.get()));
-        if (s.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(s.type)));
-        if (s.expr) kids.push_back(DumpExpr(s.expr.get()));
-        stmts.push_back(List("let", std::move(kids)));
-      } else if (s.kind == Stmt::Kind::kEmpty) {
-        stmts.push_back(Atom(";"));
-      } else {
-        SNode n = DumpExpr(s.expr.get());
-        if (s.has_semi) n.suffix += ";";
-        stmts.push_back(std::move(n));
-      }
-    }
-  }
-  return List("block", std::move(stmts), true);
-}
-
-std::vector<SNode> DumpArgs(const std::vector<ExprPtr>& args) {
-  std::vector<SNode> out;
-  for (const ExprPtr& a : args) out.push_back(DumpExpr(a.get()));
-  return out;
-}
-
-SNode DumpEntries(const std::vector<SandboxEntry>& entries) {
-  std::vector<SNode> kids;
-  for (const SandboxEntry& en : entries)
-    kids.push_back(en.value ? List(en.key, {DumpExpr(en.value.get())}) : Atom(en.key));
-  return List("with", std::move(kids));
-}
-
-SNode DumpExpr(const Expr* e) {
-  if (!e) return Atom("_");
-  auto with = [](std::string head, std::vector<SNode> first, std::vector<SNode> rest) {
-    for (SNode& r : rest) first.push_back(std::move(r));
-    return List(std::move(head), std::move(first));
-  };
-  switch (e->kind) {
-    case EK::kInt: return Atom(std::to_string(e->int_value) + e->text);
-    case EK::kFloat: return Atom(FloatText(e->float_value) + e->text);
-    case EK::kStr: return Atom(Quote(e->text, '"'));
-    case EK::kChar: {
-      std::string s;
-      uint32_t cp = static_cast<uint32_t>(e->int_value);
-      if (cp < 0x80) {
-        s += static_cast<char>(cp);
-      } else {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "\\u{%x}", cp);
-        return Atom(std::string("'") + buf + "'");
-      }
-      return Atom(Quote(s, '\''));
-    }
-    case EK::kBool: return Atom(e->int_value ? "true" : "false");
-    case EK::kDuration: return Atom(std::to_string(e->int_value) + "ns");
-    case EK::kSize: return Atom(std::to_string(e->int_value) + "B");
-    case EK::kUnit: return Atom("()");
-    case EK::kPath: return Atom(PathText(e->segs));
-    case EK::kUnary:
-      return List(e->unary_op == UnaryOp::kNeg ? "neg" : "not", {DumpExpr(e->lhs.get())});
-    case EK::kBinary:
-      return List(BinOpText(e->binary_op), {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
-    case EK::kAssign:
-      return List(e->has_op ? std::string(BinOpText(e->binary_op)) + "=" : "=",
-                  {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
-    case EK::kCall: return with("call", {DumpExpr(e->lhs.get())}, DumpArgs(e->args));
-    case EK::kMethodCall:
-      return with("mcall", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
-    case EK::kField: return List("field", {DumpExpr(e->lhs.get()), Atom(e->text)});
-    case EK::kTupleField:
-      return List("tfield", {DumpExpr(e->lhs.get()), Atom(std::to_string(e->int_value))});
-    case EK::kIndex: return List("index", {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
-    case EK::kTuple: return List("tuple", DumpArgs(e->args));
-    case EK::kArray: return List("array", DumpArgs(e->args));
-    case EK::kMap: return List("map", DumpArgs(e->args));
-    case EK::kStruct: {
-      std::vector<SNode> kids{Atom(PathText(e->segs))};
-      for (const FieldInit& f : e->fields) kids.push_back(List(f.name, {DumpExpr(f.value.get())}));
-      return List("struct", std::move(kids));
-    }
-    case EK::kBlock: return DumpBlock(e->then_block.get());
-    case EK::kIf:
-    case EK::kIfLet: {
-      std::vector<SNode> kids;
-      if (e->kind == EK::kIfLet) {
-        kids.push_back(DumpPat(e->pat.get()));
-        kids.push_back(DumpExpr(e->lhs.get()));
-      } else {
-        kids.push_back(DumpExpr(e->cond.get()));
-      }
-      kids.push_back(DumpBlock(e->then_block.get()));
-      if (e->else_expr) kids.push_back(List("else", {DumpExpr(e->else_expr.get())}));
-      return List(e->kind == EK::kIf ? "if" : "if-let", std::move(kids));
-    }
-    case EK::kMatch: {
-      std::vector<SNode> kids{DumpExpr(e->lhs.get())};
-      for (const MatchArm& a : e->arms) {
-        std::vector<SNode> ak{DumpPat(a.pat.get())};
-        if (a.guard) ak.push_back(List("if", {DumpExpr(a.guard.get())}));
-        ak.push_back(DumpExpr(a.body.get()));
-        kids.push_back(List("arm", std::move(ak)));
-      }
-      return List("match", std::move(kids), true, 1);
-    }
-    case EK::kWhile:
-      return List("while", {DumpExpr(e->cond.get()), DumpBlock(e->then_block.get())});
-    case EK::kWhileLet:
-      return List("while-let",
-                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
-    case EK::kLoop: return List("loop", {DumpBlock(e->then_block.get())});
-    case EK::kFor:
-      return List("for",
-                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
-    case EK::kBreak:
-    case EK::kReturn: {
-      std::vector<SNode> kids;
-      if (e->lhs) kids.push_back(DumpExpr(e->lhs.get()));
-      return List(e->kind == EK::kBreak ? "break" : "return", std::move(kids));
-    }
-    case EK::kContinue: return List("continue");
-    case EK::kTry: return List("try", {DumpExpr(e->lhs.get())});
-    case EK::kClosure: {
-      std::vector<SNode> ps;
-      for (const ClosureParam& p : e->params) {
-        SNode pn = DumpPat(p.pat.get());
-        if (p.type.kind != TypeExpr::Kind::kInfer) pn = List(":", {pn, Atom(TypeText(p.type))});
-        ps.push_back(std::move(pn));
-      }
-      return List("closure", {List("params", std::move(ps)), DumpExpr(e->closure_body.get())});
-    }
-    case EK::kRange:
-      return List(e->inclusive ? "range=" : "range",
-                  {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
-    case EK::kCast: return List("as", {DumpExpr(e->lhs.get()), Atom(TypeText(e->type))});
-    case EK::kRef: return List(e->is_mut ? "ref-mut" : "ref", {DumpExpr(e->lhs.get())});
-    case EK::kDeref: return List("deref", {DumpExpr(e->lhs.get())});
-    case EK::kMacro: return List(e->text + "!", DumpArgs(e->args));
-    case EK::kSpawn: return with("spawn", {Atom(PathText(e->segs))}, DumpArgs(e->args));
-    case EK::kSend: return with("send", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
-    case EK::kAsk: {
-      SNode n = with("ask", {DumpExpr(e->lhs.get()), Atom(e->text)}, DumpArgs(e->args));
-      if (e->rhs) {
-        n.kids.push_back(List("@", {DumpExpr(e->rhs.get())}));
-        n.multi |= n.kids.back().multi;
-      }
-      return n;
-    }
-    case EK::kSandbox: {
-      std::vector<SNode> kids{Atom(e->text.empty() ? "_" : e->text)};
-      if (!e->entries.empty()) kids.push_back(DumpEntries(e->entries));
-      kids.push_back(DumpBlock(e->then_block.get()));
-      return List("sandbox", std::move(kids));
-    }
-    case EK::kUnsafe: return List("unsafe", {DumpBlock(e->then_block.get())});
-    case EK::kArena:
-      return List("arena", {Atom(e->text.empty() ? "_" : e->text), DumpBlock(e->then_block.get())});
-  }
-  return Atom("?");
-}
-
-SNode DumpPat(const Pattern* p) {
-  if (!p) return Atom("_");
-  std::vector<SNode> subs;
-  for (const PatPtr& s : p->subs) subs.push_back(DumpPat(s.get()));
-  switch (p->kind) {
-    case PK::kWild: return Atom("_");
-    case PK::kBind: {
-      SNode n = p->is_mut ? List("mut", {Atom(p->name)}) : Atom(p->name);
-      if (!subs.empty()) return List("@", {std::move(n), std::move(subs[0])});
-      return n;
-    }
-    case PK::kLit: return DumpExpr(p->lit.get());
-    case PK::kRange:
-      return List(p->inclusive ? "range=" : "range",
-                  {DumpExpr(p->lit.get()), DumpExpr(p->hi.get())});
-    case PK::kTuple: return List("tuple", std::move(subs));
-    case PK::kVariant: {
-      if (!p->has_parens) return List("path", {Atom(PathText(p->path))});
-      subs.insert(subs.begin(), Atom(PathText(p->path)));
-      return List("variant", std::move(subs));
-    }
-    case PK::kStruct: {
-      std::vector<SNode> kids{Atom(PathText(p->path))};
-      for (size_t i = 0; i < subs.size() && i < p->field_names.size(); ++i)
-        kids.push_back(List(p->field_names[i], {std::move(subs[i])}));
-      if (p->has_rest) kids.push_back(Atom(".."));
-      return List("struct-pat", std::move(kids));
-    }
-    case PK::kOr: return List("or", std::move(subs));
-    case PK::kRef: return List("ref", std::move(subs));
-  }
-  return Atom("?");
-}
-
-SNode DumpParams(const std::vector<Param>& params) {
-  std::vector<SNode> kids;
-  for (const Param& p : params) {
-    if (p.self_kind != Param::SelfKind::kNone) {
-      const char* s = p.self_kind == Param::SelfKind::kRef      ? "&self"
-                      : p.self_kind == Param::SelfKind::kRefMut ? "&mut self"
-                      : p.is_mut                                ? "mut self"
-                                                                : "self";
-      kids.push_back(Atom(s));
-      continue;
-    }
-    std::vector<SNode> rest;
-    if (p.type.kind != TypeExpr::Kind::kInfer) rest.push_back(Atom(TypeText(p.type)));
-    if (p.is_mut) {
-      rest.insert(rest.begin(), Atom(p.name));
-      kids.push_back(List("mut", std::move(rest)));
-    } else {
-      kids.push_back(rest.empty() ? Atom(p.name) : List(p.name, std::move(rest)));
-    }
-  }
-  return List("params", std::move(kids));
-}
-
-std::vector<SNode> Generics(const std::vector<std::string>& g) {
-  std::vector<SNode> out;
-  if (g.empty()) return out;
-  std::vector<SNode> names;
-  for (const std::string& s : g) names.push_back(Atom(s));
-  out.push_back(List("generics", std::move(names)));
-  return out;
-}
-
-SNode DumpFn(const FnDecl& f) {
-  std::vector<SNode> kids{Atom(f.name)};
-  if (f.is_pub) kids.push_back(Atom("pub"));
-  for (SNode& g : Generics(f.generics)) kids.push_back(std::move(g));
-  kids.push_back(DumpParams(f.params));
-  if (f.ret.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom("-> " + TypeText(f.ret)));
-  if (f.body) {
-    kids.push_back(DumpBlock(f.body.get()));
-  } else if (f.expr_body) {
-    kids.push_back(List("=", {DumpExpr(f.expr_body.get())}));
-  }
-  return List("fn", std::move(kids));
-}
-
-SNode DumpItem(const Item& it) {
-  switch (it.kind) {
-    case Item::Kind::kFn: return DumpFn(it.fn);
-    case Item::Kind::kStruct: {
-      const StructDecl& s = it.struct_decl;
-      std::vector<SNode> kids{Atom(s.name)};
-      for (SNode& g : Generics(s.generics)) kids.push_back(std::move(g));
-      for (const auto& [name, type] : s.fields) kids.push_back(List(name, {Atom(TypeText(type))}));
-      return List("struct", std::move(kids));
-    }
-    case Item::Kind::kEnum: {
-      const EnumDecl& e = it.enum_decl;
-      std::vector<SNode> kids{Atom(e.name)};
-      for (SNode& g : Generics(e.generics)) kids.push_back(std::move(g));
-      for (const EnumVariant& v : e.variants) {
-        std::vector<SNode> f;
-        for (const TypeExpr& t : v.fields) f.push_back(Atom(TypeText(t)));
-        kids.push_back(f.empty() ? Atom(v.name) : List(v.name, std::move(f)));
-      }
-      return List("enum", std::move(kids));
-    }
-    case Item::Kind::kImpl: {
-      const ImplDecl& d = it.impl_decl;
-      std::vector<SNode> kids;
-      if (!d.trait_name.empty()) {
-        kids.push_back(Atom(d.trait_name));
-        kids.push_back(Atom("for"));
-      }
-      kids.push_back(Atom(TypeText(d.self_type)));
-      size_t kids_keep = kids.size();
-      for (const FnDecl& f : d.fns) kids.push_back(DumpFn(f));
-      return List("impl", std::move(kids), true, kids_keep);
-    }
-    case Item::Kind::kTrait: {
-      std::vector<SNode> kids{Atom(it.trait_decl.name)};
-      for (const FnDecl& f : it.trait_decl.fns) kids.push_back(DumpFn(f));
-      return List("trait", std::move(kids), true, 1);
-    }
-    case Item::Kind::kConst: {
-      const ConstDecl& c = it.const_decl;
-      std::vector<SNode> kids{Atom(c.name)};
-      if (c.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(c.type)));
-      kids.push_back(DumpExpr(c.value.get()));
-      return List("const", std::move(kids));
-    }
-    case Item::Kind::kTypeAlias:
-      return List("type", {Atom(it.alias_decl.name), Atom(TypeText(it.alias_decl.type))});
-    case Item::Kind::kProtocol: {
-      std::vector<SNode> kids{Atom(it.protocol_decl.name)};
-      for (const ProtocolMsg& m : it.protocol_decl.msgs) {
-        std::vector<SNode> mk{DumpParams(m.params)};
-        if (m.reply.kind != TypeExpr::Kind::kInfer) mk.push_back(Atom("-> " + TypeText(m.reply)));
-        kids.push_back(List(m.name, std::move(mk)));
-      }
-      return List("protocol", std::move(kids), true, 1);
-    }
-    case Item::Kind::kAgent: {
-      const AgentDecl& a = it.agent_decl;
-      std::vector<SNode> kids{Atom(a.name)};
-      if (!a.ctor_params.empty()) {
-        SNode c = DumpParams(a.ctor_params);
-        c.head = "ctor";
-        kids.push_back(std::move(c));
-      }
-      if (!a.protocols.empty()) {
-        std::vector<SNode> ps;
-        for (const std::string& p : a.protocols) ps.push_back(Atom(p));
-        kids.push_back(List("protocols", std::move(ps)));
-      }
-      for (const AgentState& s : a.state) {
-        std::vector<SNode> sk{Atom(s.name)};
-        if (s.type.kind != TypeExpr::Kind::kInfer) sk.push_back(Atom(":" + TypeText(s.type)));
-        if (s.init) sk.push_back(DumpExpr(s.init.get()));
-        kids.push_back(List("state", std::move(sk)));
-      }
-      for (const Handler& h : a.handlers)
-        kids.push_back(List("on", {Atom(h.msg), DumpParams(h.params), DumpExpr(h.body.get())}));
-      for (const FnDecl& f : a.fns) kids.push_back(DumpFn(f));
-      return List("agent", std::move(kids), true, 1);
-    }
-    case Item::Kind::kSupervisor: {
-      const SupervisorDecl& s = it.supervisor_decl;
-      std::vector<SNode> kids{Atom(s.name), Atom(s.strategy)};
-      for (const SupervisorChild& c : s.children)
-        kids.push_back(List("child", {Atom(c.name), DumpExpr(c.spawn.get())}));
-      for (const OnFail& f : s.on_fail) {
-        std::vector<SNode> fk{Atom(f.child)};
-        if (f.restart) fk.push_back(Atom("restart"));
-        if (f.up_to >= 0) fk.push_back(List("up_to", {Atom(std::to_string(f.up_to))}));
-        if (f.within) fk.push_back(List("in", {DumpExpr(f.within.get())}));
-        if (f.backoff_lo || f.backoff_hi)
-          fk.push_back(
-              List("backoff", {DumpExpr(f.backoff_lo.get()), DumpExpr(f.backoff_hi.get())}));
-        if (f.escalate) fk.push_back(Atom("escalate"));
-        kids.push_back(List("on_fail", std::move(fk)));
-      }
-      return List("supervisor", std::move(kids), true, 2);
-    }
-    case Item::Kind::kSandbox:
-      return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries)});
-    case Item::Kind::kUse: {
-      std::string path;
-      for (size_t i = 0; i < it.use_decl.path.size(); ++i)
-        path += (i ? "." : "") + it.use_decl.path[i];
-      std::vector<SNode> kids{Atom(path)};
-      if (!it.use_decl.alias.empty()) {
-        kids.push_back(Atom("as"));
-        kids.push_back(Atom(it.use_decl.alias));
-      }
-      return List("use", std::move(kids));
-    }
-    case Item::Kind::kMacro: {
-      std::vector<SNode> ps;
-      for (const std::string& p : it.macro_decl.params) ps.push_back(Atom(p));
-      return List("macro", {Atom(it.macro_decl.name), List("params", std::move(ps)),
-                            Atom(Quote(it.macro_decl.body_text, '"'))});
-    }
-  }
-  return Atom("?");
-}
-
-}  // namespace
+}  // namespace parser_internal
 
 Module Parse(const SourceFile& file, Diagnostics& diags) {
+  using parser_internal::FatalError;
+  using parser_internal::Parser;
+  using parser_internal::Shared;
   Diagnostics lex_diags, parse_diags;
   LexResult lexed = Lex(file.text, lex_diags);
   Shared sh;
@@ -3239,7 +2170,7 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   sh.toks = &lexed.tokens;
   sh.src = file.text;
   size_t n = lexed.tokens.size() - 1;  // without the end-of-file token
-  PrescanMacros(sh, n);
+  parser_internal::PrescanMacros(sh, n);
   Module m;
   m.file = file.name;
   Parser p(sh, 0, n, lexed.tokens.back(), lexed.eof_error);
@@ -3257,16 +2188,6 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   for (Diagnostic& d : all)
     diags.Error(std::move(d.code), d.loc, std::move(d.message), std::move(d.help));
   return m;
-}
-
-std::string DumpAst(const Module& m) {
-  std::vector<SNode> items{Atom(Quote(m.file, '"'))};
-  for (const Item& it : m.items) items.push_back(DumpItem(it));
-  SNode root = List("module", std::move(items), true, 1);
-  std::string out;
-  Print(root, 0, out);
-  out += "\n";
-  return out;
 }
 
 }  // namespace mty::frontend

@@ -1,0 +1,686 @@
+// Calls: user, builtin, variant and indirect calls, methods (user, builtin
+// and prelude), effects, closures, and the built-in macros (assert!, format!).
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "lower_internal.h"
+
+namespace mty::frontend {
+
+using K = Expr::Kind;
+
+namespace {
+
+const char* kBuiltinFns[] = {"log", "print", "eprint", "panic", "assert", "__type_name"};
+
+bool IsBuiltinFn(const std::string& n) {
+  for (const char* b : kBuiltinFns)
+    if (n == b) return true;
+  return false;
+}
+
+// Methods whose closure argument must run as guest code: they are written in
+// Mighty in the prelude (lower_prelude.cc) and called as `__mty_<name>`.
+bool IsPreludeMethod(const std::string& n) {
+  static const char* k[] = {"map",      "filter",   "fold",           "any",     "all",
+                            "find",     "sort_by",  "unwrap_or_else", "map_err", "and_then",
+                            "for_each", "position", "count"};
+  for (const char* x : k)
+    if (n == x) return true;
+  return false;
+}
+
+// The names a closure body refers to (candidates for capture).
+void CollectNames(const Expr& e, std::set<std::string>& out);
+void CollectBlock(const Block& b, std::set<std::string>& out) {
+  for (const Stmt& s : b.stmts)
+    if (s.expr) CollectNames(*s.expr, out);
+}
+void CollectNames(const Expr& e, std::set<std::string>& out) {
+  if (e.kind == K::kPath && !e.segs.empty()) out.insert(e.segs[0].name);
+  if (e.kind == K::kStruct)
+    for (const FieldInit& f : e.fields)
+      if (!f.value) out.insert(f.name);
+  if (e.kind == K::kMacro && !e.args.empty() && e.args[0]->kind == K::kStr) {
+    const std::string& s = e.args[0]->text;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i] != '{') continue;
+      size_t j = i + 1;
+      while (j < s.size() && (isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+      if (j > i + 1) out.insert(s.substr(i + 1, j - i - 1));
+    }
+  }
+  for (const ExprPtr* p : {&e.lhs, &e.rhs, &e.cond, &e.else_expr, &e.closure_body})
+    if (*p) CollectNames(**p, out);
+  if (e.then_block) CollectBlock(*e.then_block, out);
+  for (const ExprPtr& a : e.args) CollectNames(*a, out);
+  for (const FieldInit& f : e.fields)
+    if (f.value) CollectNames(*f.value, out);
+  for (const MatchArm& a : e.arms) {
+    if (a.guard) CollectNames(*a.guard, out);
+    if (a.body) CollectNames(*a.body, out);
+  }
+  for (const SandboxEntry& s : e.entries)
+    if (s.value) CollectNames(*s.value, out);
+}
+
+TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& args) {
+  using TK = Ty::Kind;
+  auto B = [] { return Ty::Make(TK::kBool); };
+  auto I = [] { return Ty::Make(TK::kInt); };
+  auto S = [] { return Ty::Make(TK::kStr); };
+  auto U = [] { return Ty::Make(TK::kUnit); };
+  auto Opt = [](TyP t) { return Ty::Adt("Option", {t}); };
+  if (n == "len" || n == "count") return I();
+  if (n == "is_empty" || n == "contains" || n == "starts_with" || n == "ends_with" ||
+      n == "contains_key" || n == "is_some" || n == "is_none" || n == "is_ok" || n == "is_err" ||
+      n == "any" || n == "all")
+    return B();
+  if (n == "to_str" || n == "to_string" || n == "trim" || n == "trim_start" || n == "trim_end" ||
+      n == "to_upper" || n == "to_lower" || n == "replace" || n == "repeat" || n == "join")
+    return S();
+  if (n == "push" || n == "insert_at" || n == "push_str" || n == "clear" || n == "reverse" ||
+      n == "sort" || n == "sort_by" || n == "extend" || n == "for_each")
+    return U();
+  switch (rt->kind) {
+    case TK::kStr:
+      if (n == "split" || n == "lines") return Ty::With(TK::kArray, {S()});
+      if (n == "chars") return Ty::With(TK::kArray, {Ty::Make(TK::kChar)});
+      if (n == "bytes") return Ty::With(TK::kArray, {I()});
+      if (n == "find" || n == "rfind") return Opt(I());
+      if (n == "char_at") return Opt(Ty::Make(TK::kChar));
+      if (n == "slice") return S();
+      if (n == "parse_int") return Ty::Adt("Result", {I(), S()});
+      if (n == "parse_float") return Ty::Adt("Result", {Ty::Make(TK::kFloat), S()});
+      return Ty::Unknown();
+    case TK::kArray:
+      if (n == "get" || n == "first" || n == "last" || n == "pop" || n == "find" || n == "min" ||
+          n == "max")
+        return Opt(rt->Arg(0));
+      if (n == "remove") return rt->Arg(0);
+      if (n == "index_of" || n == "position") return Opt(I());
+      if (n == "filter" || n == "slice" || n == "iter") return rt;
+      if (n == "map") return Ty::With(TK::kArray, {Ty::Unknown()});
+      if (n == "sum") return rt->Arg(0);
+      return Ty::Unknown();
+    case TK::kMap:
+      if (n == "get" || n == "remove" || n == "insert") return Opt(rt->Arg(1));
+      if (n == "keys") return Ty::With(TK::kArray, {rt->Arg(0)});
+      if (n == "values") return Ty::With(TK::kArray, {rt->Arg(1)});
+      return Ty::Unknown();
+    case TK::kAdt:
+      if (rt->name == "Option" || rt->name == "Result") {
+        if (n == "unwrap" || n == "expect" || n == "unwrap_or" || n == "unwrap_or_else")
+          return rt->Arg(0);
+        if (n == "ok") return Opt(rt->Arg(0));
+        if (n == "ok_or")
+          return Ty::Adt("Result", {rt->Arg(0), args.empty() ? Ty::Unknown() : args[0]});
+      }
+      return Ty::Unknown();
+    case TK::kInt:
+      if (n == "abs" || n == "min" || n == "max" || n == "pow") return I();
+      return Ty::Unknown();
+    case TK::kFloat: return Ty::Make(TK::kFloat);
+    case TK::kDuration:
+      if (n == "as_millis" || n == "as_secs" || n == "as_nanos") return I();
+      return Ty::Unknown();
+    default: return Ty::Unknown();
+  }
+}
+
+}  // namespace
+
+FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, Loc loc) {
+  (void)loc;
+  Rvalue r;
+  r.kind = Rvalue::Kind::kCall;
+  r.name = def.ir_name;
+  r.ops = std::move(args);
+  return Emit(std::move(r), def.ret);
+}
+
+FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<ExprPtr>& args,
+                                 Loc loc) {
+  int lo, hi;
+  if (!IsKnownEffect(path, &lo, &hi)) {
+    Error("MT1005", loc, absl::StrCat("unknown effect `", path, "`"),
+          "the standard library surface is listed in docs/language.md");
+    return Unit();
+  }
+  if (static_cast<int>(args.size()) < lo || static_cast<int>(args.size()) > hi) {
+    Error("MT2001", loc,
+          absl::StrCat("`", path, "` takes ",
+                       lo == hi ? absl::StrCat(lo) : absl::StrCat(lo, " or ", hi),
+                       " argument(s), given ", args.size()));
+    return Unit();
+  }
+  ir::Statement s;
+  s.kind = ir::Statement::Kind::kEffectInvoke;
+  s.path = path;
+  s.args = LowerArgs(args);
+  uint32_t t = Temp(Ty::Adt("Result", {Ty::Unknown(), Ty::Make(Ty::Kind::kStr)}));
+  s.has_dest = true;
+  s.place = Place{t, {}};
+  s.loc = IrLoc(loc_);
+  s.loc_explicit = true;
+  Push(std::move(s));
+  return Val{Operand::Copy(Place{t, {}}),
+             Ty::Adt("Result", {Ty::Unknown(), Ty::Make(Ty::Kind::kStr)})};
+}
+
+FnLowerer::Val FnLowerer::CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty) {
+  g_.prelude_needed.insert("__mty_" + name);
+  Rvalue r;
+  r.kind = Rvalue::Kind::kCall;
+  r.name = "__mty_" + name;
+  r.ops = std::move(ops);
+  return Emit(std::move(r), ty);
+}
+
+FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
+  const Expr& callee = *e.lhs;
+  if (callee.kind == K::kPath && callee.segs.size() == 1) {
+    const std::string& n = callee.segs[0].name;
+    if (const LocalInfo* li = FindLocal(n)) {
+      Rvalue r;
+      r.kind = Rvalue::Kind::kCallIndirect;
+      r.ops.push_back(Operand::Copy(li->At()));
+      for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
+      return Emit(std::move(r), Ty::Unknown());
+    }
+    if (agent_) {
+      for (const FnDecl& h : agent_->fns)
+        if (h.name == n) {
+          size_t want = 0;
+          for (const Param& p : h.params)
+            if (p.self_kind == Param::SelfKind::kNone) ++want;
+          if (want != e.args.size()) {
+            Error("MT2001", e.loc,
+                  absl::StrCat("function `", n, "` takes ", want, " argument(s), given ",
+                               e.args.size()));
+            return Unit();
+          }
+          Rvalue r;
+          r.kind = Rvalue::Kind::kCall;
+          r.name = absl::StrCat(agent_->name, "::", n);
+          r.ops.push_back(Operand::Copy(Place{1, {}}));  // the agent's state
+          for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
+          return Emit(std::move(r), Ty::Unknown());
+        }
+    }
+    auto fit = g_.fns.find(n);
+    if (fit != g_.fns.end()) {
+      const FnDef& def = fit->second;
+      if (def.params.size() != e.args.size()) {
+        Error("MT2001", e.loc,
+              absl::StrCat("function `", n, "` takes ", def.params.size(), " argument(s), given ",
+                           e.args.size()));
+        return Unit();
+      }
+      return CallUser(def, LowerArgs(e.args), e.loc);
+    }
+    if (IsBuiltinFn(n)) {
+      if (e.args.size() != 1) {
+        Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
+        return Unit();
+      }
+      Val v = LowerExpr(*e.args[0]);
+      const char* b = n == "__type_name" ? "type_name" : n.c_str();
+      Val r = Emit(CallBuiltin(b, {v.op}),
+                   Ty::Make(n == "__type_name" ? Ty::Kind::kStr : Ty::Kind::kUnit));
+      if (n == "panic") {
+        Term(ir::Terminator::Kind::kUnreachable);
+      }
+      return r;
+    }
+    std::string adt;
+    uint32_t vi;
+    if (IsUpper(n)) {
+      if (const VariantDef* vd = ResolveVariantPath(callee.segs, nullptr, &adt, &vi, callee.loc))
+        return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
+      return Unit();
+    }
+    Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"));
+    return Unit();
+  }
+  if (callee.kind == K::kPath && callee.segs.size() == 2) {
+    const std::string a = SelfName(callee.segs[0].name);
+    const std::string& b = callee.segs[1].name;
+    auto it = g_.adts.find(a);
+    uint32_t vi;
+    if (it != g_.adts.end() && it->second.is_enum && g_.FindVariant(a, b, &vi)) {
+      std::string adt;
+      const VariantDef* vd = ResolveVariantPath(callee.segs, nullptr, &adt, &vi, callee.loc);
+      return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
+    }
+    Expr recv;
+    recv.kind = K::kPath;
+    recv.loc = callee.loc;
+    recv.segs = {callee.segs[0]};
+    recv.segs[0].name = a;
+    Expr mc;
+    mc.kind = K::kMethodCall;
+    mc.loc = e.loc;
+    mc.text = b;
+    // Borrow the argument list for the method-call path.
+    mc.lhs.reset(&recv);
+    mc.args.swap(const_cast<std::vector<ExprPtr>&>(e.args));
+    Val v = LowerMethodCall(mc);
+    mc.args.swap(const_cast<std::vector<ExprPtr>&>(e.args));
+    (void)mc.lhs.release();
+    return v;
+  }
+  Val f = LowerExpr(callee);
+  Rvalue r;
+  r.kind = Rvalue::Kind::kCallIndirect;
+  r.ops.push_back(ToLocalOp(f));
+  for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
+  return Emit(std::move(r), Ty::Unknown());
+}
+
+FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating,
+                                   Loc loc) {
+  bool root_mut = false;
+  std::string root;
+  if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
+    if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
+      Error("MT3014", loc,
+            absl::StrCat("cannot mutate `", root, "`, as it is not declared as mutable"),
+            absl::StrCat("consider changing this to `let mut ", root, "`"));
+    }
+    *place = *pl;
+    return Val{Operand::Copy(*pl), *ty};
+  }
+  Val v = LowerExpr(recv);
+  *place = Place{ToLocal(v), {}};
+  *ty = v.ty;
+  return v;
+}
+
+FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
+  const Expr& recv = *e.lhs;
+  const std::string& name = e.text;
+  std::vector<std::string> path;
+  if (!FlattenPath(recv, &path)) path.clear();
+  if (!path.empty()) path[0] = SelfName(path[0]);
+  if (!path.empty() && !FindLocal(path[0]) && !g_.consts.count(path[0])) {
+    // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
+    std::vector<std::string> full;
+    if (path[0] == "std") {
+      full = path;
+    } else if (auto u = g_.uses.find(path[0]); u != g_.uses.end()) {
+      full = u->second;
+      full.insert(full.end(), path.begin() + 1, path.end());
+    }
+    if (!full.empty()) {
+      full.push_back(name);
+      std::string p;
+      for (size_t i = 0; i < full.size(); ++i) p += (i ? "." : "") + full[i];
+      return Effect(p, e.args, e.loc);
+    }
+    if (path.size() == 1) {
+      const std::string& tn = path[0];
+      auto it = g_.adts.find(tn);
+      if (it != g_.adts.end()) {
+        uint32_t vi;
+        if (it->second.is_enum && g_.FindVariant(tn, name, &vi)) {
+          std::string adt;
+          std::vector<PathSeg> segs = {{tn, recv.loc}, {name, e.loc}};
+          const VariantDef* vd = ResolveVariantPath(segs, nullptr, &adt, &vi, e.loc);
+          return MakeVariant(adt, vi, *vd, &e.args, nullptr, recv.loc);
+        }
+        auto m = g_.methods[tn].find(name);
+        if (m == g_.methods[tn].end() && it->second.is_enum && IsUpper(name)) {
+          Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"));
+          return Unit();
+        }
+        if (m == g_.methods[tn].end()) {
+          Error("MT2004", e.loc,
+                absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"));
+          return Unit();
+        }
+        const FnDef& def = g_.fns.at(m->second);
+        size_t want = def.params.size() + (def.self_kind != Param::SelfKind::kNone ? 1 : 0);
+        if (want != e.args.size()) {
+          Error("MT2001", e.loc,
+                absl::StrCat("function `", tn, "::", name, "` takes ", want, " argument(s), given ",
+                             e.args.size()));
+          return Unit();
+        }
+        return CallUser(def, LowerArgs(e.args), e.loc);
+      }
+      if ((tn == "Vec" || tn == "Array") && (name == "new" || name == "with_capacity")) {
+        for (const ExprPtr& a : e.args) LowerExpr(*a);
+        Rvalue r;
+        r.kind = Rvalue::Kind::kArrayInit;
+        return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {Ty::Unknown()}));
+      }
+      if ((tn == "Map" || tn == "HashMap") && name == "new") {
+        Rvalue r;
+        r.kind = Rvalue::Kind::kMapInit;
+        return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
+      }
+      if ((tn == "String" || tn == "Str") && (name == "new" || name == "from")) {
+        if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
+        return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
+      }
+      if (IsUpper(tn)) {
+        Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"));
+        return Unit();
+      }
+      Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"));
+      return Unit();
+    }
+  }
+  // A method on a value.
+  bool builtin_mut = name == "push" || name == "pop" || name == "insert" || name == "remove" ||
+                     name == "clear" || name == "reverse" || name == "sort" || name == "push_str" ||
+                     name == "extend" || name == "sort_by";
+  // Decide whether a user method takes &mut self, to check mutability.
+  Place place;
+  TyP rty;
+  bool user_mut = false;
+  std::string user_fn;
+  // The static type of a simple local receiver picks the method before the
+  // receiver is evaluated (once, by Receiver below).
+  TyP peek = Ty::Unknown();
+  if (recv.kind == K::kPath && recv.segs.size() == 1)
+    if (const LocalInfo* li = FindLocal(recv.segs[0].name)) peek = li->ty;
+  TyP base = peek;
+  while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  if (base->Is(Ty::Kind::kAdt)) {
+    auto m = g_.methods.find(base->name);
+    if (m != g_.methods.end() && m->second.count(name)) {
+      user_fn = m->second.at(name);
+      user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
+    }
+  }
+  bool is_prelude = IsPreludeMethod(name) && !(peek->Is(Ty::Kind::kStr) && name == "find");
+  Val rv =
+      Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut && !is_prelude : user_mut, e.loc);
+  base = rty;
+  while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  if (base->Is(Ty::Kind::kStr) && name == "find") is_prelude = false;  // Str::find(substring)
+  if (user_fn.empty() && base->Is(Ty::Kind::kAdt)) {
+    auto m = g_.methods.find(base->name);
+    if (m != g_.methods.end() && m->second.count(name)) {
+      user_fn = m->second.at(name);
+      user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
+    }
+  }
+  if (!user_fn.empty()) {
+    const FnDef& def = g_.fns.at(user_fn);
+    if (def.self_kind == Param::SelfKind::kNone) {
+      Error("MT2004", e.loc,
+            absl::StrCat("`", base->name, "::", name,
+                         "` is an associated function, not a method; call it as `", base->name,
+                         "::", name, "(...)`"));
+      return Unit();
+    }
+    if (def.params.size() != e.args.size()) {
+      Error("MT2001", e.loc,
+            absl::StrCat("method `", name, "` takes ", def.params.size(), " argument(s), given ",
+                         e.args.size()));
+      return Unit();
+    }
+    std::vector<Operand> ops;
+    if (user_mut) {
+      if (rty->Is(Ty::Kind::kRef)) {
+        ops.push_back(Operand::Copy(place));
+      } else {
+        Rvalue r;
+        r.kind = Rvalue::Kind::kRef;
+        r.is_mut = true;
+        r.place = place;
+        auto rt = Ty::With(Ty::Kind::kRef, {rty});
+        rt->is_mut = true;
+        ops.push_back(Emit(std::move(r), rt).op);
+      }
+    } else {
+      Place p = place;
+      TyP t = rty;
+      AutoDeref(p, t, nullptr);
+      ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
+    }
+    for (Operand& o : LowerArgs(e.args)) ops.push_back(std::move(o));
+    return CallUser(def, std::move(ops), e.loc);
+  }
+  std::vector<TyP> arg_tys;
+  std::vector<Operand> ops;
+  for (const ExprPtr& a : e.args) {
+    Val v = LowerExpr(*a);
+    ops.push_back(v.op);
+    arg_tys.push_back(v.ty);
+  }
+  if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(base->kind, base->name, name)) {
+    Error("MT2004", e.loc,
+          absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"));
+    return Unit();
+  }
+  // A receiver of unknown kind (a generic parameter, a closure argument)
+  // dispatches at run time: an unknown method traps MT5008 there.
+  TyP result = MethodResult(base, name, arg_tys);
+  if (is_prelude) {
+    // Prelude functions take values: look through `&`/`&mut` receivers.
+    Place val = place;
+    for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
+      val.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+    std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
+    for (Operand& o : ops) all.push_back(std::move(o));
+    Val v = CallPrelude(name, std::move(all), result);
+    if (name == "sort_by") {
+      // sort_by returns the sorted array; write it back to the receiver
+      // (through a `&mut` reference when the receiver is one).
+      Place dst = place;
+      for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
+        dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+      Assign(dst, UseR(v.op), e.loc);
+      return Unit();
+    }
+    return v;
+  }
+  Rvalue r;
+  r.kind = Rvalue::Kind::kMethodCall;
+  r.place = place;
+  r.name = name;
+  r.ops = std::move(ops);
+  return Emit(std::move(r), result);
+}
+
+FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
+  std::set<std::string> names;
+  CollectNames(*e.closure_body, names);
+  std::set<std::string> params;
+  for (const ClosureParam& p : e.params)
+    if (p.pat && p.pat->kind == Pattern::Kind::kBind) params.insert(p.pat->name);
+  std::vector<std::pair<std::string, LocalInfo>> caps;
+  for (const std::string& n : names) {
+    if (params.count(n)) continue;
+    if (const LocalInfo* li = FindLocal(n)) caps.push_back({n, *li});
+  }
+  std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
+  FnLowerer inner(g_, name, Ty::Unknown());
+  inner.SetLoc(e.loc);
+  inner.loc_ = loc_;
+  inner.self_type_ = self_type_;
+  inner.generics_ = generics_;
+  for (const auto& [n, li] : caps) inner.AddParam(n, li.ty, li.is_mut, false);
+  std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
+  for (const ClosureParam& p : e.params) {
+    TyP t = g_.Resolve(p.type, &generics_);
+    if (p.pat && p.pat->kind == Pattern::Kind::kBind && p.pat->subs.empty()) {
+      inner.AddParam(p.pat->name, t, p.pat->is_mut, false);
+    } else {
+      uint32_t l = inner.AddParam("", t, false, false);
+      pattern_params.push_back({l, &p});
+    }
+  }
+  for (const auto& [l, p] : pattern_params) {
+    uint32_t fail = inner.NewBlock();
+    std::map<std::string, uint32_t> binds;
+    inner.MatchPattern(*p->pat, Place{l, {}}, g_.Resolve(p->type, &generics_), fail, binds);
+    uint32_t ok = inner.cur_;
+    inner.SetBlock(fail);
+    inner.Term(ir::Terminator::Kind::kUnreachable);
+    inner.SetBlock(ok);
+  }
+  g_.AddFn(inner.FinishWithExpr(*e.closure_body));
+  Rvalue r;
+  r.kind = Rvalue::Kind::kClosure;
+  r.name = name;
+  for (const auto& [n, li] : caps) r.ops.push_back(Operand::Copy(li.At()));
+  return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
+}
+
+FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
+  const std::string& m = e.text;
+  if (m == "format") {
+    if (e.args.empty() || e.args[0]->kind != K::kStr) {
+      Error("MT2005", e.loc, "`format!` needs a string literal as its first argument");
+      return Unit();
+    }
+    return LowerFormat(e, 0);
+  }
+  if (m == "assert") {
+    if (e.args.empty() || e.args.size() > 2) {
+      Error("MT2001", e.loc, "`assert!` takes a condition and an optional message");
+      return Unit();
+    }
+    Val c = LowerExpr(*e.args[0]);
+    uint32_t bad = NewBlock(), ok = NewBlock();
+    Branch(c.op, ok, bad);
+    SetBlock(bad);
+    Operand msg = ConstOp(ir::Constant::Str("assertion failed"));
+    if (e.args.size() == 2) msg = LowerExpr(*e.args[1]).op;
+    Assign(Place{Temp(Ty::Unknown()), {}}, CallBuiltin("panic", {msg}), e.loc);
+    Term(ir::Terminator::Kind::kUnreachable);
+    SetBlock(ok);
+    return Unit();
+  }
+  if (m == "assert_eq" || m == "assert_ne") {
+    if (e.args.size() != 2) {
+      Error("MT2001", e.loc, absl::StrCat("`", m, "!` takes 2 arguments, given ", e.args.size()));
+      return Unit();
+    }
+    Val a = LowerExpr(*e.args[0]);
+    Operand ao = ToLocalOp(a);
+    Val b = LowerExpr(*e.args[1]);
+    Operand bo = ToLocalOp(b);
+    Rvalue r;
+    r.kind = Rvalue::Kind::kBinOp;
+    r.bin = m == "assert_eq" ? ir::BinOp::kEq : ir::BinOp::kNe;
+    r.ops = {ao, bo};
+    Val c = Emit(std::move(r), Ty::Make(Ty::Kind::kBool));
+    uint32_t bad = NewBlock(), ok = NewBlock();
+    Branch(c.op, ok, bad);
+    SetBlock(bad);
+    Val da = Emit(CallBuiltin("debug_str", {ao}), Ty::Make(Ty::Kind::kStr));
+    Val db = Emit(CallBuiltin("debug_str", {bo}), Ty::Make(Ty::Kind::kStr));
+    Val msg =
+        Emit(CallBuiltin("concat", {ConstOp(ir::Constant::Str(absl::StrCat(
+                                        "assertion `left ",
+                                        m == "assert_eq" ? "==" : "!=", " right` failed: left: "))),
+                                    da.op, ConstOp(ir::Constant::Str(", right: ")), db.op}),
+             Ty::Make(Ty::Kind::kStr));
+    Assign(Place{Temp(Ty::Unknown()), {}}, CallBuiltin("panic", {msg.op}), e.loc);
+    Term(ir::Terminator::Kind::kUnreachable);
+    SetBlock(ok);
+    return Unit();
+  }
+  if (m == "unreachable") {
+    Term(ir::Terminator::Kind::kUnreachable);
+    return Unit();
+  }
+  Error("MT1010", e.loc, absl::StrCat("cannot find macro `", m, "` in this scope"));
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
+  const std::string& f = e.args[first]->text;
+  std::vector<Operand> parts;
+  std::string lit;
+  size_t next_arg = first + 1;
+  size_t used = 0;
+  auto flush = [&] {
+    if (!lit.empty()) parts.push_back(ConstOp(ir::Constant::Str(lit)));
+    lit.clear();
+  };
+  for (size_t i = 0; i < f.size(); ++i) {
+    char c = f[i];
+    if (c == '{' && i + 1 < f.size() && f[i + 1] == '{') {
+      lit += '{';
+      ++i;
+      continue;
+    }
+    if (c == '}' && i + 1 < f.size() && f[i + 1] == '}') {
+      lit += '}';
+      ++i;
+      continue;
+    }
+    if (c == '}') {
+      Error("MT2005", e.args[first]->loc, "unmatched `}` in format string",
+            "write `}}` for a literal brace");
+      return Unit();
+    }
+    if (c != '{') {
+      lit += c;
+      continue;
+    }
+    size_t close = f.find('}', i);
+    if (close == std::string::npos) {
+      Error("MT2005", e.args[first]->loc, "unterminated `{` in format string",
+            "write `{{` for a literal brace");
+      return Unit();
+    }
+    std::string inner = f.substr(i + 1, close - i - 1);
+    i = close;
+    std::string name = inner, spec;
+    if (size_t colon = inner.find(':'); colon != std::string::npos) {
+      name = inner.substr(0, colon);
+      spec = inner.substr(colon + 1);
+    }
+    flush();
+    Operand v;
+    if (name.empty()) {
+      if (next_arg >= e.args.size()) {
+        ++used;
+        ++next_arg;
+        continue;
+      }
+      v = LowerExpr(*e.args[next_arg++]).op;
+      ++used;
+    } else {
+      Expr p;
+      p.kind = K::kPath;
+      p.loc = e.args[first]->loc;
+      p.segs = {{name, p.loc}};
+      v = LowerExpr(p).op;
+    }
+    if (spec.empty()) {
+      parts.push_back(v);
+    } else if (spec == "?") {
+      parts.push_back(Emit(CallBuiltin("debug_str", {v}), Ty::Make(Ty::Kind::kStr)).op);
+    } else {
+      parts.push_back(
+          Emit(CallBuiltin("fmt", {v, ConstOp(ir::Constant::Str(spec))}), Ty::Make(Ty::Kind::kStr))
+              .op);
+    }
+  }
+  flush();
+  size_t given = e.args.size() - first - 1;
+  if (used != given) {
+    Error("MT2005", e.loc,
+          absl::StrCat("`format!` has ", used, " placeholder(s) but ", given, " argument(s)"));
+    return Unit();
+  }
+  if (parts.empty()) return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
+  return Emit(CallBuiltin("concat", std::move(parts)), Ty::Make(Ty::Kind::kStr));
+}
+
+}  // namespace mty::frontend

@@ -1,0 +1,758 @@
+// Expression lowering: the LowerExpr dispatch (literals, fields, indexing,
+// aggregates, `?`, casts, borrows), paths and constants, operators and
+// assignment, control flow (`if`, loops, `for`), struct literals.
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "lower_internal.h"
+
+namespace mty::frontend {
+
+using K = Expr::Kind;
+
+namespace {
+
+// Where an expression starts in the source (the parser locates postfix and
+// binary nodes at their operator or name).
+Loc StartLoc(const Expr& e) {
+  switch (e.kind) {
+    case K::kField:
+    case K::kTupleField:
+    case K::kIndex:
+    case K::kMethodCall:
+    case K::kCall:
+    case K::kBinary:
+    case K::kAssign:
+    case K::kCast:
+    case K::kTry:
+    case K::kSend:
+    case K::kAsk:
+      if (e.lhs) return StartLoc(*e.lhs);
+      return e.loc;
+    case K::kPath: return e.segs.empty() ? e.loc : e.segs[0].loc;
+    default: return e.loc;
+  }
+}
+
+bool IntTypeBounds(const std::string& t, int64_t* lo, int64_t* hi) {
+  struct B {
+    const char* n;
+    int64_t lo, hi;
+  };
+  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
+                        {"I16", INT16_MIN, INT16_MAX},
+                        {"I32", INT32_MIN, INT32_MAX},
+                        {"I64", INT64_MIN, INT64_MAX},
+                        {"ISize", INT64_MIN, INT64_MAX},
+                        {"I128", INT64_MIN, INT64_MAX},
+                        {"U8", 0, UINT8_MAX},
+                        {"U16", 0, UINT16_MAX},
+                        {"U32", 0, UINT32_MAX},
+                        {"U64", 0, INT64_MAX},
+                        {"USize", 0, INT64_MAX},
+                        {"U128", 0, INT64_MAX}};
+  for (const B& b : k)
+    if (t == b.n) {
+      *lo = b.lo;
+      *hi = b.hi;
+      return true;
+    }
+  return false;
+}
+
+ir::BinOp IrBin(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return ir::BinOp::kAdd;
+    case BinaryOp::kSub: return ir::BinOp::kSub;
+    case BinaryOp::kMul: return ir::BinOp::kMul;
+    case BinaryOp::kDiv: return ir::BinOp::kDiv;
+    case BinaryOp::kRem: return ir::BinOp::kRem;
+    case BinaryOp::kBitAnd: return ir::BinOp::kBitAnd;
+    case BinaryOp::kBitOr: return ir::BinOp::kBitOr;
+    case BinaryOp::kBitXor: return ir::BinOp::kBitXor;
+    case BinaryOp::kShl: return ir::BinOp::kShl;
+    case BinaryOp::kShr: return ir::BinOp::kShr;
+    case BinaryOp::kEq: return ir::BinOp::kEq;
+    case BinaryOp::kNe: return ir::BinOp::kNe;
+    case BinaryOp::kLt: return ir::BinOp::kLt;
+    case BinaryOp::kLe: return ir::BinOp::kLe;
+    case BinaryOp::kGt: return ir::BinOp::kGt;
+    case BinaryOp::kGe: return ir::BinOp::kGe;
+    default: return ir::BinOp::kAdd;
+  }
+}
+
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
+         op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
+}  // namespace
+
+bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
+  if (e.kind == K::kPath) {
+    for (const PathSeg& s : e.segs) out->push_back(s.name);
+    return true;
+  }
+  if (e.kind == K::kField && e.lhs) {
+    if (!FlattenPath(*e.lhs, out)) return false;
+    out->push_back(e.text);
+    return true;
+  }
+  return false;
+}
+
+FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
+  switch (e.kind) {
+    case K::kInt: return Val{ConstOp(ir::Constant::Int(e.int_value)), Ty::Make(Ty::Kind::kInt)};
+    case K::kFloat:
+      return Val{ConstOp(ir::Constant::Float(e.float_value)), Ty::Make(Ty::Kind::kFloat)};
+    case K::kStr: return Val{ConstOp(ir::Constant::Str(e.text)), Ty::Make(Ty::Kind::kStr)};
+    case K::kChar:
+      return Val{ConstOp(ir::Constant::Char(static_cast<uint32_t>(e.int_value))),
+                 Ty::Make(Ty::Kind::kChar)};
+    case K::kBool:
+      return Val{ConstOp(ir::Constant::Bool(e.int_value != 0)), Ty::Make(Ty::Kind::kBool)};
+    case K::kDuration:
+      return Val{ConstOp(ir::Constant::Duration(e.int_value)), Ty::Make(Ty::Kind::kDuration)};
+    case K::kSize: return Val{ConstOp(ir::Constant::Size(e.int_value)), Ty::Make(Ty::Kind::kSize)};
+    case K::kUnit: return Unit();
+    case K::kPath: return LowerPath(e);
+    case K::kUnary: {
+      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kInt)
+        return Val{ConstOp(ir::Constant::Int(
+                       static_cast<int64_t>(0ULL - static_cast<uint64_t>(e.lhs->int_value)))),
+                   Ty::Make(Ty::Kind::kInt)};
+      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kFloat)
+        return Val{ConstOp(ir::Constant::Float(-e.lhs->float_value)), Ty::Make(Ty::Kind::kFloat)};
+      Val v = LowerExpr(*e.lhs);
+      Operand o = ToLocalOp(v);
+      Rvalue r;
+      r.kind = Rvalue::Kind::kUnOp;
+      r.un = e.unary_op == UnaryOp::kNeg ? ir::UnOp::kNeg : ir::UnOp::kNot;
+      r.ops = {o};
+      return Emit(std::move(r), v.ty);
+    }
+    case K::kBinary: return LowerBinary(e);
+    case K::kAssign: return LowerAssign(e);
+    case K::kCall: return LowerCall(e);
+    case K::kMethodCall: return LowerMethodCall(e);
+    case K::kField: {
+      // `sup.w`: the handle of a supervisor child (lower_agent.cc).
+      if (std::optional<Val> child = LowerChildHandle(e)) return *child;
+      std::vector<std::string> segs;
+      if (FlattenPath(e, &segs) && segs.size() == 2 && !FindLocal(segs[0])) {
+        // `I64.MAX`, `Shape.Empty`, `Point.origin` (associated const-like).
+        Expr p;
+        p.kind = K::kPath;
+        p.loc = e.loc;
+        for (const std::string& s : segs) p.segs.push_back({s, e.loc});
+        return LowerPath(p);
+      }
+      TyP ty;
+      bool root_mut;
+      std::string root;
+      place_error_ = false;
+      if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
+      if (place_error_) return Unit();
+      // A field of a temporary value.
+      Val base = LowerExpr(*e.lhs);
+      uint32_t l = ToLocal(base);
+      Place p{l, {}};
+      TyP bt = base.ty;
+      AutoDeref(p, bt, nullptr);
+      uint32_t fi;
+      TyP fty;
+      if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return Unit();
+      p.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+      return Emit(UseR(Operand::Copy(p)), fty);
+    }
+    case K::kTupleField:
+    case K::kIndex:
+    case K::kDeref: {
+      TyP ty;
+      bool root_mut;
+      std::string root;
+      if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
+      Val base = LowerExpr(*e.lhs);
+      uint32_t l = ToLocal(base);
+      Place p{l, {}};
+      TyP bt = base.ty;
+      if (e.kind == K::kDeref) {
+        p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+        return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
+      }
+      AutoDeref(p, bt, nullptr);
+      if (e.kind == K::kTupleField) {
+        p.proj.push_back(
+            {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
+        return Emit(UseR(Operand::Copy(p)),
+                    bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown());
+      }
+      Val idx = LowerExpr(*e.rhs);
+      p.proj.push_back({ir::Projection::Kind::kIndex, ToLocal(idx), 0});
+      return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kArray) ? bt->Arg(0)
+                                          : bt->Is(Ty::Kind::kMap) ? bt->Arg(1)
+                                                                   : Ty::Unknown());
+    }
+    case K::kTuple: {
+      std::vector<TyP> tys;
+      std::vector<Operand> ops;
+      for (const ExprPtr& a : e.args) {
+        Val v = LowerExpr(*a);
+        ops.push_back(v.op);
+        tys.push_back(v.ty);
+      }
+      Rvalue r;
+      r.kind = Rvalue::Kind::kTupleInit;
+      r.ops = std::move(ops);
+      return Emit(std::move(r), Ty::With(Ty::Kind::kTuple, std::move(tys)));
+    }
+    case K::kArray: {
+      TyP elem = Ty::Unknown();
+      std::vector<Operand> ops;
+      for (const ExprPtr& a : e.args) {
+        Val v = LowerExpr(*a);
+        ops.push_back(v.op);
+        if (ops.size() == 1) {
+          elem = v.ty;
+        } else if (elem->Name() != v.ty->Name()) {
+          elem = Ty::Unknown();  // mixed kinds: methods dispatch at run time
+        }
+      }
+      Rvalue r;
+      r.kind = Rvalue::Kind::kArrayInit;
+      r.ops = std::move(ops);
+      return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {elem}));
+    }
+    case K::kMap: {
+      TyP kt = Ty::Unknown(), vt = Ty::Unknown();
+      std::vector<Operand> ops;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        Val v = LowerExpr(*e.args[i]);
+        ops.push_back(v.op);
+        if (i == 0) kt = v.ty;
+        if (i == 1) vt = v.ty;
+      }
+      Rvalue r;
+      r.kind = Rvalue::Kind::kMapInit;
+      r.ops = std::move(ops);
+      return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {kt, vt}));
+    }
+    case K::kStruct: return LowerStruct(e);
+    case K::kBlock: return LowerBlock(*e.then_block);
+    case K::kUnsafe: return LowerBlock(*e.then_block);
+    case K::kArena: {
+      ir::Statement s;
+      s.kind = ir::Statement::Kind::kArenaPush;
+      s.arena = static_cast<uint32_t>(arena_depth_++);
+      s.loc = IrLoc(loc_);
+      s.loc_explicit = true;
+      Push(s);
+      Val v = LowerBlock(*e.then_block);
+      Operand keep = ToLocalOp(v);
+      s.kind = ir::Statement::Kind::kArenaPop;
+      Push(s);
+      --arena_depth_;
+      return Val{keep, v.ty};
+    }
+    case K::kIf:
+    case K::kIfLet: return LowerIf(e);
+    case K::kMatch: return LowerMatch(e);
+    case K::kWhile:
+    case K::kWhileLet:
+    case K::kLoop: return LowerLoop(e);
+    case K::kFor: return LowerFor(e);
+    case K::kBreak: {
+      if (loops_.empty()) {
+        Error("MT1020", e.loc, "`break` outside of a loop");
+        return Unit();
+      }
+      LoopCtx l = loops_.back();
+      Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
+      Assign(Place{l.result, {}}, UseR(v.op), e.loc);
+      ExitSandboxesTo(l.sandbox_depth);
+      Goto(l.brk);
+      SetBlock(NewBlock());
+      terminated_ = false;
+      return Unit();
+    }
+    case K::kContinue: {
+      if (loops_.empty()) {
+        Error("MT1020", e.loc, "`continue` outside of a loop");
+        return Unit();
+      }
+      ExitSandboxesTo(loops_.back().sandbox_depth);
+      Goto(loops_.back().cont);
+      SetBlock(NewBlock());
+      terminated_ = false;
+      return Unit();
+    }
+    case K::kReturn: {
+      Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
+      Assign(Place{0, {}}, UseR(v.op), e.loc);
+      Term(ir::Terminator::Kind::kReturn);
+      return Unit();
+    }
+    case K::kTry: {
+      Val v = LowerExpr(*e.lhs);
+      uint32_t t = ToLocal(v);
+      uint32_t ok = NewBlock(), err = NewBlock();
+      ir::Terminator sw;
+      sw.kind = ir::Terminator::Kind::kSwitchVariant;
+      sw.op = Operand::Copy(Place{t, {}});
+      sw.cases.push_back({0, ok});
+      sw.target = err;
+      if (!terminated_) {
+        sw.loc = IrLoc(loc_);
+        sw.loc_explicit = true;
+        fn_.blocks[cur_].block.term = sw;
+        fn_.blocks[cur_].term_set = true;
+      }
+      SetBlock(err);
+      ir::Terminator tr;
+      tr.kind = ir::Terminator::Kind::kTryReturnErr;
+      tr.op = Operand::Copy(Place{t, {}});
+      TermWith(tr);
+      SetBlock(ok);
+      Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
+      TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")
+                      ? v.ty->Arg(0)
+                      : Ty::Unknown();
+      return Emit(UseR(Operand::Copy(payload)), inner);
+    }
+    case K::kClosure: return LowerClosure(e);
+    case K::kRange:
+      Error("MT2010", e.loc, "a range is only allowed in `for` loops and patterns");
+      return Unit();
+    case K::kCast: {
+      Val v = LowerExpr(*e.lhs);
+      TyP target = g_.Resolve(e.type, &generics_);
+      ir::Type it = e.type.kind == TypeExpr::Kind::kPath ? ir::Type::Named(e.type.name)
+                                                         : ir::Type::Named("?");
+      if (it.name == "I128") it.name = "I64";
+      if (it.name == "U128") it.name = "U64";
+      if (!IsCastTargetName(it.name)) {
+        Error("MT2009", e.loc, absl::StrCat("cannot cast to `", e.type.name, "`"));
+        return Unit();
+      }
+      Rvalue r;
+      r.kind = Rvalue::Kind::kCast;
+      r.ops = {ToLocalOp(v)};
+      r.type = it;
+      return Emit(std::move(r), target);
+    }
+    case K::kRef: {
+      TyP ty;
+      bool root_mut = false;
+      std::string root;
+      auto pl = PlaceOf(*e.lhs, &ty, &root_mut, &root);
+      if (!pl) {
+        Val v = LowerExpr(*e.lhs);
+        pl = Place{ToLocal(v), {}};
+        ty = v.ty;
+        root_mut = true;
+      } else if (e.is_mut && !root_mut) {
+        Error(
+            "MT3014", e.lhs->loc,
+            absl::StrCat("cannot borrow `", root, "` as mutable, as it is not declared as mutable"),
+            absl::StrCat("consider changing this to `let mut ", root, "`"));
+      }
+      Rvalue r;
+      r.kind = Rvalue::Kind::kRef;
+      r.is_mut = e.is_mut;
+      r.place = *pl;
+      auto rt = Ty::With(Ty::Kind::kRef, {ty});
+      rt->is_mut = e.is_mut;
+      return Emit(std::move(r), rt);
+    }
+    case K::kMacro: return LowerMacro(e);
+    case K::kSpawn: return LowerSpawn(e);
+    case K::kSend:
+    case K::kAsk: return LowerMessage(e);
+    case K::kSandbox: return LowerSandbox(e);
+  }
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
+  const ConstDecl* c = g_.consts.at(name);
+  static thread_local int depth = 0;
+  if (depth > 64) {
+    Error("MT1007", loc, absl::StrCat("constant `", name, "` refers to itself"));
+    return Unit();
+  }
+  ++depth;
+  Val v = LowerExpr(*c->value);
+  --depth;
+  TyP declared = g_.Resolve(c->type);
+  if (!declared->Is(Ty::Kind::kUnknown)) v.ty = declared;
+  return v;
+}
+
+FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
+                                      const std::vector<ExprPtr>* args, TyP expected, Loc loc) {
+  size_t given = args ? args->size() : 0;
+  if (given != vd.arity) {
+    Error("MT2008", loc,
+          absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity, " field(s), given ",
+                       given));
+    return Unit();
+  }
+  std::vector<Operand> ops;
+  std::vector<TyP> tys;
+  if (args)
+    for (const ExprPtr& a : *args) {
+      Val v = LowerExpr(*a);
+      ops.push_back(v.op);
+      tys.push_back(v.ty);
+    }
+  TyP ty = Ty::Adt(adt);
+  if (adt == "Option") {
+    ty->args = {
+        vi == 0 ? tys[0]
+                : (expected && expected->Is(Ty::Kind::kAdt) ? expected->Arg(0) : Ty::Unknown())};
+  } else if (adt == "Result") {
+    ty->args = {vi == 0 ? tys[0] : Ty::Unknown(), vi == 1 ? tys[0] : Ty::Unknown()};
+  }
+  (void)vi;
+  return Emit(AdtInit(adt, vd.name, std::move(ops)), ty);
+}
+
+FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
+  if (e.segs.size() >= 2 && e.segs[0].name == "Self" && !self_type_.empty()) {
+    Expr c;
+    c.kind = K::kPath;
+    c.loc = e.loc;
+    c.segs = e.segs;
+    c.segs[0].name = self_type_;
+    return LowerPath(c);
+  }
+  const std::string& a = e.segs[0].name;
+  if (e.segs.size() == 1) {
+    if (const LocalInfo* li = FindLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
+    if (g_.consts.count(a)) return ConstValue(a, e.loc);
+    if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
+    std::string adt;
+    uint32_t vi;
+    if (IsUpper(a)) {
+      if (const VariantDef* vd = ResolveVariantPath(e.segs, nullptr, &adt, &vi, e.loc))
+        return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
+      return Unit();
+    }
+    Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"));
+    return Unit();
+  }
+  if (e.segs.size() == 2) {
+    const std::string& b = e.segs[1].name;
+    int64_t lo, hi;
+    if (IntTypeBounds(a, &lo, &hi) && (b == "MAX" || b == "MIN"))
+      return Val{ConstOp(ir::Constant::Int(b == "MAX" ? hi : lo)), Ty::Make(Ty::Kind::kInt)};
+    if ((a == "F64" || a == "F32") && (b == "MAX" || b == "MIN" || b == "INFINITY" || b == "NAN")) {
+      double v = b == "MAX"        ? 1.7976931348623157e308
+                 : b == "MIN"      ? -1.7976931348623157e308
+                 : b == "INFINITY" ? HUGE_VAL
+                                   : std::nan("");
+      return Val{ConstOp(ir::Constant::Float(v)), Ty::Make(Ty::Kind::kFloat)};
+    }
+    auto it = g_.adts.find(a);
+    if (it != g_.adts.end() && it->second.is_enum) {
+      std::string adt;
+      uint32_t vi;
+      if (const VariantDef* vd = ResolveVariantPath(e.segs, nullptr, &adt, &vi, e.loc))
+        return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
+      return Unit();
+    }
+    std::string fname = absl::StrCat(a, "::", b);
+    if (g_.fns.count(fname)) return Val{ConstOp(ir::Constant::Fn(fname)), Ty::Make(Ty::Kind::kFn)};
+  }
+  std::string full;
+  for (size_t i = 0; i < e.segs.size(); ++i) full += (i ? "::" : "") + e.segs[i].name;
+  Error("MT1001", e.loc, absl::StrCat("cannot find value `", full, "` in this scope"));
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
+  TyP ty;
+  bool root_mut = false;
+  std::string root;
+  auto pl = PlaceOf(*e.lhs, &ty, &root_mut, &root);
+  if (!pl) {
+    Error("MT2011", e.lhs->loc, "invalid left-hand side of assignment");
+    return Unit();
+  }
+  if (!root_mut) {
+    Error("MT3014", StartLoc(*e.lhs),
+          absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"),
+          absl::StrCat("consider changing this to `let mut ", root, "`"));
+  }
+  Val rhs = LowerExpr(*e.rhs);
+  if (e.has_op) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kBinOp;
+    r.bin = IrBin(e.binary_op);
+    r.ops = {Operand::Copy(*pl), rhs.op};
+    Val t = Emit(std::move(r), ty);
+    Assign(*pl, UseR(t.op), e.loc);
+  } else {
+    Assign(*pl, UseR(rhs.op), e.loc);
+  }
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
+  if (e.binary_op == BinaryOp::kAnd || e.binary_op == BinaryOp::kOr) {
+    uint32_t result = Temp(Ty::Make(Ty::Kind::kBool));
+    Val a = LowerExpr(*e.lhs);
+    uint32_t rhs_b = NewBlock(), short_b = NewBlock(), done = NewBlock();
+    if (e.binary_op == BinaryOp::kAnd) {
+      Branch(a.op, rhs_b, short_b);
+    } else {
+      Branch(a.op, short_b, rhs_b);
+    }
+    SetBlock(short_b);
+    Assign(Place{result, {}}, UseR(ConstOp(ir::Constant::Bool(e.binary_op == BinaryOp::kOr))),
+           e.loc);
+    Goto(done);
+    SetBlock(rhs_b);
+    Val b = LowerExpr(*e.rhs);
+    Assign(Place{result, {}}, UseR(b.op), e.loc);
+    Goto(done);
+    SetBlock(done);
+    return Val{Operand::Copy(Place{result, {}}), Ty::Make(Ty::Kind::kBool)};
+  }
+  Val a = LowerExpr(*e.lhs);
+  Operand ao = a.op;
+  if (ao.kind != Operand::Kind::kConst) ao = ToLocalOp(a);
+  Val b = LowerExpr(*e.rhs);
+  Rvalue r;
+  r.kind = Rvalue::Kind::kBinOp;
+  r.bin = IrBin(e.binary_op);
+  r.ops = {ao, b.op};
+  TyP ty;
+  if (IsComparison(e.binary_op)) {
+    ty = Ty::Make(Ty::Kind::kBool);
+  } else if (a.ty->Is(Ty::Kind::kUnknown)) {
+    ty = b.ty;
+  } else if ((a.ty->Is(Ty::Kind::kDuration) || a.ty->Is(Ty::Kind::kSize)) &&
+             e.binary_op == BinaryOp::kDiv && b.ty->kind == a.ty->kind) {
+    ty = Ty::Make(Ty::Kind::kInt);
+  } else {
+    ty = a.ty;
+  }
+  return Emit(std::move(r), ty);
+}
+
+FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
+  uint32_t result = Temp(Ty::Unknown());
+  uint32_t then_b = NewBlock(), else_b = NewBlock(), done = NewBlock();
+  scopes_.emplace_back();
+  if (e.kind == K::kIf) {
+    Val c = LowerExpr(*e.cond);
+    Branch(c.op, then_b, else_b);
+    SetBlock(then_b);
+  } else {
+    Val s = LowerExpr(*e.lhs);
+    uint32_t sl = ToLocal(s);
+    Goto(then_b);
+    SetBlock(then_b);
+    std::map<std::string, uint32_t> binds;
+    MatchPattern(*e.pat, Place{sl, {}}, s.ty, else_b, binds);
+  }
+  Val tv = LowerBlock(*e.then_block);
+  Assign(Place{result, {}}, UseR(tv.op), e.loc);
+  Goto(done);
+  scopes_.pop_back();
+  SetBlock(else_b);
+  TyP ty = tv.ty;
+  if (e.else_expr) {
+    Val ev = LowerExpr(*e.else_expr);
+    Assign(Place{result, {}}, UseR(ev.op), e.loc);
+    if (ty->Is(Ty::Kind::kUnknown) || ty->Is(Ty::Kind::kUnit)) {
+      ty = ev.ty;
+    } else if (!ev.ty->Is(Ty::Kind::kUnit) && ev.ty->Name() != ty->Name()) {
+      ty = Ty::Unknown();  // the branches disagree: dispatch at run time
+    }
+  } else {
+    Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
+    ty = Ty::Make(Ty::Kind::kUnit);
+  }
+  Goto(done);
+  SetBlock(done);
+  fn_.locals[result].type = ty->ToIr();
+  return Val{Operand::Copy(Place{result, {}}), ty};
+}
+
+FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
+  uint32_t result = Temp(Ty::Unknown());
+  Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
+  uint32_t head = NewBlock(), exit = NewBlock();
+  Goto(head);
+  SetBlock(head);
+  scopes_.emplace_back();
+  if (e.kind == K::kWhile) {
+    Val c = LowerExpr(*e.cond);
+    uint32_t body = NewBlock();
+    Branch(c.op, body, exit);
+    SetBlock(body);
+  } else if (e.kind == K::kWhileLet) {
+    Val s = LowerExpr(*e.lhs);
+    uint32_t sl = ToLocal(s);
+    std::map<std::string, uint32_t> binds;
+    MatchPattern(*e.pat, Place{sl, {}}, s.ty, exit, binds);
+  }
+  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_});
+  LowerBlock(*e.then_block);
+  loops_.pop_back();
+  Goto(head);
+  scopes_.pop_back();
+  SetBlock(exit);
+  return Val{Operand::Copy(Place{result, {}}),
+             e.kind == K::kLoop ? Ty::Unknown() : Ty::Make(Ty::Kind::kUnit)};
+}
+
+FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
+  uint32_t result = Temp(Ty::Make(Ty::Kind::kUnit));
+  Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
+  const Expr& it = *e.lhs;
+  uint32_t i = Temp(Ty::Make(Ty::Kind::kInt));
+  uint32_t head = NewBlock(), body = NewBlock(), step = NewBlock(), exit = NewBlock();
+  TyP elem;
+  uint32_t items = 0, n = 0;
+  bool is_range = it.kind == K::kRange;
+  if (is_range) {
+    if (!it.lhs || !it.rhs) {
+      Error("MT2010", it.loc, "a `for` range needs both bounds");
+      return Unit();
+    }
+    Val lo = LowerExpr(*it.lhs);
+    Val hi = LowerExpr(*it.rhs);
+    n = ToLocal(hi);
+    Assign(Place{i, {}}, UseR(lo.op), e.loc);
+    elem = Ty::Make(Ty::Kind::kInt);
+  } else {
+    Val v = LowerExpr(it);
+    items = Temp(Ty::Unknown());
+    Assign(Place{items, {}}, CallBuiltin("iter_items", {v.op}), e.loc);
+    n = Temp(Ty::Make(Ty::Kind::kInt));
+    Rvalue len;
+    len.kind = Rvalue::Kind::kLen;
+    len.ops = {Operand::Copy(Place{items, {}})};
+    Assign(Place{n, {}}, std::move(len), e.loc);
+    Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
+    TyP t = v.ty;
+    while (t->Is(Ty::Kind::kRef)) t = t->Arg(0);
+    elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
+           : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
+           : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
+                                   : Ty::Unknown();
+  }
+  Goto(head);
+  SetBlock(head);
+  Rvalue c;
+  c.kind = Rvalue::Kind::kBinOp;
+  c.bin = is_range && it.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt;
+  c.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
+  Val cv = Emit(std::move(c), Ty::Make(Ty::Kind::kBool));
+  Branch(cv.op, body, exit);
+  SetBlock(body);
+  scopes_.emplace_back();
+  uint32_t x = Temp(elem);
+  if (is_range) {
+    Assign(Place{x, {}}, UseR(Operand::Copy(Place{i, {}})), e.loc);
+  } else {
+    Rvalue ix;
+    ix.kind = Rvalue::Kind::kIndexRead;
+    ix.ops = {Operand::Copy(Place{items, {}}), Operand::Copy(Place{i, {}})};
+    Assign(Place{x, {}}, std::move(ix), e.loc);
+  }
+  std::map<std::string, uint32_t> binds;
+  uint32_t fail = NewBlock();
+  MatchPattern(*e.pat, Place{x, {}}, elem, fail, binds);
+  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_});
+  LowerBlock(*e.then_block);
+  loops_.pop_back();
+  Goto(step);
+  scopes_.pop_back();
+  SetBlock(fail);
+  Term(ir::Terminator::Kind::kUnreachable);
+  SetBlock(step);
+  if (is_range && it.inclusive) {
+    // Stop after the upper bound without overflowing at I64::MAX.
+    Rvalue last;
+    last.kind = Rvalue::Kind::kBinOp;
+    last.bin = ir::BinOp::kEq;
+    last.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
+    Val lv = Emit(std::move(last), Ty::Make(Ty::Kind::kBool));
+    uint32_t inc = NewBlock();
+    Branch(lv.op, exit, inc);
+    SetBlock(inc);
+  }
+  Rvalue inc;
+  inc.kind = Rvalue::Kind::kBinOp;
+  inc.bin = ir::BinOp::kAdd;
+  inc.ops = {Operand::Copy(Place{i, {}}), ConstOp(ir::Constant::Int(1))};
+  Assign(Place{i, {}}, std::move(inc), e.loc);
+  Goto(head);
+  SetBlock(exit);
+  return Val{Operand::Copy(Place{result, {}}), Ty::Make(Ty::Kind::kUnit)};
+}
+
+FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
+  std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
+  auto it = g_.adts.find(name);
+  if (it == g_.adts.end()) {
+    Error("MT1003", e.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
+    return Unit();
+  }
+  if (it->second.is_enum) {
+    Error("MT2003", e.loc, absl::StrCat("`", name, "` is an enum; use one of its variants"));
+    return Unit();
+  }
+  const auto& fields = it->second.variants[0].fields;
+  std::vector<std::optional<Operand>> ops(fields.size());
+  for (const FieldInit& f : e.fields) {
+    uint32_t fi;
+    if (!g_.FindField(name, f.name, &fi)) {
+      Error("MT2002", f.loc, absl::StrCat("struct `", name, "` has no field named `", f.name, "`"));
+      continue;
+    }
+    if (ops[fi]) {
+      Error("MT2012", f.loc, absl::StrCat("field `", f.name, "` specified more than once"));
+      continue;
+    }
+    if (f.value) {
+      ops[fi] = LowerExpr(*f.value).op;
+    } else {
+      Expr p;
+      p.kind = K::kPath;
+      p.loc = f.loc;
+      p.segs = {{f.name, f.loc}};
+      ops[fi] = LowerExpr(p).op;
+    }
+  }
+  std::vector<Operand> all;
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!ops[i]) {
+      missing.push_back(fields[i].name);
+      all.push_back(UnitOp());
+    } else {
+      all.push_back(*ops[i]);
+    }
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";
+    Error("MT2007", e.loc,
+          absl::StrCat("missing field(s) ", list, " in initializer of `", name, "`"));
+    return Unit();
+  }
+  return Emit(AdtInit(name, "", std::move(all)), Ty::Adt(name));
+}
+
+}  // namespace mty::frontend

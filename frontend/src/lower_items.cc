@@ -1,0 +1,340 @@
+// The item pass: Globals::Collect (types, fields, variants, functions,
+// methods, consts, agent state) and LowerAll/LowerFn (every function).
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "lower_internal.h"
+
+namespace mty::frontend {
+
+void Globals::Collect(const Module& m) {
+  auto dup = [&](const std::string& n, Loc loc, std::set<std::string>& seen) {
+    if (!seen.insert(n).second) {
+      diags.Error("MT1008", loc, absl::StrCat("the name `", n, "` is defined multiple times"));
+      return true;
+    }
+    return false;
+  };
+  std::set<std::string> type_names = {"Option", "Result"}, value_names;
+  // Pass 1: names of types, aliases and the like.
+  for (const Item& it : m.items) {
+    switch (it.kind) {
+      case Item::Kind::kStruct: {
+        if (dup(it.struct_decl.name, it.struct_decl.loc, type_names)) break;
+        AdtDef d;
+        d.name = it.struct_decl.name;
+        d.generics = it.struct_decl.generics;
+        adts[d.name] = d;
+        break;
+      }
+      case Item::Kind::kEnum: {
+        if (dup(it.enum_decl.name, it.enum_decl.loc, type_names)) break;
+        AdtDef d;
+        d.name = it.enum_decl.name;
+        d.is_enum = true;
+        d.generics = it.enum_decl.generics;
+        adts[d.name] = d;
+        break;
+      }
+      case Item::Kind::kAgent: agents[it.agent_decl.name] = &it.agent_decl; break;
+      case Item::Kind::kSupervisor:
+        supervisors[it.supervisor_decl.name] = &it.supervisor_decl;
+        break;
+      case Item::Kind::kSandbox: sandboxes[it.sandbox_decl.name] = &it.sandbox_decl; break;
+      case Item::Kind::kProtocol: protocols[it.protocol_decl.name] = &it.protocol_decl; break;
+      case Item::Kind::kTrait: traits.insert(it.trait_decl.name); break;
+      case Item::Kind::kUse: {
+        std::string alias = it.use_decl.alias.empty() && !it.use_decl.path.empty()
+                                ? it.use_decl.path.back()
+                                : it.use_decl.alias;
+        uses[alias] = it.use_decl.path;
+        break;
+      }
+      default: break;
+    }
+  }
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kTypeAlias)
+      aliases[it.alias_decl.name] = Resolve(it.alias_decl.type);
+  // Pass 2: fields and variants.
+  for (const Item& it : m.items) {
+    if (it.kind == Item::Kind::kStruct) {
+      std::map<std::string, TyP> gens;
+      for (const std::string& g : it.struct_decl.generics) gens[g] = Ty::Adt(g);
+      VariantDef v;
+      v.name = it.struct_decl.name;
+      std::set<std::string> seen;
+      for (const auto& [fname, ftype] : it.struct_decl.fields) {
+        if (!seen.insert(fname).second)
+          diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
+        v.fields.push_back({fname, Resolve(ftype, &gens)});
+      }
+      v.arity = v.fields.size();
+      adts[v.name].variants = {v};
+    } else if (it.kind == Item::Kind::kEnum) {
+      std::map<std::string, TyP> gens;
+      for (const std::string& g : it.enum_decl.generics) gens[g] = Ty::Adt(g);
+      AdtDef& d = adts[it.enum_decl.name];
+      std::set<std::string> seen;
+      for (const EnumVariant& ev : it.enum_decl.variants) {
+        if (!seen.insert(ev.name).second)
+          diags.Error("MT1008", ev.loc,
+                      absl::StrCat("variant `", ev.name, "` is already declared"));
+        VariantDef v;
+        v.name = ev.name;
+        for (const TypeExpr& t : ev.fields) v.fields.push_back({"", Resolve(t, &gens)});
+        v.arity = v.fields.size();
+        d.variants.push_back(v);
+      }
+    }
+  }
+  // Pass 3: functions and methods.
+  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl) {
+    std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
+    if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
+      // An inherent method of the same name wins (language.md §2).
+      return;
+    }
+    if (fns.count(ir_name)) {
+      diags.Error("MT1008", f.loc,
+                  absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+      return;
+    }
+    FnDef d;
+    d.ir_name = ir_name;
+    d.decl = &f;
+    d.self_type = self_type;
+    for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
+    if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
+    for (const Param& p : f.params) {
+      if (p.self_kind != Param::SelfKind::kNone) {
+        d.self_kind = p.self_kind;
+        continue;
+      }
+      d.params.push_back(Resolve(p.type, &d.generics));
+    }
+    d.ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit)
+                                                 : Resolve(f.ret, &d.generics);
+    fns[ir_name] = d;
+    if (!self_type.empty()) methods[self_type][f.name] = ir_name;
+  };
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kFn) add_fn(it.fn, "", false);
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kImpl && it.impl_decl.trait_name.empty()) {
+      const std::string& tn = it.impl_decl.self_type.name;
+      if (!adts.count(tn)) {
+        diags.Error("MT1003", it.impl_decl.loc,
+                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+        continue;
+      }
+      for (const FnDecl& f : it.impl_decl.fns) add_fn(f, tn, false);
+    }
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kImpl && !it.impl_decl.trait_name.empty()) {
+      const std::string& tn = it.impl_decl.self_type.name;
+      if (!adts.count(tn)) {
+        diags.Error("MT1003", it.impl_decl.loc,
+                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+        continue;
+      }
+      if (!traits.count(it.impl_decl.trait_name)) {
+        diags.Error(
+            "MT1009", it.impl_decl.loc,
+            absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"));
+        continue;
+      }
+      std::set<std::string> given;
+      for (const FnDecl& f : it.impl_decl.fns) {
+        add_fn(f, tn, true);
+        given.insert(f.name);
+      }
+      // Default methods of the trait that the impl does not override.
+      for (const Item& t : m.items)
+        if (t.kind == Item::Kind::kTrait && t.trait_decl.name == it.impl_decl.trait_name)
+          for (const FnDecl& f : t.trait_decl.fns)
+            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true);
+    }
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kConst) {
+      if (consts.count(it.const_decl.name) || fns.count(it.const_decl.name))
+        diags.Error("MT1008", it.const_decl.loc,
+                    absl::StrCat("the name `", it.const_decl.name, "` is defined multiple times"));
+      consts[it.const_decl.name] = &it.const_decl;
+    }
+  // Agent state structs: constructor parameters, then state fields.
+  for (const Item& it : m.items) {
+    if (it.kind != Item::Kind::kAgent) continue;
+    const AgentDecl& a = it.agent_decl;
+    AdtDef d;
+    d.name = "__agent_" + a.name;
+    VariantDef v;
+    v.name = d.name;
+    std::set<std::string> seen;
+    for (const Param& p : a.ctor_params) {
+      if (!seen.insert(p.name).second)
+        diags.Error("MT1008", p.loc,
+                    absl::StrCat("`", p.name, "` is declared twice in agent `", a.name, "`"));
+      v.fields.push_back({p.name, Resolve(p.type)});
+    }
+    for (const AgentState& s : a.state) {
+      if (!seen.insert(s.name).second)
+        diags.Error("MT1008", s.loc,
+                    absl::StrCat("`", s.name, "` is declared twice in agent `", a.name, "`"));
+      v.fields.push_back({s.name, Resolve(s.type)});
+    }
+    v.arity = v.fields.size();
+    d.variants = {v};
+    adts[d.name] = d;
+    ir::Adt ia;
+    ia.name = d.name;
+    ir::Variant iv;
+    iv.name = d.name;
+    for (const FieldDef& f : v.fields) iv.fields.push_back({f.name, f.ty->ToIr()});
+    ia.variants.push_back(iv);
+    program.adts.push_back(ia);
+  }
+  // Supervisors: on_fail must name a child.
+  for (const auto& [name, s] : supervisors) {
+    std::set<std::string> kids;
+    for (const SupervisorChild& c : s->children) kids.insert(c.name);
+    for (const OnFail& f : s->on_fail)
+      if (!kids.count(f.child))
+        diags.Error("MT1014", f.loc,
+                    absl::StrCat("supervisor `", name, "` has no child named `", f.child, "`"));
+  }
+  // ADTs into the program (in declaration order, after the prelude).
+  for (const Item& it : m.items) {
+    if (it.kind != Item::Kind::kStruct && it.kind != Item::Kind::kEnum) continue;
+    const std::string& n = it.kind == Item::Kind::kStruct ? it.struct_decl.name : it.enum_decl.name;
+    const AdtDef& d = adts[n];
+    ir::Adt a;
+    a.name = n;
+    a.is_enum = d.is_enum;
+    for (const VariantDef& v : d.variants) {
+      ir::Variant iv;
+      iv.name = v.name;
+      for (const FieldDef& f : v.fields)
+        iv.fields.push_back({f.name, f.ty ? f.ty->ToIr() : ir::Type::Named("Any")});
+      a.variants.push_back(iv);
+    }
+    if (program.FindAdtIndex(n) < 0) program.adts.push_back(a);
+  }
+}
+
+void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
+  FnLowerer fl(*this, def.ir_name, def.ret);
+  fl.SetLoc(decl.loc);
+  fl.SetSelfType(def.self_type);
+  fl.SetGenerics(def.generics);
+  size_t pi = 0;
+  for (const Param& p : decl.params) {
+    if (p.self_kind != Param::SelfKind::kNone) {
+      TyP st = Ty::Adt(def.self_type);
+      if (p.self_kind == Param::SelfKind::kRefMut) {
+        auto r = Ty::With(Ty::Kind::kRef, {st});
+        r->is_mut = true;
+        fl.AddParam("self", r, false, true);
+      } else {
+        fl.AddParam("self", st, false, false);
+      }
+      continue;
+    }
+    TyP t = def.params[pi++];
+    fl.AddParam(p.name, t, false, t->Is(Ty::Kind::kRef) && t->is_mut);
+  }
+  bool unit_ret = def.ret->Is(Ty::Kind::kUnit);
+  ir::Function f;
+  if (decl.body) {
+    f = fl.FinishWithBlock(*decl.body, unit_ret);
+  } else if (decl.expr_body) {
+    f = fl.FinishWithExpr(*decl.expr_body, unit_ret);
+  } else {
+    return;
+  }
+  program.functions.push_back(std::move(f));
+}
+
+void Globals::LowerAll(const Module& m) {
+  // Agents: handler names must be messages of their protocols.
+  for (const auto& [name, a] : agents) {
+    std::set<std::string> msgs;
+    bool has_proto = false;
+    for (const std::string& pn : a->protocols) {
+      auto p = protocols.find(pn);
+      if (p == protocols.end()) {
+        diags.Error("MT1011", a->loc,
+                    absl::StrCat("cannot find protocol `", pn, "` in this scope"));
+        continue;
+      }
+      has_proto = true;
+      for (const ProtocolMsg& m2 : p->second->msgs) msgs.insert(m2.name);
+    }
+    if (has_proto)
+      for (const Handler& h : a->handlers)
+        if (!msgs.count(h.msg))
+          diags.Error("MT1012", h.loc,
+                      absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
+                                   "`'s protocol"));
+  }
+
+  for (const auto& [name, sb] : sandboxes) {
+    FnLowerer check(*this, "__sandbox_check", Ty::Unknown());
+    for (const SandboxEntry& en : sb->entries) check.CheckSandboxEntry(en);
+  }
+  // Functions in declaration order: free functions first as declared, then
+  // methods; closures are appended as they are lowered.
+  std::vector<const FnDef*> order;
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kFn) {
+      auto f = fns.find(it.fn.name);
+      if (f != fns.end() && f->second.decl == &it.fn) order.push_back(&f->second);
+    }
+  for (const auto& [n, d] : fns)
+    if (!d.self_type.empty()) order.push_back(&d);
+  for (const FnDef* d : order) LowerFn(*d, *d->decl);
+  // Agents: the state initialiser, each handler and each helper become
+  // functions `A::__init`, `A::on_Msg`, `A::helper` (run by the agent runtime).
+  for (const Item& it : m.items) {
+    if (it.kind == Item::Kind::kAgent) {
+      const AgentDecl& a = it.agent_decl;
+      {
+        FnLowerer fl(*this, a.name + "::__init", Ty::Adt("__agent_" + a.name));
+        fl.SetLoc(a.loc);
+        program.functions.push_back(fl.LowerAgentInit(a));
+      }
+      std::set<std::string> seen;
+      for (const Handler& h : a.handlers) {
+        if (!seen.insert(h.msg).second) {
+          diags.Error("MT1008", h.loc,
+                      absl::StrCat("agent `", a.name, "` handles `", h.msg, "` twice"));
+          continue;
+        }
+        FnLowerer fl(*this, a.name + "::on_" + h.msg, Ty::Unknown());
+        fl.SetLoc(h.loc);
+        program.functions.push_back(fl.LowerHandler(a, h));
+        program.functions.push_back(AgentTurn(a.name, h.msg, h.params.size(), h.loc));
+      }
+      for (const FnDecl& f : a.fns) {
+        TyP ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit) : Resolve(f.ret);
+        FnLowerer fl(*this, a.name + "::" + f.name, ret);
+        fl.SetLoc(f.loc);
+        program.functions.push_back(fl.LowerAgentHelper(a, f, ret));
+      }
+    } else if (it.kind == Item::Kind::kSupervisor) {
+      const SupervisorDecl& s = it.supervisor_decl;
+      FnLowerer fl(*this, s.name + "::__children", Ty::Unknown());
+      fl.SetLoc(s.loc);
+      program.functions.push_back(fl.LowerSupervisorChildren(s));
+      FnLowerer pl(*this, s.name + "::__policy", Ty::Unknown());
+      pl.SetLoc(s.loc);
+      program.functions.push_back(pl.LowerSupervisorPolicy(s));
+    }
+  }
+  LowerPrelude();
+}
+
+}  // namespace mty::frontend

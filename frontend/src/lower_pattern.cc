@@ -1,0 +1,250 @@
+// Pattern lowering: tests and bindings of `let`, `if let`, `while let`,
+// `for` and closure-parameter patterns, variant paths, and `match`.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "lower_internal.h"
+
+namespace mty::frontend {
+
+void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                             std::map<std::string, uint32_t>& binds) {
+  while (ty->Is(Ty::Kind::kRef) && p.kind != Pattern::Kind::kRef &&
+         p.kind != Pattern::Kind::kBind && p.kind != Pattern::Kind::kWild) {
+    // Matching through a reference looks at the referent.
+    Place q = place;
+    q.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+    return MatchPattern(p, q, ty->Arg(0), fail, binds);
+  }
+  switch (p.kind) {
+    case Pattern::Kind::kWild: return;
+    case Pattern::Kind::kBind: {
+      if (!p.subs.empty()) MatchPattern(*p.subs[0], place, ty, fail, binds);
+      Bind(p.name, p.is_mut, place, ty, binds);
+      return;
+    }
+    case Pattern::Kind::kLit: {
+      Val lit = LowerExpr(*p.lit);
+      Rvalue r;
+      r.kind = Rvalue::Kind::kBinOp;
+      r.bin = ir::BinOp::kEq;
+      r.ops = {Operand::Copy(place), lit.op};
+      Val c = Emit(std::move(r), Ty::Make(Ty::Kind::kBool));
+      uint32_t ok = NewBlock();
+      Branch(c.op, ok, fail);
+      SetBlock(ok);
+      return;
+    }
+    case Pattern::Kind::kRange: {
+      Val lo = LowerExpr(*p.lit);
+      Val hi = LowerExpr(*p.hi);
+      Rvalue a;
+      a.kind = Rvalue::Kind::kBinOp;
+      a.bin = ir::BinOp::kGe;
+      a.ops = {Operand::Copy(place), lo.op};
+      Val c1 = Emit(std::move(a), Ty::Make(Ty::Kind::kBool));
+      uint32_t mid = NewBlock();
+      Branch(c1.op, mid, fail);
+      SetBlock(mid);
+      Rvalue b;
+      b.kind = Rvalue::Kind::kBinOp;
+      b.bin = p.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt;
+      b.ops = {Operand::Copy(place), hi.op};
+      Val c2 = Emit(std::move(b), Ty::Make(Ty::Kind::kBool));
+      uint32_t ok = NewBlock();
+      Branch(c2.op, ok, fail);
+      SetBlock(ok);
+      return;
+    }
+    case Pattern::Kind::kTuple: {
+      for (size_t i = 0; i < p.subs.size(); ++i) {
+        Place q = place;
+        q.proj.push_back({ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(i), 0});
+        MatchPattern(*p.subs[i], q, ty->Is(Ty::Kind::kTuple) ? ty->Arg(i) : Ty::Unknown(), fail,
+                     binds);
+      }
+      return;
+    }
+    case Pattern::Kind::kRef: {
+      Place q = place;
+      q.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+      MatchPattern(*p.subs[0], q, ty->Is(Ty::Kind::kRef) ? ty->Arg(0) : Ty::Unknown(), fail, binds);
+      return;
+    }
+    case Pattern::Kind::kOr: {
+      uint32_t done = NewBlock();
+      for (size_t i = 0; i < p.subs.size(); ++i) {
+        bool last = i + 1 == p.subs.size();
+        uint32_t next = last ? fail : NewBlock();
+        MatchPattern(*p.subs[i], place, ty, next, binds);
+        Goto(done);
+        if (!last) SetBlock(next);
+      }
+      SetBlock(done);
+      return;
+    }
+    case Pattern::Kind::kVariant: {
+      std::string adt;
+      uint32_t vi = 0;
+      const VariantDef* vd = ResolveVariantPath(p.path, ty, &adt, &vi, p.loc);
+      if (!vd) {
+        if (!p.has_parens && p.path.size() == 1 && !IsUpper(p.path[0].name)) {
+          Bind(p.path[0].name, false, place, ty, binds);
+        }
+        // After an error, still bind the sub-patterns' names so that uses
+        // in the arm do not report follow-on errors.
+        for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
+        return;
+      }
+      if (p.has_parens && p.subs.size() != vd->arity) {
+        Error("MT2008", p.loc,
+              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
+                           " field(s), the pattern has ", p.subs.size()));
+        return;
+      }
+      ir::Terminator t;
+      t.kind = ir::Terminator::Kind::kSwitchVariant;
+      t.op = Operand::Copy(place);
+      uint32_t ok = NewBlock();
+      t.cases.push_back({static_cast<int64_t>(vi), ok});
+      t.target = fail;
+      if (!terminated_) {
+        t.loc = IrLoc(loc_);
+        t.loc_explicit = true;
+        fn_.blocks[cur_].block.term = t;
+        fn_.blocks[cur_].term_set = true;
+      }
+      SetBlock(ok);
+      for (size_t i = 0; i < p.subs.size(); ++i) {
+        Place q = place;
+        q.proj.push_back({ir::Projection::Kind::kVariantField, static_cast<uint32_t>(i), vi});
+        TyP fty = i < vd->fields.size() ? Subst(vd->fields[i].ty, adt, ty) : Ty::Unknown();
+        MatchPattern(*p.subs[i], q, fty, fail, binds);
+      }
+      return;
+    }
+    case Pattern::Kind::kStruct: {
+      std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
+      auto it = g_.adts.find(name);
+      if (it == g_.adts.end()) {
+        Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
+        return;
+      }
+      if (it->second.is_enum) {
+        Error("MT2003", p.loc, absl::StrCat("`", name, "` is an enum, not a struct"));
+        return;
+      }
+      for (size_t i = 0; i < p.subs.size(); ++i) {
+        uint32_t fi;
+        const FieldDef* f = g_.FindField(name, p.field_names[i], &fi);
+        if (!f) {
+          Error("MT2002", p.loc,
+                absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"));
+          continue;
+        }
+        Place q = place;
+        q.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+        MatchPattern(*p.subs[i], q, f->ty, fail, binds);
+      }
+      return;
+    }
+  }
+}
+
+void FnLowerer::BindNamesOnly(const Pattern& p, const Place& place,
+                              std::map<std::string, uint32_t>& binds) {
+  if (p.kind == Pattern::Kind::kBind) Bind(p.name, p.is_mut, place, Ty::Unknown(), binds);
+  for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
+}
+
+void FnLowerer::Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
+                     std::map<std::string, uint32_t>& binds) {
+  if (name == "_" || name.empty()) return;
+  auto it = binds.find(name);
+  uint32_t l;
+  if (it != binds.end()) {
+    l = it->second;
+  } else {
+    l = NamedLocal(name, ty, is_mut);
+    binds[name] = l;
+  }
+  Assign(Place{l, {}}, UseR(Operand::Copy(place)), loc_);
+}
+
+const VariantDef* FnLowerer::ResolveVariantPath(const std::vector<PathSeg>& path, TyP expected,
+                                                std::string* adt, uint32_t* vi, Loc loc) {
+  if (path.size() >= 2) {
+    const std::string& en = path[path.size() - 2].name;
+    const std::string& vn = path.back().name;
+    auto it = g_.adts.find(en);
+    if (it == g_.adts.end() || !it->second.is_enum) {
+      Error("MT1003", loc, absl::StrCat("cannot find enum `", en, "` in this scope"));
+      return nullptr;
+    }
+    const VariantDef* vd = g_.FindVariant(en, vn, vi);
+    if (!vd) {
+      Error("MT2003", loc, absl::StrCat("no variant named `", vn, "` in enum `", en, "`"));
+      return nullptr;
+    }
+    *adt = en;
+    return vd;
+  }
+  const std::string& vn = path[0].name;
+  if (expected && expected->Is(Ty::Kind::kAdt)) {
+    if (const VariantDef* vd = g_.FindVariant(expected->name, vn, vi)) {
+      *adt = expected->name;
+      return vd;
+    }
+  }
+  const AdtDef* owner = g_.BareVariantOwner(vn);
+  if (!owner) {
+    if (IsUpper(vn))
+      Error("MT1004", loc, absl::StrCat("cannot find variant `", vn, "` in this scope"));
+    return nullptr;
+  }
+  *adt = owner->name;
+  return g_.FindVariant(owner->name, vn, vi);
+}
+
+FnLowerer::Val FnLowerer::LowerMatch(const Expr& e) {
+  Val s = LowerExpr(*e.lhs);
+  uint32_t sl = ToLocal(s);
+  uint32_t result = Temp(Ty::Unknown());
+  uint32_t done = NewBlock();
+  TyP ty = Ty::Unknown();
+  bool first_arm = true;
+  uint32_t next = NewBlock();
+  Goto(next);
+  for (const MatchArm& arm : e.arms) {
+    SetBlock(next);
+    next = NewBlock();
+    scopes_.emplace_back();
+    std::map<std::string, uint32_t> binds;
+    MatchPattern(*arm.pat, Place{sl, {}}, s.ty, next, binds);
+    if (arm.guard) {
+      Val g = LowerExpr(*arm.guard);
+      uint32_t body = NewBlock();
+      Branch(g.op, body, next);
+      SetBlock(body);
+    }
+    Val v = LowerExpr(*arm.body);
+    if (first_arm) {
+      ty = v.ty;
+      first_arm = false;
+    } else if (!v.ty->Is(Ty::Kind::kUnit) && v.ty->Name() != ty->Name()) {
+      ty = Ty::Unknown();
+    }
+    Assign(Place{result, {}}, UseR(v.op), arm.loc);
+    Goto(done);
+    scopes_.pop_back();
+  }
+  SetBlock(next);
+  Term(ir::Terminator::Kind::kUnreachable);  // no arm matched: MT5005
+  SetBlock(done);
+  fn_.locals[result].type = ty->ToIr();
+  return Val{Operand::Copy(Place{result, {}}), ty};
+}
+
+}  // namespace mty::frontend

@@ -1,0 +1,277 @@
+// Macro expansion in the parser: user macro definitions (the prescan and
+// the `macro` item), hygienic expansion by AST substitution, built-in macros.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lexer.h"
+#include "parser_internal.h"
+
+namespace mty::frontend::parser_internal {
+
+namespace {
+
+constexpr int kMaxMacroDepth = 32;
+constexpr int kMaxExpansions = 10000;
+
+// Deep copies of AST nodes: each use of a macro parameter gets its own copy
+// of the argument.
+ExprPtr CloneExpr(const Expr* e);
+
+PatPtr ClonePat(const Pattern* p) {
+  if (!p) return nullptr;
+  auto c = std::make_unique<Pattern>();
+  c->kind = p->kind;
+  c->loc = p->loc;
+  c->name = p->name;
+  c->is_mut = p->is_mut;
+  c->path = p->path;
+  c->has_parens = p->has_parens;
+  for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get()));
+  c->field_names = p->field_names;
+  c->has_rest = p->has_rest;
+  c->lit = CloneExpr(p->lit.get());
+  c->hi = CloneExpr(p->hi.get());
+  c->inclusive = p->inclusive;
+  return c;
+}
+
+std::unique_ptr<Block> CloneBlock(const Block* b) {
+  if (!b) return nullptr;
+  auto c = std::make_unique<Block>();
+  c->loc = b->loc;
+  for (const Stmt& s : b->stmts) {
+    Stmt t;
+    t.kind = s.kind;
+    t.loc = s.loc;
+    t.pat = ClonePat(s.pat.get());
+    t.type = s.type;
+    t.expr = CloneExpr(s.expr.get());
+    t.has_semi = s.has_semi;
+    c->stmts.push_back(std::move(t));
+  }
+  return c;
+}
+
+ExprPtr CloneExpr(const Expr* e) {
+  if (!e) return nullptr;
+  auto c = std::make_unique<Expr>();
+  c->kind = e->kind;
+  c->loc = e->loc;
+  c->int_value = e->int_value;
+  c->float_value = e->float_value;
+  c->text = e->text;
+  c->segs = e->segs;
+  c->unary_op = e->unary_op;
+  c->binary_op = e->binary_op;
+  c->has_op = e->has_op;
+  c->is_mut = e->is_mut;
+  c->inclusive = e->inclusive;
+  c->lhs = CloneExpr(e->lhs.get());
+  c->rhs = CloneExpr(e->rhs.get());
+  c->cond = CloneExpr(e->cond.get());
+  c->then_block = CloneBlock(e->then_block.get());
+  c->else_expr = CloneExpr(e->else_expr.get());
+  c->pat = ClonePat(e->pat.get());
+  for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get()));
+  for (const FieldInit& f : e->fields)
+    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get()), f.loc});
+  for (const MatchArm& a : e->arms)
+    c->arms.push_back(
+        MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()), CloneExpr(a.body.get()), a.loc});
+  for (const ClosureParam& p : e->params)
+    c->params.push_back(ClosureParam{ClonePat(p.pat.get()), p.type});
+  c->closure_body = CloneExpr(e->closure_body.get());
+  c->type = e->type;
+  for (const SandboxEntry& en : e->entries)
+    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get()), en.loc});
+  return c;
+}
+
+// Built-in macros (language.md §2): parsed into kMacro, expanded by lowering.
+bool IsBuiltinMacro(std::string_view s) {
+  return s == "assert" || s == "assert_eq" || s == "assert_ne" || s == "format" ||
+         s == "unreachable";
+}
+
+}  // namespace
+
+void PrescanMacros(Shared& sh, size_t n) {
+  const std::vector<Token>& t = *sh.toks;
+  auto skip_nl = [&](size_t j) {
+    while (j < n && t[j].kind == Tok::kNewline) ++j;
+    return j;
+  };
+  int depth = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Tok k = t[i].kind;
+    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) ++depth;
+    if ((k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) && depth > 0) --depth;
+    if (depth != 0 || k != Tok::kIdent || t[i].text != "macro" || i + 2 >= n ||
+        t[i + 1].kind != Tok::kIdent || t[i + 2].kind != Tok::kLParen)
+      continue;
+    MacroDef def;
+    size_t j = i + 3;
+    bool ok = true;
+    while (true) {
+      j = skip_nl(j);
+      if (j < n && t[j].kind == Tok::kRParen) break;
+      if (j >= n || t[j].kind != Tok::kIdent) {
+        ok = false;
+        break;
+      }
+      def.params.push_back(t[j].text);
+      j = skip_nl(j + 1);
+      if (j < n && t[j].kind == Tok::kComma) ++j;
+    }
+    if (!ok) continue;
+    j = skip_nl(j + 1);
+    if (j >= n || t[j].kind != Tok::kFatArrow) continue;
+    j = skip_nl(j + 1);
+    if (j >= n || t[j].kind != Tok::kLBrace) continue;
+    int braces = 0;
+    size_t k2 = j;
+    for (; k2 < n; ++k2) {
+      if (t[k2].kind == Tok::kLBrace) ++braces;
+      if (t[k2].kind == Tok::kRBrace && --braces == 0) break;
+    }
+    if (k2 >= n) continue;
+    def.body_begin = j + 1;
+    def.body_end = k2;
+    def.close_loc = t[k2].loc;
+    sh.macros.emplace(t[i + 1].text, std::move(def));  // the first definition wins
+  }
+}
+
+std::unique_ptr<Block> Parser::ParseMacroBody(
+    const std::unordered_map<std::string, const Expr*>* subst, std::string suffix, Loc loc) {
+  subst_ = subst;
+  macro_body_ = true;
+  fresh_suffix_ = std::move(suffix);
+  auto b = std::make_unique<Block>();
+  b->loc = loc;
+  ParseStmts(*b, /*until_eof=*/true);
+  return b;
+}
+
+ExprPtr Parser::NamePath(const std::string& name, Loc loc) {
+  if (subst_) {
+    auto it = subst_->find(name);
+    if (it != subst_->end()) return CloneExpr(it->second);
+  }
+  auto e = Make(EK::kPath, loc);
+  e->segs.push_back(PathSeg{Renamed(name), loc});
+  return e;
+}
+
+std::string Parser::Renamed(const std::string& name) const {
+  auto it = rename_.find(name);
+  return it == rename_.end() ? name : it->second;
+}
+
+std::string Parser::Bind(const std::string& name) {
+  if (!macro_body_ || name == "_" || name == "self") return name;
+  std::string fresh = name + fresh_suffix_;
+  rename_[name] = fresh;
+  return fresh;
+}
+
+MacroDecl Parser::ParseMacroItem() {
+  MacroDecl d;
+  d.loc = Bump().loc;  // macro
+  const Token& name = Peek();
+  d.name = ExpectIdent("a macro name");
+  Loc o = Open(Tok::kLParen, true);
+  while (!At(Tok::kRParen)) {
+    d.params.push_back(ExpectIdent("a macro parameter name"));
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRParen, o);
+  SkipNl();
+  Expect(Tok::kFatArrow);
+  SkipNl();
+  const Token& open = Peek();
+  Loc ob = Open(Tok::kLBrace, false);
+  int depth = 0;
+  while (!(depth == 0 && Cur().kind == Tok::kRBrace)) {
+    if (Cur().kind == Tok::kEof) Close(Tok::kRBrace, ob);  // reports the unclosed `{`
+    Tok k = Cur().kind;
+    if (k == Tok::kLBrace) ++depth;
+    if (k == Tok::kRBrace) --depth;
+    ++pos_;
+  }
+  const Token& close = Cur();
+  Close(Tok::kRBrace, ob);
+  d.body_text = std::string(sh_.src.substr(open.end_offset, close.offset - open.end_offset));
+  d.body_loc = Loc{open.loc.line, open.loc.col + 1};
+  if (!macro_names_.insert(d.name).second)
+    ReportAt("MT0015", name.loc, "the macro `" + d.name + "` is defined more than once");
+  return d;
+}
+
+ExprPtr Parser::ParseMacroCall(bool bang) {
+  const Token& name = Bump();
+  if (bang) Bump();
+  std::vector<ExprPtr> args = ParseArgs();
+  auto it = sh_.macros.find(name.text);
+  if (it != sh_.macros.end()) return Expand(name.text, it->second, std::move(args), name.loc);
+  auto e = Make(EK::kMacro, name.loc);
+  e->text = name.text;
+  e->args = std::move(args);
+  if (!IsBuiltinMacro(name.text)) {
+    std::string help;
+    if (name.text == "println" || name.text == "print")
+      help = "use `log(x)` or `print(x)`";
+    else if (name.text == "panic")
+      help = "use `panic(msg)`";
+    else
+      help = "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!";
+    ReportAt("MT1010", name.loc, "cannot find macro `" + name.text + "!` in this scope", help);
+  } else if (name.text == "format" && (e->args.empty() || e->args[0]->kind != EK::kStr)) {
+    ReportAt("MT0016", e->args.empty() ? name.loc : e->args[0]->loc,
+             "format! requires a string literal as its first argument",
+             "write `format!(\"{}\", x)`");
+  }
+  return e;
+}
+
+// Parses the body of `def` with its parameters bound to `args` (AST
+// substitution: `m!(1 + 2)` with body `x * 2` is `(1 + 2) * 2`). Names bound
+// in the body get a fresh suffix, so they neither capture nor clash with the
+// caller's names.
+ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args,
+                       Loc loc) {
+  auto unit = Make(EK::kUnit, loc);
+  if (sh_.expansion_overflow) return unit;
+  if (sh_.macro_depth >= kMaxMacroDepth || ++sh_.expansions > kMaxExpansions) {
+    sh_.expansion_overflow = true;
+    ReportAt("MT0030", loc, "recursion limit reached while expanding `" + name + "!`",
+             "macro expansion is limited to " + std::to_string(kMaxMacroDepth) + " nested levels");
+    return unit;
+  }
+  if (args.size() != def.params.size()) {
+    ReportAt("MT0017", loc,
+             "macro `" + name + "!` takes " + std::to_string(def.params.size()) +
+                 " argument(s) but " + std::to_string(args.size()) + " were supplied");
+    return unit;
+  }
+  std::unordered_map<std::string, const Expr*> subst;
+  for (size_t i = 0; i < args.size(); ++i) subst[def.params[i]] = args[i].get();
+  Token eof;
+  eof.loc = def.close_loc;
+  Parser sub(sh_, def.body_begin, def.body_end, eof, false);
+  struct DepthScope {
+    int& depth;
+    explicit DepthScope(int& d) : depth(++d) {}
+    ~DepthScope() { --depth; }
+  } scope(sh_.macro_depth);
+  std::unique_ptr<Block> body = sub.ParseMacroBody(&subst, "#" + std::to_string(++sh_.fresh), loc);
+  auto e = Make(EK::kBlock, loc);
+  e->then_block = std::move(body);
+  return e;
+}
+
+}  // namespace mty::frontend::parser_internal

@@ -1,0 +1,358 @@
+// The parser's internals, shared by the grammar (parser.cc) and macro
+// expansion (macros.cc): the Parser class and the state its sub-parsers share.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lexer.h"
+#include "mty/frontend/ast.h"
+#include "mty/frontend/diagnostics.h"
+
+namespace mty::frontend::parser_internal {
+
+using EK = Expr::Kind;
+using PK = Pattern::Kind;
+
+// Recursion guard: nested expressions, blocks, patterns and types (and long
+// left-nested operator chains, which nest the tree as deeply) stop here with
+// MT0007, so no later pass recurses deeper either.
+constexpr int kMaxDepth = 512;
+
+struct SyntaxError {};    // reported; caught at a statement / entry / item boundary
+struct FatalError {};     // MT0007: parsing stops
+struct UnclosedBlock {};  // MT0012 at an item in column 1: resume at that item
+
+struct MacroDef {
+  std::vector<std::string> params;
+  size_t body_begin = 0;  // token indices: the tokens between the braces
+  size_t body_end = 0;
+  Loc close_loc;  // the closing brace
+};
+
+// State shared by the file's parser and the sub-parsers of macro bodies.
+struct Shared {
+  Diagnostics* diags = nullptr;
+  const std::vector<Token>* toks = nullptr;
+  std::string_view src;
+  std::unordered_map<std::string, MacroDef> macros;
+  std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location
+  int depth = 0;
+  int macro_depth = 0;
+  int expansions = 0;
+  bool expansion_overflow = false;
+  int fresh = 0;
+};
+
+// Registers every well-formed top-level `macro name(a, b) => { ... }` before
+// parsing, so a macro may be used above its definition. Errors in malformed
+// definitions are reported when the item itself is parsed.
+void PrescanMacros(Shared& sh, size_t n);
+
+class Parser {
+ public:
+  Parser(Shared& sh, size_t begin, size_t end, const Token& eof, bool eof_silent)
+      : sh_(sh), pos_(begin), end_(end), eof_(eof), eof_silent_(eof_silent) {
+    eof_.kind = Tok::kEof;
+  }
+
+  void ParseItems(Module& m);
+
+  // A macro body: the statements of the expansion block (macros.cc).
+  std::unique_ptr<Block> ParseMacroBody(const std::unordered_map<std::string, const Expr*>* subst,
+                                        std::string suffix, Loc loc);
+
+ private:
+  struct Saved {
+    size_t nl = 0;
+    bool no_struct = false;
+    bool minus_entry = false;
+    Loc block_open;
+  };
+
+  // Sets the expression restrictions for a nested construct (brackets and
+  // blocks lift them, heads add `no_struct`); restores them on exit.
+  class Restrict {
+   public:
+    Restrict(Parser* p, bool no_struct, bool minus_entry = false)
+        : p_(p), no_struct_(p->no_struct_), minus_entry_(p->minus_entry_) {
+      p_->no_struct_ = no_struct;
+      p_->minus_entry_ = minus_entry;
+    }
+    ~Restrict() {
+      p_->no_struct_ = no_struct_;
+      p_->minus_entry_ = minus_entry_;
+    }
+    Restrict(const Restrict&) = delete;
+    Restrict& operator=(const Restrict&) = delete;
+
+   private:
+    Parser* p_;
+    bool no_struct_;
+    bool minus_entry_;
+  };
+
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* p) : p_(p) {
+      if (++p_->sh_.depth > kMaxDepth) {
+        --p_->sh_.depth;
+        p_->Fatal();
+      }
+    }
+    ~DepthGuard() { --p_->sh_.depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser* p_;
+  };
+
+  // ------------------------------------------------------------- tokens
+
+  const Token& Tk(size_t i) const { return i < end_ ? (*sh_.toks)[i] : eof_; }
+  const Token& Cur() const { return Tk(pos_); }
+  // Peek past newlines where they are insignificant (inside `(` and `[`).
+  const Token& Peek() {
+    if (nl_ignore_.back())
+      while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
+    return Cur();
+  }
+  // The raw token n places after the current one (call Peek() first).
+  const Token& Look(size_t n) const { return Tk(pos_ + n); }
+  size_t NextNonNl(size_t i) const {
+    while (i < end_ && Tk(i).kind == Tok::kNewline) ++i;
+    return i;
+  }
+  const Token& PeekPastNl() const { return Tk(NextNonNl(pos_)); }
+  const Token& Bump() {
+    Peek();
+    const Token& t = Cur();
+    if (pos_ < end_) ++pos_;
+    return t;
+  }
+  void SkipNl() {
+    while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
+  }
+  bool At(Tok k) { return Peek().kind == k; }
+  bool Eat(Tok k) {
+    if (!At(k)) return false;
+    Bump();
+    return true;
+  }
+  static bool IsKw(const Token& t, std::string_view w) {
+    return t.kind == Tok::kKeyword && t.text == w;
+  }
+  static bool IsId(const Token& t, std::string_view w) {
+    return t.kind == Tok::kIdent && t.text == w;
+  }
+  bool AtKw(std::string_view w) { return IsKw(Peek(), w); }
+  bool AtId(std::string_view w) { return IsId(Peek(), w); }
+
+  // --------------------------------------------------------- diagnostics
+
+  void ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
+    if (!sh_.reported.insert({loc.line, loc.col}).second) return;  // no cascades
+    sh_.diags->Error(code, loc, std::move(msg), std::move(help));
+  }
+  // Reports unless the token was already reported by the lexer.
+  void Report(const char* code, const Token& t, std::string msg, std::string help = "") {
+    if (t.kind == Tok::kError || t.bad) return;
+    if (t.kind == Tok::kEof) {
+      if (eof_silent_) return;
+      eof_silent_ = true;
+    }
+    ReportAt(code, t.loc, std::move(msg), std::move(help));
+  }
+  [[noreturn]] void Fail(const Token& t, std::string msg, std::string help = "",
+                         const char* code = "MT0001") {
+    Report(code, t, std::move(msg), std::move(help));
+    throw SyntaxError{};
+  }
+  [[noreturn]] void FailExpected(const std::string& what, const Token& t, std::string help = "",
+                                 const char* code = "MT0001") {
+    Fail(t, "expected " + what + ", found " + Describe(t), std::move(help), code);
+  }
+  [[noreturn]] void Fatal() {
+    ReportAt("MT0007", Cur().loc, "nesting too deep",
+             "the parser accepts at most " + std::to_string(kMaxDepth) + " levels of nesting");
+    throw FatalError{};
+  }
+  const Token& Expect(Tok k) {
+    if (!At(k)) FailExpected(TokSpelling(k), Peek());
+    return Bump();
+  }
+  std::string ExpectIdent(const char* what) {
+    const Token& t = Peek();
+    if (t.kind != Tok::kIdent) FailExpected(what, t);
+    Bump();
+    return t.text;
+  }
+  // An identifier or any keyword (field and method names after `.`).
+  bool AtName() {
+    Tok k = Peek().kind;
+    return k == Tok::kIdent || k == Tok::kKeyword;
+  }
+
+  // ------------------------------------------------- delimiters, recovery
+
+  Loc Open(Tok k, bool ignore_nl) {
+    Loc loc = Expect(k).loc;
+    nl_ignore_.push_back(ignore_nl);
+    open_.push_back(k);
+    return loc;
+  }
+  void Close(Tok k, Loc open_loc);
+
+  Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_, block_open_}; }
+
+  // Restores the parser state of `sv` and returns the delimiters opened (and
+  // not closed) since then, innermost last.
+  std::vector<Tok> Restore(const Saved& sv);
+
+  // Applies a closing delimiter to the recovery stack. Returns false for a
+  // `}` that closes the enclosing construct (the caller stops before it).
+  static bool CloseInStack(std::vector<Tok>& stack, Tok k);
+
+  static bool OnlyParens(const std::vector<Tok>& stack);
+  // Tokens that begin a statement or a member, never a continuation line.
+  bool StartsLine(size_t i) const;
+
+  // Skips the rest of a failed statement (or list entry when `comma`): up to
+  // and including the next newline / `;` (`,`) outside brackets, or up to the
+  // `}` that closes the enclosing block.
+  void SyncTo(const Saved& sv, bool comma);
+
+  bool IsItemStartAt(size_t i) const;
+
+  // Skips to the next item start at the beginning of a line (outside
+  // brackets, or in column 1 whatever the nesting).
+  void SyncItem(const Saved& sv);
+
+  // ----------------------------------------------------------- builders
+
+  static ExprPtr Make(EK kind, Loc loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = kind;
+    e->loc = loc;
+    return e;
+  }
+  static PatPtr MakePat(PK kind, Loc loc) {
+    auto p = std::make_unique<Pattern>();
+    p->kind = kind;
+    p->loc = loc;
+    return p;
+  }
+
+  // Macro substitution and hygiene (macros.cc).
+  // A one-segment path expression, after macro substitution and renaming.
+  ExprPtr NamePath(const std::string& name, Loc loc);
+  std::string Renamed(const std::string& name) const;
+  // A name bound by a pattern: fresh inside a macro body (hygiene).
+  std::string Bind(const std::string& name);
+
+  // -------------------------------------------------------------- items
+
+  void SkipAttributes();
+  void ItemEnd();
+  void ParseItem(Module& m);
+  FnDecl ParseFn(bool is_pub, bool allow_no_body);
+  std::vector<std::string> ParseGenerics();
+  std::vector<Param> ParseParams(bool allow_self);
+  Param ParseParam(bool allow_self);
+  StructDecl ParseStruct();
+  EnumDecl ParseEnum();
+  ImplDecl ParseImpl();
+  TraitDecl ParseTrait();
+  ConstDecl ParseConst();
+  TypeAliasDecl ParseTypeAlias();
+  ProtocolDecl ParseProtocol();
+  AgentDecl ParseAgent();
+  SupervisorDecl ParseSupervisor();
+  SandboxDecl ParseSandboxItem();
+  void ParseUse(Module& m);
+  MacroDecl ParseMacroItem();  // macros.cc
+  std::vector<SandboxEntry> ParseEntries();
+  template <typename F>
+  void BraceList(F&& entry, bool need_sep = true);
+
+  // -------------------------------------------------------------- types
+
+  TypeExpr ParseType();
+
+  // --------------------------------------------------------- statements
+
+  std::unique_ptr<Block> ParseBlock();
+  void ParseStmts(Block& b, bool until_eof);
+  void ParseStmt(Block& b);
+  bool StartsBlockLike();
+  bool IsNestedItemStart();
+
+  // -------------------------------------------------------- expressions
+
+  ExprPtr ParseExpr();
+  ExprPtr ParseExprNoStruct();
+  ExprPtr ParseAssign();
+  ExprPtr ParseRange();
+  ExprPtr ParseBin(int min_prec);
+  ExprPtr ParseCastLevel();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
+  ExprPtr ParsePrimary();
+  ExprPtr ParseLiteral(const Token& t, bool negative);
+  ExprPtr ParsePathExpr();
+  ExprPtr ParseParenOrTuple();
+  ExprPtr ParseArray();
+  ExprPtr ParseBlockExpr();
+  ExprPtr ParseMapBody(Loc loc);
+  ExprPtr ParseStructBody(std::vector<PathSeg> segs, Loc loc);
+  ExprPtr ParseIf();
+  ExprPtr ParseMatch();
+  ExprPtr ParseWhile();
+  ExprPtr ParseFor();
+  ExprPtr ParseClosure();
+  ExprPtr ParseSpawn();
+  ExprPtr ParseSandboxExpr();
+  ExprPtr ParseArena();
+  // A macro call and the expansion of a user macro (macros.cc).
+  ExprPtr ParseMacroCall(bool bang);
+  ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
+  std::vector<ExprPtr> ParseArgs();
+  const Token& PeekOp();
+  bool ContinuesLine(const Token& t) const;
+  bool CanStartExpr(const Token& t) const;
+  bool IsMapStart() const;
+
+  // ----------------------------------------------------------- patterns
+
+  PatPtr ParsePatternTop(bool arm = false);
+  PatPtr ParsePattern();
+  PatPtr ParseLiteralPattern();
+
+  Shared& sh_;
+  size_t pos_;
+  size_t end_;
+  Token eof_;
+  bool eof_silent_;
+  std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
+  std::vector<Tok> open_;
+  bool no_struct_ = false;    // `if`/`while`/`match`/`for` heads: no struct literals
+  bool minus_entry_ = false;  // match arms, map entries: `-1 => ..` on the next line is an entry
+  ExprPtr pre_primary_;       // a block-like statement continued by `.` or `?`
+  Loc block_open_;            // the `{` of the innermost block being parsed
+  std::set<std::string> macro_names_;
+  // Macro expansion.
+  const std::unordered_map<std::string, const Expr*>* subst_ = nullptr;
+  std::unordered_map<std::string, std::string> rename_;
+  bool macro_body_ = false;
+  std::string fresh_suffix_;
+};
+
+}  // namespace mty::frontend::parser_internal
