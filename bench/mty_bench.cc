@@ -61,13 +61,13 @@ void RunProgram(benchmark::State& state, const char* name) {
   }
   // One untimed run first, so neither mode pays for the first heap growth.
   mty::RunResult last = program->Run(opts);
-  if (last.kind != mty::RunResult::Kind::kOk) {
+  if (last.outcome != mty::Outcome::kOk) {
     state.SkipWithError(last.Report().c_str());
     return;
   }
   for (auto _ : state) {
     last = program->Run(opts);
-    if (last.kind != mty::RunResult::Kind::kOk) {
+    if (last.outcome != mty::Outcome::kOk) {
       state.SkipWithError(last.Report().c_str());
       return;
     }

@@ -186,8 +186,19 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
   h.args = o.args;
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
-  h.grants = o.policy.grants;
   return h;
+}
+
+// The run's root tracker: the options' policy, with what a root means for
+// unset entries (docs/sandboxing.md): an unset net or env list allows
+// nothing (an unset fs list falls back to the default caps), an unset depth
+// is the default 10000 frames.
+std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
+  Policy root = p;
+  for (GrantId id : {GrantId::kNet, GrantId::kEnv})
+    if (!root.grants.Get(id)) root.grants.Set(id, std::vector<std::string>{});
+  if (!root.limits.Get(LimitId::kDepth)) root.limits.Set(LimitId::kDepth, ir::kDefaultDepth);
+  return std::make_shared<runtime::BudgetTracker>(std::move(root));
 }
 
 }  // namespace
@@ -197,33 +208,16 @@ struct Runner::State {
   RunOptions options;
   CallbackHost out;
   stdlib::StdHost host;
+  std::shared_ptr<runtime::BudgetTracker> root;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
       : program(std::move(p)),
         options(std::move(o)),
         out(options),
         host(&out, MakeHostOptions(options)),
-        scheduler(program->impl_->module, AgentOptionsOf(options.policy.limits), &host, ForkHost,
+        root(RootTracker(options.policy)),
+        scheduler(program->impl_->module, runtime::AgentOptions{}, root, &host,
                   &runtime::Watchdog::Shared()) {}
-
-  static runtime::AgentOptions AgentOptionsOf(const Limits& l) {
-    runtime::AgentOptions a;
-    a.limits.steps = l.Get(LimitId::kSteps);
-    a.limits.memory = l.Get(LimitId::kMemory);
-    a.limits.depth = static_cast<uint32_t>(
-        std::min<uint64_t>(l.Get(LimitId::kDepth).value_or(ir::kDefaultDepth), UINT32_MAX));
-    if (auto w = l.Get(LimitId::kWall)) a.limits.wall_ns = static_cast<int64_t>(*w);
-    if (auto c = l.Get(LimitId::kCpu)) a.limits.cpu_ns = static_cast<int64_t>(*c);
-    a.spawned = l.Get(LimitId::kSpawned);
-    a.mailbox = l.Get(LimitId::kMailbox).value_or(ir::kDefaultMailbox);
-    a.mb_policy = l.mb_policy.value_or(MailboxPolicy::kBlock);
-    return a;
-  }
-  // An agent's host: the capabilities of the task that spawned it, as they
-  // are at the spawn (inside a sandbox, the sandbox's).
-  static std::unique_ptr<interp::Host> ForkHost(interp::Host& spawner) {
-    return static_cast<stdlib::StdHost&>(spawner).Fork();
-  }
 };
 
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
@@ -237,7 +231,7 @@ RunResult Runner::Run() {
   const interp::Module& m = *state_->program->impl_->module;
   int entry = m.FindFunction(state_->options.entry);
   if (entry < 0) {
-    r.kind = RunResult::Kind::kNoMain;
+    r.outcome = Outcome::kNoEntry;
     r.message = absl::StrCat("program has no fn ", state_->options.entry);
     r.exit_code = 2;
     return r;
@@ -250,12 +244,12 @@ RunResult Runner::Run() {
       const std::string& tn = f->locals[i].type.name;
       const char* family = tn == "Fs" ? "fs" : tn == "Net" ? "net" : tn == "Env" ? "env" : nullptr;
       if (!family) {
-        r.kind = RunResult::Kind::kTrap;
+        r.outcome = Outcome::kTrap;
         r.code = TrapCode::kType;
         r.message = absl::StrCat("fn ", state_->options.entry,
                                  " can only take capabilities (Fs, Net, Env); parameter ", i,
                                  " is ", ir::PrintType(f->locals[i].type));
-        r.exit_code = 1;
+        r.exit_code = ir::Trap(r.code).exit_code;
         return r;
       }
       auto* c = new interp::CapObj();
@@ -265,24 +259,25 @@ RunResult Runner::Run() {
   }
   std::string err;
   interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);
+  const runtime::BudgetTracker& root = *state_->root;
+  r.steps_used = root.steps_used();
+  r.mem_used = root.memory_used();
+  r.mem_limit = root.policy().limits.Get(LimitId::kMemory).value_or(0);
+  r.output_bytes = root.output_used();
+  r.agents_spawned = state_->scheduler.agents_spawned();
   if (!err.empty()) {
-    r.kind = RunResult::Kind::kTrap;
+    r.outcome = Outcome::kTrap;
     r.code = TrapCode::kType;
     r.message = err;
-    r.exit_code = 1;
+    r.exit_code = ir::Trap(r.code).exit_code;
     return r;
   }
-  r.sandbox = o.sandbox;
-  r.mem_used = o.mem_used;
-  r.mem_limit = o.mem_limit;
-  r.steps_used = o.steps_used;
   r.code = o.code;
   r.message = o.message;
   for (const auto& f : o.backtrace) r.backtrace.push_back(Where(m.source, f));
-  using K = interp::ExecOutcome::Kind;
   switch (o.kind) {
-    case K::kOk: {
-      r.kind = RunResult::Kind::kOk;
+    case Outcome::kOk: {
+      r.outcome = Outcome::kOk;
       r.value = interp::Debug(m, o.value);
       const interp::Value& v = o.value;
       if (v.Is(interp::Tag::kInt)) {
@@ -290,54 +285,47 @@ RunResult Runner::Run() {
       } else if (v.Is(interp::Tag::kAdt)) {
         auto* a = static_cast<interp::AdtObj*>(v.h());
         if (a->adt == interp::kAdtResult && a->variant == 1) {
-          r.exit_code = 1;
+          r.outcome = Outcome::kMainErr;
           r.code = TrapCode::kMainErr;
           r.message = absl::StrCat("main returned Err(", interp::Debug(m, a->fields[0]), ")");
+          r.exit_code = ir::Trap(r.code).exit_code;
         }
       }
       break;
     }
-    case K::kTrap:
-      r.kind = RunResult::Kind::kTrap;
-      r.exit_code = 1;
-      if (state_->scheduler.main_breach() == "escalated") {
-        r.kind = RunResult::Kind::kEscalated;
-        r.exit_code = 8;
-      } else if (!state_->scheduler.main_breach().empty()) {  // spawn or mailbox limit (exit 7)
-        r.kind = RunResult::Kind::kBudgetExceeded;
-        r.budget = state_->scheduler.main_breach() == "spawned" ? RunResult::BudgetKind::kSpawned
-                                                                : RunResult::BudgetKind::kMailbox;
-        r.exit_code = 7;
+    case Outcome::kBreach:
+      r.outcome = Outcome::kBreach;
+      r.breach = o.breach;
+      if (r.breach) {
+        r.exit_code = r.breach->ExitCode();
+        if (r.breach->limit == LimitId::kMemory) {
+          r.mem_used = r.breach->observed;
+          r.mem_limit = r.breach->bound;
+        }
       }
       break;
-    case K::kStepBudget:
-      r.kind = RunResult::Kind::kBudgetExceeded;
-      r.budget = RunResult::BudgetKind::kSteps;
-      r.exit_code = 3;
-      break;
-    case K::kMemBudget:
-      r.kind = RunResult::Kind::kMemBudgetExceeded;
-      r.budget = RunResult::BudgetKind::kMemory;
-      r.exit_code = 4;
-      break;
-    case K::kWallBudget:
-      r.kind = RunResult::Kind::kBudgetExceeded;
-      r.budget = RunResult::BudgetKind::kWall;
-      r.exit_code = 5;
-      break;
-    case K::kCpuBudget:
-      r.kind = RunResult::Kind::kBudgetExceeded;
-      r.budget = RunResult::BudgetKind::kCpu;
-      r.exit_code = 6;
-      break;
-    case K::kInterrupted:
-      r.kind = RunResult::Kind::kCancelled;
+    case Outcome::kCancelled:
+      r.outcome = Outcome::kCancelled;
       r.code = TrapCode::kNone;
       r.message = "run cancelled by the host";
       r.exit_code = 1;
       break;
-    case K::kSuspended:
-    case K::kPreempted: break;  // the scheduler resumes these
+    case Outcome::kTrap:
+    case Outcome::kEscalated:
+      r.outcome = o.kind;
+      r.exit_code = ir::Trap(o.code).exit_code;
+      break;
+    case Outcome::kMainErr:
+    case Outcome::kNoEntry:
+    case Outcome::kSuspended:
+    case Outcome::kPreempted:
+    case Outcome::kDeadlinePassed:
+      // Never how the scheduler's main ends.
+      r.outcome = Outcome::kTrap;
+      r.code = TrapCode::kType;
+      r.message = absl::StrCat("internal: main ended as ", ir::OutcomeName(o.kind));
+      r.exit_code = 1;
+      break;
   }
   return r;
 }
@@ -351,13 +339,11 @@ RunResult Program::Run(const RunOptions& options) const {
 }
 
 std::string RunResult::Report() const {
-  switch (kind) {
-    case Kind::kOk:
-      if (code == TrapCode::kMainErr)
-        return absl::StrCat("error ", TrapText(code), ": ", message, "\n");
-      return "";
-    case Kind::kNoMain: return absl::StrCat("error: ", message, "\n");
-    case Kind::kCancelled: return absl::StrCat("error: ", message, "\n");
+  switch (outcome) {
+    case Outcome::kOk: return "";
+    case Outcome::kMainErr: return absl::StrCat("error ", TrapText(code), ": ", message, "\n");
+    case Outcome::kNoEntry:
+    case Outcome::kCancelled: return absl::StrCat("error: ", message, "\n");
     default: {
       std::string s = absl::StrCat("trap ", TrapText(code), ": ", message, "\n");
       // Deep recursion: show the innermost and outermost frames only.
@@ -376,19 +362,16 @@ std::string RunResult::Report() const {
 }
 
 absl::Status RunResult::ToStatus() const {
-  switch (kind) {
-    case Kind::kOk:
-      if (code == TrapCode::kMainErr) return absl::AbortedError(message);
-      return absl::OkStatus();
-    case Kind::kTrap:
-    case Kind::kEscalated: return absl::AbortedError(absl::StrCat(TrapText(code), ": ", message));
-    case Kind::kNoMain: return absl::NotFoundError(message);
-    case Kind::kBudgetExceeded:
-    case Kind::kMemBudgetExceeded:
-      return absl::ResourceExhaustedError(absl::StrCat(TrapText(code), ": ", message));
-    case Kind::kCancelled: return absl::CancelledError(message);
+  switch (outcome) {
+    case Outcome::kOk: return absl::OkStatus();
+    case Outcome::kBreach:
+      if (breach) return breach->ToStatus();
+      break;
+    case Outcome::kCancelled: return absl::CancelledError(message);
+    case Outcome::kNoEntry: return absl::NotFoundError(message);
+    default: break;
   }
-  return absl::UnknownError("unknown result");
+  return absl::Status(ir::Trap(code).status, absl::StrCat(TrapText(code), ": ", message));
 }
 
 }  // namespace mty

@@ -20,7 +20,9 @@ namespace mty {
 
 inline constexpr const char* kVersion = "0.1.0";
 
-// Trap codes (MT5001 ...): the enum, TrapText(code) -> "MT5016", the table.
+// Trap codes (MT5001 ...): the enum, TrapText(code) -> "MT5016", the table;
+// and the one outcome enum of a run.
+using ir::Outcome;
 using ir::TrapCode;
 using ir::TrapText;
 
@@ -28,6 +30,7 @@ using ir::TrapText;
 // for source, MtyIR, manifest files, CLI flags and this API: ir::Limits
 // (steps, memory, wall, cpu, spawned, mailbox + mb_policy, depth, output),
 // ir::Grants (fs.read, fs.write, net, env) and ir::Policy (both).
+using ir::Breach;
 using ir::GrantId;
 using ir::Grants;
 using ir::LimitId;
@@ -66,33 +69,34 @@ struct RunOptions {
   std::function<void(std::string_view)> on_stderr;
 };
 
+// How a run ended, with everything a host needs to act on it without
+// parsing text (docs/embedding.md).
 struct RunResult {
-  enum class Kind {
-    kOk,                 // the entry returned; `value` is its printed form
-    kTrap,               // code MT50xx, message, backtrace
-    kNoMain,             // the entry function does not exist
-    kBudgetExceeded,     // step, wall-clock or cpu budget (MT5009); see `budget`
-    kMemBudgetExceeded,  // memory budget (MT5009), mem_used > mem_limit
-    kCancelled,          // interrupted by the host
-    kEscalated,          // a supervisor escalated at the top (MT5013/MT5014, exit 8)
-  };
-  enum class BudgetKind { kNone, kSteps, kMemory, kWall, kCpu, kSpawned, kMailbox };
-  Kind kind = Kind::kOk;
-  BudgetKind budget = BudgetKind::kNone;  // which budget was breached
-  std::string sandbox;              // the sandbox whose budget was breached ("" = the run's own)
-  std::string value;                // kOk: Debug form of the returned value
-  TrapCode code = TrapCode::kNone;  // traps and budgets (TrapText(code) is "MT5016")
-  std::string message;
+  Outcome outcome = Outcome::kOk;
+  // kBreach: which limit went over, how far, and in which sandbox ("" = the
+  // run's own limits). A spawn or mailbox limit hit in main is a breach too.
+  std::optional<Breach> breach;
+  // kTrap: the trap; kMainErr: MT5006; kEscalated: MT5013 or MT5014;
+  // kBreach: the limit's code (MT5009, MT5012, MT5018).
+  TrapCode code = TrapCode::kNone;
+  std::string value;                   // kOk: Debug form of the returned value
+  std::string message;                 // what `mty run` prints after the code
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
   int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
+  // Usage, from the run's tracker. Steps are counted when some step limit
+  // applies. For a memory breach, mem_used / mem_limit are the breached
+  // tracker's.
+  uint64_t steps_used = 0;
   uint64_t mem_used = 0;
   uint64_t mem_limit = 0;
-  uint64_t steps_used = 0;  // when a step budget was set
+  uint64_t output_bytes = 0;  // counted when some output limit applies
+  uint64_t agents_spawned = 0;
 
   // What `mty run` prints on stderr for this result ("" for a clean exit).
   std::string Report() const;
-  // OK, or kResourceExhausted (budgets), kCancelled, kNotFound (no main),
-  // kAborted (traps, main returning Err).
+  // OK for kOk; otherwise the status code of the trap, breach or outcome
+  // (kResourceExhausted for budgets, kPermissionDenied for capabilities,
+  // kCancelled, kNotFound for no entry, kAborted for traps and Err).
   absl::Status ToStatus() const;
 };
 

@@ -622,6 +622,13 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
   if (name == "log" || name == "print" || name == "eprint") {
     std::string s = Display(cx.m, args[0]);
     if (name == "log") s += '\n';
+    // The output limit is checked before the write, which does not happen
+    // when it would pass the limit.
+    if (cx.scope)
+      if (std::optional<ir::Breach> b = cx.scope->ChargeOutput(s.size())) {
+        cx.breach = std::move(b);
+        return CallStatus::kFail;
+      }
     if (cx.host) {
       if (name == "eprint")
         cx.host->Stderr(s);
@@ -667,12 +674,11 @@ CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, V
   }
   if (name == "unsupported") return fail(TrapCode::kUnknown, Display(cx.m, args[0]));
   if (name == "child") {  // `sup.w`
-    TrapCode code = TrapCode::kNone;
-    std::string message;
+    HostError err;
     std::optional<Value> v;
     if (cx.host && args[1].Is(Tag::kStr))
-      v = cx.host->Child(args[0], static_cast<StrObj*>(args[1].h())->s, &code, &message);
-    if (!v) return fail(code == TrapCode::kNone ? TrapCode::kUnknown : code, message);
+      v = cx.host->Child(args[0], static_cast<StrObj*>(args[1].h())->s, &err);
+    if (!v) return fail(err.code == TrapCode::kNone ? TrapCode::kUnknown : err.code, err.message);
     out = std::move(*v);
     return CallStatus::kOk;
   }

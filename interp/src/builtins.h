@@ -17,9 +17,11 @@ struct Ctx {
   Host* host;
   uint64_t* mem;
   uint64_t mem_limit;
+  Meter* scope;  // the task's innermost budget chain (output is charged to it)
   TrapCode code = TrapCode::kNone;
   std::string message;
   bool mem_breach = false;
+  std::optional<ir::Breach> breach;  // a limit of the chain gone over (output)
 
   // Charges n estimated bytes; false (and mem_breach) when over the limit.
   bool Charge(uint64_t n) {

@@ -30,20 +30,18 @@ enum class Mode { kFree, kMetered, kExact };
 enum class Stop {
   kDone,
   kTrap,
+  kBreach,  // Task::breach_ is set
   kStepBudget,
   kMemBudget,
   kWallBudget,
   kCpuBudget,
   kSuspended,
-  kInterrupted,
+  kInterrupted,     // the host cancelled the run
+  kDeadlinePassed,  // the task's cancel deadline passed
   kToExact,
   kReMode,    // the loop mode must change (a scope added or dropped limits); pc_ is set
   kContinue,  // (internal) nothing to stop for
 };
-// Owner slots of Task::owner_: which scope's limit is the effective one.
-enum Owner { kOwnSteps = 0, kOwnMem = 1, kOwnDepth = 2, kOwnWall = 3, kOwnCpu = 4 };
-// owner_[kOwnSteps] while a scheduler quantum is the tightest step limit.
-constexpr int kQuantumOwner = -2;
 int64_t SteadyNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -66,14 +64,9 @@ constexpr int kMaxRefHops = 64;
 constexpr size_t kMaxScopes = 10000;
 }  // namespace
 
-Task::Task(std::shared_ptr<const Module> m, Host* host, Limits limits)
-    : module_(std::move(m)), host_(host), limits_(limits) {
+Task::Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter)
+    : module_(std::move(m)), host_(host), meter_(std::move(meter)) {
   consts_.resize(module_->functions.size());
-  metered_ = limits_.steps || limits_.memory;
-  steps_left_ = limits_.steps
-                    ? static_cast<int64_t>(std::min<uint64_t>(*limits_.steps, kUnlimitedSteps))
-                    : kUnlimitedSteps;
-  mem_limit_ = limits_.memory ? *limits_.memory : std::numeric_limits<uint64_t>::max();
 }
 
 Task::~Task() {
@@ -81,39 +74,16 @@ Task::~Task() {
   stack_.clear();
 }
 
-uint64_t Task::steps_used() const {
-  if (!limits_.steps) return 0;
-  const uint64_t limit = *limits_.steps;
-  uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
-  for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
-  if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
-  return limit > left ? limit - left : 0;
-}
-
 void Task::ResumeTrap(TrapCode code, std::string message) {
   resume_reg_ = -1;
-  pending_trap_code_ = std::move(code);
+  pending_trap_code_ = code;
   pending_trap_message_ = std::move(message);
 }
 
-void Task::ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns) {
-  if (limits_.steps)
-    steps_left_ =
-        steps_left_ > static_cast<int64_t>(steps) ? steps_left_ - static_cast<int64_t>(steps) : 0;
-  mem_used_ += memory;
-  cpu_base_ += cpu_ns;
-}
-
 void Task::SetQuantum(uint64_t steps) {
-  if (steps == 0 || quantum_ || finished_) return;
-  metered_ = true;
-  int64_t lim = static_cast<int64_t>(std::min<uint64_t>(steps, kUnlimitedSteps));
-  if (lim >= steps_left_) return;  // the budget is tighter already
+  if (steps == 0 || finished_) return;
   quantum_ = true;
-  quantum_withheld_ = steps_left_ - lim;
-  steps_left_ = lim;
-  quantum_prev_owner_ = owner_[kOwnSteps];
-  owner_[kOwnSteps] = kQuantumOwner;
+  quantum_left_ = static_cast<int64_t>(std::min<uint64_t>(steps, kUnlimitedSteps));
 }
 
 void Task::Resume(Value reply) {
@@ -156,9 +126,9 @@ struct Exec {
 
   // Pushes a frame for fn `fi` at the top of the stack; its locals are
   // initialised to (), its constants materialised. Arguments are written by
-  // the caller afterwards at stack_[base + 1 + i]. Returns the base.
+  // the caller afterwards at stack_[base + 1 + i]. False at the depth limit.
   static bool PushFrame(Task& t, uint32_t fi, uint32_t base, uint32_t ret_pc, int32_t ret_reg) {
-    if (t.frames_.size() >= t.limits_.depth) return false;
+    if (t.frames_.size() >= t.depth_limit_) return false;
     const CompiledFunction& f = t.module_->functions[fi];
     size_t need = static_cast<size_t>(base) + f.frame_size;
     if (t.stack_.size() < need) t.stack_.resize(std::max(need, t.stack_.size() * 2));
@@ -194,7 +164,7 @@ struct Exec {
 
   // ---- traps ----
   static void SetTrap(Task& t, TrapCode code, std::string message) {
-    t.trap_code_ = std::move(code);
+    t.trap_code_ = code;
     t.trap_message_ = std::move(message);
     t.trap_backtrace_.clear();
     uint32_t pc = t.pc_;
@@ -208,62 +178,105 @@ struct Exec {
   }
 
   static Stop Trap(Task& t, TrapCode code, std::string message) {
-    SetTrap(t, std::move(code), std::move(message));
+    SetTrap(t, code, std::move(message));
     return Stop::kTrap;
   }
 
-  // ---- scopes, fences and deadlines ----
-  // Ends a scheduler quantum: the steps it withheld are the task's again.
-  static void EndQuantum(Task& t) {
-    if (!t.quantum_) return;
-    t.quantum_ = false;
-    if (t.owner_[kOwnSteps] == kQuantumOwner) {
-      // The quantum was the binding limit: its steps are the task's again.
-      t.steps_left_ = SatAdd(t.steps_left_, t.quantum_withheld_);
-      t.owner_[kOwnSteps] = t.quantum_prev_owner_;
-    } else {
-      // A scope entered under the quantum owns the counter: the steps the
-      // quantum held back belong behind the outermost such scope.
-      for (Task::Scope& s : t.scopes_)
-        if (s.prev_owner[kOwnSteps] == kQuantumOwner) {
-          s.withheld_steps = SatAdd(s.withheld_steps, t.quantum_withheld_);
-          break;
-        }
+  static Stop Breach(Task& t, ir::Breach b) {
+    t.breach_ = std::move(b);
+    return Stop::kBreach;
+  }
+
+  // ---- the budget chain and its cache ----
+  static Meter& Scope(const Task& t) { return *t.current_meter(); }
+
+  // Charges what the task used since the last flush to its chain. The loop's
+  // counters must be saved (SAVE) first.
+  static std::optional<ir::Breach> Flush(Task& t) {
+    const int64_t used = t.steps_allowed_ - t.steps_left_;
+    t.steps_allowed_ = t.steps_left_;
+    if (t.quantum_) t.quantum_left_ -= used;
+    const uint64_t mem = t.mem_used_ - t.mem_flushed_;
+    t.mem_flushed_ = t.mem_used_;
+    const int64_t cpu_now = t.cpu_used_ns();
+    const int64_t cpu = cpu_now - t.cpu_flushed_;
+    t.cpu_flushed_ = cpu_now;
+    if (used == 0 && mem == 0 && cpu == 0) return std::nullopt;
+    return Scope(t).Charge(static_cast<uint64_t>(std::max<int64_t>(used, 0)), mem, cpu);
+  }
+
+  // The depth limit of the innermost scope: the tightest of every tracker's
+  // own limit on the path, counted from where this task entered it (from
+  // its start for trackers it began inside).
+  static void ComputeDepth(Task& t) {
+    uint64_t limit = UINT32_MAX;
+    t.depth_owner_ = -1;
+    t.depth_meter_ = nullptr;
+    for (const Meter* m = t.meter_.get(); m; m = m->parent())
+      if (auto d = m->policy().limits.Get(ir::LimitId::kDepth); d && *d <= limit) {
+        limit = *d;
+        t.depth_meter_ = m;
+      }
+    for (size_t i = 0; i < t.scopes_.size(); ++i) {
+      const Task::Scope& s = t.scopes_[i];
+      if (auto d = s.meter->policy().limits.Get(ir::LimitId::kDepth); d && s.frame + *d <= limit) {
+        limit = s.frame + *d;
+        t.depth_owner_ = static_cast<int>(i);
+        t.depth_meter_ = s.meter.get();
+      }
     }
-    t.quantum_withheld_ = 0;
-    for (Task::Scope& s : t.scopes_)
-      if (s.prev_owner[kOwnSteps] == kQuantumOwner) s.prev_owner[kOwnSteps] = t.quantum_prev_owner_;
+    t.depth_limit_ = static_cast<uint32_t>(std::min<uint64_t>(limit, UINT32_MAX));
   }
 
-  static const ir::SandboxDecl* OwnerDecl(const Task& t, int slot) {
-    int o = t.owner_[slot];
-    return o < 0 ? nullptr : &t.module_->sandboxes[t.scopes_[o].decl];
-  }
-  static std::string Prefix(const ir::SandboxDecl* d) {
-    return d ? absl::StrCat("sandbox ", d->name, ": ") : std::string();
-  }
-  static std::string DepthMessage(const Task& t) {
-    const ir::SandboxDecl* d = OwnerDecl(t, kOwnDepth);
-    return absl::StrCat(Prefix(d), "call depth exceeded: ",
-                        d ? *d->policy.limits.Get(ir::LimitId::kDepth) : t.limits_.depth,
-                        " frames");
+  static ir::Breach DepthBreach(const Task& t) {
+    const Meter* m = t.depth_meter_;
+    const uint64_t base = t.depth_owner_ >= 0 ? t.scopes_[t.depth_owner_].frame : 0;
+    const uint64_t bound = m ? *m->policy().limits.Get(ir::LimitId::kDepth) : t.depth_limit_;
+    return ir::Breach::Over(ir::LimitId::kDepth, t.frames_.size() + 1 - base, bound, "",
+                            m ? m->name() : "");
   }
 
-  // Publishes the effective deadlines to the watchdog and the host.
+  // Reloads the cache from the chain: what the innermost scope has left.
+  static void Refill(Task& t) {
+    const Meter& m = Scope(t);
+    const std::optional<uint64_t> rs = m.RemainingSteps();
+    const std::optional<uint64_t> rm = m.RemainingMemory();
+    const std::optional<int64_t> rc = m.RemainingCpu();
+    const std::optional<int64_t> wall = m.WallDeadline();
+    int64_t allow =
+        rs ? static_cast<int64_t>(std::min<uint64_t>(*rs, kUnlimitedSteps)) : kUnlimitedSteps;
+    t.quantum_binds_ = t.quantum_ && t.quantum_left_ < allow;
+    if (t.quantum_binds_) allow = std::max<int64_t>(t.quantum_left_, 0);
+    t.steps_left_ = t.steps_allowed_ = allow;
+    if (rs || rm || t.quantum_) t.metered_ = true;
+    if (rm) {
+      uint64_t lim = t.mem_used_ + *rm;
+      t.mem_limit_ = lim < t.mem_used_ ? std::numeric_limits<uint64_t>::max() : lim;
+    } else {
+      t.mem_limit_ = std::numeric_limits<uint64_t>::max();
+    }
+    t.cpu_deadline_ = rc ? SatAdd(t.cpu_used_ns(), std::max<int64_t>(*rc, 0)) : Fences::kNone;
+    t.wall_deadline_ = std::min(wall.value_or(Fences::kNone), t.cancel_deadline_);
+    PublishFences(t);
+  }
+
+  // Publishes the effective deadlines to the watchdog.
   static void PublishFences(Task& t) {
     t.fences_.wall_deadline.store(t.wall_deadline_, std::memory_order_relaxed);
     int64_t cpu = Fences::kNone;
     if (t.cpu_deadline_ != Fences::kNone && t.running_)
       cpu = SatAdd(t.thread_cpu_at_run_, t.cpu_deadline_ - t.cpu_base_);
     t.fences_.cpu_deadline.store(cpu, std::memory_order_relaxed);
-    if (t.host_) t.host_->SetWallDeadline(t.wall_deadline_);
     if (t.watcher_) t.watcher_->FencesChanged(t);
   }
 
-  // Whether a wall or CPU deadline has passed.
+  // Whether a deadline has passed.
   static Stop CheckDeadlines(Task& t) {
-    if (t.wall_deadline_ != Fences::kNone && SteadyNow() >= t.wall_deadline_)
-      return Stop::kWallBudget;
+    if (t.wall_deadline_ != Fences::kNone) {
+      const int64_t now = SteadyNow();
+      if (now >= t.cancel_deadline_) return Stop::kDeadlinePassed;
+      if (now >= t.wall_deadline_) return Stop::kWallBudget;
+    }
     if (t.cpu_deadline_ != Fences::kNone && t.cpu_used_ns() >= t.cpu_deadline_)
       return Stop::kCpuBudget;
     return Stop::kContinue;
@@ -276,120 +289,30 @@ struct Exec {
     return CheckDeadlines(t);
   }
 
-  // Enters sandbox `di`: applies its limits where they are tighter than the
-  // enclosing ones and asks the host to narrow capabilities. The step
-  // counter is exact here (a scope change ends a segment).
-  static Stop EnterScope(Task& t, uint32_t di, bool with_host = true,
-                         const SandboxRemaining* rem = nullptr) {
-    const ir::SandboxDecl& d = t.module_->sandboxes[di];
-    const ir::Limits& dl = d.policy.limits;
-    // With `rem`, what the sandbox has left replaces its full limits.
-    std::optional<uint64_t> d_steps = dl.Get(ir::LimitId::kSteps);
-    std::optional<uint64_t> d_memory = dl.Get(ir::LimitId::kMemory);
-    std::optional<uint64_t> d_depth = dl.Get(ir::LimitId::kDepth);
-    std::optional<int64_t> d_wall, d_cpu;
-    if (auto w = dl.Get(ir::LimitId::kWall)) d_wall = static_cast<int64_t>(*w);
-    if (auto c = dl.Get(ir::LimitId::kCpu)) d_cpu = static_cast<int64_t>(*c);
-    const std::optional<uint64_t> full_steps = d_steps, full_memory = d_memory;
-    if (rem) {
-      if (rem->steps) d_steps = static_cast<uint64_t>(std::max<int64_t>(0, *rem->steps));
-      if (rem->memory) d_memory = static_cast<uint64_t>(std::max<int64_t>(0, *rem->memory));
-      if (rem->cpu_ns) d_cpu = std::max<int64_t>(1, *rem->cpu_ns);
-      if (rem->wall_deadline) d_wall = std::max<int64_t>(1, rem->wall_deadline - SteadyNow());
-    }
+  // Enters sandbox `di`: a child tracker of the innermost scope's, with the
+  // declaration's limits and grants. The loop's counters are saved and the
+  // step counter is exact here (a scope change ends a segment).
+  static Stop EnterScope(Task& t, uint32_t di) {
     // Hostile MtyIR can enter sandboxes in a loop without leaving them.
     if (t.scopes_.size() >= kMaxScopes)
       return Trap(t, TrapCode::kDepth,
                   absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
-    const int me = static_cast<int>(t.scopes_.size());
-    Task::Scope s;
-    s.decl = di;
-    s.frame = static_cast<uint32_t>(t.frames_.size());
-    s.instance = ++t.next_scope_instance_;
-    s.executed_at_entry = t.executed_steps();
-    s.cpu_at_entry = t.cpu_used_ns();
-    s.wall_at_entry = SteadyNow();
-    if (rem) {  // account as if entered when the sandbox was
-      if (rem->steps && full_steps)
-        s.executed_at_entry -= std::min<uint64_t>(s.executed_at_entry, *full_steps - *d_steps);
-    }
-    std::copy(std::begin(t.owner_), std::end(t.owner_), std::begin(s.prev_owner));
-    if (d_steps) {
-      t.metered_ = true;
-      // A scheduler quantum ends here (the scope's limit is measured against
-      // the task's real remaining steps); the next slice gets a new one.
-      EndQuantum(t);
-      int64_t lim = static_cast<int64_t>(std::min<uint64_t>(*d_steps, kUnlimitedSteps));
-      if (lim <= t.steps_left_) {
-        s.withheld_steps = t.steps_left_ - lim;
-        t.steps_left_ = lim;
-        t.owner_[kOwnSteps] = me;
-      }
-    }
-    s.mem_at_entry = t.mem_used_;
-    // Entered with what is left: a breach reports the sandbox's whole use
-    // (unsigned wrap-around cancels out in `used = mem - mem_at_entry`).
-    if (rem && rem->memory && full_memory) s.mem_at_entry -= *full_memory - *d_memory;
-    s.prev_mem_limit = t.mem_limit_;
-    if (d_memory) {
-      t.metered_ = true;
-      uint64_t lim = t.mem_used_ + *d_memory;
-      if (lim < t.mem_used_) lim = std::numeric_limits<uint64_t>::max();
-      if (lim <= t.mem_limit_) {
-        t.mem_limit_ = lim;
-        t.owner_[kOwnMem] = me;
-      }
-    }
-    s.prev_depth = t.limits_.depth;
-    if (d_depth) {
-      uint64_t lim = t.frames_.size() + *d_depth;
-      if (lim <= t.limits_.depth) {
-        t.limits_.depth = static_cast<uint32_t>(lim);
-        t.owner_[kOwnDepth] = me;
-      }
-    }
-    s.prev_wall = t.wall_deadline_;
-    if (d_wall) {
-      int64_t dline = SatAdd(SteadyNow(), *d_wall);
-      if (dline <= t.wall_deadline_) {
-        t.wall_deadline_ = dline;
-        t.owner_[kOwnWall] = me;
-      }
-    }
-    s.prev_cpu = t.cpu_deadline_;
-    if (d_cpu) {
-      int64_t dline = SatAdd(t.cpu_used_ns(), *d_cpu);
-      if (dline <= t.cpu_deadline_) {
-        t.cpu_deadline_ = dline;
-        t.owner_[kOwnCpu] = me;
-      }
-    }
-    t.scopes_.push_back(s);
-    TrapCode code = TrapCode::kNone;
-    std::string message;
-    t.scopes_.back().host_scope = with_host;
-    if (with_host && t.host_ && !t.host_->EnterSandbox(d, &code, &message)) {
-      PopScope(t, /*host=*/false);
-      return Trap(t, code == TrapCode::kNone ? TrapCode::kCapability : code, message);
-    }
-    if (d_wall || d_cpu) PublishFences(t);
+    if (std::optional<ir::Breach> b = Flush(t)) return Breach(t, std::move(*b));
+    std::shared_ptr<Meter> child = Scope(t).Enter(t.module_->sandboxes[di]);
+    t.scopes_.push_back(Task::Scope{std::move(child), static_cast<uint32_t>(t.frames_.size())});
+    ComputeDepth(t);
+    Refill(t);
     return Stop::kContinue;
   }
 
-  // Leaves the innermost scope, restoring the enclosing limits; what the
-  // scope consumed stays charged to the enclosing ones.
-  static void PopScope(Task& t, bool host = true) {
-    const Task::Scope s = t.scopes_.back();
+  // Leaves the innermost scope; what it used stays charged to every
+  // tracker that enclosed it.
+  static std::optional<ir::Breach> PopScope(Task& t) {
+    std::optional<ir::Breach> b = Flush(t);
     t.scopes_.pop_back();
-    t.steps_left_ = SatAdd(t.steps_left_, s.withheld_steps);
-    t.mem_limit_ = s.prev_mem_limit;
-    t.limits_.depth = s.prev_depth;
-    bool fences = t.wall_deadline_ != s.prev_wall || t.cpu_deadline_ != s.prev_cpu;
-    t.wall_deadline_ = s.prev_wall;
-    t.cpu_deadline_ = s.prev_cpu;
-    std::copy(std::begin(s.prev_owner), std::end(s.prev_owner), std::begin(t.owner_));
-    if (host && s.host_scope && t.host_) t.host_->ExitSandbox();
-    if (fences) PublishFences(t);
+    ComputeDepth(t);
+    Refill(t);
+    return b;
   }
 
   static std::string Kind(Task& t, const Value& v) { return KindName(*t.module_, v); }
@@ -638,14 +561,13 @@ Stop Exec::Loop(Task& t) {
   uint64_t mem = t.mem_used_;
   uint64_t mem_limit = t.mem_limit_;
   std::atomic<bool>& interrupt = t.interrupt_;
-  Ctx cx{mod, t.host_, &mem, mem_limit, {}, {}, false};
+  Ctx cx{mod, t.host_, &mem, mem_limit, t.current_meter().get(), {}, {}, false, {}};
   // Handlers leave through computed gotos, which skip destructors: a handler
   // must not keep a local that owns memory alive at NEXT()/DISPATCH(). These
   // reusable buffers live for the whole loop instead.
   std::vector<Value> args;
   Chain chain;
-  std::string effect_msg;
-  TrapCode effect_code = TrapCode::kNone;
+  HostError herr;
   Value target_buf;  // a send's or ask's target
   uint32_t target_for_push = 0;
 
@@ -666,16 +588,12 @@ Stop Exec::Loop(Task& t) {
     SAVE();                 \
     return Trap(t, c, msg); \
   } while (0)
-#define FAIL_CX()                               \
-  do {                                          \
-    SAVE();                                     \
-    if (cx.mem_breach) return Stop::kMemBudget; \
-    return Trap(t, cx.code, cx.message);        \
-  } while (0)
-#define FAILED()        \
-  do {                  \
-    SAVE();             \
-    return Stop::kTrap; \
+#define FAIL_CX()                                           \
+  do {                                                      \
+    SAVE();                                                 \
+    if (cx.mem_breach) return Stop::kMemBudget;             \
+    if (cx.breach) return Breach(t, std::move(*cx.breach)); \
+    return Trap(t, cx.code, cx.message);                    \
   } while (0)
 // Copies (or moves) call arguments `from` onwards into `args`; with
 // from == 1, argument 0 (a send's or ask's target) goes to `target_buf`.
@@ -1125,7 +1043,7 @@ dispatch:
     SAFEPOINT(ret_pc - 1);
     SAVE();
     if (!PushFrame(t, static_cast<uint32_t>(d.callee), base, ret_pc, ret_reg))
-      TRAP(TrapCode::kDepth, DepthMessage(t));
+      return Breach(t, DepthBreach(t));
     Value* caller = t.stack_.data() + t.frames_[t.frames_.size() - 2].base;
     Value* callee = t.stack_.data() + base;
     for (size_t i = 0; i < d.args.size(); ++i) {
@@ -1261,49 +1179,61 @@ dispatch:
     const CallDesc& d = fn->calls[pc->b];
     GATHER_ARGS(d, 0);
     SAVE();
-    effect_msg.clear();
-    effect_code = TrapCode::kNone;
-    std::optional<Value> out = t.host_
-                                   ? t.host_->InvokeEffect(d.name, args, &effect_code, &effect_msg)
-                                   : std::optional<Value>();
+    herr.Clear();
+    std::optional<Value> out =
+        t.host_ ? t.host_->InvokeEffect(d.name, args, Scope(t), &herr) : std::optional<Value>();
     if (!out) {
+      if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.
-      if (effect_code == TrapCode::kBudget) {
+      if (herr.code == TrapCode::kBudget) {
         Stop s = CheckDeadlines(t);
         if (s != Stop::kContinue) return s;
       }
-      if (effect_code != TrapCode::kNone) TRAP(effect_code, effect_msg);
-      TRAP(TrapCode::kUnknown, effect_msg.empty() ? absl::StrCat("unknown effect '", d.name,
-                                                                 "' (no host module provides it)")
-                                                  : effect_msg);
+      if (herr.code != TrapCode::kNone) TRAP(herr.code, herr.message);
+      TRAP(TrapCode::kUnknown, herr.message.empty() ? absl::StrCat("unknown effect '", d.name,
+                                                                   "' (no host module provides it)")
+                                                    : herr.message);
     }
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
     NEXT();
   }
+  // Agent instructions may run other tasks of the run (an initialiser, a
+  // turn): the chain's use is flushed before and the cache refilled after.
+#define HOST_FAILED()                                                                  \
+  do {                                                                                 \
+    if (herr.breach) return Breach(t, std::move(*herr.breach));                        \
+    TRAP(herr.code == TrapCode::kNone ? TrapCode::kUnknown : herr.code, herr.message); \
+  } while (0)
+#define AROUND_HOST(call)                                                          \
+  do {                                                                             \
+    SAVE();                                                                        \
+    if (std::optional<ir::Breach> b_ = Flush(t)) return Breach(t, std::move(*b_)); \
+    call;                                                                          \
+    Refill(t);                                                                     \
+    steps = t.steps_left_;                                                         \
+    mem_limit = t.mem_limit_;                                                      \
+    cx.mem_limit = mem_limit;                                                      \
+    cx.scope = t.current_meter().get();                                            \
+  } while (0)
   CASE(Spawn) {
     const CallDesc& d = fn->calls[pc->b];
     GATHER_ARGS(d, 0);
-    SAVE();
-    effect_msg.clear();
-    effect_code = TrapCode::kNone;
-    std::optional<Value> h =
-        t.host_ ? t.host_->Spawn(d.callee, d.name, args, &effect_code, &effect_msg) : std::nullopt;
-    if (!h) TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
+    herr.Clear();
+    std::optional<Value> h;
+    AROUND_HOST(h = t.host_ ? t.host_->Spawn(d.callee, d.name, args, &herr) : std::nullopt);
+    if (!h) HOST_FAILED();
     R[pc->a] = std::move(*h);
     NEXT();
   }
   CASE(Send) {
     const CallDesc& d = fn->calls[pc->b];
     GATHER_ARGS(d, 1);  // args[0] is the target
-    SAVE();
-    effect_msg.clear();
-    effect_code = TrapCode::kNone;
-    Host::AskStatus st = t.host_
-                             ? t.host_->Send(target_buf, d.name, args, &effect_code, &effect_msg)
-                             : Host::AskStatus::kFail;
-    if (st == Host::AskStatus::kFail)
-      TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
+    herr.Clear();
+    Host::AskStatus st = Host::AskStatus::kFail;
+    AROUND_HOST(st = t.host_ ? t.host_->Send(target_buf, d.name, args, &herr)
+                             : Host::AskStatus::kFail);
+    if (st == Host::AskStatus::kFail) HOST_FAILED();
     R[pc->a] = Value::Unit();
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();  // a full mailbox under `block`
     NEXT();
@@ -1316,26 +1246,24 @@ dispatch:
       DEAD_CHECK(R[pc->c]);
       deadline = R[pc->c].i();
     }
-    SAVE();
-    effect_msg.clear();
-    effect_code = TrapCode::kNone;
-    Host::AskStatus st = t.host_ ? t.host_->Ask(target_buf, d.name, args, deadline, &R[pc->a],
-                                                &effect_code, &effect_msg)
-                                 : Host::AskStatus::kFail;
-    if (st == Host::AskStatus::kFail)
-      TRAP(effect_code == TrapCode::kNone ? TrapCode::kUnknown : effect_code, effect_msg);
+    herr.Clear();
+    Host::AskStatus st = Host::AskStatus::kFail;
+    AROUND_HOST(st = t.host_ ? t.host_->Ask(target_buf, d.name, args, deadline, &R[pc->a], &herr)
+                             : Host::AskStatus::kFail);
+    if (st == Host::AskStatus::kFail) HOST_FAILED();
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();
     ++pc;
     ENTER_SEGMENT(pc - code);
     DISPATCH();
   }
-  CASE(Unsupported) { TRAP(TrapCode::kUnknown, fn->messages[pc->a]); }
+#undef AROUND_HOST
   CASE(SandboxEnter) {
     SAVE();
     if (Stop s = EnterScope(t, static_cast<uint32_t>(pc->a)); s != Stop::kContinue) return s;
     steps = t.steps_left_;
     mem_limit = t.mem_limit_;
     cx.mem_limit = mem_limit;
+    cx.scope = t.current_meter().get();
     ++pc;
     if constexpr (M == Mode::kFree) {
       if (t.metered_) {  // the scope set a step or memory limit: count from here
@@ -1350,10 +1278,11 @@ dispatch:
     if (t.scopes_.empty() || t.scopes_.back().frame != t.frames_.size())
       TRAP(TrapCode::kType, "sandbox_exit without a matching sandbox_enter in this function");
     SAVE();
-    PopScope(t);
+    if (std::optional<ir::Breach> b = PopScope(t)) return Breach(t, std::move(*b));
     steps = t.steps_left_;
     mem_limit = t.mem_limit_;
     cx.mem_limit = mem_limit;
+    cx.scope = t.current_meter().get();
     ++pc;
     if constexpr (M == Mode::kExact) {  // the budget may be roomy again
       t.exact_ = false;
@@ -1502,8 +1431,7 @@ push_call_target : {
   const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
   SAFEPOINT(ret_pc - 1);
   SAVE();
-  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg))
-    TRAP(TrapCode::kDepth, DepthMessage(t));
+  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg)) return Breach(t, DepthBreach(t));
   Value* callee = t.stack_.data() + base;
   for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
   args.clear();
@@ -1519,10 +1447,12 @@ do_return : {
   if (!t.scopes_.empty() && t.scopes_.back().frame == t.frames_.size()) [[unlikely]] {
     // Returning out of sandbox bodies (`return`, `?`) leaves them.
     SAVE();
-    while (!t.scopes_.empty() && t.scopes_.back().frame == t.frames_.size()) PopScope(t);
+    while (!t.scopes_.empty() && t.scopes_.back().frame == t.frames_.size())
+      if (std::optional<ir::Breach> b = PopScope(t)) return Breach(t, std::move(*b));
     steps = t.steps_left_;
     mem_limit = t.mem_limit_;
     cx.mem_limit = mem_limit;
+    cx.scope = t.current_meter().get();
   }
   PopFrame(t);
   if (t.frames_.empty()) {
@@ -1542,10 +1472,10 @@ do_return : {
 #undef RELOAD
 #undef TRAP
 #undef FAIL_CX
-#undef FAILED
 #undef CHARGE_MEM
 #undef GATHER_ARGS
 #undef WAIT_FOR_HOST
+#undef HOST_FAILED
 #undef ENTER_SEGMENT
 #undef SAFEPOINT
 #undef JUMP
@@ -1558,95 +1488,87 @@ do_return : {
 
 ExecOutcome Exec::Finish(Task& t, Stop s) {
   ExecOutcome o;
-  o.mem_used = t.mem_used_;
-  o.mem_limit = t.limits_.memory.value_or(0);
-  o.steps_used = t.steps_used();
-  auto backtrace = [&] {
-    // Budget breaches report where they happened, like traps.
-    SetTrap(t, TrapCode::kBudget, "");
-    if (s == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
-      const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
-      auto it = f.step_locs.find(t.pc_);
-      if (it != f.step_locs.end() && t.breach_index_ < it->second.size())
-        t.trap_backtrace_[0].loc = it->second[t.breach_index_];
+  if (s == Stop::kStepBudget && t.quantum_binds_) {
+    // The scheduler's quantum ran out, not a budget: the instruction at pc
+    // has not run, so the steps it would have used are not charged.
+    t.steps_left_ = static_cast<int64_t>(t.breach_index_);
+    std::optional<ir::Breach> b = Flush(t);
+    t.quantum_ = false;
+    t.relax_exact_ = true;
+    if (!b) {
+      o.kind = Outcome::kPreempted;
+      return o;
     }
-    return t.trap_backtrace_;
-  };
+    t.breach_ = std::move(b);
+    s = Stop::kBreach;
+  }
+  const Stop why = s;
+  std::optional<ir::Breach> flushed = Flush(t);
+  std::optional<ir::LimitId> limit;
+  switch (s) {
+    case Stop::kStepBudget: limit = ir::LimitId::kSteps; break;
+    case Stop::kMemBudget: limit = ir::LimitId::kMemory; break;
+    case Stop::kWallBudget: limit = ir::LimitId::kWall; break;
+    case Stop::kCpuBudget: limit = ir::LimitId::kCpu; break;
+    default: break;
+  }
+  if (limit) {
+    // The chain says which tracker's limit it was.
+    t.breach_ = flushed ? std::move(flushed) : Scope(t).Exhausted(*limit);
+    if (!t.breach_) {
+      // A deadline that the chain no longer has (a scope was left): go on.
+      o.kind = Outcome::kSuspended;
+      return o;
+    }
+    s = Stop::kBreach;
+  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed)) {
+    t.breach_ = std::move(flushed);  // e.g. CPU found over its limit at the flush
+    s = Stop::kBreach;
+  }
   switch (s) {
     case Stop::kDone:
-      o.kind = ExecOutcome::Kind::kOk;
+      o.kind = Outcome::kOk;
       o.value = std::move(t.result_);
       t.finished_ = true;
       break;
     case Stop::kTrap:
-      o.kind = ExecOutcome::Kind::kTrap;
+      o.kind = Outcome::kTrap;
       o.code = t.trap_code_;
       o.message = t.trap_message_;
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
       break;
-    case Stop::kStepBudget: {
-      if (t.owner_[kOwnSteps] == kQuantumOwner) {
-        // The scheduler's quantum ran out, not a budget: the instruction at
-        // pc has not run; give back the steps it did not use and yield.
-        t.steps_left_ = static_cast<int64_t>(t.breach_index_);
-        EndQuantum(t);
-        t.relax_exact_ = true;
-        o.kind = ExecOutcome::Kind::kPreempted;
-        return o;
+    case Stop::kBreach: {
+      o.kind = Outcome::kBreach;
+      o.breach = t.breach_;
+      o.code = t.breach_->Code();
+      o.message = t.breach_->Message();
+      // Breaches report where they happened, like traps; a step breach the
+      // statement it landed on.
+      SetTrap(t, o.code, "");
+      if (why == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
+        const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+        auto it = f.step_locs.find(t.pc_);
+        if (it != f.step_locs.end() && t.breach_index_ < it->second.size())
+          t.trap_backtrace_[0].loc = it->second[t.breach_index_];
       }
-      const ir::SandboxDecl* d = OwnerDecl(t, kOwnSteps);
-      o.kind = ExecOutcome::Kind::kStepBudget;
-      o.code = TrapCode::kBudget;
-      o.message =
-          absl::StrCat(Prefix(d), "step budget exceeded: ",
-                       d ? *d->policy.limits.Get(ir::LimitId::kSteps) : *t.limits_.steps, " steps");
-      o.sandbox = d ? d->name : "";
-      o.backtrace = backtrace();
+      o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
       break;
     }
-    case Stop::kMemBudget: {
-      const ir::SandboxDecl* d = OwnerDecl(t, kOwnMem);
-      uint64_t used = d ? t.mem_used_ - t.scopes_[t.owner_[kOwnMem]].mem_at_entry : t.mem_used_;
-      o.kind = ExecOutcome::Kind::kMemBudget;
-      o.code = TrapCode::kBudget;
-      o.message =
-          absl::StrCat(Prefix(d), "memory budget exceeded: used ", used, " B > limit ",
-                       d ? *d->policy.limits.Get(ir::LimitId::kMemory) : *t.limits_.memory, " B");
-      o.sandbox = d ? d->name : "";
-      if (d) {
-        o.mem_used = used;
-        o.mem_limit = *d->policy.limits.Get(ir::LimitId::kMemory);
-      }
-      o.backtrace = backtrace();
-      t.finished_ = true;
-      break;
-    }
+    case Stop::kSuspended: o.kind = Outcome::kSuspended; break;
+    case Stop::kInterrupted: o.kind = Outcome::kCancelled; break;
+    case Stop::kDeadlinePassed: o.kind = Outcome::kDeadlinePassed; break;
+    case Stop::kStepBudget:
+    case Stop::kMemBudget:
     case Stop::kWallBudget:
-    case Stop::kCpuBudget: {
-      bool wall = s == Stop::kWallBudget;
-      const ir::SandboxDecl* d = OwnerDecl(t, wall ? kOwnWall : kOwnCpu);
-      int64_t limit = d ? static_cast<int64_t>(
-                              *d->policy.limits.Get(wall ? ir::LimitId::kWall : ir::LimitId::kCpu))
-                        : (wall ? t.limits_.wall_ns : t.limits_.cpu_ns).value_or(0);
-      o.kind = wall ? ExecOutcome::Kind::kWallBudget : ExecOutcome::Kind::kCpuBudget;
-      o.code = TrapCode::kBudget;
-      o.message = absl::StrCat(Prefix(d), wall ? "wall-clock" : "cpu",
-                               " budget exceeded: ", ir::FormatDuration(limit));
-      o.sandbox = d ? d->name : "";
-      o.backtrace = backtrace();
-      t.finished_ = true;
-      break;
-    }
-    case Stop::kSuspended: o.kind = ExecOutcome::Kind::kSuspended; break;
-    case Stop::kInterrupted: o.kind = ExecOutcome::Kind::kInterrupted; break;
+    case Stop::kCpuBudget:
     case Stop::kToExact:
     case Stop::kReMode:
-    case Stop::kContinue: break;  // handled by Run
+    case Stop::kContinue: break;  // handled above and by Run
   }
   if (t.finished_) {
-    while (!t.scopes_.empty()) PopScope(t);
+    while (!t.scopes_.empty()) t.scopes_.pop_back();
     while (!t.frames_.empty()) PopFrame(t);
   }
   return o;
@@ -1655,6 +1577,10 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
 bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
   if (started_) {
     *error = "task already started";
+    return false;
+  }
+  if (!meter_) {
+    *error = "a task needs a budget chain (interp::Meter)";
     return false;
   }
   if (fn < 0 || static_cast<size_t>(fn) >= module_->functions.size()) {
@@ -1667,25 +1593,23 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
         absl::StrCat("fn ", f.name, " takes ", f.num_params, " argument(s), given ", args.size());
     return false;
   }
+  Exec::ComputeDepth(*this);
+  if (depth_limit_ == 0) {
+    *error = Exec::DepthBreach(*this).Message();
+    return false;
+  }
   stack_.resize(std::max<size_t>(64, f.frame_size));
   Exec::PushFrame(*this, static_cast<uint32_t>(fn), 0, 0, -1);
   for (size_t i = 0; i < args.size(); ++i) stack_[1 + i] = std::move(args[i]);
   pc_ = 0;
   started_ = true;
-  start_ns_ = SteadyNow();
-  if (limits_.wall_deadline_ns > 0) {
-    wall_deadline_ = limits_.wall_deadline_ns;
-  } else if (limits_.wall_ns) {
-    wall_deadline_ = SatAdd(start_ns_, *limits_.wall_ns);
-  }
-  if (limits_.cpu_ns) cpu_deadline_ = *limits_.cpu_ns;
   return true;
 }
 
 ExecOutcome Task::Run() {
   if (!started_ || finished_) {
     ExecOutcome o;
-    o.kind = ExecOutcome::Kind::kTrap;
+    o.kind = Outcome::kTrap;
     o.code = TrapCode::kType;
     o.message = started_ ? "task already finished" : "task not started";
     return o;
@@ -1703,14 +1627,19 @@ ExecOutcome Task::Run() {
   clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
   pthread_getcpuclockid(pthread_self(), &clock);
   fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
-  if (wall_deadline_ != Fences::kNone || cpu_deadline_ != Fences::kNone) Exec::PublishFences(*this);
+  // The cache starts from what the chain has left now (other tasks of the
+  // run may have used some since this task last ran).
+  Exec::Refill(*this);
+  if (exact_) relax_exact_ = true;  // back to metered at the next jump if there is room
   struct EndRun {
     Task& t;
     ~EndRun() {
-      Exec::EndQuantum(t);
       t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
+      t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
       t.running_ = false;
-      if (t.cpu_deadline_ != Fences::kNone) Exec::PublishFences(t);
+      t.fences_.wall_deadline.store(Fences::kNone, std::memory_order_relaxed);
+      t.fences_.cpu_deadline.store(Fences::kNone, std::memory_order_relaxed);
+      if (t.watcher_) t.watcher_->FencesChanged(t);
     }
   } end_run{*this};
   try {
@@ -1748,45 +1677,6 @@ ExecOutcome Task::Run() {
     Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: allocation too large");
     return Exec::Finish(*this, Stop::kTrap);
   }
-}
-
-uint64_t Task::executed_steps() const {
-  if (!metered_) return 0;
-  const uint64_t base = limits_.steps ? *limits_.steps : static_cast<uint64_t>(kUnlimitedSteps);
-  uint64_t left = static_cast<uint64_t>(std::max<int64_t>(steps_left_, 0));
-  for (const Scope& s : scopes_) left += static_cast<uint64_t>(s.withheld_steps);
-  if (quantum_) left += static_cast<uint64_t>(quantum_withheld_);
-  return base > left ? base - left : 0;
-}
-
-std::vector<SandboxRemaining> Task::SandboxChainRemaining() const {
-  std::vector<SandboxRemaining> out;
-  const uint64_t executed = executed_steps();
-  for (const Scope& s : scopes_) {
-    const ir::SandboxDecl& d = module_->sandboxes[s.decl];
-    SandboxRemaining r;
-    r.decl = s.decl;
-    r.instance = s.instance;
-    const ir::Limits& dl = d.policy.limits;
-    if (auto st = dl.Get(ir::LimitId::kSteps))
-      r.steps =
-          static_cast<int64_t>(*st) -
-          static_cast<int64_t>(executed > s.executed_at_entry ? executed - s.executed_at_entry : 0);
-    if (auto me = dl.Get(ir::LimitId::kMemory))
-      r.memory = static_cast<int64_t>(*me) -
-                 static_cast<int64_t>(mem_used_ > s.mem_at_entry ? mem_used_ - s.mem_at_entry : 0);
-    if (auto c = dl.Get(ir::LimitId::kCpu))
-      r.cpu_ns = static_cast<int64_t>(*c) - (cpu_used_ns() - s.cpu_at_entry);
-    if (auto w = dl.Get(ir::LimitId::kWall))
-      r.wall_deadline = s.wall_at_entry + static_cast<int64_t>(*w);
-    out.push_back(r);
-  }
-  return out;
-}
-
-bool Task::EnterSandboxBudget(const SandboxRemaining& r) {
-  if (!started_ || finished_ || r.decl >= module_->sandboxes.size()) return false;
-  return Exec::EnterScope(*this, r.decl, /*with_host=*/false, &r) == Stop::kContinue;
 }
 
 }  // namespace mty::interp

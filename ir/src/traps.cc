@@ -16,4 +16,20 @@ std::optional<TrapCode> ParseTrapCode(std::string_view text) {
   return std::nullopt;
 }
 
+const char* OutcomeName(Outcome o) {
+  switch (o) {
+    case Outcome::kOk: return "ok";
+    case Outcome::kMainErr: return "main returned Err";
+    case Outcome::kTrap: return "trap";
+    case Outcome::kBreach: return "budget exceeded";
+    case Outcome::kCancelled: return "cancelled";
+    case Outcome::kEscalated: return "escalated";
+    case Outcome::kNoEntry: return "no entry function";
+    case Outcome::kSuspended: return "suspended";
+    case Outcome::kPreempted: return "preempted";
+    case Outcome::kDeadlinePassed: return "deadline passed";
+  }
+  return "unknown";
+}
+
 }  // namespace mty::ir

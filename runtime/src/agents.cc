@@ -12,6 +12,7 @@ namespace mty::runtime {
 
 using interp::ExecOutcome;
 using interp::Host;
+using interp::Outcome;
 using interp::Value;
 
 namespace {
@@ -60,7 +61,8 @@ struct Scheduler::Agent {
   // Boost.Container deques allocate nothing until used (idle agents stay small).
   boost::container::deque<Msg> mailbox;
   boost::container::deque<std::pair<TaskRec*, Msg>> blocked;  // senders waiting (`block`)
-  std::unique_ptr<Host> host;  // capabilities of the scope active at spawn
+  // Its budget and grants: a child tracker of the scope its spawner was in.
+  std::shared_ptr<BudgetTracker> tracker;
   bool busy = false;
   bool dead = false;
   // Supervision (runtime.md §6).
@@ -70,9 +72,6 @@ struct Scheduler::Agent {
   Agent* sup = nullptr;          // its supervisor
   std::string child_name;        // its name there (`w` of `child w = ...`)
   int64_t backoff = 0;           // the last backoff delay
-  // The sandboxes open at its spawn: its turns run under what they have
-  // left and draw from it (shared by every agent spawned in that entry).
-  std::vector<std::shared_ptr<Envelope>> envelopes;
   uint64_t mailbox_cap = 1024;
   ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;
   boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
@@ -90,7 +89,6 @@ struct Scheduler::Agent {
 };
 
 struct Scheduler::TaskRec {
-  Host* inner = nullptr;
   std::unique_ptr<TaskHost> host;
   std::unique_ptr<interp::Task> task;
   Agent* agent = nullptr;    // a turn of this agent
@@ -101,43 +99,35 @@ struct Scheduler::TaskRec {
   bool init = false;         // an agent initialiser (run at spawn)
   bool pending = false;      // a turn whose task is made when it reaches the front
   ExecOutcome outcome;       // init tasks: how it ended
-  uint64_t seen_steps = 0, seen_mem = 0;
-  int64_t seen_cpu = 0;
 };
 
-// The host of one task: the scheduler for agent operations, the task's own
-// capability host for everything else.
+// The host of one task: the scheduler for agent operations, the run's host
+// for everything else (the task's grants travel with each call as its
+// tracker chain).
 class Scheduler::TaskHost : public Host {
  public:
   TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
-  void Stdout(std::string_view text) override { rec_->inner->Stdout(text); }
-  void Stderr(std::string_view text) override { rec_->inner->Stderr(text); }
-  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args, TrapCode* code,
-                                    std::string* message) override {
-    return rec_->inner->InvokeEffect(path, args, code, message);
+  void Stdout(std::string_view text) override { s_->host_->Stdout(text); }
+  void Stderr(std::string_view text) override { s_->host_->Stderr(text); }
+  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
+                                    interp::Meter& scope, interp::HostError* err) override {
+    return s_->host_->InvokeEffect(path, args, scope, err);
   }
-  void SetModule(const interp::Module* m) override { rec_->inner->SetModule(m); }
-  bool EnterSandbox(const ir::SandboxDecl& d, TrapCode* code, std::string* message) override {
-    return rec_->inner->EnterSandbox(d, code, message);
-  }
-  void ExitSandbox() override { rec_->inner->ExitSandbox(); }
-  void SetWallDeadline(int64_t ns) override { rec_->inner->SetWallDeadline(ns); }
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                             TrapCode* code, std::string* message) override {
-    return s_->Spawn(rec_, init_fn, agent, args, code, message);
+                             interp::HostError* err) override {
+    return s_->Spawn(rec_, init_fn, agent, args, err);
   }
   AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                 TrapCode* code, std::string* message) override {
-    return s_->Deliver(rec_, target, msg, args, false, std::nullopt, nullptr, code, message);
+                 interp::HostError* err) override {
+    return s_->Deliver(rec_, target, msg, args, false, std::nullopt, nullptr, err);
   }
-  std::optional<Value> Child(const Value& sup, std::string_view name, TrapCode* code,
-                             std::string* message) override {
-    return s_->Child(sup, name, code, message);
+  std::optional<Value> Child(const Value& sup, std::string_view name,
+                             interp::HostError* err) override {
+    return s_->Child(sup, name, err);
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
-                std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
-                std::string* message) override {
-    return s_->Deliver(rec_, target, msg, args, true, deadline_ns, reply, code, message);
+                std::optional<int64_t> deadline_ns, Value* reply, interp::HostError* err) override {
+    return s_->Deliver(rec_, target, msg, args, true, deadline_ns, reply, err);
   }
 
  private:
@@ -146,11 +136,11 @@ class Scheduler::TaskHost : public Host {
 };
 
 Scheduler::Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions options,
-                     Host* main_host, HostFactory make_host, Watchdog* watchdog)
+                     std::shared_ptr<BudgetTracker> root, Host* host, Watchdog* watchdog)
     : module_(std::move(module)),
       options_(std::move(options)),
-      main_host_(main_host),
-      make_host_(std::move(make_host)),
+      root_(std::move(root)),
+      host_(host),
       watchdog_(watchdog) {
   for (const interp::CompiledFunction& f : module_->functions)
     has_agents_ = has_agents_ || f.name.find("::__turn_") != std::string::npos;
@@ -167,27 +157,23 @@ void Scheduler::Interrupt() {
   if (current_) current_->Interrupt();
 }
 
-Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Host* inner, Agent* agent,
-                                       std::string* error, int64_t deadline) {
+Scheduler::TaskRec* Scheduler::NewTask(int fn, std::vector<Value> args, Agent* agent,
+                                       std::shared_ptr<BudgetTracker> meter, std::string* error,
+                                       int64_t deadline) {
   auto rec = std::make_unique<TaskRec>();
   rec->agent = agent;
-  if (!InitTask(rec.get(), fn, std::move(args), inner, error, deadline)) return nullptr;
+  if (!InitTask(rec.get(), fn, std::move(args), std::move(meter), error, deadline)) return nullptr;
   tasks_.push_back(std::move(rec));
   return tasks_.back().get();
 }
 
-bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args, Host* inner,
-                         std::string* error, int64_t deadline) {
-  rec->inner = inner;
+bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
+                         std::shared_ptr<BudgetTracker> meter, std::string* error,
+                         int64_t deadline) {
   rec->host = std::make_unique<TaskHost>(this, rec);
-  interp::Limits limits = options_.limits;
+  rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter));
   // A turn answering an ask with a deadline stops at that deadline too.
-  limits.wall_deadline_ns = wall_deadline_;
-  if (deadline && (!wall_deadline_ || deadline < wall_deadline_)) {
-    limits.wall_deadline_ns = deadline;
-    if (!limits.wall_ns) limits.wall_ns = 1;
-  }
-  rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), limits);
+  if (deadline) rec->task->SetCancelDeadline(deadline);
   if (watchdog_) watchdog_->Watch(*rec->task);
   if (!rec->task->Start(fn, std::move(args), error)) {
     if (watchdog_) watchdog_->Unwatch(*rec->task);
@@ -195,6 +181,13 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args, Host* in
     return false;
   }
   return true;
+}
+
+std::shared_ptr<BudgetTracker> Scheduler::ScopeOf(TaskRec* from) const {
+  // Every meter of a task is a tracker this runtime made.
+  if (from && from->task)
+    return std::static_pointer_cast<BudgetTracker>(from->task->current_meter());
+  return root_;
 }
 
 void Scheduler::Finished(TaskRec* rec) {
@@ -211,10 +204,9 @@ void Scheduler::Finished(TaskRec* rec) {
 }
 
 interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::string* error) {
-  if (options_.limits.wall_ns) wall_deadline_ = SteadyNow() + *options_.limits.wall_ns;
-  main_ = NewTask(entry, std::move(args), main_host_, nullptr, error);
+  main_ = NewTask(entry, std::move(args), nullptr, root_, error);
   if (!main_) {
-    main_outcome_.kind = ExecOutcome::Kind::kTrap;
+    main_outcome_.kind = Outcome::kTrap;
     return std::move(main_outcome_);
   }
   ready_.push_back(main_);
@@ -241,15 +233,6 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
 
 void Scheduler::RunSlice(TaskRec* rec) {
   interp::Task& t = *rec->task;
-  t.ConsumeExternal(total_steps_ - rec->seen_steps, total_mem_ - rec->seen_mem,
-                    total_cpu_ - rec->seen_cpu);
-  const uint64_t s0 = t.steps_used(), m0 = t.mem_used();
-  const int64_t c0 = t.cpu_used_ns();
-  // Initialisers run nested inside the slice of the task that spawns: what
-  // they use is charged to that task after its slice.
-  const uint64_t e0 = t.executed_steps();
-  const uint64_t ts0 = total_steps_, tm0 = total_mem_;
-  const int64_t tc0 = total_cpu_;
   interp::Task* outer = nullptr;
   {
     std::lock_guard<std::mutex> lock(current_mu_);
@@ -263,25 +246,6 @@ void Scheduler::RunSlice(TaskRec* rec) {
     std::lock_guard<std::mutex> lock(current_mu_);
     current_ = outer;
   }
-  const uint64_t nested_steps = total_steps_ - ts0, nested_mem = total_mem_ - tm0;
-  const int64_t nested_cpu = total_cpu_ - tc0;
-  total_steps_ += t.steps_used() > s0 ? t.steps_used() - s0 : 0;
-  total_mem_ += t.mem_used() > m0 ? t.mem_used() - m0 : 0;
-  total_cpu_ += std::max<int64_t>(0, t.cpu_used_ns() - c0);
-  if (rec->agent && !rec->init && !rec->agent->envelopes.empty()) {
-    // A turn draws from the sandboxes its agent was spawned in.
-    const int64_t ds = static_cast<int64_t>(t.executed_steps() - std::min(e0, t.executed_steps()));
-    const int64_t dm = static_cast<int64_t>(t.mem_used() - std::min(m0, t.mem_used()));
-    const int64_t dc = std::max<int64_t>(0, t.cpu_used_ns() - c0);
-    for (const auto& env : rec->agent->envelopes) {
-      if (env->left.steps) *env->left.steps -= ds;
-      if (env->left.memory) *env->left.memory -= dm;
-      if (env->left.cpu_ns) *env->left.cpu_ns -= dc;
-    }
-  }
-  rec->seen_steps = total_steps_ - nested_steps;
-  rec->seen_mem = total_mem_ - nested_mem;
-  rec->seen_cpu = total_cpu_ - nested_cpu;
 
   if (rec->init) {
     rec->outcome = std::move(o);
@@ -289,20 +253,29 @@ void Scheduler::RunSlice(TaskRec* rec) {
     return;
   }
   switch (o.kind) {
-    case ExecOutcome::Kind::kSuspended:
+    case Outcome::kSuspended:
       if (!rec->waiting) Wake(rec);  // a `suspend` terminator: yield
       return;
-    case ExecOutcome::Kind::kPreempted: Wake(rec); return;  // its quantum ran out
-    case ExecOutcome::Kind::kInterrupted:
-      if (!cancelled_.load()) {
-        Wake(rec);
-        return;
-      }
+    case Outcome::kPreempted: Wake(rec); return;  // its quantum ran out
+    case Outcome::kCancelled:
       main_outcome_ = std::move(o);
       main_done_ = true;
       ready_.clear();
       return;
-    case ExecOutcome::Kind::kOk:
+    case Outcome::kDeadlinePassed:
+      if (rec->msg.deadline) {
+        // The ask's deadline passed: the late handler is cancelled at its
+        // safepoint; its turn commits nothing and the agent carries on.
+        if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
+        Agent* a = rec->agent;
+        Finished(rec);
+        a->busy = false;
+        StartTurn(a);
+        return;
+      }
+      Wake(rec);
+      return;
+    case Outcome::kOk:
       if (rec == main_) {
         main_outcome_ = std::move(o);
         main_done_ = true;
@@ -329,22 +302,11 @@ void Scheduler::RunSlice(TaskRec* rec) {
       }
     default: break;  // a trap or a budget breach
   }
-  if (rec == main_) {  // main_breach_ was set where the spawn or send failed
+  if (rec == main_) {
     main_outcome_ = std::move(o);
     main_done_ = true;
     Finished(rec);
     ready_.clear();  // a trap in main ends the run
-    return;
-  }
-  if (rec->msg.deadline && o.kind == ExecOutcome::Kind::kWallBudget &&
-      SteadyNow() >= rec->msg.deadline && (!wall_deadline_ || SteadyNow() < wall_deadline_)) {
-    // The ask's deadline passed: the late handler is cancelled at its
-    // safepoint; its turn commits nothing and the agent carries on.
-    if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
-    Agent* a = rec->agent;
-    Finished(rec);
-    a->busy = false;
-    StartTurn(a);
     return;
   }
   FailAgent(rec->agent, absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message), rec);
@@ -429,31 +391,8 @@ Scheduler::TaskRec* Scheduler::AcquireTurnRec() {
 }
 
 void Scheduler::RecycleTurnRec(TaskRec* rec) {
-  envelopes_.erase(envelopes_.lower_bound({rec, 0}),
-                   envelopes_.upper_bound({rec, std::numeric_limits<uint64_t>::max()}));
   *rec = TaskRec();
   free_recs_.push_back(rec);
-}
-
-std::vector<std::shared_ptr<Scheduler::Envelope>> Scheduler::EnvelopesOf(TaskRec* from) {
-  if (from->init) return init_envelopes_;  // a supervisor's children task
-  std::vector<std::shared_ptr<Envelope>> envs;
-  if (!from->task) return envs;
-  std::vector<interp::SandboxRemaining> chain = from->task->SandboxChainRemaining();
-  size_t skip = 0;
-  if (from->agent) {  // a turn: its first scopes are its agent's envelopes
-    envs = from->agent->envelopes;
-    skip = std::min(envs.size(), chain.size());
-  }
-  for (size_t i = skip; i < chain.size(); ++i) {
-    std::shared_ptr<Envelope>& e = envelopes_[{from, chain[i].instance}];
-    if (!e) {
-      e = std::make_shared<Envelope>();
-      e->left = chain[i];
-    }
-    envs.push_back(e);
-  }
-  return envs;
 }
 
 bool Scheduler::BeginTurn(TaskRec* rec) {
@@ -492,20 +431,18 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   for (Value& v : rec->msg.args) args.push_back(std::move(v));
   rec->msg.args.clear();
   std::string error;
-  if (!InitTask(rec, fn, std::move(args), a->host.get(), &error, rec->msg.deadline)) {
+  if (!InitTask(rec, fn, std::move(args), a->tracker, &error, rec->msg.deadline)) {
     FailAgent(
         a, absl::StrCat("trap ", ir::TrapText(TrapCode::kType), ": ", rec->msg.name, ": ", error),
         rec);
     return false;
   }
   rec->generation = a->generation;
-  // Spawned inside sandboxes: the turn runs under what they have left.
-  for (const auto& env : a->envelopes) rec->task->EnterSandboxBudget(env->left);
   return true;
 }
 
 void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
-  main_host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
+  host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
   a->busy = false;
   if (a->sup && !a->sup->dead) {
     // Supervised: the failed turn's asker learns of it; the mailbox stays
@@ -622,16 +559,15 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
   }
   // A fresh state from the initialiser, with the same arguments.
   std::string error;
-  TaskRec* init =
-      NewTask(static_cast<int>(a->init_fn), a->init_args, a->host.get(), nullptr, &error);
+  TaskRec* init = NewTask(static_cast<int>(a->init_fn), a->init_args, nullptr, a->tracker, &error);
   ExecOutcome o;
   if (init) {
     init->init = true;
     RunSlice(init);
     o = std::move(init->outcome);
   }
-  if (!init || o.kind != ExecOutcome::Kind::kOk) {
-    main_host_->Stderr(absl::StrCat(
+  if (!init || o.kind != Outcome::kOk) {
+    host_->Stderr(absl::StrCat(
         "agent ", a->name, " failed: restart: ",
         init ? absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message) : error, "\n"));
     if (a->sup)
@@ -648,42 +584,42 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
 void Scheduler::Escalate(Agent* s, Agent* c, TrapCode code, const std::string& message) {
   (void)c;
   if (s->sup && !s->sup->dead) {
-    main_host_->Stderr(
+    host_->Stderr(
         absl::StrCat("agent ", s->name, " failed: trap ", ir::TrapText(code), ": ", message, "\n"));
     Supervise(s->sup, s);
     return;
   }
-  escalated_ = true;
   main_outcome_ = ExecOutcome();
-  main_outcome_.kind = ExecOutcome::Kind::kTrap;
+  main_outcome_.kind = Outcome::kEscalated;
   main_outcome_.code = code;
   main_outcome_.message = message;
-  main_breach_ = "escalated";
   main_done_ = true;
   ready_.clear();
   timers_.clear();
 }
 
-std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name, TrapCode* code,
-                                      std::string* message) {
+std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name,
+                                      interp::HostError* err) {
   if (sup.Is(interp::Tag::kAgent) && sup.i() >= 1 &&
       sup.i() <= static_cast<int64_t>(agents_.size())) {
     Agent* s = agents_[sup.i() - 1].get();
     for (Agent* c : s->children)
       if (c->child_name == name) return Value::Agent(c->id, c->init_fn);
-    *message = absl::StrCat(s->name, " has no child ", std::string(name));
+    err->message = absl::StrCat(s->name, " has no child ", std::string(name));
   } else {
-    *message = absl::StrCat("`.", std::string(name), "` needs a supervisor handle");
+    err->message = absl::StrCat("`.", std::string(name), "` needs a supervisor handle");
   }
-  *code = TrapCode::kType;
+  err->code = TrapCode::kType;
   return std::nullopt;
 }
 
 // Spawns supervisor `name`: reads its policy (`S::__policy`), then spawns
 // its children (`S::__children`) as its supervised children, in order.
 std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
-                                                std::string_view name, TrapCode* code,
-                                                std::string* message) {
+                                                std::string_view name,
+                                                std::shared_ptr<BudgetTracker> scope,
+                                                interp::HostError* err) {
+  (void)from;
   auto s = std::make_unique<Agent>();
   s->id = static_cast<int64_t>(agents_.size()) + 1;
   s->is_supervisor = true;
@@ -696,9 +632,11 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   if (spawning_sup_) spawning_sup_->children.push_back(sp);  // a nested supervisor
   auto run = [&](int fn, ExecOutcome* o) {
     std::string error;
-    TaskRec* t = NewTask(fn, {}, from->inner, nullptr, &error);
+    // The policy and children run in the spawner's scope: what they spawn
+    // draws from it.
+    TaskRec* t = NewTask(fn, {}, nullptr, scope, &error);
     if (!t) {
-      o->kind = ExecOutcome::Kind::kTrap;
+      o->kind = Outcome::kTrap;
       o->message = error;
       return;
     }
@@ -709,7 +647,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   ExecOutcome po;
   int policy_fn = module_->FindFunction(absl::StrCat(std::string(name), "::__policy"));
   if (policy_fn >= 0) run(policy_fn, &po);
-  if (policy_fn >= 0 && po.kind == ExecOutcome::Kind::kOk && po.value.Is(interp::Tag::kTuple)) {
+  if (policy_fn >= 0 && po.kind == Outcome::kOk && po.value.Is(interp::Tag::kTuple)) {
     auto* top = static_cast<interp::ArrayObj*>(po.value.h());
     if (top->items.size() == 2 && top->items[0].Is(interp::Tag::kStr) &&
         top->items[1].Is(interp::Tag::kArray)) {
@@ -735,9 +673,13 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   ExecOutcome co;
   run(children_fn, &co);
   spawning_sup_ = outer;
-  if (co.kind != ExecOutcome::Kind::kOk) {
-    *code = co.code == TrapCode::kNone ? TrapCode::kType : co.code;
-    *message = absl::StrCat("spawn ", std::string(name), ": ", co.message);
+  if (co.kind != Outcome::kOk) {
+    if (co.breach) {
+      err->breach = std::move(co.breach);
+      return std::nullopt;
+    }
+    err->code = co.code == TrapCode::kNone ? TrapCode::kType : co.code;
+    err->message = absl::StrCat("spawn ", std::string(name), ": ", co.message);
     return std::nullopt;
   }
   for (size_t i = 0; i < sp->children.size() && i < sp->policy.size(); ++i)
@@ -746,39 +688,19 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
 }
 
 std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_view name,
-                                      std::vector<Value>& args, TrapCode* code,
-                                      std::string* message) {
-  if (options_.spawned && agents_.size() >= *options_.spawned) {
-    *code = TrapCode::kBudget;
-    *message = ir::BreachText(ir::LimitId::kSpawned, *options_.spawned);
-    if (from == main_) main_breach_ = "spawned";
+                                      std::vector<Value>& args, interp::HostError* err) {
+  // The scope the spawner is in: the spawn counts against it (and every
+  // tracker above it), and the new agent draws from it.
+  std::shared_ptr<BudgetTracker> scope = ScopeOf(from);
+  if (std::optional<ir::Breach> b = scope->RecordSpawn()) {
+    err->breach = std::move(b);
     return std::nullopt;
   }
-  // The sandboxes the spawner is in: the new agent draws from them.
-  std::vector<std::shared_ptr<Envelope>> envs = EnvelopesOf(from);
-  for (const auto& env : envs) {
-    const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
-    std::optional<uint64_t> limit = d.policy.limits.Get(ir::LimitId::kSpawned);
-    if (limit && env->spawned >= *limit) {
-      *code = TrapCode::kBudget;
-      *message =
-          absl::StrCat("sandbox ", d.name, ": ", ir::BreachText(ir::LimitId::kSpawned, *limit));
-      if (from == main_) main_breach_ = "spawned";
-      return std::nullopt;
-    }
-  }
-  for (const auto& env : envs) env->spawned++;
   if (init_fn < 0) {
     int children = module_->FindFunction(absl::StrCat(std::string(name), "::__children"));
-    if (children >= 0) {
-      auto outer = init_envelopes_;
-      init_envelopes_ = envs;  // the children are spawned in the same sandboxes
-      auto v = SpawnSupervisor(from, children, name, code, message);
-      init_envelopes_ = outer;
-      return v;
-    }
-    *code = TrapCode::kType;
-    *message =
+    if (children >= 0) return SpawnSupervisor(from, children, name, scope, err);
+    err->code = TrapCode::kType;
+    err->message =
         absl::StrCat("spawn ", std::string(name), ": the program has no agent ", std::string(name));
     return std::nullopt;
   }
@@ -787,39 +709,36 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->init_fn = static_cast<uint32_t>(init_fn);
   a->type = std::string(name);
   a->name = absl::StrCat(std::string(name), "#", a->id);
-  a->host = make_host_(*from->inner);
+  a->tracker = BudgetTracker::Child(scope, Policy{});
   a->init_args = args;
   a->sup = spawning_sup_;
-  a->envelopes = envs;
-  a->mailbox_cap = options_.mailbox;
-  a->mb_policy = options_.mb_policy;
-  for (const auto& env : envs) {  // the tightest mailbox; the innermost policy
-    const ir::SandboxDecl& d = module_->sandboxes[env->left.decl];
-    const ir::Limits& dl = d.policy.limits;
-    if (auto cap = dl.Get(ir::LimitId::kMailbox); cap && *cap < a->mailbox_cap)
-      a->mailbox_cap = *cap;
-    if (dl.mb_policy) a->mb_policy = *dl.mb_policy;
-  }
-  // The initialiser runs now, to completion, under the run's budget.
+  // The tightest mailbox on its chain; the innermost policy.
+  a->mailbox_cap = a->tracker->EffectiveMailbox().value_or(ir::kDefaultMailbox);
+  a->mb_policy = a->tracker->EffectivePolicy();
+  // The initialiser runs now, to completion, under the agent's chain.
   std::string error;
-  TaskRec* init = NewTask(init_fn, std::move(args), a->host.get(), nullptr, &error);
+  TaskRec* init = NewTask(init_fn, std::move(args), nullptr, a->tracker, &error);
   if (!init) {
-    *code = TrapCode::kType;
-    *message = absl::StrCat("spawn ", std::string(name), ": ", error);
+    err->code = TrapCode::kType;
+    err->message = absl::StrCat("spawn ", std::string(name), ": ", error);
     return std::nullopt;
   }
   init->init = true;
   RunSlice(init);
   ExecOutcome& o = init->outcome;
-  if (o.kind == ExecOutcome::Kind::kSuspended) {
-    *code = TrapCode::kType;
-    *message =
+  if (o.kind == Outcome::kSuspended) {
+    err->code = TrapCode::kType;
+    err->message =
         absl::StrCat("spawn ", std::string(name), ": an initialiser cannot wait for a reply");
     return std::nullopt;
   }
-  if (o.kind != ExecOutcome::Kind::kOk) {
-    *code = o.code == TrapCode::kNone ? TrapCode::kType : o.code;
-    *message = absl::StrCat("spawn ", std::string(name), ": initialiser failed: ", o.message);
+  if (o.kind == Outcome::kBreach) {  // a budget of the spawner's chain ran out
+    err->breach = std::move(o.breach);
+    return std::nullopt;
+  }
+  if (o.kind != Outcome::kOk) {
+    err->code = o.code == TrapCode::kNone ? TrapCode::kType : o.code;
+    err->message = absl::StrCat("spawn ", std::string(name), ": initialiser failed: ", o.message);
     return std::nullopt;
   }
   a->state = std::move(o.value);
@@ -830,14 +749,14 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
 
 Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::string_view msg,
                                    std::vector<Value>& args, bool ask,
-                                   std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
-                                   std::string* message) {
+                                   std::optional<int64_t> deadline_ns, Value* reply,
+                                   interp::HostError* err) {
   // An ask with a deadline never traps: failures are Err(AskError) values.
   const bool result = ask && deadline_ns.has_value();
   if (!target.Is(interp::Tag::kAgent) || target.i() < 1 ||
       target.i() > static_cast<int64_t>(agents_.size())) {
-    *code = TrapCode::kType;
-    *message = absl::StrCat(ask ? "ask " : "send ", std::string(msg), " needs an agent handle");
+    err->code = TrapCode::kType;
+    err->message = absl::StrCat(ask ? "ask " : "send ", std::string(msg), " needs an agent handle");
     return Host::AskStatus::kFail;
   }
   Agent* a = agents_[target.i() - 1].get();
@@ -847,8 +766,8 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       *reply = AskErr(2);
       return Host::AskStatus::kReply;
     }
-    *code = TrapCode::kDeadAgent;
-    *message = absl::StrCat("ask failed: agent ", a->name, " is dead");
+    err->code = TrapCode::kDeadAgent;
+    err->message = absl::StrCat("ask failed: agent ", a->name, " is dead");
     return Host::AskStatus::kFail;
   }
   Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
@@ -859,9 +778,11 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       *reply = AskErr(3);
       return Host::AskStatus::kReply;
     }
-    *code = TrapCode::kMailboxFull;
-    *message = ir::BreachText(ir::LimitId::kMailbox, a->mailbox_cap, 0, a->name);
-    if (from == main_) main_breach_ = "mailbox";
+    // The tracker whose mailbox limit it is names the breach.
+    const uint64_t depth = a->mailbox.size() + 1;
+    std::optional<ir::Breach> b = a->tracker->CheckMailboxDepth(depth, a->name);
+    err->breach =
+        b ? std::move(*b) : ir::Breach::Over(ir::LimitId::kMailbox, depth, a->mailbox_cap, a->name);
     return Host::AskStatus::kFail;
   }
   if (ask) {

@@ -90,7 +90,95 @@ BudgetTracker::BudgetTracker(Policy policy, std::string name, BudgetTracker* par
   if (const auto& w = policy_.grants.Get(GrantId::kFsWrite)) write_roots_ = NormalizeRoots(*w);
 }
 
+std::shared_ptr<BudgetTracker> BudgetTracker::Child(std::shared_ptr<BudgetTracker> parent,
+                                                    Policy policy, std::string name) {
+  auto child = std::make_shared<BudgetTracker>(std::move(policy), std::move(name), parent.get());
+  child->keep_parent_ = std::move(parent);
+  return child;
+}
+
+std::shared_ptr<interp::Meter> BudgetTracker::Enter(const ir::SandboxDecl& decl) {
+  std::shared_ptr<BudgetTracker> self = weak_from_this().lock();
+  if (self) return Child(std::move(self), decl.policy, decl.name);
+  return std::make_shared<BudgetTracker>(decl.policy, decl.name, this);
+}
+
 std::optional<uint64_t> BudgetTracker::Lim(LimitId id) const { return policy_.limits.Get(id); }
+
+std::optional<Breach> BudgetTracker::Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) {
+  std::optional<Breach> breach;
+  if (steps) breach = ChargeSteps(steps);
+  if (memory) {
+    std::optional<Breach> m = ChargeMemory(memory);
+    if (!breach) breach = std::move(m);
+  }
+  if (cpu_ns > 0) {
+    std::optional<Breach> c = RecordCpu(cpu_ns);
+    if (!breach) breach = std::move(c);
+  }
+  return breach;
+}
+
+std::optional<Breach> BudgetTracker::ChargeOutput(uint64_t bytes) {
+  // Checked before anything is counted: a write that would pass a limit
+  // does not happen (runtime.md §2).
+  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
+    std::optional<uint64_t> lim = t->Lim(LimitId::kOutput);
+    uint64_t used = t->output_used();
+    if (lim && (used > *lim || bytes > *lim - used))
+      return Breach::Over(LimitId::kOutput, used + bytes, *lim, "", t->name_);
+  }
+  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) AddSaturating(t->output_, bytes);
+  return std::nullopt;
+}
+
+std::optional<Breach> BudgetTracker::Exhausted(LimitId id) const {
+  const int64_t now = SteadyNowNs();
+  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
+    std::optional<uint64_t> lim = t->Lim(id);
+    if (!lim) continue;
+    switch (id) {
+      case LimitId::kSteps:
+        if (t->steps_used() >= *lim)
+          return Breach::Over(id, t->steps_used() + 1, *lim, "", t->name_);
+        break;
+      case LimitId::kMemory:
+        if (t->memory_used() >= *lim) return Breach::Over(id, t->memory_used(), *lim, "", t->name_);
+        break;
+      case LimitId::kCpu:
+        if (AsField(t->cpu_used_ns()) >= *lim)
+          return Breach::Over(id, AsField(t->cpu_used_ns()), *lim, "", t->name_);
+        break;
+      case LimitId::kWall:
+        if (now >= AddSaturating(t->start_ns_, static_cast<int64_t>(*lim)))
+          return Breach::Over(id, AsField(now - t->start_ns_), *lim, "", t->name_);
+        break;
+      default: break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Breach> BudgetTracker::CheckGrant(GrantId id, std::string_view request) const {
+  switch (id) {
+    case GrantId::kFsRead: return CheckReadPath(request);
+    case GrantId::kFsWrite: return CheckWritePath(request);
+    case GrantId::kNet: return CheckHost(request);
+    case GrantId::kEnv: return CheckEnv(request);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> BudgetTracker::EffectiveList(GrantId id) const {
+  return ChainGrants(id).Get(id);
+}
+
+std::optional<int64_t> BudgetTracker::RemainingCpu() const {
+  std::optional<uint64_t> r =
+      Remaining(LimitId::kCpu, [](const BudgetTracker& t) { return AsField(t.cpu_used_ns()); });
+  if (!r) return std::nullopt;
+  return static_cast<int64_t>(std::min<uint64_t>(*r, std::numeric_limits<int64_t>::max()));
+}
 
 std::optional<Breach> BudgetTracker::ChargeSteps(uint64_t n) {
   std::optional<Breach> breach;

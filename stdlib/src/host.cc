@@ -46,6 +46,13 @@ Value StrArray(const std::vector<std::string>& items) {
 }
 
 bool IsStr(const Value& v) { return v.Is(Tag::kStr); }
+
+// The chain's wall-clock deadline, at which blocking calls give up.
+std::chrono::steady_clock::time_point Deadline(const interp::Meter& scope) {
+  std::optional<int64_t> ns = scope.WallDeadline();
+  if (!ns) return std::chrono::steady_clock::time_point::max();
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(*ns));
+}
 const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v.h())->s; }
 
 }  // namespace
@@ -56,64 +63,24 @@ absl::StatusOr<std::string> UrlHostPort(std::string_view url) {
   return absl::StrCat(parsed->host, ":", parsed->port);
 }
 
-StdHost::StdHost(interp::Host* out, HostOptions options) : out_(out), options_(std::move(options)) {
-  if (const auto& r = options_.grants.Get(ir::GrantId::kFsRead)) read_ = FsCap::Rooted(*r);
-  if (const auto& w = options_.grants.Get(ir::GrantId::kFsWrite)) write_ = FsCap::Rooted(*w);
-}
+StdHost::StdHost(interp::Host* out, HostOptions options)
+    : out_(out), options_(std::move(options)) {}
 
-FsCap StdHost::ReadCap() const {
-  if (!scopes_.empty()) return scopes_.back().read;
-  return read_ ? *read_ : CurrentDefaultReadCap();
-}
-FsCap StdHost::WriteCap() const {
-  if (!scopes_.empty()) return scopes_.back().write;
-  return write_ ? *write_ : CurrentDefaultWriteCap();
-}
-
-bool StdHost::NetAllowed(std::string_view host_port) const {
-  const auto& net = options_.grants.Get(ir::GrantId::kNet);
-  if (!net || !ir::ListAllows(ir::GrantId::kNet, *net, host_port)) return false;
-  for (const Scope& s : scopes_)
-    if (s.net && !ir::ListAllows(ir::GrantId::kNet, *s.net, host_port)) return false;
-  return true;
-}
-
-bool StdHost::EnvAllowed(std::string_view name) const {
-  const auto& env = options_.grants.Get(ir::GrantId::kEnv);
-  if (!env || !ir::ListAllows(ir::GrantId::kEnv, *env, name)) return false;
-  for (const Scope& s : scopes_)
-    if (s.env && !ir::ListAllows(ir::GrantId::kEnv, *s.env, name)) return false;
-  return true;
-}
-
-bool StdHost::EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::string* message) {
-  (void)code;
-  (void)message;
-  Scope s;
-  const ir::Grants& g = decl.policy.grants;
-  const auto& read = g.Get(ir::GrantId::kFsRead);
-  const auto& write = g.Get(ir::GrantId::kFsWrite);
-  s.read = read ? ReadCap().Intersect(FsCap::Rooted(*read)) : ReadCap();
-  s.write = write ? WriteCap().Intersect(FsCap::Rooted(*write)) : WriteCap();
-  s.net = g.Get(ir::GrantId::kNet);
-  s.env = g.Get(ir::GrantId::kEnv);
-  scopes_.push_back(std::move(s));
-  return true;
-}
-
-void StdHost::ExitSandbox() {
-  if (!scopes_.empty()) scopes_.pop_back();
-}
-
-void StdHost::SetWallDeadline(int64_t steady_ns) {
-  options_.deadline =
-      steady_ns == interp::Fences::kNone
-          ? std::chrono::steady_clock::time_point::max()
-          : std::chrono::steady_clock::time_point(std::chrono::nanoseconds(steady_ns));
+FsCap StdHost::CapFor(const interp::Meter& scope, ir::GrantId family) {
+  const interp::Meter* root = &scope;
+  while (root->parent()) root = root->parent();
+  std::optional<std::vector<std::string>> roots = scope.EffectiveList(family);
+  // The run carries a cap: the chain's (intersected) roots. Otherwise the
+  // process-wide default cap, one snapshot per call, narrowed by any
+  // sandbox's list.
+  if (root->policy().grants.Get(family))
+    return FsCap::Rooted(roots.value_or(std::vector<std::string>{}));
+  FsCap base = family == ir::GrantId::kFsRead ? CurrentDefaultReadCap() : CurrentDefaultWriteCap();
+  return roots ? base.Intersect(FsCap::Rooted(*roots)) : base;
 }
 
 std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                           TrapCode* code, std::string* message) {
+                                           interp::Meter& scope, interp::HostError* err) {
   // An explicit capability argument comes first and can only narrow.
   const interp::CapObj* explicit_cap = nullptr;
   if (!args.empty() && args[0].Is(Tag::kCap)) {
@@ -122,20 +89,20 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
   }
   auto denied = [&](std::string what, std::string family) -> std::optional<Value> {
     ++denials_;
-    std::string err = absl::StrCat("forbidden: ", what);
+    std::string text = absl::StrCat("forbidden: ", what);
     if (options_.trace)
       options_.trace(
           absl::StrCat("MT5015 denied ", std::string(path), " ", what, " (", family, ")"));
     if (options_.deny_is_trap) {
-      *code = TrapCode::kCapability;
-      *message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", err);
+      err->code = TrapCode::kCapability;
+      err->message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", text);
       return std::nullopt;
     }
-    return Err(err);
+    return Err(text);
   };
   auto bad_args = [&](const char* want) -> std::optional<Value> {
-    *code = TrapCode::kType;
-    *message = absl::StrCat(std::string(path), " expects ", want);
+    err->code = TrapCode::kType;
+    err->message = absl::StrCat(std::string(path), " expects ", want);
     return std::nullopt;
   };
   auto from_status = [&](const absl::Status& s, const std::string& p,
@@ -151,15 +118,20 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     const std::string p = StrOf(args[0]);
     bool writes = op == "write" || op == "write_file" || op == "append" || op == "create_dir_all" ||
                   op == "remove_file" || op == "remove_dir_all";
-    FsCap cap = writes ? WriteCap() : ReadCap();
+    const ir::GrantId fam_id = writes ? ir::GrantId::kFsWrite : ir::GrantId::kFsRead;
+    const char* family = ir::Grant(fam_id).key;
+    // The decision is the chain's (every tracker's list must admit the
+    // path); the cap then opens beneath a granted root, so no symlink can
+    // lead outside it.
+    if (scope.CheckGrant(fam_id, p)) return denied(p, family);
+    FsCap cap = CapFor(scope, fam_id);
     if (explicit_cap) {
       const std::string& fam = explicit_cap->family;
       bool family_ok =
           fam == "fs" || (writes ? fam == "fs.write" : fam == "fs.read" || fam == "fs.write");
-      if (!family_ok) return denied(p, writes ? "fs.write" : "fs.read");
+      if (!family_ok) return denied(p, family);
       if (!explicit_cap->constraint.empty()) cap = cap.Narrow(explicit_cap->constraint);
     }
-    const char* family = writes ? "fs.write" : "fs.read";
     if (op == "read" || op == "read_to_string" || op == "read_file" || op == "read_bytes") {
       auto r = cap.ReadFile(p);
       if (!r.ok()) return from_status(r.status(), p, family);
@@ -172,6 +144,13 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     }
     if (op == "write" || op == "write_file" || op == "append") {
       if (args.size() != 2 || !IsStr(args[1])) return bad_args("a path and data (Str)");
+      // The output limit: checked before the write, which does not happen
+      // when it would pass the limit.
+      if (!cap.Check(p)) return denied(p, family);
+      if (std::optional<ir::Breach> b = scope.ChargeOutput(StrOf(args[1]).size())) {
+        err->breach = std::move(b);
+        return std::nullopt;
+      }
       absl::Status s = cap.WriteFile(p, StrOf(args[1]), op == "append");
       if (!s.ok()) return from_status(s, p, family);
       return Ok(Value::Unit());
@@ -219,12 +198,13 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
       return bad_args("a Duration");
     int64_t ns = args[0].i();
     auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns > 0 ? ns : 0);
-    if (until >= options_.deadline) {
+    const auto deadline = Deadline(scope);
+    if (until >= deadline) {
       // The sleep would outlive the run's wall budget: wait until the
       // deadline, then the run ends with the wall-clock breach.
-      std::this_thread::sleep_until(options_.deadline);
-      *code = TrapCode::kBudget;
-      *message = "wall-clock deadline reached during std.time.sleep";
+      std::this_thread::sleep_until(deadline);
+      err->code = TrapCode::kBudget;
+      err->message = "wall-clock deadline reached during std.time.sleep";
       return std::nullopt;
     }
     if (ns > 0) std::this_thread::sleep_until(until);
@@ -236,7 +216,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
   if (path == "std.env.var") {
     if (args.size() != 1 || !IsStr(args[0])) return bad_args("a variable name (Str)");
     const std::string& name = StrOf(args[0]);
-    bool allowed = EnvAllowed(name);
+    bool allowed = !scope.CheckGrant(ir::GrantId::kEnv, name);
     if (explicit_cap && explicit_cap->family != "env") allowed = false;
     if (explicit_cap && !explicit_cap->constraint.empty() && explicit_cap->constraint != name)
       allowed = false;
@@ -251,7 +231,7 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     auto url = ParseHttpUrl(StrOf(args[0]));
     if (!url.ok()) return Err(std::string(url.status().message()));
     const std::string host_port = absl::StrCat(url->host, ":", url->port);
-    bool allowed = NetAllowed(host_port);
+    bool allowed = !scope.CheckGrant(ir::GrantId::kNet, host_port);
     if (explicit_cap && (explicit_cap->family != "net" ||
                          (!explicit_cap->constraint.empty() &&
                           !ir::HostEntryAllows(explicit_cap->constraint, host_port))))
@@ -261,16 +241,17 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     if (post && (args.size() != 2 || !IsStr(args[1]))) return bad_args("a URL and a body (Str)");
     if (!post && args.size() != 1) return bad_args("a URL");
     int64_t timeout_ms = options_.net_timeout_ms;
-    if (options_.deadline != std::chrono::steady_clock::time_point::max()) {
+    const auto deadline = Deadline(scope);
+    if (deadline != std::chrono::steady_clock::time_point::max()) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      options_.deadline - std::chrono::steady_clock::now())
+                      deadline - std::chrono::steady_clock::now())
                       .count();
       timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
     }
     auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "", timeout_ms);
-    if (!resp.ok() && std::chrono::steady_clock::now() >= options_.deadline) {
-      *code = TrapCode::kBudget;  // gave up at the wall-clock deadline
-      *message = "wall-clock deadline reached during an HTTP request";
+    if (!resp.ok() && std::chrono::steady_clock::now() >= deadline) {
+      err->code = TrapCode::kBudget;  // gave up at the wall-clock deadline
+      err->message = "wall-clock deadline reached during an HTTP request";
       return std::nullopt;
     }
     if (!resp.ok()) return Err(std::string(resp.status().message()));

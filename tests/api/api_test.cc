@@ -13,6 +13,11 @@
 
 namespace {
 
+std::optional<mty::LimitId> LimitOf(const mty::RunResult& r) {
+  return r.breach ? r.breach->limit : std::nullopt;
+}
+std::string SandboxOf(const mty::RunResult& r) { return r.breach ? r.breach->sandbox : ""; }
+
 constexpr const char* kCounter = R"(
 fn main() -> I64 {
   let mut _1: I64
@@ -74,7 +79,7 @@ TEST(Api, NoMainAndErrResults) {
   auto p = mty::Program::FromIrText("fn other() -> Unit {\nbb0:\n  return\n}\n", "n.mtyir");
   ASSERT_TRUE(p.ok());
   mty::RunResult r = (*p)->Run({});
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kNoMain);
+  EXPECT_EQ(r.outcome, mty::Outcome::kNoEntry);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.Report(), "error: program has no fn main\n");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kNotFound);
@@ -107,7 +112,7 @@ TEST(Api, HostCanInterruptARun) {
   });
   mty::RunResult r = runner.Run();
   t.join();
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled);
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled);
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
 }
 
@@ -115,7 +120,7 @@ TEST(Api, TrapStatusAndReport) {
   auto p = mty::Program::FromIrText("fn main() -> Unit {\nbb0:\n  panic \"no\"\n}\n", "p.mtyir");
   ASSERT_TRUE(p.ok());
   mty::RunResult r = (*p)->Run({});
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
+  EXPECT_EQ(r.outcome, mty::Outcome::kTrap);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.Report(), "trap MT5001: panic: no\n  at main (p.mtyir:3:3)\n");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kAborted);
@@ -163,12 +168,12 @@ TEST(Api, WallBudgetStopsASpinningGuestWithin100msOfItsDeadline) {
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kWall);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kWall);
   EXPECT_EQ(r.exit_code, 5);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "wall-clock budget exceeded: 200ms");
-  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(SandboxOf(r), "");
   EXPECT_EQ(r.Report(),
             "trap MT5009: wall-clock budget exceeded: 200ms\n  at main (spin.mtyir:3:3)\n");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
@@ -186,12 +191,12 @@ TEST(Api, CpuBudgetStopsASpinningGuest) {
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kCpu);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kCpu);
   EXPECT_EQ(r.exit_code, 6);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "cpu budget exceeded: 50ms");
-  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(SandboxOf(r), "");
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
   // A spinning thread uses CPU at most as fast as wall time.
   EXPECT_GE(elapsed, std::chrono::milliseconds(50));
@@ -214,8 +219,8 @@ TEST(Api, InterruptWinsOverPendingBudgetsAndIsCancelled) {
   mty::RunResult r = runner.Run();
   auto elapsed = std::chrono::steady_clock::now() - start;
   t.join();
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled);
+  EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
   EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
   EXPECT_LT(elapsed, std::chrono::seconds(5));
@@ -252,11 +257,11 @@ TEST(Api, ASandboxBreachNamesTheSandbox) {
   o.on_stdout = [&](std::string_view s) { out.append(s); };
   mty::RunResult r = p->Run(o);
   EXPECT_EQ(out, "in\n");
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kSteps);
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
-  EXPECT_EQ(r.sandbox, "Tool");
+  EXPECT_EQ(SandboxOf(r), "Tool");
   EXPECT_TRUE(r.message.starts_with("sandbox Tool: ")) << r.message;
   EXPECT_EQ(r.message, "sandbox Tool: step budget exceeded: 10 steps");
   ASSERT_EQ(r.backtrace.size(), 2u);
@@ -266,8 +271,8 @@ TEST(Api, ASandboxBreachNamesTheSandbox) {
   // The run's own budget, tighter than the sandbox's, breaches in its name.
   o.policy.limits.Set(mty::LimitId::kSteps, 5);
   r = p->Run(o);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
-  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kSteps);
+  EXPECT_EQ(SandboxOf(r), "");
   EXPECT_EQ(r.message, "step budget exceeded: 5 steps");
 }
 
@@ -281,10 +286,10 @@ TEST(Api, ASandboxWallBreachNamesTheSandbox) {
   auto start = std::chrono::steady_clock::now();
   mty::RunResult r = p->Run(o);
   auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kWall);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kWall);
   EXPECT_EQ(r.exit_code, 5);
-  EXPECT_EQ(r.sandbox, "Clock");
+  EXPECT_EQ(SandboxOf(r), "Clock");
   EXPECT_EQ(r.message, "sandbox Clock: wall-clock budget exceeded: 50ms");
   EXPECT_LT(elapsed, std::chrono::milliseconds(150));
 }
@@ -300,11 +305,11 @@ TEST(Api, ManifestStepsTighterThanTheBudgetWin) {
   mty::RunOptions o;
   o.policy = mty::Policy::Intersect(flags, manifest);
   mty::RunResult r = p->Run(o);
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSteps);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kSteps);
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.message, "step budget exceeded: 50 steps");
-  EXPECT_EQ(r.sandbox, "");
+  EXPECT_EQ(SandboxOf(r), "");
   // And the other way round: the tighter flag wins over a roomy manifest.
   flags.limits.Set(mty::LimitId::kSteps, 40);
   manifest.limits.Set(mty::LimitId::kSteps, 100000);
@@ -315,7 +320,7 @@ TEST(Api, ManifestStepsTighterThanTheBudgetWin) {
   flags.limits.Set(mty::LimitId::kSteps, 100000);
   o.policy = mty::Policy::Intersect(flags, manifest);
   r = p->Run(o);
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.outcome, mty::Outcome::kOk);
   EXPECT_EQ(r.exit_code, 7);
 }
 
@@ -370,7 +375,7 @@ TEST(Api, ManifestFsReadIntersectsWithAllowRead) {
     std::string out;
     o.on_stdout = [&](std::string_view s) { out.append(s); };
     mty::RunResult r = p->Run(o);
-    EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk) << r.Report();
+    EXPECT_EQ(r.outcome, mty::Outcome::kOk) << r.Report();
     return out;
   };
   const std::string only_a =
@@ -524,8 +529,8 @@ TEST(Api, RunsWithoutWallOrCpuBudgetNeedNoWatchdog) {
     during = ThreadCount();
   };
   mty::RunResult r = p->Run(o);
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.outcome, mty::Outcome::kOk);
+  EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(out, "1000\n");
   // Nothing was started for it: no watchdog (or any other) thread.
@@ -536,8 +541,8 @@ TEST(Api, RunsWithoutWallOrCpuBudgetNeedNoWatchdog) {
   o.policy.limits.Set(mty::LimitId::kCpu, 10'000'000'000);
   out.clear();
   r = p->Run(o);
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kOk);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.outcome, mty::Outcome::kOk);
+  EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(out, "1000\n");
 }

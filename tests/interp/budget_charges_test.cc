@@ -59,7 +59,7 @@ bb0:
 TEST(BudgetCharges, StepBudgetTripsATightLoop) {
   auto p = Compile(kTightLoop);
   Outcome r = RunWith(p, 100, 0);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(r.r.exit_code, 3);
   EXPECT_EQ(r.r.steps_used, 100u);
   EXPECT_EQ(r.r.Report().substr(0, 48), "trap MT5009: step budget exceeded: 100 steps\n  a");
@@ -68,7 +68,7 @@ TEST(BudgetCharges, StepBudgetTripsATightLoop) {
 TEST(BudgetCharges, MemBudgetTripsWhenArrayAllocExceedsCap) {
   auto p = Compile(kArray);
   Outcome r = RunWith(p, 100000, 32);
-  ASSERT_EQ(r.r.kind, mty::RunResult::Kind::kMemBudgetExceeded);
+  ASSERT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(r.r.mem_used, 88u);
   EXPECT_EQ(r.r.mem_limit, 32u);
   EXPECT_EQ(r.r.exit_code, 4);
@@ -79,28 +79,26 @@ TEST(BudgetCharges, MemBudgetTripsWhenArrayAllocExceedsCap) {
 
 TEST(BudgetCharges, MemBudgetDoesNotTripWhenCapIsGenerous) {
   Outcome r = RunWith(Compile(kArray), 100000, 1 << 20);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kOk);
   EXPECT_EQ(r.r.exit_code, 4);  // main returns 4 (the length)
   EXPECT_EQ(r.r.mem_used, 88u);
 }
 
 TEST(BudgetCharges, ZeroMemBudgetMeansUnlimited) {
   Outcome r = RunWith(Compile(kArray), 100000, 0);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kOk);
   Outcome both_off = RunWith(Compile(kArray), 0, 0);
-  EXPECT_EQ(both_off.r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(both_off.r.outcome, mty::Outcome::kOk);
 }
 
 TEST(BudgetCharges, LimitEqualityPasses) {
-  EXPECT_EQ(RunWith(Compile(kArray), 0, 88).r.kind, mty::RunResult::Kind::kOk);
-  EXPECT_EQ(RunWith(Compile(kArray), 0, 87).r.kind, mty::RunResult::Kind::kMemBudgetExceeded);
+  EXPECT_EQ(RunWith(Compile(kArray), 0, 88).r.outcome, mty::Outcome::kOk);
+  EXPECT_EQ(RunWith(Compile(kArray), 0, 87).r.outcome, mty::Outcome::kBreach);
 }
 
 TEST(BudgetCharges, MemBudgetExceededExitCodeIsFour) {
-  mty::RunResult r;
-  r.kind = mty::RunResult::Kind::kMemBudgetExceeded;
   Outcome run = RunWith(Compile(kArray), 0, 1);
-  EXPECT_EQ(run.r.kind, mty::RunResult::Kind::kMemBudgetExceeded);
+  EXPECT_EQ(run.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(run.r.exit_code, 4);
 }
 
@@ -143,11 +141,11 @@ constexpr uint64_t kMixedSteps = 34;
 TEST(BudgetCharges, ExactlyNStepsPassWithBudgetNAndBreachWithNMinusOne) {
   auto p = Compile(kMixed);
   Outcome ok = RunWith(p, kMixedSteps, 0);
-  EXPECT_EQ(ok.r.kind, mty::RunResult::Kind::kOk);
+  EXPECT_EQ(ok.r.outcome, mty::Outcome::kOk);
   EXPECT_EQ(ok.r.steps_used, kMixedSteps);
   EXPECT_EQ(ok.out, "0\n1\n2\n");
   Outcome breach = RunWith(p, kMixedSteps - 1, 0);
-  EXPECT_EQ(breach.r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(breach.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(breach.r.exit_code, 3);
 }
 
@@ -159,7 +157,7 @@ TEST(BudgetCharges, EveryBudgetBreachesAtExactlyTheRightStep) {
   const uint64_t log_steps[] = {3 + 2 + 1 + 2, 3 + 9 + 2 + 1 + 2, 3 + 18 + 2 + 1 + 2};
   for (uint64_t k = 1; k < kMixedSteps; ++k) {
     Outcome r = RunWith(p, k, 0);
-    ASSERT_EQ(r.r.kind, mty::RunResult::Kind::kBudgetExceeded) << k;
+    ASSERT_EQ(r.r.outcome, mty::Outcome::kBreach) << k;
     EXPECT_EQ(r.r.steps_used, k);
     std::string want;
     for (int i = 0; i < 3; ++i)
@@ -172,7 +170,7 @@ uint64_t ChargeOf(const std::string& locals, const std::string& body) {
   auto p = Compile("struct Point { x: I64, y: I64 }\nfn main() -> Unit {\n" + locals + "bb0:\n" +
                    body + "  return\n}\n");
   Outcome r = RunWith(p, 0, 1 << 30);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kOk) << r.r.message;
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kOk) << r.r.message;
   return r.r.mem_used;
 }
 
@@ -219,7 +217,7 @@ bb0:
 TEST(BudgetCharges, BreachInsideACalledFunctionMatchesTopLevel) {
   Outcome top = RunWith(Compile(kArray), 100000, 32);
   Outcome nested = RunWith(Compile(kAllocInCallee), 100000, 32);
-  EXPECT_EQ(nested.r.kind, top.r.kind);
+  EXPECT_EQ(nested.r.outcome, top.r.outcome);
   EXPECT_EQ(nested.r.mem_used, top.r.mem_used);
   EXPECT_EQ(nested.r.mem_limit, top.r.mem_limit);
   EXPECT_EQ(nested.r.exit_code, 4);
@@ -239,7 +237,7 @@ bb0:
 }
 )");
   Outcome r = RunWith(p, 1000, 0);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kBudgetExceeded);
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(r.r.exit_code, 3);
   EXPECT_EQ(r.r.steps_used, 1000u);
 }
@@ -258,7 +256,7 @@ bb1:
 }
 )");
   Outcome r = RunWith(p, 0, 1 << 20);
-  EXPECT_EQ(r.r.kind, mty::RunResult::Kind::kMemBudgetExceeded);
+  EXPECT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_GT(r.r.mem_used, 1u << 20);
 }
 

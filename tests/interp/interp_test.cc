@@ -11,17 +11,62 @@
 namespace mty::interp {
 namespace {
 
-Limits DepthLimit(uint32_t depth) {
-  Limits l;
-  l.depth = depth;
-  return l;
-}
+// A test double of the budget chain (runtime::BudgetTracker is the real
+// one, a layer above): one level, a step limit and a depth limit.
+class TestMeter : public Meter {
+ public:
+  explicit TestMeter(ir::Policy p) : policy_(std::move(p)) {}
+  std::optional<ir::Breach> Charge(uint64_t steps, uint64_t memory, int64_t) override {
+    steps_ += steps;
+    memory_ += memory;
+    auto lim = policy_.limits.Get(ir::LimitId::kSteps);
+    if (lim && steps_ > *lim) return ir::Breach::Over(ir::LimitId::kSteps, steps_, *lim);
+    return std::nullopt;
+  }
+  std::optional<ir::Breach> ChargeOutput(uint64_t) override { return std::nullopt; }
+  std::optional<ir::Breach> RecordSpawn() override { return std::nullopt; }
+  std::optional<uint64_t> RemainingSteps() const override {
+    auto lim = policy_.limits.Get(ir::LimitId::kSteps);
+    if (!lim) return std::nullopt;
+    return steps_ >= *lim ? 0 : *lim - steps_;
+  }
+  std::optional<uint64_t> RemainingMemory() const override { return std::nullopt; }
+  std::optional<int64_t> RemainingCpu() const override { return std::nullopt; }
+  std::optional<int64_t> WallDeadline() const override { return std::nullopt; }
+  std::optional<ir::Breach> Exhausted(ir::LimitId id) const override {
+    auto lim = policy_.limits.Get(id);
+    if (id == ir::LimitId::kSteps && lim && steps_ >= *lim)
+      return ir::Breach::Over(id, steps_ + 1, *lim);
+    return std::nullopt;
+  }
+  const ir::Policy& policy() const override { return policy_; }
+  const std::string& name() const override { return name_; }
+  const Meter* parent() const override { return nullptr; }
+  std::optional<ir::Breach> CheckGrant(ir::GrantId, std::string_view) const override {
+    return std::nullopt;
+  }
+  std::optional<std::vector<std::string>> EffectiveList(ir::GrantId) const override {
+    return std::nullopt;
+  }
+  std::shared_ptr<Meter> Enter(const ir::SandboxDecl& decl) override {
+    return std::make_shared<TestMeter>(decl.policy);
+  }
+  uint64_t steps() const { return steps_; }
 
-Limits StepLimit(uint64_t steps) {
-  Limits l;
-  l.steps = steps;
-  return l;
+ private:
+  ir::Policy policy_;
+  std::string name_;
+  uint64_t steps_ = 0, memory_ = 0;
+};
+
+std::shared_ptr<Meter> Limits(std::optional<uint64_t> steps = std::nullopt,
+                              uint64_t depth = ir::kDefaultDepth) {
+  ir::Policy p;
+  p.limits.Set(ir::LimitId::kSteps, steps);
+  p.limits.Set(ir::LimitId::kDepth, depth);
+  return std::make_shared<TestMeter>(p);
 }
+std::shared_ptr<Meter> DepthLimit(uint64_t depth) { return Limits(std::nullopt, depth); }
 
 class CaptureHost : public Host {
  public:
@@ -45,7 +90,7 @@ std::shared_ptr<const Module> Build(const std::string& text) {
   return m.ok() ? *m : nullptr;
 }
 
-Result RunText(const std::string& text, Limits limits = {}) {
+Result RunText(const std::string& text, std::shared_ptr<Meter> limits = Limits()) {
   Result r;
   auto m = Build(text);
   if (!m) return r;
@@ -55,9 +100,9 @@ Result RunText(const std::string& text, Limits limits = {}) {
   EXPECT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
   do {
     r.o = task.Run();
-  } while (r.o.kind == ExecOutcome::Kind::kSuspended);
+  } while (r.o.kind == Outcome::kSuspended);
   r.out = host.out;
-  if (r.o.kind == ExecOutcome::Kind::kOk) r.value = Debug(*m, r.o.value);
+  if (r.o.kind == Outcome::kOk) r.value = Debug(*m, r.o.value);
   return r;
 }
 
@@ -69,7 +114,7 @@ TEST(Interp, IntegerArithmeticAndComparison) {
   auto r = RunText(Main("I64", "  let _1: I64\n  let _2: Bool\n",
                         "  _1 = 7 * 6\n  _1 = copy _1 - 2\n  _1 = copy _1 / 3\n  _1 = copy _1 % 5\n"
                         "  _2 = copy _1 == 3\n  _0 = copy _1 << 4\n"));
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.value, "48");
 }
 
@@ -100,7 +145,7 @@ TEST(Interp, TrapCodes) {
   };
   for (const Case& c : cases) {
     auto r = RunText(Main("Unit", "  let _1: I64\n  let _2: I64\n", c.body));
-    EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap) << c.body;
+    EXPECT_EQ(r.o.kind, Outcome::kTrap) << c.body;
     EXPECT_STREQ(mty::ir::TrapText(r.o.code), c.code) << c.body;
     EXPECT_NE(r.o.message.find(c.message), std::string::npos) << c.body << " got " << r.o.message;
     ASSERT_FALSE(r.o.backtrace.empty());
@@ -123,7 +168,7 @@ bb0:
   return
 }
 )");
-  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(r.o.kind, Outcome::kTrap);
   EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5003");
   EXPECT_EQ(r.out, "");
   ASSERT_EQ(r.o.backtrace.size(), 2u);
@@ -138,7 +183,7 @@ TEST(Interp, CopyOnWriteValueSemantics) {
                         "  _1 = [1, 2, 3]\n  _2 = copy _1\n  _3 = 0\n  _2[_3] = 99\n"
                         "  _4 = method _2, push(4)\n"
                         "  _4 = call @log(copy _1)\n  _4 = call @log(copy _2)\n"));
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.out, "[1, 2, 3]\n[99, 2, 3, 4]\n");
 }
 
@@ -163,7 +208,7 @@ bb0:
   return
 }
 )");
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.out, "P { x: 111, y: 2 }\n");
 }
 
@@ -185,7 +230,7 @@ bb0:
   return
 }
 )");
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.value, "42");
 }
 
@@ -221,19 +266,23 @@ std::string Recurse(int n) {
 TEST(Interp, DeepRecursionUsesNoHostStack) {
   // 200k guest frames: far beyond what a recursive C++ interpreter survives.
   auto r = RunText(Recurse(200000), DepthLimit(300000));
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.value, "200000");
 }
 
 TEST(Interp, DepthLimitTrapsMT5018) {
+  // The depth limit is a limit of the budget chain: a breach with its code.
   auto r = RunText(Recurse(50000));  // default limit 10000
-  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  EXPECT_EQ(r.o.kind, Outcome::kBreach);
+  ASSERT_TRUE(r.o.breach.has_value());
+  EXPECT_EQ(r.o.breach->limit, ir::LimitId::kDepth);
+  EXPECT_EQ(r.o.breach->observed, 10001u);
   EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5018");
   EXPECT_EQ(r.o.message, "call depth exceeded: 10000 frames");
   auto small = RunText(Recurse(100), DepthLimit(50));
   EXPECT_STREQ(mty::ir::TrapText(small.o.code), "MT5018");
   auto fits = RunText(Recurse(48), DepthLimit(50));
-  EXPECT_EQ(fits.o.kind, ExecOutcome::Kind::kOk);
+  EXPECT_EQ(fits.o.kind, Outcome::kOk);
 }
 
 TEST(Interp, DeeplyNestedValuesAreFreedIteratively) {
@@ -259,7 +308,7 @@ bb3:
   return
 }
 )");
-  EXPECT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  EXPECT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
 }
 
 TEST(Interp, SuspendAndResume) {
@@ -276,24 +325,27 @@ bb1:
 )");
   ASSERT_TRUE(m);
   CaptureHost host;
-  Task task(m, &host, StepLimit(100));
+  ir::Policy p;
+  p.limits.Set(ir::LimitId::kSteps, 100);
+  auto meter = std::make_shared<TestMeter>(p);
+  Task task(m, &host, meter);
   std::string err;
   ASSERT_TRUE(task.Start(m->main_index, {}, &err));
   ExecOutcome o = task.Run();
-  EXPECT_EQ(o.kind, ExecOutcome::Kind::kSuspended);
+  EXPECT_EQ(o.kind, Outcome::kSuspended);
   EXPECT_EQ(host.out, "before\n");
-  EXPECT_EQ(task.steps_used(), 2u);
+  EXPECT_EQ(meter->steps(), 2u);  // flushed to the chain when the task stopped
   o = task.Run();
-  ASSERT_EQ(o.kind, ExecOutcome::Kind::kOk);
+  ASSERT_EQ(o.kind, Outcome::kOk);
   EXPECT_EQ(host.out, "before\nafter\n");
-  EXPECT_EQ(task.steps_used(), 5u);
+  EXPECT_EQ(meter->steps(), 5u);
 }
 
 TEST(Interp, InterruptStopsASpinningTask) {
   auto m = Build("fn main() -> Unit {\nbb0:\n  goto bb0\n}\n");
   ASSERT_TRUE(m);
   CaptureHost host;
-  Task task(m, &host, Limits{});
+  Task task(m, &host, Limits());
   std::string err;
   ASSERT_TRUE(task.Start(m->main_index, {}, &err));
   std::thread stopper([&] {
@@ -302,7 +354,7 @@ TEST(Interp, InterruptStopsASpinningTask) {
   });
   ExecOutcome o = task.Run();
   stopper.join();
-  EXPECT_EQ(o.kind, ExecOutcome::Kind::kInterrupted);
+  EXPECT_EQ(o.kind, Outcome::kCancelled);
 }
 
 TEST(Interp, StringsAndMaps) {
@@ -314,7 +366,7 @@ TEST(Interp, StringsAndMaps) {
                    "  _2 = map{\"a\": 1}\n  _2[_4] = 2\n  _2[_4] = 3\n  _3 = call @log(copy _1)\n"
                    "  _3 = call @log(copy _2)\n  _5 = len copy _1\n  _3 = call @log(copy _5)\n"
                    "  _5 = index copy _2, \"a\"\n  _3 = call @log(copy _5)\n"));
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.out, "h\u00e9llo, w\u00f6rld\n{\"a\": 1, \"k\": 3}\n14\n1\n");
 }
 
@@ -341,7 +393,7 @@ bb0:
   return
 }
 )");
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kOk) << r.o.message;
+  ASSERT_EQ(r.o.kind, Outcome::kOk) << r.o.message;
   EXPECT_EQ(r.out, "7\n0.1\n150ms\n1000B\n128MiB\n[\"a\", \"b\"]\n(1,)\nx\n\"q\"\n");
 }
 
@@ -357,19 +409,18 @@ namespace {
 class AgentHost : public CaptureHost {
  public:
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                             mty::ir::TrapCode*, std::string*) override {
+                             HostError*) override {
     log += std::string("spawn ") + std::string(agent) + "/" + std::to_string(args.size()) + ";";
     return Value::Agent(7, static_cast<uint32_t>(init_fn));
   }
   AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                 mty::ir::TrapCode*, std::string*) override {
+                 HostError*) override {
     log += "send " + std::to_string(target.i()) + " " + std::string(msg) + "(" +
            std::to_string(args.size() ? args[0].i() : -1) + ");";
     return AskStatus::kReply;
   }
   AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>&,
-                std::optional<int64_t> deadline, Value* reply, mty::ir::TrapCode* code,
-                std::string* message) override {
+                std::optional<int64_t> deadline, Value* reply, HostError* err) override {
     log += "ask " + std::to_string(target.i()) + " " + std::string(msg) +
            (deadline ? " within " + std::to_string(*deadline) : "") + ";";
     if (msg == "Now") {
@@ -377,8 +428,8 @@ class AgentHost : public CaptureHost {
       return AskStatus::kReply;
     }
     if (msg == "Bad") {
-      *code = mty::ir::TrapCode::kDeadAgent;
-      *message = "ask failed: dead agent";
+      err->code = mty::ir::TrapCode::kDeadAgent;
+      err->message = "ask failed: dead agent";
       return AskStatus::kFail;
     }
     return AskStatus::kWait;
@@ -412,15 +463,15 @@ TEST(Interp, AgentOpsGoThroughTheHostAndAnAskCanWait) {
   auto m = Build(kAgentProgram);
   ASSERT_TRUE(m);
   AgentHost host;
-  Task task(m, &host, {});
+  Task task(m, &host, Limits());
   std::string err;
   ASSERT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
   ExecOutcome o = task.Run();
-  ASSERT_EQ(o.kind, ExecOutcome::Kind::kSuspended) << o.message;
+  ASSERT_EQ(o.kind, Outcome::kSuspended) << o.message;
   EXPECT_EQ(host.log, "spawn A/0;send 7 Inc(3);ask 7 Now;ask 7 Later within 2000000000;");
   task.Resume(Value::Int(37));
   o = task.Run();
-  ASSERT_EQ(o.kind, ExecOutcome::Kind::kOk) << o.message;
+  ASSERT_EQ(o.kind, Outcome::kOk) << o.message;
   EXPECT_EQ(Debug(*m, o.value), "42");
   EXPECT_EQ(Debug(*m, Value::Agent(7, static_cast<uint32_t>(m->FindFunction("A::__init")))),
             "<agent A#7>");
@@ -428,7 +479,7 @@ TEST(Interp, AgentOpsGoThroughTheHostAndAnAskCanWait) {
 
 TEST(Interp, AgentOpsWithoutAnAgentHostTrapMT5008) {
   auto r = RunText(kAgentProgram);
-  ASSERT_EQ(r.o.kind, ExecOutcome::Kind::kTrap);
+  ASSERT_EQ(r.o.kind, Outcome::kTrap);
   EXPECT_STREQ(mty::ir::TrapText(r.o.code), "MT5008");
   EXPECT_EQ(r.o.message, "spawn A: agents are not supported by this runtime yet");
 }
@@ -439,11 +490,11 @@ TEST(Interp, AFailedAskTrapsWithTheHostsCode) {
   auto m = Build(text);
   ASSERT_TRUE(m);
   AgentHost host;
-  Task task(m, &host, {});
+  Task task(m, &host, Limits());
   std::string err;
   ASSERT_TRUE(task.Start(m->FindFunction("main"), {}, &err)) << err;
   ExecOutcome o = task.Run();
-  ASSERT_EQ(o.kind, ExecOutcome::Kind::kTrap);
+  ASSERT_EQ(o.kind, Outcome::kTrap);
   EXPECT_STREQ(mty::ir::TrapText(o.code), "MT5021");
   EXPECT_EQ(o.message, "ask failed: dead agent");
 }

@@ -13,6 +13,10 @@
 
 namespace {
 
+std::optional<mty::LimitId> LimitOf(const mty::RunResult& r) {
+  return r.breach ? r.breach->limit : std::nullopt;
+}
+
 std::shared_ptr<const mty::Program> Compile(std::string_view source, std::string_view name) {
   auto p = mty::Program::FromSource(source, name);
   EXPECT_TRUE(p.ok()) << p.status();
@@ -126,7 +130,7 @@ TEST(Scheduler, SameOutputOnEveryRun) {
   auto p = Compile(kRing, "ring.mty");
   ASSERT_TRUE(p);
   Captured first = RunCapturing(*p);
-  EXPECT_EQ(first.result.kind, mty::RunResult::Kind::kOk) << first.result.Report();
+  EXPECT_EQ(first.result.outcome, mty::Outcome::kOk) << first.result.Report();
   EXPECT_EQ(first.result.exit_code, 0);
   // 200 token turns ran (each logs one line), plus the stats lines.
   EXPECT_EQ(CountLines(first.out, "token from"), 200) << first.out;
@@ -242,8 +246,8 @@ TEST(Scheduler, MailboxFailIsABudgetBreachWithExit7) {
   o.policy.limits.mb_policy = mty::ir::ParseMailboxPolicy("fail");
   Captured c = RunCapturing(*p, o);
   const mty::RunResult& r = c.result;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kMailbox);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kMailbox);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5012");
   EXPECT_EQ(r.message, "mailbox full: Sink#1");
   EXPECT_EQ(r.exit_code, 7);
@@ -261,7 +265,7 @@ TEST(Scheduler, MailboxBlockAndDropDoNotFailTheSender) {
     o.policy.limits.Set(mty::LimitId::kMailbox, 2);
     o.policy.limits.mb_policy = mty::ir::ParseMailboxPolicy(policy);
     Captured c = RunCapturing(*p, o);
-    EXPECT_EQ(c.result.kind, mty::RunResult::Kind::kOk) << policy << ": " << c.result.Report();
+    EXPECT_EQ(c.result.outcome, mty::Outcome::kOk) << policy << ": " << c.result.Report();
     EXPECT_EQ(c.result.exit_code, 0) << policy;
     EXPECT_EQ(c.out, "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n") << policy;
   }
@@ -285,8 +289,8 @@ fn main() {
   o.policy.limits.Set(mty::LimitId::kSpawned, 2);
   Captured c = RunCapturing(*p, o);
   const mty::RunResult& r = c.result;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kBudgetExceeded);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kSpawned);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kSpawned);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5009");
   EXPECT_EQ(r.message, "spawn budget exceeded: 2 agents");
   EXPECT_EQ(r.exit_code, 7);
@@ -323,8 +327,8 @@ fn main() {
   ASSERT_TRUE(p);
   Captured c = RunCapturing(*p);
   const mty::RunResult& r = c.result;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.outcome, mty::Outcome::kTrap);
+  EXPECT_FALSE(r.breach.has_value());
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5021");
   EXPECT_EQ(r.message, "ask failed: agent Fragile#1 is dead");
   EXPECT_EQ(r.exit_code, 1);
@@ -356,7 +360,7 @@ fn main() {
   ASSERT_TRUE(p);
   Captured c = RunCapturing(*p);
   const mty::RunResult& r = c.result;
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kTrap);
+  EXPECT_EQ(r.outcome, mty::Outcome::kTrap);
   EXPECT_STREQ(mty::ir::TrapText(r.code), "MT5021");
   EXPECT_TRUE(r.message.starts_with("ask failed: agent Fragile#1 failed: trap MT5003: "))
       << r.message;
@@ -394,8 +398,8 @@ fn main() {
   mty::RunResult r = runner.Run();
   auto elapsed = std::chrono::steady_clock::now() - start;
   t.join();
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled) << r.Report();
-  EXPECT_EQ(r.budget, mty::RunResult::BudgetKind::kNone);
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
+  EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
   EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
   EXPECT_EQ(out, "asking\n");
@@ -426,7 +430,7 @@ fn main() {
   });
   mty::RunResult r = runner.Run();
   t.join();
-  EXPECT_EQ(r.kind, mty::RunResult::Kind::kCancelled) << r.Report();
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The interpreter: runs a Module's function as a task on an explicit frame
-// stack under step, memory and depth limits. A task can stop at a safepoint
-// (suspend, interrupt) and be resumed.
+// stack under the budget chain of interp::Meter (steps, memory, CPU, wall,
+// depth). A task can stop at a safepoint (suspend, interrupt, preemption)
+// and be resumed.
 #pragma once
 
 #include <atomic>
@@ -10,112 +11,88 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "mty/interp/bytecode.h"
+#include "mty/interp/meter.h"
 #include "mty/interp/value.h"
 #include "mty/ir/ir.h"
 #include "mty/ir/traps.h"
 
 namespace mty::interp {
 
+using ir::Outcome;
 using ir::TrapCode;
+
+// Why a host call failed: a trap (code MT50xx and message; kNone for an
+// unknown effect or method, which traps MT5008), or a limit of the budget
+// chain gone over (then `breach` is set and the task ends with it).
+struct HostError {
+  TrapCode code = TrapCode::kNone;
+  std::string message;
+  std::optional<ir::Breach> breach;
+  void Clear() {
+    code = TrapCode::kNone;
+    message.clear();
+    breach.reset();
+  }
+};
 
 // Everything a run sends out of the interpreter. The runtime/stdlib layers
 // implement effects; the default host has none (effects trap MT5008).
+// `scope` is the budget chain the calling task is in (its innermost sandbox
+// scope): what grants it has, what deadline it has.
 class Host {
  public:
   virtual ~Host() = default;
   virtual void Stdout(std::string_view text) = 0;
   virtual void Stderr(std::string_view text) = 0;
-  // Returns the effect's value, or nullopt to trap: with `*code` set (e.g.
-  // MT5015 for a denial under --deny-is-trap) and `*message`; with `*code`
-  // left empty the effect is unknown and the interpreter traps MT5008.
+  // Returns the effect's value, or nullopt with `*err` set.
   virtual std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                            TrapCode* code, std::string* message) {
+                                            Meter& scope, HostError* err) {
     (void)path;
     (void)args;
-    (void)code;
-    (void)message;
+    (void)scope;
+    (void)err;
     return std::nullopt;
   }
-  // The module the running task belongs to (for building ADT values).
-  virtual void SetModule(const Module* m) { (void)m; }
-  // A sandbox scope (runtime.md §4). The interpreter enforces the scope's
-  // budgets itself; the host narrows capabilities to the intersection with
-  // the enclosing scope's. Returning false traps with `*code`/`*message`.
-  virtual bool EnterSandbox(const ir::SandboxDecl& decl, TrapCode* code, std::string* message) {
-    (void)decl;
-    (void)code;
-    (void)message;
-    return true;
-  }
-  virtual void ExitSandbox() {}
-  // The effective wall-clock deadline changed (steady_clock nanoseconds;
-  // Fences::kNone for none): blocking host calls must give up at it and
-  // fail with code MT5009.
-  virtual void SetWallDeadline(int64_t steady_ns) { (void)steady_ns; }
 
   // Agents (runtime.md §5), implemented by the agent runtime's scheduler.
-  // The default host has none: each traps MT5008 with `*message` set.
-  // `init_fn` is the agent's `A::__init` function (-1 when the program has
-  // none). Return nullopt / false to trap with `*code` (MT5008 when empty).
+  // The default host has none: each fails with a message. `init_fn` is the
+  // agent's `A::__init` function (-1 when the program has none).
   virtual std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
-                                     TrapCode* code, std::string* message) {
+                                     HostError* err) {
     (void)init_fn;
     (void)args;
-    (void)code;
-    *message = absl::StrCat("spawn ", std::string(agent),
-                            ": agents are not supported by this runtime yet");
+    err->message = "spawn " + std::string(agent) + ": agents are not supported by this runtime yet";
     return std::nullopt;
   }
   // An ask either has its reply now (kReply, `*reply` set), makes the task
   // wait (kWait: Run returns kSuspended and the scheduler resumes the task
-  // with Task::Resume(reply) or Task::ResumeTrap), or fails (kFail: trap
-  // with `*code`). A send is kReply when done, kWait when the sender must
-  // wait for room (resume with ()), kFail to trap.
+  // with Task::Resume(reply) or Task::ResumeTrap), or fails (kFail). A send
+  // is kReply when done, kWait when the sender must wait for room (resume
+  // with ()), kFail to trap.
   enum class AskStatus { kReply, kWait, kFail };
   virtual AskStatus Send(const Value& target, std::string_view msg, std::vector<Value>& args,
-                         TrapCode* code, std::string* message) {
+                         HostError* err) {
     (void)target;
     (void)args;
-    (void)code;
-    *message =
-        absl::StrCat("send ", std::string(msg), ": agents are not supported by this runtime yet");
+    err->message = "send " + std::string(msg) + ": agents are not supported by this runtime yet";
     return AskStatus::kFail;
   }
   // `sup.w`: the handle of supervisor `sup`'s child `w`.
-  virtual std::optional<Value> Child(const Value& sup, std::string_view name, TrapCode* code,
-                                     std::string* message) {
+  virtual std::optional<Value> Child(const Value& sup, std::string_view name, HostError* err) {
     (void)sup;
-    (void)code;
-    *message =
-        absl::StrCat("`.", std::string(name), "`: agents are not supported by this runtime yet");
+    err->message = "`." + std::string(name) + "`: agents are not supported by this runtime yet";
     return std::nullopt;
   }
   virtual AskStatus Ask(const Value& target, std::string_view msg, std::vector<Value>& args,
-                        std::optional<int64_t> deadline_ns, Value* reply, TrapCode* code,
-                        std::string* message) {
+                        std::optional<int64_t> deadline_ns, Value* reply, HostError* err) {
     (void)target;
     (void)args;
     (void)deadline_ns;
     (void)reply;
-    (void)code;
-    *message =
-        absl::StrCat("ask ", std::string(msg), ": agents are not supported by this runtime yet");
+    err->message = "ask " + std::string(msg) + ": agents are not supported by this runtime yet";
     return AskStatus::kFail;
   }
-};
-
-struct Limits {
-  std::optional<uint64_t> steps;   // unset = unlimited; 0 allows no step
-  std::optional<uint64_t> memory;  // bytes (estimate)
-  uint32_t depth = 10000;          // call frames
-  std::optional<int64_t> wall_ns;  // wall-clock time from Start
-  std::optional<int64_t> cpu_ns;   // CPU time of the threads running the task
-  // When set, the wall-clock deadline (steady_clock ns) instead of Start +
-  // wall_ns (tasks of one run share the run's deadline); wall_ns still names
-  // the limit in the breach message.
-  int64_t wall_deadline_ns = 0;
 };
 
 // The wall-clock and CPU deadlines of a task's innermost scope, published
@@ -128,15 +105,6 @@ struct Fences {
   std::atomic<int64_t> wall_deadline{kNone};  // steady_clock ns since its epoch
   std::atomic<int64_t> cpu_deadline{kNone};   // on cpu_clock, ns
   std::atomic<int> cpu_clock{0};              // clockid_t of the running thread
-};
-
-// What one open sandbox scope has left (Task::SandboxChainRemaining), to
-// run other tasks under it (agents spawned inside the sandbox).
-struct SandboxRemaining {
-  uint32_t decl = 0;      // Module::sandboxes index
-  uint64_t instance = 0;  // which entry of it (unique per task)
-  std::optional<int64_t> steps, memory, cpu_ns;
-  int64_t wall_deadline = 0;  // steady ns; 0 = none
 };
 
 class Task;
@@ -152,27 +120,15 @@ struct BacktraceFrame {
   ir::Loc loc;
 };
 
+// How Task::Run stopped: ir::Outcome with its details. A task never ends in
+// kMainErr, kEscalated or kNoEntry (the run does, above it).
 struct ExecOutcome {
-  enum class Kind {
-    kOk,
-    kTrap,
-    kStepBudget,
-    kMemBudget,
-    kSuspended,
-    kInterrupted,
-    kWallBudget,
-    kCpuBudget,
-    kPreempted,  // the quantum set by SetQuantum ran out; Run() resumes
-  };
-  Kind kind = Kind::kOk;
+  Outcome kind = Outcome::kOk;
   Value value;                            // kOk: the entry function's result
-  TrapCode code = TrapCode::kNone;        // kTrap and budgets
-  std::string message;                    // kTrap
-  std::vector<BacktraceFrame> backtrace;  // innermost first
-  uint64_t mem_used = 0;                  // kMemBudget and stats
-  uint64_t mem_limit = 0;
-  uint64_t steps_used = 0;  // when a step budget is set
-  std::string sandbox;      // budgets: the sandbox whose limit was breached ("" = the task's own)
+  TrapCode code = TrapCode::kNone;        // kTrap; kBreach: the limit's code
+  std::string message;                    // kTrap, kBreach
+  std::vector<BacktraceFrame> backtrace;  // innermost first (traps and breaches)
+  std::optional<ir::Breach> breach;       // kBreach
 };
 
 struct Frame {
@@ -186,16 +142,19 @@ struct Frame {
 
 class Task {
  public:
-  Task(std::shared_ptr<const Module> m, Host* host, Limits limits);
+  // `meter` is the budget chain the task runs in (the run's tracker, an
+  // agent's); it must not be null.
+  Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter);
   ~Task();
 
   // Prepares a call of function `fn` with `args`. Call once before Run.
   bool Start(int fn, std::vector<Value> args, std::string* error);
   // Runs until the task finishes, traps, breaches, suspends or is
-  // interrupted. After kSuspended or kInterrupted, Run() resumes.
+  // interrupted. After kSuspended, kPreempted or kDeadlinePassed, Run()
+  // resumes.
   ExecOutcome Run();
   // Asks the running task to stop at its next safepoint (thread-safe); Run
-  // returns kInterrupted and a later Run resumes.
+  // returns kCancelled.
   void Interrupt() {
     cancel_.store(true, std::memory_order_relaxed);
     interrupt_.store(true, std::memory_order_relaxed);
@@ -205,31 +164,26 @@ class Task {
   void Poke() { interrupt_.store(true, std::memory_order_relaxed); }
   Fences& fences() { return fences_; }
   void SetFenceWatcher(FenceWatcher* w) { watcher_ = w; }
+  // A deadline of this task that is not a budget (steady ns): when it
+  // passes, Run returns kDeadlinePassed at the next safepoint (a turn
+  // answering an ask whose deadline passed). Call before Run.
+  void SetCancelDeadline(int64_t steady_ns) { cancel_deadline_ = steady_ns; }
   // CPU time the task has used so far (its thread's CPU clock while running).
   int64_t cpu_used_ns() const;
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
-  // The open sandboxes with what each has left, outermost first, and
-  // entering a scope with such remaining limits for the rest of the task
-  // (budgets only, no capability change): what an agent spawned inside
-  // sandboxes runs its turns under.
-  std::vector<SandboxRemaining> SandboxChainRemaining() const;
-  bool EnterSandboxBudget(const SandboxRemaining& remaining);
-  // Steps executed so far (counted once the task is metered).
-  uint64_t executed_steps() const;
-  // Limits the next Run to about `steps` steps (a scheduler's quantum): when
-  // they run out, Run returns kPreempted at a statement boundary and a later
-  // Run continues. The task's own budgets are unaffected.
-  void SetQuantum(uint64_t steps);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
   void ResumeTrap(TrapCode code, std::string message);
-  // Charges what other tasks of the same run consumed meanwhile against
-  // this task's step, memory and CPU budgets (one budget per run).
-  void ConsumeExternal(uint64_t steps, uint64_t memory, int64_t cpu_ns);
-
-  uint64_t mem_used() const { return mem_used_; }
-  uint64_t steps_used() const;
+  // Limits the next Run to about `steps` steps (a scheduler's quantum): when
+  // they run out, Run returns kPreempted at a statement boundary and a later
+  // Run continues. The task's budgets are unaffected.
+  void SetQuantum(uint64_t steps);
+  // The budget chain of the innermost open scope (what an agent spawned now
+  // draws from).
+  const std::shared_ptr<Meter>& current_meter() const {
+    return scopes_.empty() ? meter_ : scopes_.back().meter;
+  }
 
   // Internal state shared with the dispatch loop (vm.cc).
   struct State;
@@ -237,42 +191,40 @@ class Task {
  private:
   std::shared_ptr<const Module> module_;
   Host* host_;
-  Limits limits_;
+  std::shared_ptr<Meter> meter_;  // the task's own chain (its root scope)
   std::atomic<bool> interrupt_{false};
   std::atomic<bool> cancel_{false};
   Fences fences_;
   FenceWatcher* watcher_ = nullptr;
-  // Open sandbox scopes, innermost last (vm.cc).
+  // Open sandbox scopes, innermost last: each a child tracker of the one
+  // before it, entered at a frame.
   struct Scope {
-    uint32_t decl = 0;       // index into Module::sandboxes
-    bool host_scope = true;  // the host narrowed capabilities for it
-    uint64_t instance = 0;   // unique per task
-    uint64_t executed_at_entry = 0;
-    int64_t cpu_at_entry = 0;
-    int64_t wall_at_entry = 0;
-    uint32_t frame = 0;          // frames_.size() when entered
-    int64_t withheld_steps = 0;  // the outer scope's remaining steps beyond this one's
-    uint64_t mem_at_entry = 0;
-    uint64_t prev_mem_limit = 0;
-    uint32_t prev_depth = 0;
-    int64_t prev_wall = 0;  // previous effective deadlines
-    int64_t prev_cpu = 0;
-    int prev_owner[5] = {};  // previous owners of steps, memory, depth, wall, cpu
+    std::shared_ptr<Meter> meter;
+    uint32_t frame = 0;  // frames_.size() when entered
   };
   std::vector<Scope> scopes_;
-  uint64_t next_scope_instance_ = 0;
-  // Which scope's limit is the effective one, per kind (-1 = the task's own).
-  int owner_[5] = {-1, -1, -1, -1, -1};
-  int64_t wall_deadline_ = Fences::kNone;  // effective, steady ns
-  int64_t cpu_deadline_ = Fences::kNone;   // effective, in task CPU ns (cpu_used_ns)
-  int64_t start_ns_ = 0;                   // steady ns at Start
-  int64_t cpu_base_ = 0;                   // task CPU used before the current Run
-  int64_t thread_cpu_at_run_ = 0;          // the thread's CPU clock when the current Run began
-  bool running_ = false;
-  int64_t resume_reg_ = -1;  // absolute register awaiting an ask's reply
+
+  // The cache of the budget chain (vm.cc: Refill/Flush).
+  int64_t steps_left_ = 0;     // the loop's counter
+  int64_t steps_allowed_ = 0;  // its value at the last refill or flush
   bool quantum_ = false;
-  int64_t quantum_withheld_ = 0;
-  int quantum_prev_owner_ = -1;
+  int64_t quantum_left_ = 0;
+  bool quantum_binds_ = false;  // the quantum, not a budget, bounds steps_left_
+  uint64_t mem_used_ = 0;       // estimated bytes charged by this task
+  uint64_t mem_flushed_ = 0;
+  uint64_t mem_limit_ = 0;  // mem_used_ may reach this (absolute)
+  int64_t cpu_flushed_ = 0;
+  int64_t wall_deadline_ = Fences::kNone;    // effective, steady ns (budget or cancel)
+  int64_t cancel_deadline_ = Fences::kNone;  // SetCancelDeadline
+  int64_t cpu_deadline_ = Fences::kNone;     // in task CPU ns (cpu_used_ns)
+  uint32_t depth_limit_ = 0;                 // frames
+  int depth_owner_ = -1;                     // scope index whose limit it is (-1: inherited)
+  const Meter* depth_meter_ = nullptr;       // the tracker whose depth limit it is
+
+  int64_t cpu_base_ = 0;           // task CPU used before the current Run
+  int64_t thread_cpu_at_run_ = 0;  // the thread's CPU clock when the current Run began
+  bool running_ = false;
+  int64_t resume_reg_ = -1;   // absolute register awaiting an ask's reply
   bool relax_exact_ = false;  // leave the exact loop at the next jump
   TrapCode pending_trap_code_ = TrapCode::kNone;
   std::string pending_trap_message_;
@@ -280,9 +232,6 @@ class Task {
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily
   uint32_t pc_ = 0;
-  int64_t steps_left_ = 0;
-  uint64_t mem_used_ = 0;
-  uint64_t mem_limit_ = 0;
   uint64_t next_frame_id_ = 1;
   bool exact_ = false;
   bool started_ = false;
@@ -293,6 +242,7 @@ class Task {
   TrapCode trap_code_ = TrapCode::kNone;
   std::string trap_message_;
   std::vector<BacktraceFrame> trap_backtrace_;
+  std::optional<ir::Breach> breach_;  // a breach found by the loop or a host call
   Value result_;
   friend struct Exec;
 };

@@ -42,4 +42,22 @@ inline const char* TrapText(TrapCode code) { return Trap(code).text; }
 // "MT5016" -> kType; nullopt for anything that is not a trap code.
 std::optional<TrapCode> ParseTrapCode(std::string_view text);
 
+// How a run ended: one enum from the interpreter's loop up to the API's
+// result (docs/runtime.md). Each case carries its own details: a trap its
+// TrapCode, a breach its ir::Breach (which limit, which sandbox).
+enum class Outcome : uint8_t {
+  kOk,         // the entry function returned a value
+  kMainErr,    // the entry function returned Err(e) (MT5006, exit 1)
+  kTrap,       // a trap: code, message, backtrace
+  kBreach,     // a limit went over: the breach says which (and which sandbox)
+  kCancelled,  // interrupted by the host
+  kEscalated,  // a supervisor escalated at the top (MT5013, MT5014 for a restart limit)
+  kNoEntry,    // the entry function does not exist (exit 2)
+  // A task's Run() also stops before its end, which is never a run's result:
+  kSuspended,       // it waits (an ask, a full mailbox, `suspend`); Run() resumes
+  kPreempted,       // its scheduler quantum ran out; Run() resumes
+  kDeadlinePassed,  // the deadline set by Task::SetCancelDeadline passed (a late handler)
+};
+const char* OutcomeName(Outcome o);
+
 }  // namespace mty::ir

@@ -5,9 +5,10 @@
 // A turn runs `A::__turn_Msg(state, args) -> (state, reply)` as its own
 // interp::Task on a copy of the agent's state; the state is committed only
 // when the turn completes, so a turn that traps or breaches changes nothing.
-// `main`, turns and agent initialisers share the run's budget: what one task
-// consumes is charged to the others before they continue
-// (Task::ConsumeExternal).
+// Budgets are one tracker chain (runtime/budget.h): each agent has a child
+// tracker of the scope its spawner was in, so its initialiser and turns
+// draw from that sandbox (if any) and from the run, and each task refills
+// its counters from the chain before it continues.
 #pragma once
 
 #include <atomic>
@@ -23,6 +24,7 @@
 
 #include "mty/interp/vm.h"
 #include "mty/ir/policy.h"
+#include "mty/runtime/budget.h"
 #include "mty/runtime/watchdog.h"
 
 namespace mty::runtime {
@@ -30,10 +32,6 @@ namespace mty::runtime {
 using ir::TrapCode;
 
 struct AgentOptions {
-  interp::Limits limits;                   // the run's budget (shared by all tasks)
-  std::optional<uint64_t> spawned;         // agents that may be spawned
-  uint64_t mailbox = ir::kDefaultMailbox;  // messages queued per agent
-  ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;  // what a send to a full mailbox does
   // Steps a task runs before it yields to the others (programs that use
   // agents only; at least 10 000 by runtime.md §5).
   uint64_t quantum = 10000;
@@ -41,54 +39,47 @@ struct AgentOptions {
 
 class Scheduler {
  public:
-  // Makes the host of a new agent from the host of the task that spawns it
-  // (so the agent keeps the capabilities of the scope active at spawn).
-  using HostFactory = std::function<std::unique_ptr<interp::Host>(interp::Host& spawner)>;
-
+  // `root` is the run's tracker; `host` the run's host (output, effects:
+  // the grants are the tracker chain's, passed with each call).
   Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions options,
-            interp::Host* main_host, HostFactory make_host, Watchdog* watchdog);
+            std::shared_ptr<BudgetTracker> root, interp::Host* host, Watchdog* watchdog);
   ~Scheduler();
 
   // Runs `entry(args)` as the main task, then drains: agents finish the
-  // messages already queued. Returns main's outcome.
+  // messages already queued. Returns main's outcome, or the escalation
+  // that ended the run (kEscalated).
   interp::ExecOutcome Run(int entry, std::vector<interp::Value> args, std::string* error);
-  // Cancels the run from another thread (main's outcome: kInterrupted).
+  // Cancels the run from another thread (main's outcome: kCancelled).
   void Interrupt();
-
-  // Which agent limit ended `main`, for the run's exit code: "spawned",
-  // "mailbox" or "" (none).
-  const std::string& main_breach() const { return main_breach_; }
+  // Agents spawned so far.
+  uint64_t agents_spawned() const { return agents_.size(); }
 
   struct Agent;
   struct TaskRec;
   class TaskHost;
-  // What a sandbox entry has left for the agents spawned in it.
-  struct Envelope {
-    interp::SandboxRemaining left;
-    uint64_t spawned = 0;
-  };
 
  private:
   friend class TaskHost;
-  TaskRec* NewTask(int fn, std::vector<interp::Value> args, interp::Host* inner, Agent* agent,
-                   std::string* error, int64_t deadline = 0);
-  bool InitTask(TaskRec* rec, int fn, std::vector<interp::Value> args, interp::Host* inner,
-                std::string* error, int64_t deadline);
+  TaskRec* NewTask(int fn, std::vector<interp::Value> args, Agent* agent,
+                   std::shared_ptr<BudgetTracker> meter, std::string* error, int64_t deadline = 0);
+  bool InitTask(TaskRec* rec, int fn, std::vector<interp::Value> args,
+                std::shared_ptr<BudgetTracker> meter, std::string* error, int64_t deadline);
   bool BeginTurn(TaskRec* rec);
   void RunSlice(TaskRec* rec);
   void StartTurn(Agent* a);
   void FailAgent(Agent* a, const std::string& why, TaskRec* turn);
   void Wake(TaskRec* rec) { ready_.push_back(rec); }
   void Finished(TaskRec* rec);
+  // The tracker of the scope `from` is in now (what it spawns draws from).
+  std::shared_ptr<BudgetTracker> ScopeOf(TaskRec* from) const;
 
   // Host calls from tasks.
   std::optional<interp::Value> Spawn(TaskRec* from, int init_fn, std::string_view name,
-                                     std::vector<interp::Value>& args, TrapCode* code,
-                                     std::string* message);
+                                     std::vector<interp::Value>& args, interp::HostError* err);
   interp::Host::AskStatus Deliver(TaskRec* from, const interp::Value& target, std::string_view msg,
                                   std::vector<interp::Value>& args, bool ask,
                                   std::optional<int64_t> deadline_ns, interp::Value* reply,
-                                  TrapCode* code, std::string* message);
+                                  interp::HostError* err);
   // Answers the ask `id` of `asker` if it still waits for it.
   void Answer(TaskRec* asker, uint64_t id, interp::Value value);
   void FireTimers(bool wait);
@@ -97,18 +88,15 @@ class Scheduler {
   void Restart(Agent* a, int64_t delay_ns);
   void Escalate(Agent* sup, Agent* child, TrapCode code, const std::string& message);
   std::optional<interp::Value> SpawnSupervisor(TaskRec* from, int children_fn,
-                                               std::string_view name, TrapCode* code,
-                                               std::string* message);
+                                               std::string_view name,
+                                               std::shared_ptr<BudgetTracker> scope,
+                                               interp::HostError* err);
   std::optional<interp::Value> Child(const interp::Value& sup, std::string_view name,
-                                     TrapCode* code, std::string* message);
+                                     interp::HostError* err);
   Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
-  std::vector<std::shared_ptr<Envelope>> EnvelopesOf(TaskRec* from);
   TaskRec* AcquireTurnRec();
   void RecycleTurnRec(TaskRec* rec);
   std::vector<TaskRec*> free_recs_;
-  std::vector<std::shared_ptr<Envelope>> init_envelopes_;  // for spawns by a children task
-  std::map<std::pair<TaskRec*, uint64_t>, std::shared_ptr<Envelope>> envelopes_;
-  bool escalated_ = false;
 
   struct Timer {
     int64_t at;  // steady ns
@@ -123,8 +111,8 @@ class Scheduler {
 
   std::shared_ptr<const interp::Module> module_;
   AgentOptions options_;
-  interp::Host* main_host_;
-  HostFactory make_host_;
+  std::shared_ptr<BudgetTracker> root_;
+  interp::Host* host_;
   Watchdog* watchdog_;
   std::vector<std::unique_ptr<Agent>> agents_;  // by id - 1
   std::vector<std::unique_ptr<TaskRec>> tasks_;
@@ -132,11 +120,6 @@ class Scheduler {
   TaskRec* main_ = nullptr;
   bool main_done_ = false;
   interp::ExecOutcome main_outcome_;
-  std::string main_breach_;
-  // What all tasks together have consumed (the run's budget).
-  uint64_t total_steps_ = 0, total_mem_ = 0;
-  int64_t total_cpu_ = 0;
-  int64_t wall_deadline_ = 0;  // steady ns; 0 = none
   std::atomic<bool> cancelled_{false};
   std::mutex current_mu_;
   interp::Task* current_ = nullptr;

@@ -7,12 +7,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "mty/interp/meter.h"
 #include "mty/ir/policy.h"
 
 namespace mty::runtime {
@@ -23,12 +25,17 @@ using ir::LimitId;
 using ir::MailboxPolicy;
 using ir::Policy;
 
-// A node in the tracker chain. Counters are atomics, so one tracker may be
-// charged from several threads; the budget, name, parent and start time are
-// fixed at construction. The parent must outlive the child.
-class BudgetTracker {
+// A node in the tracker chain, and what every task's counters are a cache
+// of (it implements interp::Meter). Counters are atomics, so one tracker may
+// be charged from several threads; the policy, name, parent and start time
+// are fixed at construction. A tracker made by Enter or Child keeps its
+// parent alive; one made with a raw parent needs the parent to outlive it.
+class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<BudgetTracker> {
  public:
   explicit BudgetTracker(Policy policy, std::string name = "", BudgetTracker* parent = nullptr);
+  // A child that keeps `parent` alive (sandbox scopes, agents).
+  static std::shared_ptr<BudgetTracker> Child(std::shared_ptr<BudgetTracker> parent, Policy policy,
+                                              std::string name = "");
   BudgetTracker(const BudgetTracker&) = delete;
   BudgetTracker& operator=(const BudgetTracker&) = delete;
 
@@ -38,8 +45,11 @@ class BudgetTracker {
   // passes. Nothing is rolled back on a breach.
   std::optional<Breach> ChargeSteps(uint64_t n);
   std::optional<Breach> ChargeMemory(uint64_t bytes);
-  std::optional<Breach> RecordCpu(int64_t ns);  // negative values are ignored
-  std::optional<Breach> RecordSpawn();          // counts first: limit N -> the N+1-th breaches
+  std::optional<Breach> RecordCpu(int64_t ns);   // negative values are ignored
+  std::optional<Breach> RecordSpawn() override;  // counts first: limit N -> the N+1-th breaches
+  // Bytes about to be written: a breach when they would pass an output
+  // limit on the path (nothing is counted then: the write must not happen).
+  std::optional<Breach> ChargeOutput(uint64_t bytes) override;
   // `depth` messages queued for `agent` against the mailbox limits on the path.
   std::optional<Breach> CheckMailboxDepth(uint64_t depth, std::string_view agent) const;
   // A call depth of `depth` frames against the depth limits on the path.
@@ -59,8 +69,9 @@ class BudgetTracker {
   // Effective limits: the tightest on the path. Remaining* subtract what each
   // tracker has already used (0 once a tracker is over); nullopt when no
   // tracker on the path has a limit.
-  std::optional<uint64_t> RemainingSteps() const;
-  std::optional<uint64_t> RemainingMemory() const;
+  std::optional<uint64_t> RemainingSteps() const override;
+  std::optional<uint64_t> RemainingMemory() const override;
+  std::optional<int64_t> RemainingCpu() const override;
   // The earliest absolute deadline on the path, in steady_clock nanoseconds
   // since the steady_clock epoch.
   std::optional<int64_t> WallDeadlineNs() const;
@@ -73,15 +84,27 @@ class BudgetTracker {
   std::optional<std::vector<std::string>> EffectiveReadPaths() const;
   std::optional<std::vector<std::string>> EffectiveWritePaths() const;
 
-  const std::string& name() const { return name_; }
-  BudgetTracker* parent() const { return parent_; }
-  const Policy& policy() const { return policy_; }
+  // interp::Meter: what the interpreter's task cache is built on.
+  std::optional<Breach> Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) override;
+  std::optional<int64_t> WallDeadline() const override { return WallDeadlineNs(); }
+  std::optional<Breach> Exhausted(LimitId id) const override;
+  const Policy& policy() const override { return policy_; }
+  const std::string& name() const override { return name_; }
+  const interp::Meter* parent() const override { return parent_; }
+  std::optional<Breach> CheckGrant(GrantId id, std::string_view request) const override;
+  std::optional<std::vector<std::string>> EffectiveList(GrantId id) const override;
+  // A child named after the sandbox, with its limits and grants (it keeps
+  // this tracker alive when this one is owned by a shared_ptr).
+  std::shared_ptr<interp::Meter> Enter(const ir::SandboxDecl& decl) override;
+
+  BudgetTracker* parent_tracker() const { return parent_; }
   int64_t start_ns() const { return start_ns_; }  // steady_clock, at construction
 
   uint64_t steps_used() const { return steps_.load(std::memory_order_relaxed); }
   uint64_t memory_used() const { return memory_.load(std::memory_order_relaxed); }
   int64_t cpu_used_ns() const { return cpu_ns_.load(std::memory_order_relaxed); }
   uint64_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
+  uint64_t output_used() const { return output_.load(std::memory_order_relaxed); }
 
  private:
   std::optional<uint64_t> Lim(LimitId id) const;
@@ -97,6 +120,7 @@ class BudgetTracker {
   Policy policy_;
   std::string name_;
   BudgetTracker* parent_;
+  std::shared_ptr<BudgetTracker> keep_parent_;  // Child/Enter: the parent stays alive
   int64_t start_ns_;
   // The fs allow-lists normalised once, against the cwd at construction.
   std::optional<std::vector<std::string>> read_roots_;
@@ -105,6 +129,7 @@ class BudgetTracker {
   std::atomic<uint64_t> memory_{0};
   std::atomic<int64_t> cpu_ns_{0};
   std::atomic<uint64_t> spawned_{0};
+  std::atomic<uint64_t> output_{0};
 };
 
 }  // namespace mty::runtime
