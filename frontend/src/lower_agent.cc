@@ -335,7 +335,7 @@ std::optional<EntryError> ApplySandboxEntry(const SandboxEntry& en, ir::Policy& 
       if (!fits || v->int_value < 0) return bad(ir::UnitExpectation(info.unit));
       uint64_t n = static_cast<uint64_t>(v->int_value);
       if (absl::Status s = ir::CheckLimitValue(key->limit, n); !s.ok())
-        return bad(std::string(s.message()));
+        return EntryError{"MT2013", absl::StrCat("sandbox entry ", s.message()), ""};
       p.limits.Set(key->limit, n);
       return std::nullopt;
     }

@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "mty/mty.h"
+#include "mty/stdlib/fs_cap.h"
 
 namespace {
 
@@ -545,6 +546,96 @@ TEST(Api, RunsWithoutWallOrCpuBudgetNeedNoWatchdog) {
   EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(out, "1000\n");
+}
+
+// ---- The process-wide default caps: only the host installs them ---------
+
+// 8 threads run 1000 runs with different grants, some with none (they use
+// the default caps), some with everything: no run ever installs a cap, so
+// the default-cap runs never see what another run was granted, and the
+// default caps afterwards are exactly what the host installed.
+TEST(Api, DefaultCapsAreTheHostsAndNoRunChangesThem) {
+  constexpr int kDirs = 8;
+  TempTree tree;
+  std::vector<std::string> files;
+  for (int i = 0; i < kDirs; ++i) {
+    std::string dir = tree.Path("d" + std::to_string(i));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/f.txt") << "d" << i;
+    files.push_back(dir + "/f.txt");
+  }
+  // Prints, per file, its text or `-` (denied).
+  std::string src = "fn main() {\n";
+  for (const std::string& f : files)
+    src += "    match std.fs.read(\"" + f +
+           "\") {\n        Ok(s) => print(s),\n"
+           "        Err(_) => print(\"-\"),\n    }\n";
+  src += "}\n";
+  auto p = MustCompile(src, "caps.mty");
+  ASSERT_TRUE(p);
+
+  // The host's default caps: d0 readable, nothing writable.
+  mty::Grants host;
+  host.Set(mty::GrantId::kFsRead, std::vector<std::string>{tree.Path("d0")});
+  mty::InstallDefaultFsCaps(host);
+  const std::vector<std::string> installed = mty::stdlib::CurrentDefaultReadCap().roots();
+
+  auto expect_only = [&](int i) {  // dI readable, the others denied
+    std::string out;
+    for (int j = 0; j < kDirs; ++j) out += j == i ? "d" + std::to_string(j) : "-";
+    return out;
+  };
+  std::string all;
+  for (int j = 0; j < kDirs; ++j) all += "d" + std::to_string(j);
+
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 125; ++k) {
+        mty::RunOptions o;
+        std::string want;
+        switch ((t + k) % 4) {
+          case 0:  // its own directory
+            o.policy.grants.Set(mty::GrantId::kFsRead,
+                                std::vector<std::string>{tree.Path("d" + std::to_string(t))});
+            want = expect_only(t);
+            break;
+          case 1:  // no fs grant: the host's default cap
+            want = expect_only(0);
+            break;
+          case 2: {  // everything, with a manifest that sets no fs.read
+            mty::Policy manifest;
+            manifest.grants.Set(mty::GrantId::kNet, std::vector<std::string>{"example.com"});
+            mty::Policy flags;
+            flags.grants = mty::Grants::All();
+            o.policy = mty::Policy::Intersect(flags, manifest);
+            want = all;
+            break;
+          }
+          default:  // a grant outside the tree, and a manifest narrowing it to nothing
+            o.policy.grants.Set(mty::GrantId::kFsRead, std::vector<std::string>{});
+            want = expect_only(-1);
+            break;
+        }
+        std::string out;
+        o.on_stdout = [&](std::string_view s) { out.append(s); };
+        mty::RunResult r = p->Run(o);
+        if (r.outcome != mty::Outcome::kOk || out != want) {
+          ++wrong;
+          ADD_FAILURE() << "thread " << t << " run " << k << ": got " << out << " want " << want
+                        << " " << r.Report();
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(mty::stdlib::CurrentDefaultReadCap().roots(), installed);
+  EXPECT_FALSE(mty::stdlib::CurrentDefaultReadCap().unrestricted());
+  EXPECT_TRUE(mty::stdlib::CurrentDefaultWriteCap().roots().empty());
+  EXPECT_FALSE(mty::stdlib::CurrentDefaultWriteCap().unrestricted());
+  mty::InstallDefaultFsCaps(mty::Grants());  // back to deny-all for the other tests
 }
 
 }  // namespace

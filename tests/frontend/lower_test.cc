@@ -706,6 +706,28 @@ TEST(LowerTest, SandboxManifestEntriesAreChecked) {
   EXPECT_EQ(c.diags[1].message, "sandbox entry `wall` needs a duration such as 150ms");
 }
 
+// Sizes, durations and counts are written as everywhere else (the policy
+// table's units): `TiB`, `MB`, `G` used to be rejected in source only.
+TEST(LowerTest, SandboxEntriesTakeTheTablesUnits) {
+  Compiled c = CompileOk(R"(fn main() {
+  sandbox S with { memory = 1TiB, steps = 1G, output = 2MB, mailbox = 1k, cpu = 1h } { log(1) }
+}
+)");
+  EXPECT_THAT(c.text, HasSubstr("sandbox \"S\" { steps = 1000000000, memory = 1TiB, cpu = 1h, "
+                                "mailbox = 1000, output = 2000000B }"));
+  // A count takes no byte unit, a size no duration, a duration needs one.
+  Compiled bad = Compile(R"(fn main() {
+  sandbox T with { mailbox = 1KiB, memory = 2s, wall = 2, depth = 0 } { log(1) }
+}
+)");
+  ASSERT_EQ(bad.diags.size(), 4u) << bad.rendered;
+  EXPECT_EQ(bad.diags[0].message, "sandbox entry `mailbox` needs a count such as 1000 or 10k");
+  EXPECT_EQ(bad.diags[1].message, "sandbox entry `memory` needs a size such as 64MiB");
+  EXPECT_EQ(bad.diags[2].message, "sandbox entry `wall` needs a duration such as 150ms");
+  EXPECT_EQ(bad.diags[3].message,
+            "sandbox entry `depth` must be at least 1 (leave it out for no limit)");
+}
+
 TEST(LowerTest, UnknownEffectAndUnknownMethod) {
   Compiled c = Compile(R"(fn main() {
   std.fs.frob("x")

@@ -175,4 +175,52 @@ TEST(Http, WildcardSuffixEntries) {
   EXPECT_EQ(RunNet(src, {"*.other"}, nullptr), "Err(\"forbidden: api.evil.example:1\")\n");
 }
 
+// ---- The static check (mty check --manifest) and the run agree ----------
+// Both decide with the policy table's one host matcher on the host:port
+// that libcurl parses from the URL (issue #10: they used to disagree).
+
+std::vector<std::string> StaticFindings(const std::string& src, std::vector<std::string> net) {
+  auto p = mty::Program::FromSource(src, "net.mty");
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return {"does not compile"};
+  mty::Grants g;
+  g.Set(mty::GrantId::kNet, std::move(net));
+  return (*p)->CheckAgainst(g);
+}
+
+TEST(Http, StarAdmitsEveryHostInTheCheckAndTheRun) {
+  LoopbackServer server(1);
+  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/hello";
+  std::string src = "fn main() {\n  log(std.net.get(\"" + url + "\").unwrap().body)\n}\n";
+  EXPECT_TRUE(StaticFindings(src, {"*"}).empty());
+  // The run used to deny every host under `*`.
+  EXPECT_EQ(RunNet(src, {"*"}, nullptr), "hello\n");
+  // `*:port` is any host on that port only.
+  EXPECT_TRUE(StaticFindings(src, {"*:" + std::to_string(server.port())}).empty());
+  EXPECT_EQ(StaticFindings(src, {"*:1"}).size(), 1u);
+}
+
+TEST(Http, UpperCaseSchemeIsCheckedStaticallyAsAtRunTime) {
+  std::string src = "fn main() {\n  log(std.net.get(\"HTTPS://Api.Example.com/x\"))\n}\n";
+  // The static check used to skip URLs it did not parse itself.
+  std::vector<std::string> f = StaticFindings(src, {"other.example.com"});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].find("api.example.com:443 is outside the manifest's net list"), std::string::npos)
+      << f[0];
+  EXPECT_EQ(RunNet(src, {"other.example.com"}, nullptr),
+            "Err(\"forbidden: api.example.com:443\")\n");
+  EXPECT_TRUE(StaticFindings(src, {"api.example.com:443"}).empty());
+}
+
+TEST(Http, TrailingDotHostIsTheSameHostInTheCheckAndTheRun) {
+  std::string src = "fn main() {\n  log(std.net.get(\"http://localhost.:9/\"))\n}\n";
+  EXPECT_TRUE(StaticFindings(src, {"localhost:9"}).empty());
+  // The run used to deny `localhost.` under a `localhost:9` grant; now the
+  // request goes out (and fails to connect: nothing listens on port 9).
+  std::string out = RunNet(src, {"localhost:9"}, nullptr);
+  EXPECT_EQ(out.find("forbidden"), std::string::npos) << out;
+  EXPECT_EQ(StaticFindings(src, {"localhost:10"}).size(), 1u);
+  EXPECT_EQ(RunNet(src, {"localhost:10"}, nullptr), "Err(\"forbidden: localhost.:9\")\n");
+}
+
 }  // namespace
