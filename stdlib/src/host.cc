@@ -91,8 +91,8 @@ std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Va
     ++denials_;
     std::string text = absl::StrCat("forbidden: ", what);
     if (options_.trace)
-      options_.trace(
-          absl::StrCat("MT5015 denied ", std::string(path), " ", what, " (", family, ")"));
+      options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ",
+                                  std::string(path), " ", what, " (", family, ")"));
     if (options_.deny_is_trap) {
       err->code = TrapCode::kCapability;
       err->message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", text);

@@ -1,0 +1,187 @@
+// Internal to the interpreter: how Task::Run and the dispatch loop stop
+// (Stop, Mode), the clocks, and Exec, the friend of Task whose static members
+// are split by job: the task lifecycle and outcomes (task.cc), the budget
+// cache, sandbox scopes and fences (scope.cc), places and references
+// (place.cc), and the loop (loop.cc). Frame pushes and pops stay inline here
+// for the loop.
+#pragma once
+
+#include <pthread.h>
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "builtins.h"
+#include "mty/interp/bytecode.h"
+#include "mty/interp/vm.h"
+
+namespace mty::interp {
+
+enum class Mode { kFree, kMetered, kExact };
+enum class Stop {
+  kDone,
+  kTrap,
+  kBreach,  // Task::breach_ is set
+  kStepBudget,
+  kMemBudget,
+  kWallBudget,
+  kCpuBudget,
+  kSuspended,
+  kInterrupted,     // the host cancelled the run
+  kDeadlinePassed,  // the task's cancel deadline passed
+  kToExact,
+  kReMode,    // the loop mode must change (a scope added or dropped limits); pc_ is set
+  kContinue,  // (internal) nothing to stop for
+};
+inline int64_t SteadyNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+inline int64_t ThreadCpuNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+inline int64_t SatAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
+}
+inline constexpr int64_t kUnlimitedSteps = std::numeric_limits<int64_t>::max();
+// References to references are followed this many times at most; more means
+// a cycle (a reference stored into the place it refers to).
+inline constexpr int kMaxRefHops = 64;
+// Open sandbox scopes per task.
+inline constexpr size_t kMaxScopes = 10000;
+
+struct Exec {
+  // ---- frames ----
+  static const std::vector<Value>& Consts(Task& t, uint32_t fi) {
+    std::vector<Value>& c = t.consts_[fi];
+    const CompiledFunction& f = t.module_->functions[fi];
+    if (c.size() != f.constants.size()) {
+      c.clear();
+      for (const ir::Constant& k : f.constants) {
+        switch (k.kind) {
+          case ir::Constant::Kind::kUnit: c.push_back(Value::Unit()); break;
+          case ir::Constant::Kind::kBool: c.push_back(Value::Bool(k.i)); break;
+          case ir::Constant::Kind::kInt: c.push_back(Value::Int(k.i)); break;
+          case ir::Constant::Kind::kFloat: c.push_back(Value::Float(k.f)); break;
+          case ir::Constant::Kind::kChar:
+            c.push_back(Value::Char(static_cast<uint32_t>(k.i)));
+            break;
+          case ir::Constant::Kind::kStr: c.push_back(MakeStr(k.s)); break;
+          case ir::Constant::Kind::kDuration: c.push_back(Value::Duration(k.i)); break;
+          case ir::Constant::Kind::kSize: c.push_back(Value::Size(k.i)); break;
+          case ir::Constant::Kind::kFn:
+            c.push_back(Value::Fn(static_cast<uint32_t>(t.module_->FindFunction(k.s))));
+            break;
+        }
+      }
+    }
+    return c;
+  }
+
+  // Pushes a frame for fn `fi` at the top of the stack; its locals are
+  // initialised to (), its constants materialised. Arguments are written by
+  // the caller afterwards at stack_[base + 1 + i]. False at the depth limit.
+  static bool PushFrame(Task& t, uint32_t fi, uint32_t base, uint32_t ret_pc, int32_t ret_reg) {
+    if (t.frames_.size() >= t.depth_limit_) return false;
+    const CompiledFunction& f = t.module_->functions[fi];
+    size_t need = static_cast<size_t>(base) + f.frame_size;
+    if (t.stack_.size() < need) t.stack_.resize(std::max(need, t.stack_.size() * 2));
+    // Registers above the top frame hold no heap values (PopFrame releases
+    // them), so they are initialised without release checks.
+    Value* r = t.stack_.data() + base;
+    for (uint32_t i = 0; i < f.num_locals; ++i) r[i].RawSetUnit();
+    const std::vector<Value>& c = Consts(t, fi);
+    for (size_t i = 0; i < c.size(); ++i) {
+      if (c[i].IsHeap()) {
+        r[f.num_locals + i].RawSetUnit();
+        r[f.num_locals + i] = c[i];
+      } else {
+        r[f.num_locals + i].RawCopyImmediate(c[i]);
+      }
+    }
+    t.frames_.push_back(Frame{fi, f.frame_size, base, ret_pc, ret_reg, t.next_frame_id_++});
+    return true;
+  }
+
+  static void PopFrame(Task& t) {
+    const Frame& fr = t.frames_.back();
+    Value* r = t.stack_.data() + fr.base;
+    for (uint32_t i = 0; i < fr.size; ++i)
+      if (r[i].IsHeap()) r[i].SetImm(Tag::kUnit, 0);
+    t.frames_.pop_back();
+  }
+
+  static uint32_t TopOfStack(const Task& t) {
+    const Frame& fr = t.frames_.back();
+    return fr.base + fr.size;
+  }
+
+  // ---- traps ----
+  static void SetTrap(Task& t, TrapCode code, std::string message);
+  static Stop Trap(Task& t, TrapCode code, std::string message);
+  static Stop Breach(Task& t, ir::Breach b);
+  // ---- the budget chain and its cache ----
+  static Meter& Scope(const Task& t) { return *t.current_meter(); }
+
+  // Charges what the task used since the last flush to its chain. The loop's
+  // counters must be saved (SAVE) first.
+  static std::optional<ir::Breach> Flush(Task& t);
+  // The depth limit of the innermost scope: the tightest of every tracker's
+  // own limit on the path, counted from where this task entered it (from
+  // its start for trackers it began inside).
+  static void ComputeDepth(Task& t);
+  static ir::Breach DepthBreach(const Task& t);
+  // Reloads the cache from the chain: what the innermost scope has left.
+  static void Refill(Task& t);
+  // Publishes the effective deadlines to the watchdog.
+  static void PublishFences(Task& t);
+  // Whether a deadline has passed.
+  static Stop CheckDeadlines(Task& t);
+  // The interrupt flag was set: by the host (cancel) or by a watchdog.
+  static Stop Poked(Task& t);
+  // Enters sandbox `di`: a child tracker of the innermost scope's, with the
+  // declaration's limits and grants. The loop's counters are saved and the
+  // step counter is exact here (a scope change ends a segment).
+  static Stop EnterScope(Task& t, uint32_t di);
+  // Leaves the innermost scope; what it used stays charged to every
+  // tracker that enclosed it.
+  static std::optional<ir::Breach> PopScope(Task& t);
+  static std::string Kind(Task& t, const Value& v) { return KindName(*t.module_, v); }
+
+  // ---- places and references ----
+  struct Chain {
+    std::vector<HeapObj*> objs;  // heap objects along a written path
+    bool inserted = false;       // a map key was inserted by the path
+    uint64_t key_est = 0;
+  };
+
+  // Applies one projection step to cur. key is the index/key for kIndex.
+  static Value* Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
+                     const Value* key, bool write, Chain* chain);
+  static Value* RefTarget(Task& t, const RefObj* r, bool write, Chain* chain);
+  static Value* Resolve(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain);
+  static bool MakeRef(Task& t, Value* R, const PlaceDesc& d, bool is_mut, Value& out);
+  static void AddEst(Chain& chain, int64_t delta) {
+    for (HeapObj* h : chain.objs)
+      h->est = static_cast<uint64_t>(static_cast<int64_t>(h->est) + delta);
+  }
+
+  // ---- the loop ----
+  template <Mode M>
+  static Stop Loop(Task& t);
+  static ExecOutcome Finish(Task& t, Stop s);
+};
+
+}  // namespace mty::interp

@@ -1,0 +1,219 @@
+// Places and references: resolving a place's projections (auto-deref, copy
+// on write along a written path, map keys inserted by a write), making and
+// following references, with the traps for each misuse.
+#include "exec.h"
+
+namespace mty::interp {
+
+Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
+                  const Value* key, bool write, Chain* chain) {
+  // Projections look through references, as Rust's auto-deref does.
+  for (int hops = 0; cur->Is(Tag::kRef); ++hops) {
+    if (hops > kMaxRefHops) {
+      Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
+      return nullptr;
+    }
+    cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
+    if (!cur) return nullptr;
+  }
+  const Module& m = *t.module_;
+  switch (kind) {
+    case RefStep::Kind::kField:
+    case RefStep::Kind::kVariantField: {
+      bool tuple_ok = kind == RefStep::Kind::kField && cur->Is(Tag::kTuple) && variant == 1;
+      if (tuple_ok) {
+        auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
+        if (index >= a->items.size()) {
+          Trap(t, TrapCode::kIndex,
+               absl::StrCat("tuple index ", index, " out of range for a tuple of ",
+                            a->items.size()));
+          return nullptr;
+        }
+        if (write) chain->objs.push_back(a);
+        return &a->items[index];
+      }
+      if (!cur->Is(Tag::kAdt)) {
+        Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
+             cur->Is(Tag::kDead) ? "use of a moved or dropped value"
+                                 : absl::StrCat("field access on ", Kind(t, *cur)));
+        return nullptr;
+      }
+      auto* a = static_cast<AdtObj*>(write ? MakeUnique(*cur) : cur->h());
+      if (kind == RefStep::Kind::kVariantField && a->variant != variant) {
+        const AdtInfo& info = m.adts[a->adt];
+        Trap(t, TrapCode::kType,
+             absl::StrCat("expected variant ",
+                          variant < info.variant_names.size() ? info.variant_names[variant]
+                                                              : absl::StrCat(variant),
+                          " of ", info.name, ", found ", info.variant_names[a->variant]));
+        return nullptr;
+      }
+      if (index >= a->fields.size()) {
+        Trap(t, TrapCode::kType, absl::StrCat(m.adts[a->adt].name, " has no field ", index));
+        return nullptr;
+      }
+      if (write) chain->objs.push_back(a);
+      return &a->fields[index];
+    }
+    case RefStep::Kind::kIndex: {
+      if (cur->Is(Tag::kArray)) {
+        if (!key->Is(Tag::kInt)) {
+          Trap(t, TrapCode::kType, absl::StrCat("array index must be Int, found ", Kind(t, *key)));
+          return nullptr;
+        }
+        auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
+        int64_t i = key->i();
+        if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
+          Trap(t, TrapCode::kIndex,
+               absl::StrCat("index ", i, " out of range for an array of length ", a->items.size()));
+          return nullptr;
+        }
+        if (write) chain->objs.push_back(a);
+        return &a->items[i];
+      }
+      if (cur->Is(Tag::kMap)) {
+        auto* mo = static_cast<MapObj*>(write ? MakeUnique(*cur) : cur->h());
+        int j = mo->Find(*key);
+        if (j < 0) {
+          if (!write) {
+            Trap(t, TrapCode::kIndex, absl::StrCat("key ", Debug(m, *key), " not found in map"));
+            return nullptr;
+          }
+          if (!IsMapKey(*key)) {
+            Trap(t, TrapCode::kType,
+                 absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
+                              Kind(t, *key)));
+            return nullptr;
+          }
+          mo->entries.push_back({*key, Value::Unit()});
+          mo->index.emplace(*key, static_cast<uint32_t>(mo->entries.size() - 1));
+          uint64_t k = Estimate(*key);
+          mo->est += k + 8;
+          chain->inserted = true;
+          chain->key_est = k;
+          for (HeapObj* h : chain->objs) h->est += k + 8;
+          j = static_cast<int>(mo->entries.size() - 1);
+        }
+        if (write) chain->objs.push_back(mo);
+        return &mo->entries[j].second;
+      }
+      Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
+           cur->Is(Tag::kDead) ? "use of a moved or dropped value"
+                               : absl::StrCat("cannot index ", Kind(t, *cur)));
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+Value* Exec::RefTarget(Task& t, const RefObj* r, bool write, Chain* chain) {
+  if (r->frame_id != 0) {
+    bool live = false;
+    for (size_t i = t.frames_.size(); i-- > 0;) {
+      const Frame& fr = t.frames_[i];
+      if (r->slot >= fr.base && r->slot < fr.base + fr.size) {
+        live = fr.id == r->frame_id;
+        break;
+      }
+    }
+    if (!live) {
+      Trap(t, TrapCode::kUseOfDropped, "use of a reference to a local whose frame has returned");
+      return nullptr;
+    }
+  }
+  if (write && !r->is_mut) {
+    Trap(t, TrapCode::kType, "write through a shared reference (&); use &mut");
+    return nullptr;
+  }
+  Value* cur = &t.stack_[r->slot];
+  for (const RefStep& s : r->steps) {
+    uint32_t idx = s.kind == RefStep::Kind::kIndex ? 0 : static_cast<uint32_t>(s.key.i());
+    cur = Step(t, cur, s.kind, idx, s.variant, &s.key, write, chain);
+    if (!cur) return nullptr;
+  }
+  return cur;
+}
+
+Value* Exec::Resolve(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain) {
+  Value* cur = &R[d.base];
+  for (const ir::Projection& pr : d.proj) {
+    switch (pr.kind) {
+      case ir::Projection::Kind::kDeref:
+        if (!cur->Is(Tag::kRef)) {
+          Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
+          return nullptr;
+        }
+        cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
+        break;
+      case ir::Projection::Kind::kField:
+        cur = Step(t, cur, RefStep::Kind::kField, pr.index, 0, nullptr, write, chain);
+        break;
+      case ir::Projection::Kind::kTupleIndex:
+        if (!cur->Is(Tag::kTuple)) {
+          Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
+               cur->Is(Tag::kDead) ? "use of a moved or dropped value"
+                                   : absl::StrCat("tuple access on ", Kind(t, *cur)));
+          return nullptr;
+        }
+        cur = Step(t, cur, RefStep::Kind::kField, pr.index, 1, nullptr, write, chain);
+        break;
+      case ir::Projection::Kind::kVariantField:
+        cur =
+            Step(t, cur, RefStep::Kind::kVariantField, pr.index, pr.variant, nullptr, write, chain);
+        break;
+      case ir::Projection::Kind::kIndex:
+        cur = Step(t, cur, RefStep::Kind::kIndex, 0, 0, &R[pr.index], write, chain);
+        break;
+    }
+    if (!cur) return nullptr;
+  }
+  return cur;
+}
+
+bool Exec::MakeRef(Task& t, Value* R, const PlaceDesc& d, bool is_mut, Value& out) {
+  auto* ref = new RefObj();
+  Value result = Value::Heap(ref);
+  ref->is_mut = is_mut;
+  const Frame& fr = t.frames_.back();
+  ref->slot = fr.base + static_cast<uint32_t>(d.base);
+  ref->frame_id = fr.id;
+  for (const ir::Projection& pr : d.proj) {
+    switch (pr.kind) {
+      case ir::Projection::Kind::kDeref: {
+        Value* cur = RefTarget(t, ref, false, nullptr);
+        if (!cur) return false;
+        if (!cur->Is(Tag::kRef)) {
+          Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
+          return false;
+        }
+        auto* inner = static_cast<RefObj*>(cur->h());
+        if (is_mut && !inner->is_mut) {
+          Trap(t, TrapCode::kType, "&mut through a shared reference");
+          return false;
+        }
+        ref->slot = inner->slot;
+        ref->frame_id = inner->frame_id;
+        ref->steps = inner->steps;
+        break;
+      }
+      case ir::Projection::Kind::kField:
+        ref->steps.push_back({RefStep::Kind::kField, 0, Value::Int(pr.index)});
+        break;
+      case ir::Projection::Kind::kTupleIndex:
+        ref->steps.push_back({RefStep::Kind::kField, 1, Value::Int(pr.index)});
+        break;
+      case ir::Projection::Kind::kVariantField:
+        ref->steps.push_back({RefStep::Kind::kVariantField, pr.variant, Value::Int(pr.index)});
+        break;
+      case ir::Projection::Kind::kIndex:
+        ref->steps.push_back({RefStep::Kind::kIndex, 0, R[pr.index]});
+        break;
+    }
+  }
+  // Check now that the place exists, so a bad reference fails where made.
+  if (!RefTarget(t, ref, false, nullptr)) return false;
+  out = std::move(result);
+  return true;
+}
+
+}  // namespace mty::interp

@@ -1,0 +1,119 @@
+// The budget chain as the task sees it: the cache of its counters (Refill,
+// Flush), the depth limit, sandbox scopes (a child tracker per entry), and
+// the wall/CPU fences published to the watchdog.
+#include "exec.h"
+
+namespace mty::interp {
+
+std::optional<ir::Breach> Exec::Flush(Task& t) {
+  const int64_t used = t.steps_allowed_ - t.steps_left_;
+  t.steps_allowed_ = t.steps_left_;
+  if (t.quantum_) t.quantum_left_ -= used;
+  const uint64_t mem = t.mem_used_ - t.mem_flushed_;
+  t.mem_flushed_ = t.mem_used_;
+  const int64_t cpu_now = t.cpu_used_ns();
+  const int64_t cpu = cpu_now - t.cpu_flushed_;
+  t.cpu_flushed_ = cpu_now;
+  if (used == 0 && mem == 0 && cpu == 0) return std::nullopt;
+  return Scope(t).Charge(static_cast<uint64_t>(std::max<int64_t>(used, 0)), mem, cpu);
+}
+
+void Exec::ComputeDepth(Task& t) {
+  uint64_t limit = UINT32_MAX;
+  t.depth_owner_ = -1;
+  t.depth_meter_ = nullptr;
+  for (const Meter* m = t.meter_.get(); m; m = m->parent())
+    if (auto d = m->policy().limits.Get(ir::LimitId::kDepth); d && *d <= limit) {
+      limit = *d;
+      t.depth_meter_ = m;
+    }
+  for (size_t i = 0; i < t.scopes_.size(); ++i) {
+    const Task::Scope& s = t.scopes_[i];
+    if (auto d = s.meter->policy().limits.Get(ir::LimitId::kDepth); d && s.frame + *d <= limit) {
+      limit = s.frame + *d;
+      t.depth_owner_ = static_cast<int>(i);
+      t.depth_meter_ = s.meter.get();
+    }
+  }
+  t.depth_limit_ = static_cast<uint32_t>(std::min<uint64_t>(limit, UINT32_MAX));
+}
+
+ir::Breach Exec::DepthBreach(const Task& t) {
+  const Meter* m = t.depth_meter_;
+  const uint64_t base = t.depth_owner_ >= 0 ? t.scopes_[t.depth_owner_].frame : 0;
+  const uint64_t bound = m ? *m->policy().limits.Get(ir::LimitId::kDepth) : t.depth_limit_;
+  return ir::Breach::Over(ir::LimitId::kDepth, t.frames_.size() + 1 - base, bound, "",
+                          m ? m->name() : "");
+}
+
+void Exec::Refill(Task& t) {
+  const Meter& m = Scope(t);
+  const std::optional<uint64_t> rs = m.RemainingSteps();
+  const std::optional<uint64_t> rm = m.RemainingMemory();
+  const std::optional<int64_t> rc = m.RemainingCpu();
+  const std::optional<int64_t> wall = m.WallDeadline();
+  int64_t allow =
+      rs ? static_cast<int64_t>(std::min<uint64_t>(*rs, kUnlimitedSteps)) : kUnlimitedSteps;
+  t.quantum_binds_ = t.quantum_ && t.quantum_left_ < allow;
+  if (t.quantum_binds_) allow = std::max<int64_t>(t.quantum_left_, 0);
+  t.steps_left_ = t.steps_allowed_ = allow;
+  if (rs || rm || t.quantum_) t.metered_ = true;
+  if (rm) {
+    uint64_t lim = t.mem_used_ + *rm;
+    t.mem_limit_ = lim < t.mem_used_ ? std::numeric_limits<uint64_t>::max() : lim;
+  } else {
+    t.mem_limit_ = std::numeric_limits<uint64_t>::max();
+  }
+  t.cpu_deadline_ = rc ? SatAdd(t.cpu_used_ns(), std::max<int64_t>(*rc, 0)) : Fences::kNone;
+  t.wall_deadline_ = std::min(wall.value_or(Fences::kNone), t.cancel_deadline_);
+  PublishFences(t);
+}
+
+void Exec::PublishFences(Task& t) {
+  t.fences_.wall_deadline.store(t.wall_deadline_, std::memory_order_relaxed);
+  int64_t cpu = Fences::kNone;
+  if (t.cpu_deadline_ != Fences::kNone && t.running_)
+    cpu = SatAdd(t.thread_cpu_at_run_, t.cpu_deadline_ - t.cpu_base_);
+  t.fences_.cpu_deadline.store(cpu, std::memory_order_relaxed);
+  if (t.watcher_) t.watcher_->FencesChanged(t);
+}
+
+Stop Exec::CheckDeadlines(Task& t) {
+  if (t.wall_deadline_ != Fences::kNone) {
+    const int64_t now = SteadyNow();
+    if (now >= t.cancel_deadline_) return Stop::kDeadlinePassed;
+    if (now >= t.wall_deadline_) return Stop::kWallBudget;
+  }
+  if (t.cpu_deadline_ != Fences::kNone && t.cpu_used_ns() >= t.cpu_deadline_)
+    return Stop::kCpuBudget;
+  return Stop::kContinue;
+}
+
+Stop Exec::Poked(Task& t) {
+  t.interrupt_.store(false, std::memory_order_relaxed);
+  if (t.cancel_.exchange(false, std::memory_order_relaxed)) return Stop::kInterrupted;
+  return CheckDeadlines(t);
+}
+
+Stop Exec::EnterScope(Task& t, uint32_t di) {
+  // Hostile MtyIR can enter sandboxes in a loop without leaving them.
+  if (t.scopes_.size() >= kMaxScopes)
+    return Trap(t, TrapCode::kDepth,
+                absl::StrCat("sandbox nesting exceeded: ", kMaxScopes, " scopes"));
+  if (std::optional<ir::Breach> b = Flush(t)) return Breach(t, std::move(*b));
+  std::shared_ptr<Meter> child = Scope(t).Enter(t.module_->sandboxes[di]);
+  t.scopes_.push_back(Task::Scope{std::move(child), static_cast<uint32_t>(t.frames_.size())});
+  ComputeDepth(t);
+  Refill(t);
+  return Stop::kContinue;
+}
+
+std::optional<ir::Breach> Exec::PopScope(Task& t) {
+  std::optional<ir::Breach> b = Flush(t);
+  t.scopes_.pop_back();
+  ComputeDepth(t);
+  Refill(t);
+  return b;
+}
+
+}  // namespace mty::interp

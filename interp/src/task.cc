@@ -1,0 +1,259 @@
+// The task lifecycle: making a task, starting it, running it (choosing the
+// loop variant, refilling the budget cache), traps and how a run of the
+// loop becomes an ExecOutcome.
+#include <new>
+
+#include "exec.h"
+
+namespace mty::interp {
+
+Task::Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter)
+    : module_(std::move(m)), host_(host), meter_(std::move(meter)) {
+  consts_.resize(module_->functions.size());
+}
+
+Task::~Task() {
+  // Release registers before the module's constants go away.
+  stack_.clear();
+}
+
+void Task::ResumeTrap(TrapCode code, std::string message) {
+  resume_reg_ = -1;
+  pending_trap_code_ = code;
+  pending_trap_message_ = std::move(message);
+}
+
+void Task::SetQuantum(uint64_t steps) {
+  if (steps == 0 || finished_) return;
+  quantum_ = true;
+  quantum_left_ = static_cast<int64_t>(std::min<uint64_t>(steps, kUnlimitedSteps));
+}
+
+void Task::Resume(Value reply) {
+  if (resume_reg_ >= 0 && static_cast<size_t>(resume_reg_) < stack_.size())
+    stack_[resume_reg_] = std::move(reply);
+  resume_reg_ = -1;
+}
+
+int64_t Task::cpu_used_ns() const {
+  return running_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
+}
+
+void Exec::SetTrap(Task& t, TrapCode code, std::string message) {
+  t.trap_code_ = code;
+  t.trap_message_ = std::move(message);
+  t.trap_backtrace_.clear();
+  uint32_t pc = t.pc_;
+  for (size_t i = t.frames_.size(); i-- > 0;) {
+    const Frame& fr = t.frames_[i];
+    const CompiledFunction& f = t.module_->functions[fr.fn];
+    ir::Loc loc = pc < f.loc.size() ? f.loc[pc] : ir::Loc{};
+    t.trap_backtrace_.push_back({f.name, loc});
+    pc = fr.ret_pc > 0 ? fr.ret_pc - 1 : 0;
+  }
+}
+
+Stop Exec::Trap(Task& t, TrapCode code, std::string message) {
+  SetTrap(t, code, std::move(message));
+  return Stop::kTrap;
+}
+
+Stop Exec::Breach(Task& t, ir::Breach b) {
+  t.breach_ = std::move(b);
+  return Stop::kBreach;
+}
+
+ExecOutcome Exec::Finish(Task& t, Stop s) {
+  ExecOutcome o;
+  if (s == Stop::kStepBudget && t.quantum_binds_) {
+    // The scheduler's quantum ran out, not a budget: the instruction at pc
+    // has not run, so the steps it would have used are not charged.
+    t.steps_left_ = static_cast<int64_t>(t.breach_index_);
+    std::optional<ir::Breach> b = Flush(t);
+    t.quantum_ = false;
+    t.relax_exact_ = true;
+    if (!b) {
+      o.kind = Outcome::kPreempted;
+      return o;
+    }
+    t.breach_ = std::move(b);
+    s = Stop::kBreach;
+  }
+  const Stop why = s;
+  std::optional<ir::Breach> flushed = Flush(t);
+  std::optional<ir::LimitId> limit;
+  switch (s) {
+    case Stop::kStepBudget: limit = ir::LimitId::kSteps; break;
+    case Stop::kMemBudget: limit = ir::LimitId::kMemory; break;
+    case Stop::kWallBudget: limit = ir::LimitId::kWall; break;
+    case Stop::kCpuBudget: limit = ir::LimitId::kCpu; break;
+    default: break;
+  }
+  if (limit) {
+    // The chain says which tracker's limit it was.
+    t.breach_ = flushed ? std::move(flushed) : Scope(t).Exhausted(*limit);
+    if (!t.breach_) {
+      // A deadline that the chain no longer has (a scope was left): go on.
+      o.kind = Outcome::kSuspended;
+      return o;
+    }
+    s = Stop::kBreach;
+  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed)) {
+    t.breach_ = std::move(flushed);  // e.g. CPU found over its limit at the flush
+    s = Stop::kBreach;
+  }
+  switch (s) {
+    case Stop::kDone:
+      o.kind = Outcome::kOk;
+      o.value = std::move(t.result_);
+      t.finished_ = true;
+      break;
+    case Stop::kTrap:
+      o.kind = Outcome::kTrap;
+      o.code = t.trap_code_;
+      o.message = t.trap_message_;
+      o.backtrace = t.trap_backtrace_;
+      t.finished_ = true;
+      break;
+    case Stop::kBreach: {
+      o.kind = Outcome::kBreach;
+      o.breach = t.breach_;
+      o.code = t.breach_->Code();
+      o.message = t.breach_->Message();
+      // Breaches report where they happened, like traps; a step breach the
+      // statement it landed on.
+      SetTrap(t, o.code, "");
+      if (why == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
+        const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+        auto it = f.step_locs.find(t.pc_);
+        if (it != f.step_locs.end() && t.breach_index_ < it->second.size())
+          t.trap_backtrace_[0].loc = it->second[t.breach_index_];
+      }
+      o.backtrace = t.trap_backtrace_;
+      t.finished_ = true;
+      break;
+    }
+    case Stop::kSuspended: o.kind = Outcome::kSuspended; break;
+    case Stop::kInterrupted: o.kind = Outcome::kCancelled; break;
+    case Stop::kDeadlinePassed: o.kind = Outcome::kDeadlinePassed; break;
+    case Stop::kStepBudget:
+    case Stop::kMemBudget:
+    case Stop::kWallBudget:
+    case Stop::kCpuBudget:
+    case Stop::kToExact:
+    case Stop::kReMode:
+    case Stop::kContinue: break;  // handled above and by Run
+  }
+  if (t.finished_) {
+    while (!t.scopes_.empty()) t.scopes_.pop_back();
+    while (!t.frames_.empty()) PopFrame(t);
+  }
+  return o;
+}
+
+bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
+  if (started_) {
+    *error = "task already started";
+    return false;
+  }
+  if (!meter_) {
+    *error = "a task needs a budget chain (interp::Meter)";
+    return false;
+  }
+  if (fn < 0 || static_cast<size_t>(fn) >= module_->functions.size()) {
+    *error = "no such function";
+    return false;
+  }
+  const CompiledFunction& f = module_->functions[fn];
+  if (f.num_params != args.size()) {
+    *error =
+        absl::StrCat("fn ", f.name, " takes ", f.num_params, " argument(s), given ", args.size());
+    return false;
+  }
+  Exec::ComputeDepth(*this);
+  if (depth_limit_ == 0) {
+    *error = Exec::DepthBreach(*this).Message();
+    return false;
+  }
+  stack_.resize(std::max<size_t>(64, f.frame_size));
+  Exec::PushFrame(*this, static_cast<uint32_t>(fn), 0, 0, -1);
+  for (size_t i = 0; i < args.size(); ++i) stack_[1 + i] = std::move(args[i]);
+  pc_ = 0;
+  started_ = true;
+  return true;
+}
+
+ExecOutcome Task::Run() {
+  if (!started_ || finished_) {
+    ExecOutcome o;
+    o.kind = Outcome::kTrap;
+    o.code = TrapCode::kType;
+    o.message = started_ ? "task already finished" : "task not started";
+    return o;
+  }
+  if (pending_trap_code_ != TrapCode::kNone) {
+    // The ask this task waits on failed (runtime.md §5): trap at the ask.
+    if (pc_ > 0) --pc_;
+    Exec::SetTrap(*this, pending_trap_code_, std::move(pending_trap_message_));
+    pending_trap_code_ = TrapCode::kNone;
+    return Exec::Finish(*this, Stop::kTrap);
+  }
+  // CPU time is the thread's CPU clock while the task runs.
+  running_ = true;
+  thread_cpu_at_run_ = ThreadCpuNow();
+  clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
+  pthread_getcpuclockid(pthread_self(), &clock);
+  fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
+  // The cache starts from what the chain has left now (other tasks of the
+  // run may have used some since this task last ran).
+  Exec::Refill(*this);
+  if (exact_) relax_exact_ = true;  // back to metered at the next jump if there is room
+  struct EndRun {
+    Task& t;
+    ~EndRun() {
+      t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
+      t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
+      t.running_ = false;
+      t.fences_.wall_deadline.store(Fences::kNone, std::memory_order_relaxed);
+      t.fences_.cpu_deadline.store(Fences::kNone, std::memory_order_relaxed);
+      if (t.watcher_) t.watcher_->FencesChanged(t);
+    }
+  } end_run{*this};
+  try {
+    Stop s = Stop::kReMode;
+    if (Stop d = Exec::CheckDeadlines(*this); d != Stop::kContinue) s = d;
+    while (s == Stop::kReMode) {
+      // Entering (or re-entering after a suspend, an interrupt or a mode
+      // change) charges the segment at pc, as a jump there would have.
+      if (metered_ && !exact_) {
+        const CompiledFunction& f = module_->functions[frames_.back().fn];
+        int64_t cost = f.seg_cost[pc_];
+        if (steps_left_ < cost) {
+          exact_ = true;
+        } else {
+          steps_left_ -= cost;
+        }
+      }
+      if (!metered_) {
+        s = Exec::Loop<Mode::kFree>(*this);
+      } else if (!exact_) {
+        s = Exec::Loop<Mode::kMetered>(*this);
+        if (s == Stop::kToExact) {
+          exact_ = true;
+          s = Exec::Loop<Mode::kExact>(*this);
+        }
+      } else {
+        s = Exec::Loop<Mode::kExact>(*this);
+      }
+    }
+    return Exec::Finish(*this, s);
+  } catch (const std::bad_alloc&) {
+    Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: the host could not allocate");
+    return Exec::Finish(*this, Stop::kTrap);
+  } catch (const std::length_error&) {
+    Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: allocation too large");
+    return Exec::Finish(*this, Stop::kTrap);
+  }
+}
+
+}  // namespace mty::interp
