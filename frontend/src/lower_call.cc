@@ -10,31 +10,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "lower_internal.h"
+#include "mty/ir/builtins.h"
 
 namespace mty::frontend {
 
 using K = Expr::Kind;
 
 namespace {
-
-const char* kBuiltinFns[] = {"log", "print", "eprint", "panic", "assert", "__type_name"};
-
-bool IsBuiltinFn(const std::string& n) {
-  for (const char* b : kBuiltinFns)
-    if (n == b) return true;
-  return false;
-}
-
-// Methods whose closure argument must run as guest code: they are written in
-// Mighty in the prelude (lower_prelude.cc) and called as `__mty_<name>`.
-bool IsPreludeMethod(const std::string& n) {
-  static const char* k[] = {"map",      "filter",   "fold",           "any",     "all",
-                            "find",     "sort_by",  "unwrap_or_else", "map_err", "and_then",
-                            "for_each", "position", "count"};
-  for (const char* x : k)
-    if (n == x) return true;
-  return false;
-}
 
 // The names a closure body refers to (candidates for capture).
 void CollectNames(const Expr& e, std::set<std::string>& out);
@@ -68,70 +50,6 @@ void CollectNames(const Expr& e, std::set<std::string>& out) {
   }
   for (const SandboxEntry& s : e.entries)
     if (s.value) CollectNames(*s.value, out);
-}
-
-TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& args) {
-  using TK = Ty::Kind;
-  auto B = [] { return Ty::Make(TK::kBool); };
-  auto I = [] { return Ty::Make(TK::kInt); };
-  auto S = [] { return Ty::Make(TK::kStr); };
-  auto U = [] { return Ty::Make(TK::kUnit); };
-  auto Opt = [](TyP t) { return Ty::Adt("Option", {t}); };
-  if (n == "len" || n == "count") return I();
-  if (n == "is_empty" || n == "contains" || n == "starts_with" || n == "ends_with" ||
-      n == "contains_key" || n == "is_some" || n == "is_none" || n == "is_ok" || n == "is_err" ||
-      n == "any" || n == "all")
-    return B();
-  if (n == "to_str" || n == "to_string" || n == "trim" || n == "trim_start" || n == "trim_end" ||
-      n == "to_upper" || n == "to_lower" || n == "replace" || n == "repeat" || n == "join")
-    return S();
-  if (n == "push" || n == "insert_at" || n == "push_str" || n == "clear" || n == "reverse" ||
-      n == "sort" || n == "sort_by" || n == "extend" || n == "for_each")
-    return U();
-  switch (rt->kind) {
-    case TK::kStr:
-      if (n == "split" || n == "lines") return Ty::With(TK::kArray, {S()});
-      if (n == "chars") return Ty::With(TK::kArray, {Ty::Make(TK::kChar)});
-      if (n == "bytes") return Ty::With(TK::kArray, {I()});
-      if (n == "find" || n == "rfind") return Opt(I());
-      if (n == "char_at") return Opt(Ty::Make(TK::kChar));
-      if (n == "slice") return S();
-      if (n == "parse_int") return Ty::Adt("Result", {I(), S()});
-      if (n == "parse_float") return Ty::Adt("Result", {Ty::Make(TK::kFloat), S()});
-      return Ty::Unknown();
-    case TK::kArray:
-      if (n == "get" || n == "first" || n == "last" || n == "pop" || n == "find" || n == "min" ||
-          n == "max")
-        return Opt(rt->Arg(0));
-      if (n == "remove") return rt->Arg(0);
-      if (n == "index_of" || n == "position") return Opt(I());
-      if (n == "filter" || n == "slice" || n == "iter") return rt;
-      if (n == "map") return Ty::With(TK::kArray, {Ty::Unknown()});
-      if (n == "sum") return rt->Arg(0);
-      return Ty::Unknown();
-    case TK::kMap:
-      if (n == "get" || n == "remove" || n == "insert") return Opt(rt->Arg(1));
-      if (n == "keys") return Ty::With(TK::kArray, {rt->Arg(0)});
-      if (n == "values") return Ty::With(TK::kArray, {rt->Arg(1)});
-      return Ty::Unknown();
-    case TK::kAdt:
-      if (rt->name == "Option" || rt->name == "Result") {
-        if (n == "unwrap" || n == "expect" || n == "unwrap_or" || n == "unwrap_or_else")
-          return rt->Arg(0);
-        if (n == "ok") return Opt(rt->Arg(0));
-        if (n == "ok_or")
-          return Ty::Adt("Result", {rt->Arg(0), args.empty() ? Ty::Unknown() : args[0]});
-      }
-      return Ty::Unknown();
-    case TK::kInt:
-      if (n == "abs" || n == "min" || n == "max" || n == "pow") return I();
-      return Ty::Unknown();
-    case TK::kFloat: return Ty::Make(TK::kFloat);
-    case TK::kDuration:
-      if (n == "as_millis" || n == "as_secs" || n == "as_nanos") return I();
-      return Ty::Unknown();
-    default: return Ty::Unknown();
-  }
 }
 
 }  // namespace
@@ -225,18 +143,16 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
       }
       return CallUser(def, LowerArgs(e.args), e.loc);
     }
-    if (IsBuiltinFn(n)) {
+    if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
       if (e.args.size() != 1) {
         Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
         return Unit();
       }
       Val v = LowerExpr(*e.args[0]);
-      const char* b = n == "__type_name" ? "type_name" : n.c_str();
-      Val r = Emit(CallBuiltin(b, {v.op}),
-                   Ty::Make(n == "__type_name" ? Ty::Kind::kStr : Ty::Kind::kUnit));
-      if (n == "panic") {
-        Term(ir::Terminator::Kind::kUnreachable);
-      }
+      const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
+      Val r = Emit(CallBuiltin(b->name, {v.op}),
+                   Ty::Make(is_type_name ? Ty::Kind::kStr : Ty::Kind::kUnit));
+      if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
       return r;
     }
     std::string adt;
@@ -379,9 +295,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     }
   }
   // A method on a value.
-  bool builtin_mut = name == "push" || name == "pop" || name == "insert" || name == "remove" ||
-                     name == "clear" || name == "reverse" || name == "sort" || name == "push_str" ||
-                     name == "extend" || name == "sort_by";
+  bool builtin_mut = MethodMutates(name);
   // Decide whether a user method takes &mut self, to check mutability.
   Place place;
   TyP rty;
@@ -401,12 +315,12 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
     }
   }
-  bool is_prelude = IsPreludeMethod(name) && !(peek->Is(Ty::Kind::kStr) && name == "find");
+  bool is_prelude = IsPreludeCall(*peek, name);
   Val rv =
       Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut && !is_prelude : user_mut, e.loc);
   base = rty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
-  if (base->Is(Ty::Kind::kStr) && name == "find") is_prelude = false;  // Str::find(substring)
+  is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
   if (user_fn.empty() && base->Is(Ty::Kind::kAdt)) {
     auto m = g_.methods.find(base->name);
     if (m != g_.methods.end() && m->second.count(name)) {
@@ -458,7 +372,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     ops.push_back(v.op);
     arg_tys.push_back(v.ty);
   }
-  if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(base->kind, base->name, name)) {
+  if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
     Error("MT2004", e.loc,
           absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"));
     return Unit();

@@ -143,13 +143,19 @@ struct EntryError {
 };
 std::optional<EntryError> ApplySandboxEntry(const SandboxEntry& en, ir::Policy& p);
 
-// Known effect calls (language.md §6) and their argument counts (-1: 1 or 2
-// when a leading capability is allowed).
+// The builtin table as the lowering sees it (lower_known.cc). Known effect
+// calls and their argument counts (a leading capability included).
 bool IsKnownEffect(const std::string& path, int* min_args, int* max_args);
-
-// Known builtin methods per receiver kind, for the static check (MT2004).
-bool IsKnownMethod(Ty::Kind k, const std::string& adt, const std::string& name);
-
+// Whether the receiver's static type has a method of this name (native or
+// prelude), for the static check (MT2004).
+bool IsKnownMethod(const Ty& receiver, const std::string& name);
+// Whether the call runs the prelude's Mighty version (`__mty_<name>`): the
+// name is a prelude method and the receiver has no native one.
+bool IsPreludeCall(const Ty& receiver, const std::string& name);
+// Whether a method of this name writes its receiver (any receiver kind).
+bool MethodMutates(const std::string& name);
+// The static result type of a builtin method call.
+TyP MethodResult(const TyP& receiver, const std::string& name, const std::vector<TyP>& args);
 // Whether `as NAME` is a supported cast target.
 bool IsCastTargetName(const std::string& name);
 

@@ -1,85 +1,157 @@
-// The known library surface the lowering's static checks consult: effect
-// calls and their arities, builtin methods per receiver kind, cast targets.
-#include <set>
+// The library surface the lowering consults, all from the builtin table
+// (ir/builtins.def): effect calls and their arities, methods per receiver
+// kind (native or prelude), whether they mutate, their result types, cast
+// targets.
 #include <string>
 
 #include "lower_internal.h"
+#include "mty/ir/builtins.h"
 
 namespace mty::frontend {
 
 bool IsKnownEffect(const std::string& path, int* lo, int* hi) {
-  struct E {
-    const char* path;
-    int lo, hi;
-  };
-  static const E kEffects[] = {
-      {"std.fs.read", 1, 2},           {"std.fs.read_to_string", 1, 2},
-      {"std.fs.read_file", 1, 2},      {"std.fs.read_bytes", 1, 2},
-      {"std.fs.write", 2, 3},          {"std.fs.write_file", 2, 3},
-      {"std.fs.append", 2, 3},         {"std.fs.exists", 1, 2},
-      {"std.fs.list_dir", 1, 2},       {"std.fs.read_dir", 1, 2},
-      {"std.fs.metadata", 1, 2},       {"std.fs.stat", 1, 2},
-      {"std.fs.create_dir_all", 1, 2}, {"std.fs.remove_file", 1, 2},
-      {"std.fs.remove_dir_all", 1, 2}, {"std.net.get", 1, 2},
-      {"std.net.post", 2, 3},          {"std.http.get", 1, 2},
-      {"std.http.post", 2, 3},         {"std.time.now", 0, 1},
-      {"std.time.sleep", 1, 2},        {"std.env.args", 0, 0},
-      {"std.env.var", 1, 2},
-  };
-  for (const E& e : kEffects)
-    if (path == e.path) {
-      *lo = e.lo;
-      *hi = e.hi;
-      return true;
-    }
+  const ir::EffectInfo* e = ir::FindEffect(path);
+  if (!e) return false;
+  *lo = e->min;
+  *hi = e->max;
+  return true;
+}
+
+std::optional<ir::Recv> RecvOf(const Ty& t) {
+  using K = Ty::Kind;
+  switch (t.kind) {
+    case K::kStr: return ir::Recv::kStr;
+    case K::kArray: return ir::Recv::kArray;
+    case K::kMap: return ir::Recv::kMap;
+    case K::kTuple: return ir::Recv::kTuple;
+    case K::kAdt:
+      if (t.name == "Option") return ir::Recv::kOption;
+      if (t.name == "Result") return ir::Recv::kResult;
+      return std::nullopt;
+    case K::kInt: return ir::Recv::kInt;
+    case K::kFloat: return ir::Recv::kFloat;
+    case K::kDuration: return ir::Recv::kDuration;
+    case K::kSize: return ir::Recv::kSize;
+    case K::kBool: return ir::Recv::kBool;
+    case K::kChar: return ir::Recv::kChar;
+    case K::kCap: return ir::Recv::kCap;
+    default: return std::nullopt;
+  }
+}
+
+bool IsKnownMethod(const Ty& receiver, const std::string& name) {
+  std::optional<ir::MethodName> id = ir::FindMethodName(name);
+  std::optional<ir::Recv> recv = RecvOf(receiver);
+  if (!id || !recv) return false;
+  return ir::FindMethod(*recv, *id) || ir::FindPreludeMethod(*recv, *id);
+}
+
+bool IsPreludeCall(const Ty& receiver, const std::string& name) {
+  std::optional<ir::MethodName> id = ir::FindMethodName(name);
+  if (!id) return false;
+  std::optional<ir::Recv> recv = RecvOf(receiver);
+  // A receiver with a native method of that name uses it (Str::find).
+  if (recv && ir::FindMethod(*recv, *id)) return false;
+  return ir::FindPreludeMethod(recv, *id) != nullptr;
+}
+
+bool MethodMutates(const std::string& name) {
+  std::optional<ir::MethodName> id = ir::FindMethodName(name);
+  if (!id) return false;
+  for (const ir::MethodInfo& m : ir::kMethods)
+    if (m.name == *id && m.mutates) return true;
+  for (const ir::PreludeInfo& p : ir::kPreludeMethods)
+    if (p.name == *id && p.mutates) return true;
   return false;
 }
 
-bool IsKnownMethod(Ty::Kind k, const std::string& adt, const std::string& name) {
-  static const std::set<std::string> kStr = {
-      "len",         "is_empty", "contains",  "starts_with", "ends_with", "find",     "rfind",
-      "split",       "lines",    "trim",      "trim_start",  "trim_end",  "to_upper", "to_lower",
-      "replace",     "repeat",   "chars",     "bytes",       "char_at",   "slice",    "parse_int",
-      "parse_float", "to_str",   "to_string", "push_str"};
-  static const std::set<std::string> kArr = {
-      "len",    "is_empty", "push",     "pop",     "insert",   "remove",  "get",     "first",
-      "last",   "contains", "index_of", "reverse", "sort",     "sort_by", "join",    "slice",
-      "extend", "iter",     "map",      "filter",  "fold",     "any",     "all",     "find",
-      "sum",    "min",      "max",      "clear",   "position", "count",   "for_each"};
-  static const std::set<std::string> kMap = {"insert", "get",    "remove", "contains_key",
-                                             "keys",   "values", "len",    "is_empty"};
-  static const std::set<std::string> kOpt = {
-      "is_some",        "is_none", "is_ok",   "is_err",   "unwrap", "expect", "unwrap_or",
-      "unwrap_or_else", "map",     "map_err", "and_then", "ok",     "ok_or"};
-  static const std::set<std::string> kNum = {"abs",       "min",  "max",   "pow",  "to_str",
-                                             "to_string", "sqrt", "floor", "ceil", "round"};
-  switch (k) {
-    case Ty::Kind::kStr: return kStr.count(name) > 0;
-    case Ty::Kind::kArray: return kArr.count(name) > 0;
-    case Ty::Kind::kMap: return kMap.count(name) > 0;
-    case Ty::Kind::kAdt:
-      if (adt == "Option" || adt == "Result") return kOpt.count(name) > 0;
-      return false;
-    case Ty::Kind::kInt:
-    case Ty::Kind::kFloat: return kNum.count(name) > 0;
-    case Ty::Kind::kDuration:
-      return name == "as_millis" || name == "as_secs" || name == "as_nanos" || name == "to_str";
-    case Ty::Kind::kCap: return name == "ro" || name == "path" || name == "host";
-    case Ty::Kind::kSize:
-    case Ty::Kind::kBool:
-    case Ty::Kind::kChar: return name == "to_str" || name == "to_string";
-    case Ty::Kind::kUnknown:
-      return kStr.count(name) || kArr.count(name) || kMap.count(name) || kOpt.count(name) ||
-             kNum.count(name) || name == "as_millis";
+namespace {
+
+// Shapes that do not depend on the receiver's type.
+bool ReceiverFree(ir::ResultShape s) {
+  using S = ir::ResultShape;
+  switch (s) {
+    case S::kUnit:
+    case S::kBool:
+    case S::kInt:
+    case S::kFloat:
+    case S::kStr:
+    case S::kOptInt:
+    case S::kOptChar:
+    case S::kArrayStr:
+    case S::kArrayChar:
+    case S::kArrayInt:
+    case S::kResultIntStr:
+    case S::kResultFloatStr: return true;
     default: return false;
   }
 }
 
-bool IsCastTargetName(const std::string& n) {
-  static const std::set<std::string> k = {"I8",   "I16",  "I32",   "I64",    "U8",       "U16",
-                                          "U32",  "U64",  "ISize", "USize",  "F32",      "F64",
-                                          "Char", "Bool", "Str",   "String", "Duration", "Size"};
-  return k.count(n) > 0;
+// The shape every row of the name agrees on, when it does not depend on
+// the receiver (the type of a call on a receiver of unknown kind).
+std::optional<ir::ResultShape> CommonShape(ir::MethodName id) {
+  std::optional<ir::ResultShape> shape;
+  auto meet = [&](ir::ResultShape s) {
+    if (!shape) {
+      shape = s;
+    } else if (*shape != s) {
+      shape = ir::ResultShape::kUnknown;
+    }
+  };
+  for (const ir::MethodInfo& m : ir::kMethods)
+    if (m.name == id) meet(m.result);
+  for (const ir::PreludeInfo& p : ir::kPreludeMethods)
+    if (p.name == id) meet(p.result);
+  if (shape && !ReceiverFree(*shape)) return std::nullopt;
+  return shape;
 }
+
+}  // namespace
+
+TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& args) {
+  using TK = Ty::Kind;
+  using S = ir::ResultShape;
+  std::optional<ir::MethodName> id = ir::FindMethodName(n);
+  if (!id) return Ty::Unknown();
+  std::optional<S> shape;
+  if (std::optional<ir::Recv> recv = RecvOf(*rt)) {
+    if (const ir::MethodInfo* m = ir::FindMethod(*recv, *id)) {
+      shape = m->result;
+    } else if (const ir::PreludeInfo* p = ir::FindPreludeMethod(*recv, *id)) {
+      shape = p->result;
+    }
+  }
+  if (!shape) shape = CommonShape(*id);
+  if (!shape) return Ty::Unknown();
+  auto opt = [](TyP t) { return Ty::Adt("Option", {std::move(t)}); };
+  auto arr = [](TyP t) { return Ty::With(TK::kArray, {std::move(t)}); };
+  switch (*shape) {
+    case S::kUnknown: return Ty::Unknown();
+    case S::kUnit: return Ty::Make(TK::kUnit);
+    case S::kBool: return Ty::Make(TK::kBool);
+    case S::kInt: return Ty::Make(TK::kInt);
+    case S::kFloat: return Ty::Make(TK::kFloat);
+    case S::kStr: return Ty::Make(TK::kStr);
+    case S::kSelf: return rt;
+    case S::kElem: return rt->Arg(0);
+    case S::kOptElem: return opt(rt->Arg(0));
+    case S::kOptInt: return opt(Ty::Make(TK::kInt));
+    case S::kOptChar: return opt(Ty::Make(TK::kChar));
+    case S::kOptValue: return opt(rt->Arg(1));
+    case S::kArrayStr: return arr(Ty::Make(TK::kStr));
+    case S::kArrayChar: return arr(Ty::Make(TK::kChar));
+    case S::kArrayInt: return arr(Ty::Make(TK::kInt));
+    case S::kArrayKey: return arr(rt->Arg(0));
+    case S::kArrayValue: return arr(rt->Arg(1));
+    case S::kArrayUnknown: return arr(Ty::Unknown());
+    case S::kResultIntStr: return Ty::Adt("Result", {Ty::Make(TK::kInt), Ty::Make(TK::kStr)});
+    case S::kResultFloatStr: return Ty::Adt("Result", {Ty::Make(TK::kFloat), Ty::Make(TK::kStr)});
+    case S::kResultElemArg:
+      return Ty::Adt("Result", {rt->Arg(0), args.empty() ? Ty::Unknown() : args[0]});
+  }
+  return Ty::Unknown();
+}
+
+bool IsCastTargetName(const std::string& n) { return ir::FindCast(n) != nullptr; }
 
 }  // namespace mty::frontend

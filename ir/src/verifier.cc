@@ -1,34 +1,14 @@
 // The MtyIR verifier. Everything the bytecode compiler and the interpreter
 // assume about indices and names is checked here, once.
 #include "absl/strings/str_cat.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/text.h"
 #include "mty/ir/verify.h"
 
 namespace mty::ir {
 
-int BuiltinArity(std::string_view name) {
-  struct B {
-    const char* name;
-    int arity;
-  };
-  static constexpr B kBuiltins[] = {
-      {"log", 1},        {"print", 1},       {"eprint", 1},  {"panic", 1}, {"assert", 1},
-      {"to_str", 1},     {"debug_str", 1},   {"concat", -1}, {"fmt", 2},   {"type_name", 1},
-      {"iter_items", 1}, {"unsupported", 1}, {"child", 2},
-  };
-  for (const B& b : kBuiltins)
-    if (name == b.name) return b.arity;
-  return -2;
-}
-
 bool IsCastTarget(const Type& t) {
-  if (t.kind != Type::Kind::kNamed || !t.args.empty()) return false;
-  static constexpr const char* kTargets[] = {"I8",   "I16",  "I32",   "I64",    "U8",       "U16",
-                                             "U32",  "U64",  "ISize", "USize",  "F32",      "F64",
-                                             "Char", "Bool", "Str",   "String", "Duration", "Size"};
-  for (const char* n : kTargets)
-    if (t.name == n) return true;
-  return false;
+  return t.kind == Type::Kind::kNamed && t.args.empty() && FindCast(t.name) != nullptr;
 }
 
 namespace {
@@ -123,10 +103,11 @@ class Verifier {
       }
       case Rvalue::Kind::kCall: {
         if (r.is_builtin) {
-          int arity = BuiltinArity(r.name);
-          if (arity == -2) return Err(loc, absl::StrCat("unknown builtin '@", r.name, "'"));
-          if (arity >= 0 && static_cast<size_t>(arity) != r.ops.size())
-            return Err(loc, absl::StrCat("@", r.name, " takes ", arity, " argument(s), given ",
+          const BuiltinFnInfo* b = FindBuiltinFn(r.name);
+          if (!b) return Err(loc, absl::StrCat("unknown builtin '@", r.name, "'"));
+          const int n = static_cast<int>(r.ops.size());
+          if (n < b->min || (b->max >= 0 && n > b->max))
+            return Err(loc, absl::StrCat("@", r.name, " takes ", b->min, " argument(s), given ",
                                          r.ops.size()));
           break;
         }

@@ -185,9 +185,6 @@ class Task {
     return scopes_.empty() ? meter_ : scopes_.back().meter;
   }
 
-  // Internal state shared with the dispatch loop (vm.cc).
-  struct State;
-
  private:
   std::shared_ptr<const Module> module_;
   Host* host_;

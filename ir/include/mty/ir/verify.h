@@ -9,10 +9,7 @@
 
 namespace mty::ir {
 
-// The builtins `call @name(...)` may name, with their arity (-1 = any).
-int BuiltinArity(std::string_view name);  // -2 when unknown
-
-// Whether `cast x as T` is supported for T.
+// Whether `cast x as T` is supported for T (the builtin table's casts).
 bool IsCastTarget(const Type& t);
 
 // Checks block and local indices, projections, callee names and arities,

@@ -1,0 +1,206 @@
+// The builtin table (builtins.def) as enums and rows: builtin functions,
+// methods on built-in values per receiver kind, prelude methods, effects
+// with their capability family, cast targets. Names are looked up here once,
+// at compile time; everything after works with the ids.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace mty::ir {
+
+enum class BuiltinFnId : uint8_t {
+#define FN(id, name, min, max, source, doc) k##id,
+#include "mty/ir/builtins.def"
+#undef FN
+};
+
+// The kind of a method's receiver (what a value's tag, or a static type,
+// picks the row by).
+enum class Recv : uint8_t {
+  kStr,
+  kArray,
+  kMap,
+  kTuple,
+  kOption,
+  kResult,
+  kInt,
+  kFloat,
+  kDuration,
+  kSize,
+  kBool,
+  kChar,
+  kCap,
+};
+inline constexpr size_t kNumRecv = 13;
+
+enum class CostClass : uint8_t { kConst, kLinear, kSort };
+
+// The static result type of a method, for the front end's inference.
+enum class ResultShape : uint8_t {
+  kUnknown,
+  kUnit,
+  kBool,
+  kInt,
+  kFloat,
+  kStr,
+  kSelf,            // the receiver's type
+  kElem,            // the receiver's first type argument (array element, Some/Ok value)
+  kOptElem,         // Option of it
+  kOptInt,          // Option[I64]
+  kOptChar,         // Option[Char]
+  kOptValue,        // Option of a map's value type
+  kArrayStr,        // [Str]
+  kArrayChar,       // [Char]
+  kArrayInt,        // [I64]
+  kArrayKey,        // [a map's key type]
+  kArrayValue,      // [a map's value type]
+  kArrayUnknown,    // [?]
+  kResultIntStr,    // Result[I64, Str]
+  kResultFloatStr,  // Result[F64, Str]
+  kResultElemArg,   // Result[the receiver's value, the first argument's type]
+};
+
+// Every method name (of built-in values and of the prelude), once.
+enum class MethodName : uint16_t {
+#define METHOD_NAME(id, name) k##id,
+#include "mty/ir/builtins.def"
+#undef METHOD_NAME
+};
+inline constexpr const char* kMethodNames[] = {
+#define METHOD_NAME(id, name) name,
+#include "mty/ir/builtins.def"
+#undef METHOD_NAME
+};
+inline constexpr size_t kNumMethodNames = sizeof(kMethodNames) / sizeof(kMethodNames[0]);
+inline const char* MethodNameText(MethodName n) { return kMethodNames[static_cast<size_t>(n)]; }
+
+enum class EffectId : uint16_t {
+#define EFFECT(id, path, family, min, max, handler) k##id,
+#include "mty/ir/builtins.def"
+#undef EFFECT
+};
+
+// The conversion a cast makes.
+enum class CastKind : int32_t {
+  kI8,
+  kI16,
+  kI32,
+  kI64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF64,
+  kChar,
+  kBool,
+  kStr,
+  kDuration,
+  kSize,
+};
+
+struct BuiltinFnInfo {
+  BuiltinFnId id;
+  const char* name;
+  int min, max;        // max -1: any number
+  const char* source;  // what Mighty source calls it ("" for none)
+  const char* doc;
+};
+inline constexpr BuiltinFnInfo kBuiltinFns[] = {
+#define FN(id, name, min, max, source, doc) {BuiltinFnId::k##id, name, min, max, source, doc},
+#include "mty/ir/builtins.def"
+#undef FN
+};
+
+// One method of one receiver kind.
+struct MethodInfo {
+  Recv recv;
+  MethodName name;
+  int min, max;  // arguments besides the receiver
+  bool mutates;
+  CostClass cost;
+  ResultShape result;
+};
+inline constexpr MethodInfo kMethods[] = {
+#define METHOD(recv, name, min, max, mut, cost, result) \
+  {Recv::k##recv, MethodName::k##name, min, max, mut, CostClass::cost, ResultShape::result},
+#include "mty/ir/builtins.def"
+#undef METHOD
+};
+inline constexpr size_t kNumMethods = sizeof(kMethods) / sizeof(kMethods[0]);
+
+// kMethodRow[recv][name]: the row of kMethods, or -1 when that receiver kind
+// has no such native method.
+struct MethodRows {
+  int16_t row[kNumRecv][kNumMethodNames];
+};
+inline constexpr MethodRows MakeMethodRows() {
+  MethodRows r{};
+  for (size_t i = 0; i < kNumRecv; ++i)
+    for (size_t j = 0; j < kNumMethodNames; ++j) r.row[i][j] = -1;
+  for (size_t k = 0; k < kNumMethods; ++k)
+    r.row[static_cast<size_t>(kMethods[k].recv)][static_cast<size_t>(kMethods[k].name)] =
+        static_cast<int16_t>(k);
+  return r;
+}
+inline constexpr MethodRows kMethodRows = MakeMethodRows();
+inline const MethodInfo* FindMethod(Recv recv, MethodName name) {
+  int16_t i = kMethodRows.row[static_cast<size_t>(recv)][static_cast<size_t>(name)];
+  return i < 0 ? nullptr : &kMethods[i];
+}
+
+struct PreludeInfo {
+  Recv recv;
+  MethodName name;
+  int min, max;
+  bool mutates;  // the result is written back to the receiver
+  ResultShape result;
+};
+inline constexpr PreludeInfo kPreludeMethods[] = {
+#define PRELUDE(recv, name, min, max, mut, result) \
+  {Recv::k##recv, MethodName::k##name, min, max, mut, ResultShape::result},
+#include "mty/ir/builtins.def"
+#undef PRELUDE
+};
+
+struct EffectInfo {
+  EffectId id;
+  const char* path;
+  const char* family;  // "" for none
+  int min, max;        // arguments, a leading capability value included
+};
+inline constexpr EffectInfo kEffects[] = {
+#define EFFECT(id, path, family, min, max, handler) {EffectId::k##id, path, family, min, max},
+#include "mty/ir/builtins.def"
+#undef EFFECT
+};
+inline constexpr size_t kNumEffects = sizeof(kEffects) / sizeof(kEffects[0]);
+
+struct CastInfo {
+  const char* name;
+  CastKind kind;
+};
+inline constexpr CastInfo kCasts[] = {
+#define CAST(id, name, kind) {name, CastKind::kind},
+#include "mty/ir/builtins.def"
+#undef CAST
+};
+
+// Lookups by name (compile time; nullptr when there is none).
+const BuiltinFnInfo* FindBuiltinFn(std::string_view name);
+// The builtin Mighty source calls `name` (log, print, ...), if any.
+const BuiltinFnInfo* FindSourceBuiltin(std::string_view name);
+// A method name's id (builtin or prelude); nullopt for any other name.
+std::optional<MethodName> FindMethodName(std::string_view name);
+// Whether any receiver kind has a native method of this name.
+bool IsNativeMethod(MethodName name);
+// The prelude method `name` of a receiver kind; any receiver kind's when
+// `recv` is nullopt.
+const PreludeInfo* FindPreludeMethod(std::optional<Recv> recv, MethodName name);
+const EffectInfo* FindEffect(std::string_view path);
+const CastInfo* FindCast(std::string_view name);
+inline const EffectInfo& Effect(EffectId id) { return kEffects[static_cast<size_t>(id)]; }
+
+}  // namespace mty::ir

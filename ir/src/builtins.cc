@@ -1,0 +1,48 @@
+// The builtin table's lookups by name (builtins.def).
+#include "mty/ir/builtins.h"
+
+namespace mty::ir {
+
+const BuiltinFnInfo* FindBuiltinFn(std::string_view name) {
+  for (const BuiltinFnInfo& f : kBuiltinFns)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+const BuiltinFnInfo* FindSourceBuiltin(std::string_view name) {
+  for (const BuiltinFnInfo& f : kBuiltinFns)
+    if (f.source[0] != '\0' && name == f.source) return &f;
+  return nullptr;
+}
+
+std::optional<MethodName> FindMethodName(std::string_view name) {
+  for (size_t i = 0; i < kNumMethodNames; ++i)
+    if (name == kMethodNames[i]) return static_cast<MethodName>(i);
+  return std::nullopt;
+}
+
+bool IsNativeMethod(MethodName name) {
+  for (size_t r = 0; r < kNumRecv; ++r)
+    if (kMethodRows.row[r][static_cast<size_t>(name)] >= 0) return true;
+  return false;
+}
+
+const PreludeInfo* FindPreludeMethod(std::optional<Recv> recv, MethodName name) {
+  for (const PreludeInfo& p : kPreludeMethods)
+    if (p.name == name && (!recv || p.recv == *recv)) return &p;
+  return nullptr;
+}
+
+const EffectInfo* FindEffect(std::string_view path) {
+  for (const EffectInfo& e : kEffects)
+    if (path == e.path) return &e;
+  return nullptr;
+}
+
+const CastInfo* FindCast(std::string_view name) {
+  for (const CastInfo& c : kCasts)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace mty::ir
