@@ -82,8 +82,10 @@ ir::BinOp IrBin(BinaryOp op) {
     case BinaryOp::kLe: return ir::BinOp::kLe;
     case BinaryOp::kGt: return ir::BinOp::kGt;
     case BinaryOp::kGe: return ir::BinOp::kGe;
-    default: return ir::BinOp::kAdd;
+    case BinaryOp::kAnd:
+    case BinaryOp::kOr: break;  // short-circuit: lowered to branches, never an ir::BinOp
   }
+  return ir::BinOp::kAdd;
 }
 
 bool IsComparison(BinaryOp op) {

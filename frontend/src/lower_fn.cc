@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lower_internal.h"
+#include "mty/ir/visit.h"
 
 namespace mty::frontend {
 
@@ -36,27 +37,10 @@ ir::Function FnLowerer::Finish(const Val& v) {
 }
 
 bool FnLowerer::Targeted(uint32_t b) const {
-  for (const PendingBlock& pb : fn_.blocks) {
-    const ir::Terminator& t = pb.block.term;
-    if (!pb.term_set) continue;
-    switch (t.kind) {
-      case ir::Terminator::Kind::kGoto:
-      case ir::Terminator::Kind::kSuspend:
-        if (t.target == b) return true;
-        break;
-      case ir::Terminator::Kind::kIf:
-        if (t.target == b || t.target2 == b) return true;
-        break;
-      case ir::Terminator::Kind::kSwitchInt:
-      case ir::Terminator::Kind::kSwitchVariant:
-        if (t.target == b) return true;
-        for (const ir::SwitchCase& c : t.cases)
-          if (c.target == b) return true;
-        break;
-      default: break;
-    }
-  }
-  return false;
+  bool targeted = false;
+  for (const PendingBlock& pb : fn_.blocks)
+    if (pb.term_set) ir::ForEachTarget(pb.block.term, [&](uint32_t t) { targeted |= t == b; });
+  return targeted;
 }
 
 // ---- blocks and statements ----

@@ -5,8 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "mty/interp/bytecode.h"
+#include "mty/ir/kinds.h"
 #include "mty/ir/text.h"
 #include "mty/ir/verify.h"
+#include "mty/ir/visit.h"
 
 namespace mty::interp {
 
@@ -36,6 +38,67 @@ int Module::FindFunction(std::string_view name) const {
 
 namespace {
 
+// (clang-format would pull each #include into the `case` macro before it.)
+// clang-format off
+// Each operator's instruction, by name (kinds.def: MTY_IR_BINOP(Add, "+")
+// lowers to Op::Add): an operator without its instruction does not compile.
+constexpr Op BinOpInstr(ir::BinOp op) {
+  switch (op) {
+#define MTY_IR_BINOP(name, text) case ir::BinOp::k##name: return Op::name;
+#include "mty/ir/kinds.def"
+  }
+  return Op::kCount;
+}
+
+constexpr Op UnOpInstr(ir::UnOp op) {
+  switch (op) {
+#define MTY_IR_UNOP(name, text) case ir::UnOp::k##name: return Op::name;
+#include "mty/ir/kinds.def"
+  }
+  return Op::kCount;
+}
+
+// A comparison's fused compare-and-branch (Op::CmpBrEq for kEq); kCount for
+// the other operators.
+constexpr Op CmpBranchOf(ir::BinOp op) {
+  switch (op) {
+#define MTY_IR_BINOP(name, text) case ir::BinOp::k##name: return Op::kCount;
+#define MTY_IR_COMPARE(name, text) case ir::BinOp::k##name: return Op::CmpBr##name;
+#include "mty/ir/kinds.def"
+  }
+  return Op::kCount;
+}
+// clang-format on
+
+// A fused branch that does not take its int fast path computes its compare
+// with the instruction vm.cc derives from it (CompareOfCmpBranch): the same
+// one the unfused statement would have used.
+constexpr bool CmpBranchesMatchCompares() {
+  for (const ir::BinOpInfo& o : ir::kBinOps) {
+    Op br = CmpBranchOf(o.op);
+    if (o.is_compare != (br != Op::kCount)) return false;
+    if (o.is_compare && CompareOfCmpBranch(br) != BinOpInstr(o.op)) return false;
+  }
+  return true;
+}
+static_assert(CmpBranchesMatchCompares(),
+              "every comparison in kinds.def needs Op::Name and Op::CmpBrName in the same order");
+
+// Whether operand i (0 = a, 1 = b, 2 = c) of op is a jump target (`t` in
+// its opcodes.def format, "r t t"): block numbers until Run() patches them.
+constexpr const char* kOpFormats[] = {
+#define OP(name, text, fmt, doc) fmt,
+#include "mty/interp/opcodes.def"
+#undef OP
+};
+constexpr bool FormatsWellFormed() {
+  for (const char* f : kOpFormats)
+    if (std::string_view(f).size() != 5 || f[1] != ' ' || f[3] != ' ') return false;
+  return true;
+}
+static_assert(FormatsWellFormed(), "opcodes.def formats are three letters: \"r t t\"");
+constexpr bool IsJumpTarget(Op op, int i) { return kOpFormats[static_cast<int>(op)][2 * i] == 't'; }
+
 std::optional<CastKind> CastKindOf(const ir::Type& t) {
   static const std::pair<const char*, CastKind> kKinds[] = {
       {"I8", CastKind::kI8},      {"I16", CastKind::kI16},           {"I32", CastKind::kI32},
@@ -59,40 +122,17 @@ class FunctionCompiler {
     out_.name = f_.name;
     out_.num_params = f_.num_params;
     out_.num_locals = static_cast<uint32_t>(f_.locals.size());
-    // Constants get registers right after the locals.
+    // Constants get registers right after the locals, in text order.
+    auto note_const = [&](const ir::Operand& o) { NoteConst(o); };
     for (const ir::Block& b : f_.blocks) {
-      for (const ir::Statement& s : b.stmts) {
-        for (const ir::Operand& o : s.rvalue.ops) NoteConst(o);
-        if (s.rvalue.deadline) NoteConst(*s.rvalue.deadline);
-        for (const ir::Operand& o : s.args) NoteConst(o);
-      }
-      if (b.term.kind == ir::Terminator::Kind::kIf ||
-          b.term.kind == ir::Terminator::Kind::kSwitchInt ||
-          b.term.kind == ir::Terminator::Kind::kSwitchVariant ||
-          b.term.kind == ir::Terminator::Kind::kPanic ||
-          b.term.kind == ir::Terminator::Kind::kTryReturnErr)
-        NoteConst(b.term.op);
+      for (const ir::Statement& s : b.stmts) ir::ForEachOperand(s, note_const);
+      ir::ForEachOperand(b.term, note_const);
     }
     CountUses();
     preds_.assign(f_.blocks.size(), 0);
     preds_[0] = 1;  // the function entry
-    for (const ir::Block& b : f_.blocks) {
-      const ir::Terminator& t = b.term;
-      switch (t.kind) {
-        case ir::Terminator::Kind::kGoto:
-        case ir::Terminator::Kind::kSuspend: ++preds_[t.target]; break;
-        case ir::Terminator::Kind::kIf:
-          ++preds_[t.target];
-          ++preds_[t.target2];
-          break;
-        case ir::Terminator::Kind::kSwitchInt:
-        case ir::Terminator::Kind::kSwitchVariant:
-          ++preds_[t.target];
-          for (const ir::SwitchCase& c : t.cases) ++preds_[c.target];
-          break;
-        default: break;
-      }
-    }
+    for (const ir::Block& b : f_.blocks)
+      ir::ForEachTarget(b.term, [&](uint32_t t) { ++preds_[t]; });
     scratch_base_ = out_.num_locals + static_cast<uint32_t>(out_.constants.size());
     max_reg_ = scratch_base_;
     std::vector<int32_t> block_pc(f_.blocks.size());
@@ -127,23 +167,11 @@ class FunctionCompiler {
         CloseSegment();
       }
     }
-    // Patch block numbers into pcs.
+    // Patch block numbers into pcs: every operand opcodes.def formats `t`.
     for (Instr& in : out_.code) {
-      switch (in.op) {
-        case Op::Jmp: in.a = block_pc[in.a]; break;
-        case Op::JmpIf:
-          in.b = block_pc[in.b];
-          in.c = block_pc[in.c];
-          break;
-        case Op::Suspend: in.a = block_pc[in.a]; break;
-        case Op::CmpBrEq:
-        case Op::CmpBrNe:
-        case Op::CmpBrLt:
-        case Op::CmpBrLe:
-        case Op::CmpBrGt:
-        case Op::CmpBrGe: in.c = block_pc[in.c]; break;
-        default: break;
-      }
+      int32_t* operands[] = {&in.a, &in.b, &in.c};
+      for (int i = 0; i < 3; ++i)
+        if (IsJumpTarget(in.op, i)) *operands[i] = block_pc[*operands[i]];
     }
     for (size_t pc = 0; pc < out_.code.size(); ++pc)
       out_.code[pc].seg = static_cast<uint16_t>(out_.seg_cost[pc]);
@@ -157,37 +185,19 @@ class FunctionCompiler {
  private:
   int32_t Pc() const { return static_cast<int32_t>(out_.code.size()); }
 
-  // Reads of each local anywhere in the function.
+  // Reads of each local anywhere in the function: every place but a plain
+  // destination reads its base (a write through a projection reads it too),
+  // and every index projection reads its local.
   void CountUses() {
     uses_.assign(f_.locals.size(), 0);
-    auto place = [&](const ir::Place& p, bool read_base) {
-      if (read_base) ++uses_[p.local];
-      for (const ir::Projection& pr : p.proj) {
+    auto place = [&](const ir::Place& p, ir::PlaceAccess access) {
+      if (access != ir::PlaceAccess::kWrite || !p.proj.empty()) ++uses_[p.local];
+      for (const ir::Projection& pr : p.proj)
         if (pr.kind == ir::Projection::Kind::kIndex) ++uses_[pr.index];
-        if (!read_base && pr.kind == ir::Projection::Kind::kDeref) ++uses_[p.local];
-      }
-    };
-    auto op = [&](const ir::Operand& o) {
-      if (o.kind != ir::Operand::Kind::kConst) place(o.place, true);
     };
     for (const ir::Block& b : f_.blocks) {
-      for (const ir::Statement& s : b.stmts) {
-        place(s.place, s.kind != ir::Statement::Kind::kAssign &&
-                           s.kind != ir::Statement::Kind::kEffectInvoke);
-        if (s.kind == ir::Statement::Kind::kAssign && !s.place.proj.empty()) ++uses_[s.place.local];
-        for (const ir::Operand& o : s.rvalue.ops) op(o);
-        if (s.rvalue.deadline) op(*s.rvalue.deadline);
-        if (s.rvalue.kind == ir::Rvalue::Kind::kRef ||
-            s.rvalue.kind == ir::Rvalue::Kind::kMethodCall)
-          place(s.rvalue.place, true);
-        for (const ir::Operand& o : s.args) op(o);
-      }
-      if (b.term.kind == ir::Terminator::Kind::kIf ||
-          b.term.kind == ir::Terminator::Kind::kSwitchInt ||
-          b.term.kind == ir::Terminator::Kind::kSwitchVariant ||
-          b.term.kind == ir::Terminator::Kind::kPanic ||
-          b.term.kind == ir::Terminator::Kind::kTryReturnErr)
-        op(b.term.op);
+      for (const ir::Statement& s : b.stmts) ir::ForEachPlace(s, place);
+      ir::ForEachPlace(b.term, place);
     }
   }
 
@@ -204,10 +214,7 @@ class FunctionCompiler {
         s.rvalue.kind != ir::Rvalue::Kind::kBinOp || c.kind != ir::Operand::Kind::kCopy ||
         !c.place.IsLocal() || c.place.local != s.place.local || s.place.local == 0)
       return nullptr;
-    ir::BinOp op = s.rvalue.bin;
-    if (op != ir::BinOp::kEq && op != ir::BinOp::kNe && op != ir::BinOp::kLt &&
-        op != ir::BinOp::kLe && op != ir::BinOp::kGt && op != ir::BinOp::kGe)
-      return nullptr;
+    if (CmpBranchOf(s.rvalue.bin) == Op::kCount) return nullptr;
     for (const ir::Operand& o : s.rvalue.ops)
       if (o.kind == ir::Operand::Kind::kMove) return nullptr;
     if (uses_[s.place.local] != 1) return nullptr;
@@ -220,10 +227,7 @@ class FunctionCompiler {
     Step();
     int32_t a = OperandReg(cmp.rvalue.ops[0]);
     int32_t b = OperandReg(cmp.rvalue.ops[1]);
-    static constexpr Op kOps[] = {Op::CmpBrEq, Op::CmpBrNe, Op::CmpBrLt,
-                                  Op::CmpBrLe, Op::CmpBrGt, Op::CmpBrGe};
-    int idx = static_cast<int>(cmp.rvalue.bin) - static_cast<int>(ir::BinOp::kEq);
-    Emit(kOps[idx], a, b, static_cast<int32_t>(t.target2));
+    Emit(CmpBranchOf(cmp.rvalue.bin), a, b, static_cast<int32_t>(t.target2));
     kills_.clear();
   }
 
@@ -397,15 +401,12 @@ class FunctionCompiler {
       case K::kBinOp: {
         int32_t a = OperandReg(r.ops[0]);
         int32_t b = OperandReg(r.ops[1]);
-        static constexpr Op kOps[] = {Op::Add,   Op::Sub,    Op::Mul, Op::Div, Op::Rem, Op::BitAnd,
-                                      Op::BitOr, Op::BitXor, Op::Shl, Op::Shr, Op::Eq,  Op::Ne,
-                                      Op::Lt,    Op::Le,     Op::Gt,  Op::Ge};
-        Emit(kOps[static_cast<int>(r.bin)], Dst(), a, b);
+        Emit(BinOpInstr(r.bin), Dst(), a, b);
         break;
       }
       case K::kUnOp: {
         int32_t a = OperandReg(r.ops[0]);
-        Emit(r.un == ir::UnOp::kNeg ? Op::Neg : Op::Not, Dst(), a);
+        Emit(UnOpInstr(r.un), Dst(), a);
         break;
       }
       case K::kRef: Emit(Op::MakeRef, Dst(), PlaceDescOf(r.place), r.is_mut ? 1 : 0); break;

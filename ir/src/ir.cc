@@ -1,31 +1,20 @@
-// MtyIR helpers: operator spellings, lookups and the implicit prelude ADTs.
+// MtyIR helpers: operator spellings (kinds.def), lookups and the implicit
+// prelude ADTs.
 #include "mty/ir/ir.h"
+
+#include <iterator>
+
+#include "mty/ir/kinds.h"
 
 namespace mty::ir {
 
 const char* BinOpText(BinOp op) {
-  switch (op) {
-    case BinOp::kAdd: return "+";
-    case BinOp::kSub: return "-";
-    case BinOp::kMul: return "*";
-    case BinOp::kDiv: return "/";
-    case BinOp::kRem: return "%";
-    case BinOp::kBitAnd: return "&";
-    case BinOp::kBitOr: return "|";
-    case BinOp::kBitXor: return "^";
-    case BinOp::kShl: return "<<";
-    case BinOp::kShr: return ">>";
-    case BinOp::kEq: return "==";
-    case BinOp::kNe: return "!=";
-    case BinOp::kLt: return "<";
-    case BinOp::kLe: return "<=";
-    case BinOp::kGt: return ">";
-    case BinOp::kGe: return ">=";
-  }
-  return "?";
+  return static_cast<size_t>(op) < std::size(kBinOps) ? Info(op).text : "?";
 }
 
-const char* UnOpText(UnOp op) { return op == UnOp::kNeg ? "-" : "!"; }
+const char* UnOpText(UnOp op) {
+  return static_cast<size_t>(op) < std::size(kUnOps) ? Info(op).text : "?";
+}
 
 const Function* Program::FindFunction(std::string_view name) const {
   int i = FindFunctionIndex(name);

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "mty/ir/kinds.h"
 #include "mty/ir/policy.h"
 #include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
@@ -80,19 +83,32 @@ class Lexer {
     if (absl::ascii_isdigit(static_cast<unsigned char>(c))) return Number(t);
     if (c == '"') return String(t);
     if (c == '\'') return CharLit(t);
-    static constexpr const char* kPuncts[] = {
-        "=>", "->", "::", "==", "!=", "<=", ">=", "<<", ">>", "&", "|", "^", "+", "-", "*", "/",
-        "%",  "<",  ">",  "=",  "!",  "(",  ")",  "[",  "]",  "{", "}", ",", ":", ".", "@", ";"};
-    for (const char* p : kPuncts) {
-      size_t n = std::strlen(p);
-      if (src_.substr(pos_, n) == p) {
-        for (size_t k = 0; k < n; ++k) Advance();
+    for (std::string_view p : Puncts()) {
+      if (src_.substr(pos_, p.size()) == p) {
+        for (size_t k = 0; k < p.size(); ++k) Advance();
         t.kind = Tok::kPunct;
-        t.text = p;
+        t.text = std::string(p);
         return t;
       }
     }
     Fail(t.loc, absl::StrCat("unexpected character '", std::string(1, c), "'"));
+  }
+
+  // The punctuation spellings, longest first: the grammar's own, every
+  // operator's text and the rvalue keywords that are not words (kinds.def).
+  static const std::vector<std::string_view>& Puncts() {
+    static const std::vector<std::string_view>* puncts = [] {
+      auto* v = new std::vector<std::string_view>{"=>", "->", "::", "=", "(", ")", "[", "]", "{",
+                                                  "}",  ",",  ":",  ".", "@", ";", "&", "*", "-"};
+      for (const BinOpInfo& o : kBinOps) v->push_back(o.text);
+      for (const UnOpInfo& o : kUnOps) v->push_back(o.text);
+      for (const RvalueKindInfo& k : kRvalueKinds)
+        if (*k.keyword && !IsIdentStart(*k.keyword)) v->push_back(k.keyword);
+      std::stable_sort(v->begin(), v->end(),
+                       [](std::string_view a, std::string_view b) { return a.size() > b.size(); });
+      return v;
+    }();
+    return *puncts;
   }
 
   static bool IsIdentStart(char c) {
@@ -728,16 +744,10 @@ class Parser {
     p.functions.push_back(std::move(f));
   }
 
-  static bool IsTerminatorWord(const std::string& w) {
-    return w == "goto" || w == "if" || w == "switch_int" || w == "switch_variant" ||
-           w == "return" || w == "panic" || w == "unreachable" || w == "try_return_err" ||
-           w == "suspend";
-  }
-
   Block ParseBlock() {
     Block b;
     while (true) {
-      if (tok_.kind == Tok::kIdent && IsTerminatorWord(tok_.text)) {
+      if (tok_.kind == Tok::kIdent && TerminatorKindOf(tok_.text)) {
         b.term = ParseTerminator();
         return b;
       }
@@ -760,59 +770,43 @@ class Parser {
   }
 
   Statement ParseStatement() {
+    using K = Statement::Kind;
     Statement s;
     s.loc = tok_.loc;
-    if (EatWord("drop")) {
-      s.kind = Statement::Kind::kDrop;
-      s.place = ParsePlace();
-    } else if (EatWord("storage_live")) {
-      s.kind = Statement::Kind::kStorageLive;
-      s.place.local = Local();
-    } else if (EatWord("storage_dead")) {
-      s.kind = Statement::Kind::kStorageDead;
-      s.place.local = Local();
-    } else if (EatWord("arena_push")) {
-      s.kind = Statement::Kind::kArenaPush;
-      s.arena = SmallInt("an arena number");
-    } else if (EatWord("arena_pop")) {
-      s.kind = Statement::Kind::kArenaPop;
-      s.arena = SmallInt("an arena number");
-    } else if (EatWord("nop")) {
-      s.kind = Statement::Kind::kNop;
-    } else if (EatWord("sandbox_enter")) {
-      s.kind = Statement::Kind::kSandboxEnter;
-      if (tok_.kind != Tok::kStr)
-        Fail(absl::StrCat("expected a sandbox name string, found ", Describe()));
-      s.path = tok_.text;
+    if (std::optional<K> k = tok_.kind == Tok::kIdent ? StatementKindOf(tok_.text) : std::nullopt) {
+      s.kind = *k;
       Bump();
-    } else if (EatWord("sandbox_exit")) {
-      s.kind = Statement::Kind::kSandboxExit;
-    } else if (IsIdent("effect")) {
-      s.kind = Statement::Kind::kEffectInvoke;
-      ParseEffect(s);
     } else if (AtLocal()) {
       s.place = ParsePlace();
       Expect("=");
-      if (IsIdent("effect")) {
-        s.kind = Statement::Kind::kEffectInvoke;
-        s.has_dest = true;
-        ParseEffect(s);
-      } else {
-        s.kind = Statement::Kind::kAssign;
-        s.rvalue = ParseRvalue();
-      }
+      s.kind = EatWord(Keyword(K::kEffectInvoke)) ? K::kEffectInvoke : K::kAssign;
+      s.has_dest = s.kind == K::kEffectInvoke;
     } else {
       Fail(absl::StrCat("expected a statement, found ", Describe()));
+    }
+    switch (s.kind) {
+      case K::kAssign: s.rvalue = ParseRvalue(); break;
+      case K::kDrop: s.place = ParsePlace(); break;
+      case K::kStorageLive:
+      case K::kStorageDead: s.place.local = Local(); break;
+      case K::kArenaPush:
+      case K::kArenaPop: s.arena = SmallInt("an arena number"); break;
+      case K::kEffectInvoke:
+        s.path = DottedPath("an effect path like std.fs.read");
+        s.args = ParseArgs("(", ")");
+        break;
+      case K::kSandboxEnter:
+        if (tok_.kind != Tok::kStr)
+          Fail(absl::StrCat("expected a sandbox name string, found ", Describe()));
+        s.path = tok_.text;
+        Bump();
+        break;
+      case K::kNop:
+      case K::kSandboxExit: break;
     }
     ParseLocSuffix(s.loc, s.loc_explicit);
     ExpectEol();
     return s;
-  }
-
-  void ParseEffect(Statement& s) {
-    Bump();  // effect
-    s.path = DottedPath("an effect path like std.fs.read");
-    s.args = ParseArgs("(", ")");
   }
 
   Place ParsePlace() {
@@ -945,6 +939,11 @@ class Parser {
 
   std::vector<Operand> ParseArgs(std::string_view open, std::string_view close) {
     Expect(open);
+    return ParseList(close);
+  }
+
+  // Operands up to `close`, after the opening bracket.
+  std::vector<Operand> ParseList(std::string_view close) {
     std::vector<Operand> ops;
     while (!IsPunct(close)) {
       ops.push_back(ParseOperand());
@@ -954,39 +953,33 @@ class Parser {
     return ops;
   }
 
-  static std::optional<BinOp> BinOpOf(const Token& t) {
-    if (t.kind != Tok::kPunct) return std::nullopt;
-    static constexpr std::pair<const char*, BinOp> kOps[] = {
-        {"+", BinOp::kAdd},  {"-", BinOp::kSub},    {"*", BinOp::kMul},   {"/", BinOp::kDiv},
-        {"%", BinOp::kRem},  {"&", BinOp::kBitAnd}, {"|", BinOp::kBitOr}, {"^", BinOp::kBitXor},
-        {"<<", BinOp::kShl}, {">>", BinOp::kShr},   {"==", BinOp::kEq},   {"!=", BinOp::kNe},
-        {"<", BinOp::kLt},   {"<=", BinOp::kLe},    {">", BinOp::kGt},    {">=", BinOp::kGe}};
-    for (const auto& [s, op] : kOps)
-      if (t.text == s) return op;
-    return std::nullopt;
-  }
-
   Rvalue ParseRvalue() {
+    using K = Rvalue::Kind;
+    // A keyword (`call`, `new`) or a leading `&`, `*` or `[` names the kind;
+    // without one it is an operand, an operation on it, or a unary op.
+    std::optional<K> kind;
+    if (tok_.kind == Tok::kIdent || tok_.kind == Tok::kPunct) kind = RvalueKindOf(tok_.text);
+    if (!kind) return ParseOperation();
     Rvalue r;
-    if (tok_.kind == Tok::kIdent) {
-      const std::string w = tok_.text;
-      if (w == "new") {
-        Bump();
-        r.kind = Rvalue::Kind::kAdtInit;
+    Bump();
+    r.kind = *kind;
+    switch (*kind) {
+      case K::kUse:
+      case K::kBinOp:
+      case K::kUnOp: break;  // no keyword: ParseOperation
+      case K::kRef:
+        r.is_mut = EatWord("mut");
+        r.place = ParsePlace();
+        break;
+      case K::kDeref: r.ops.push_back(ParseOperand()); break;
+      case K::kAdtInit:
         r.name = Ident("an ADT name");
         if (EatPunct("::")) r.name2 = Ident("a variant name");
         r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "tuple") {
-        Bump();
-        r.kind = Rvalue::Kind::kTupleInit;
-        r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "map") {
-        Bump();
-        r.kind = Rvalue::Kind::kMapInit;
+        break;
+      case K::kTupleInit: r.ops = ParseArgs("(", ")"); break;
+      case K::kArrayInit: r.ops = ParseList("]"); break;
+      case K::kMapInit:
         Expect("{");
         while (!IsPunct("}")) {
           r.ops.push_back(ParseOperand());
@@ -995,154 +988,102 @@ class Parser {
           if (!EatPunct(",")) break;
         }
         Expect("}");
-        return r;
-      }
-      if (w == "field" || w == "tuple_get") {
-        Bump();
-        r.kind = w == "field" ? Rvalue::Kind::kFieldRead : Rvalue::Kind::kTupleRead;
+        break;
+      case K::kFieldRead:
+      case K::kTupleRead:
         r.ops.push_back(ParseOperand());
         Expect(",");
         r.index = SmallInt("a field index");
-        return r;
-      }
-      if (w == "index") {
-        Bump();
-        r.kind = Rvalue::Kind::kIndexRead;
+        break;
+      case K::kIndexRead:
         r.ops.push_back(ParseOperand());
         Expect(",");
         r.ops.push_back(ParseOperand());
-        return r;
-      }
-      if (w == "call") {
-        Bump();
-        r.kind = Rvalue::Kind::kCall;
+        break;
+      case K::kCall:
         r.is_builtin = EatPunct("@");
         r.name = r.is_builtin ? Ident("a builtin name") : Path("a function name");
         r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "call_indirect") {
-        Bump();
-        r.kind = Rvalue::Kind::kCallIndirect;
+        break;
+      case K::kCallIndirect:
         r.ops.push_back(ParseOperand());
         for (Operand& o : ParseArgs("(", ")")) r.ops.push_back(std::move(o));
-        return r;
-      }
-      if (w == "method") {
-        Bump();
-        r.kind = Rvalue::Kind::kMethodCall;
+        break;
+      case K::kMethodCall:
         r.place = ParsePlace();
         Expect(",");
         r.name = Ident("a method name");
         r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "closure") {
-        Bump();
-        r.kind = Rvalue::Kind::kClosure;
+        break;
+      case K::kClosure:
         r.name = Path("a function name");
         r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "spawn") {
-        Bump();
-        r.kind = Rvalue::Kind::kAgentSpawn;
+        break;
+      case K::kAgentSpawn:
         r.name = Ident("an agent name");
         r.ops = ParseArgs("(", ")");
-        return r;
-      }
-      if (w == "send" || w == "ask") {
-        Bump();
-        r.kind = w == "send" ? Rvalue::Kind::kSend : Rvalue::Kind::kAsk;
+        break;
+      case K::kSend:
+      case K::kAsk:
         r.ops.push_back(ParseOperand());
         Expect(",");
         r.name = Ident("a message name");
         for (Operand& o : ParseArgs("(", ")")) r.ops.push_back(std::move(o));
-        if (r.kind == Rvalue::Kind::kAsk && EatWord("within")) r.deadline = ParseOperand();
-        return r;
-      }
-      if (w == "cap") {
-        Bump();
-        r.kind = Rvalue::Kind::kCapValue;
+        if (r.kind == K::kAsk && EatWord("within")) r.deadline = ParseOperand();
+        break;
+      case K::kCapValue:
         r.name = DottedPath("a capability family like fs.read");
         if (tok_.kind != Tok::kStr)
           Fail("expected a constraint string after the capability family");
         r.name2 = tok_.text;
         Bump();
-        return r;
-      }
-      if (w == "cast") {
-        Bump();
-        r.kind = Rvalue::Kind::kCast;
+        break;
+      case K::kCast:
         r.ops.push_back(ParseOperand());
         ExpectWord("as");
         r.type = ParseType();
-        return r;
-      }
-      if (w == "len") {
-        Bump();
-        r.kind = Rvalue::Kind::kLen;
-        r.ops.push_back(ParseOperand());
-        return r;
-      }
+        break;
+      case K::kLen: r.ops.push_back(ParseOperand()); break;
     }
-    if (IsPunct("&")) {
-      Bump();
-      r.kind = Rvalue::Kind::kRef;
-      r.is_mut = EatWord("mut");
-      r.place = ParsePlace();
-      return r;
+    return r;
+  }
+
+  // `copy _1`, `copy _1 + 2`, `-copy _1`, `!copy _1`, `-5 * copy _1`.
+  Rvalue ParseOperation() {
+    std::optional<UnOp> un = tok_.kind == Tok::kPunct ? UnOpOfText(tok_.text) : std::nullopt;
+    if (!un) {
+      if (!AtOperandStart()) Fail(absl::StrCat("expected an rvalue, found ", Describe()));
+      return FinishBinary(ParseOperand());
     }
-    if (IsPunct("*")) {
-      Bump();
-      r.kind = Rvalue::Kind::kDeref;
-      r.ops.push_back(ParseOperand());
-      return r;
-    }
-    if (IsPunct("[")) {
-      r.kind = Rvalue::Kind::kArrayInit;
-      r.ops = ParseArgs("[", "]");
-      return r;
-    }
-    if (IsPunct("!")) {
-      Bump();
+    Bump();
+    // `-5` is a constant; `-copy _1` is a negation.
+    if (*un != UnOp::kNeg || IsIdent("copy") || IsIdent("move")) {
+      Rvalue r;
       r.kind = Rvalue::Kind::kUnOp;
-      r.un = UnOp::kNot;
+      r.un = *un;
       r.ops.push_back(ParseOperand());
       return r;
     }
-    if (IsPunct("-")) {
-      // `-5` is a constant; `-copy _1` is a negation.
+    Constant c;
+    if (tok_.kind == Tok::kFloat) {
+      c = Constant::Float(-tok_.f);
       Bump();
-      if (IsIdent("copy") || IsIdent("move")) {
-        r.kind = Rvalue::Kind::kUnOp;
-        r.un = UnOp::kNeg;
-        r.ops.push_back(ParseOperand());
-        return r;
-      }
-      Constant c;
-      if (tok_.kind == Tok::kFloat) {
-        c = Constant::Float(-tok_.f);
-        Bump();
-      } else if (EatWord("inf")) {
-        c = Constant::Float(-std::numeric_limits<double>::infinity());
-      } else if (tok_.kind == Tok::kInt) {
-        if (tok_.u > (uint64_t{1} << 63)) Fail("integer literal out of range for I64");
-        c = Constant::Int(static_cast<int64_t>(0 - tok_.u));
-        Bump();
-      } else {
-        Fail(absl::StrCat("expected a number or an operand after '-', found ", Describe()));
-      }
-      return FinishBinary(Operand::Const(c));
+    } else if (EatWord("inf")) {
+      c = Constant::Float(-std::numeric_limits<double>::infinity());
+    } else if (tok_.kind == Tok::kInt) {
+      if (tok_.u > (uint64_t{1} << 63)) Fail("integer literal out of range for I64");
+      c = Constant::Int(static_cast<int64_t>(0 - tok_.u));
+      Bump();
+    } else {
+      Fail(absl::StrCat("expected a number or an operand after '-', found ", Describe()));
     }
-    if (!AtOperandStart()) Fail(absl::StrCat("expected an rvalue, found ", Describe()));
-    return FinishBinary(ParseOperand());
+    return FinishBinary(Operand::Const(c));
   }
 
   Rvalue FinishBinary(Operand lhs) {
     Rvalue r;
     r.ops.push_back(std::move(lhs));
-    if (auto op = BinOpOf(tok_)) {
+    if (auto op = tok_.kind == Tok::kPunct ? BinOpOfText(tok_.text) : std::nullopt) {
       Bump();
       r.kind = Rvalue::Kind::kBinOp;
       r.bin = *op;
@@ -1178,39 +1119,35 @@ class Parser {
     return cases;
   }
 
+  // At a terminator keyword (ParseBlock checked it).
   Terminator ParseTerminator() {
+    using K = Terminator::Kind;
     Terminator t;
     t.loc = tok_.loc;
-    std::string w = tok_.text;
+    t.kind = *TerminatorKindOf(tok_.text);
     Bump();
-    if (w == "goto") {
-      t.kind = Terminator::Kind::kGoto;
-      t.target = BlockRef();
-    } else if (w == "if") {
-      t.kind = Terminator::Kind::kIf;
-      t.op = ParseOperand();
-      ExpectWord("then");
-      t.target = BlockRef();
-      ExpectWord("else");
-      t.target2 = BlockRef();
-    } else if (w == "switch_int" || w == "switch_variant") {
-      t.kind = w == "switch_int" ? Terminator::Kind::kSwitchInt : Terminator::Kind::kSwitchVariant;
-      t.op = ParseOperand();
-      t.cases = ParseCases(t.target);
-    } else if (w == "return") {
-      t.kind = Terminator::Kind::kReturn;
-    } else if (w == "panic") {
-      t.kind = Terminator::Kind::kPanic;
-      t.op = ParseOperand();
-    } else if (w == "unreachable") {
-      t.kind = Terminator::Kind::kUnreachable;
-    } else if (w == "try_return_err") {
-      t.kind = Terminator::Kind::kTryReturnErr;
-      t.op = ParseOperand();
-    } else {  // suspend
-      t.kind = Terminator::Kind::kSuspend;
-      ExpectWord("resume");
-      t.target = BlockRef();
+    switch (t.kind) {
+      case K::kGoto: t.target = BlockRef(); break;
+      case K::kIf:
+        t.op = ParseOperand();
+        ExpectWord("then");
+        t.target = BlockRef();
+        ExpectWord("else");
+        t.target2 = BlockRef();
+        break;
+      case K::kSwitchInt:
+      case K::kSwitchVariant:
+        t.op = ParseOperand();
+        t.cases = ParseCases(t.target);
+        break;
+      case K::kPanic:
+      case K::kTryReturnErr: t.op = ParseOperand(); break;
+      case K::kReturn:
+      case K::kUnreachable: break;
+      case K::kSuspend:
+        ExpectWord("resume");
+        t.target = BlockRef();
+        break;
     }
     ParseLocSuffix(t.loc, t.loc_explicit);
     ExpectEol();

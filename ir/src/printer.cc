@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "mty/ir/kinds.h"
 #include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
 
@@ -144,52 +145,53 @@ std::string PrintOperand(const Operand& o) {
 
 std::string PrintRvalue(const Rvalue& r) {
   auto op0 = [&] { return r.ops.empty() ? "?" : PrintOperand(r.ops[0]); };
+  const char* kw = Keyword(r.kind);
+  using K = Rvalue::Kind;
   switch (r.kind) {
-    case Rvalue::Kind::kUse: return op0();
-    case Rvalue::Kind::kBinOp:
+    case K::kUse: return op0();
+    case K::kBinOp:
       return absl::StrCat(op0(), " ", BinOpText(r.bin), " ",
                           r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
-    case Rvalue::Kind::kUnOp: return absl::StrCat(UnOpText(r.un), op0());
-    case Rvalue::Kind::kRef: return absl::StrCat(r.is_mut ? "&mut " : "&", PrintPlace(r.place));
-    case Rvalue::Kind::kDeref: return absl::StrCat("*", op0());
-    case Rvalue::Kind::kAdtInit:
-      return absl::StrCat("new ", r.name, r.name2.empty() ? "" : "::", r.name2, "(", Ops(r.ops),
+    case K::kUnOp: return absl::StrCat(UnOpText(r.un), op0());
+    case K::kRef: return absl::StrCat(kw, r.is_mut ? "mut " : "", PrintPlace(r.place));
+    case K::kDeref: return absl::StrCat(kw, op0());
+    case K::kAdtInit:
+      return absl::StrCat(kw, " ", r.name, r.name2.empty() ? "" : "::", r.name2, "(", Ops(r.ops),
                           ")");
-    case Rvalue::Kind::kTupleInit: return absl::StrCat("tuple(", Ops(r.ops), ")");
-    case Rvalue::Kind::kArrayInit: return absl::StrCat("[", Ops(r.ops), "]");
-    case Rvalue::Kind::kMapInit: {
-      std::string s = "map{";
+    case K::kTupleInit: return absl::StrCat(kw, "(", Ops(r.ops), ")");
+    case K::kArrayInit: return absl::StrCat(kw, Ops(r.ops), "]");
+    case K::kMapInit: {
+      std::string s = absl::StrCat(kw, "{");
       for (size_t i = 0; i + 1 < r.ops.size(); i += 2) {
         if (i) s += ", ";
         absl::StrAppend(&s, PrintOperand(r.ops[i]), ": ", PrintOperand(r.ops[i + 1]));
       }
       return s + "}";
     }
-    case Rvalue::Kind::kFieldRead: return absl::StrCat("field ", op0(), ", ", r.index);
-    case Rvalue::Kind::kTupleRead: return absl::StrCat("tuple_get ", op0(), ", ", r.index);
-    case Rvalue::Kind::kIndexRead:
-      return absl::StrCat("index ", op0(), ", ", r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
-    case Rvalue::Kind::kCall:
-      return absl::StrCat("call ", r.is_builtin ? "@" : "", r.name, "(", Ops(r.ops), ")");
-    case Rvalue::Kind::kCallIndirect: {
+    case K::kFieldRead:
+    case K::kTupleRead: return absl::StrCat(kw, " ", op0(), ", ", r.index);
+    case K::kIndexRead:
+      return absl::StrCat(kw, " ", op0(), ", ", r.ops.size() > 1 ? PrintOperand(r.ops[1]) : "?");
+    case K::kCall:
+      return absl::StrCat(kw, " ", r.is_builtin ? "@" : "", r.name, "(", Ops(r.ops), ")");
+    case K::kCallIndirect: {
       std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1), r.ops.end());
-      return absl::StrCat("call_indirect ", op0(), "(", Ops(args), ")");
+      return absl::StrCat(kw, " ", op0(), "(", Ops(args), ")");
     }
-    case Rvalue::Kind::kMethodCall:
-      return absl::StrCat("method ", PrintPlace(r.place), ", ", r.name, "(", Ops(r.ops), ")");
-    case Rvalue::Kind::kClosure: return absl::StrCat("closure ", r.name, "(", Ops(r.ops), ")");
-    case Rvalue::Kind::kAgentSpawn: return absl::StrCat("spawn ", r.name, "(", Ops(r.ops), ")");
-    case Rvalue::Kind::kSend:
-    case Rvalue::Kind::kAsk: {
+    case K::kMethodCall:
+      return absl::StrCat(kw, " ", PrintPlace(r.place), ", ", r.name, "(", Ops(r.ops), ")");
+    case K::kClosure:
+    case K::kAgentSpawn: return absl::StrCat(kw, " ", r.name, "(", Ops(r.ops), ")");
+    case K::kSend:
+    case K::kAsk: {
       std::vector<Operand> args(r.ops.begin() + (r.ops.empty() ? 0 : 1), r.ops.end());
-      std::string s = absl::StrCat(r.kind == Rvalue::Kind::kSend ? "send " : "ask ", op0(), ", ",
-                                   r.name, "(", Ops(args), ")");
+      std::string s = absl::StrCat(kw, " ", op0(), ", ", r.name, "(", Ops(args), ")");
       if (r.deadline) absl::StrAppend(&s, " within ", PrintOperand(*r.deadline));
       return s;
     }
-    case Rvalue::Kind::kCapValue: return absl::StrCat("cap ", r.name, " ", QuoteString(r.name2));
-    case Rvalue::Kind::kCast: return absl::StrCat("cast ", op0(), " as ", PrintType(r.type));
-    case Rvalue::Kind::kLen: return absl::StrCat("len ", op0());
+    case K::kCapValue: return absl::StrCat(kw, " ", r.name, " ", QuoteString(r.name2));
+    case K::kCast: return absl::StrCat(kw, " ", op0(), " as ", PrintType(r.type));
+    case K::kLen: return absl::StrCat(kw, " ", op0());
   }
   return "?";
 }
@@ -198,22 +200,22 @@ namespace {
 
 std::string PrintStatement(const Statement& s) {
   std::string out;
+  const char* kw = Keyword(s.kind);
+  using K = Statement::Kind;
   switch (s.kind) {
-    case Statement::Kind::kAssign:
-      out = absl::StrCat(PrintPlace(s.place), " = ", PrintRvalue(s.rvalue));
-      break;
-    case Statement::Kind::kDrop: out = "drop " + PrintPlace(s.place); break;
-    case Statement::Kind::kStorageLive: out = "storage_live " + PrintPlace(s.place); break;
-    case Statement::Kind::kStorageDead: out = "storage_dead " + PrintPlace(s.place); break;
-    case Statement::Kind::kArenaPush: out = absl::StrCat("arena_push ", s.arena); break;
-    case Statement::Kind::kArenaPop: out = absl::StrCat("arena_pop ", s.arena); break;
-    case Statement::Kind::kEffectInvoke:
-      out = absl::StrCat(s.has_dest ? PrintPlace(s.place) + " = " : "", "effect ", s.path, "(",
+    case K::kAssign: out = absl::StrCat(PrintPlace(s.place), " = ", PrintRvalue(s.rvalue)); break;
+    case K::kDrop:
+    case K::kStorageLive:
+    case K::kStorageDead: out = absl::StrCat(kw, " ", PrintPlace(s.place)); break;
+    case K::kArenaPush:
+    case K::kArenaPop: out = absl::StrCat(kw, " ", s.arena); break;
+    case K::kEffectInvoke:
+      out = absl::StrCat(s.has_dest ? PrintPlace(s.place) + " = " : "", kw, " ", s.path, "(",
                          Ops(s.args), ")");
       break;
-    case Statement::Kind::kNop: out = "nop"; break;
-    case Statement::Kind::kSandboxEnter: out = "sandbox_enter " + QuoteString(s.path); break;
-    case Statement::Kind::kSandboxExit: out = "sandbox_exit"; break;
+    case K::kNop:
+    case K::kSandboxExit: out = kw; break;
+    case K::kSandboxEnter: out = absl::StrCat(kw, " ", QuoteString(s.path)); break;
   }
   return out + LocSuffix(s.loc, s.loc_explicit);
 }
@@ -227,22 +229,20 @@ std::string Cases(const Terminator& t) {
 
 std::string PrintTerminator(const Terminator& t) {
   std::string out;
+  const char* kw = Keyword(t.kind);
+  using K = Terminator::Kind;
   switch (t.kind) {
-    case Terminator::Kind::kGoto: out = absl::StrCat("goto bb", t.target); break;
-    case Terminator::Kind::kIf:
-      out = absl::StrCat("if ", PrintOperand(t.op), " then bb", t.target, " else bb", t.target2);
+    case K::kGoto: out = absl::StrCat(kw, " bb", t.target); break;
+    case K::kIf:
+      out = absl::StrCat(kw, " ", PrintOperand(t.op), " then bb", t.target, " else bb", t.target2);
       break;
-    case Terminator::Kind::kSwitchInt:
-      out = absl::StrCat("switch_int ", PrintOperand(t.op), " ", Cases(t));
-      break;
-    case Terminator::Kind::kSwitchVariant:
-      out = absl::StrCat("switch_variant ", PrintOperand(t.op), " ", Cases(t));
-      break;
-    case Terminator::Kind::kReturn: out = "return"; break;
-    case Terminator::Kind::kPanic: out = "panic " + PrintOperand(t.op); break;
-    case Terminator::Kind::kUnreachable: out = "unreachable"; break;
-    case Terminator::Kind::kTryReturnErr: out = "try_return_err " + PrintOperand(t.op); break;
-    case Terminator::Kind::kSuspend: out = absl::StrCat("suspend resume bb", t.target); break;
+    case K::kSwitchInt:
+    case K::kSwitchVariant: out = absl::StrCat(kw, " ", PrintOperand(t.op), " ", Cases(t)); break;
+    case K::kReturn:
+    case K::kUnreachable: out = kw; break;
+    case K::kPanic:
+    case K::kTryReturnErr: out = absl::StrCat(kw, " ", PrintOperand(t.op)); break;
+    case K::kSuspend: out = absl::StrCat(kw, " resume bb", t.target); break;
   }
   return out + LocSuffix(t.loc, t.loc_explicit);
 }

@@ -2,8 +2,10 @@
 // assume about indices and names is checked here, once.
 #include "absl/strings/str_cat.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/kinds.h"
 #include "mty/ir/text.h"
 #include "mty/ir/verify.h"
+#include "mty/ir/visit.h"
 
 namespace mty::ir {
 
@@ -43,25 +45,26 @@ class Verifier {
     return absl::OkStatus();
   }
 
-  absl::Status CheckPlace(const Place& p, Loc loc) const {
-    if (auto s = CheckLocal(p.local, loc); !s.ok()) return s;
-    for (const Projection& pr : p.proj)
-      if (pr.kind == Projection::Kind::kIndex)
-        if (auto s = CheckLocal(pr.index, loc); !s.ok()) return s;
-    return absl::OkStatus();
-  }
-
-  absl::Status CheckOperand(const Operand& o, Loc loc) const {
-    if (o.kind != Operand::Kind::kConst) return CheckPlace(o.place, loc);
-    if (o.constant.kind == Constant::Kind::kFn && p_.FindFunctionIndex(o.constant.s) < 0)
+  // A `fn name` constant names a function of the program.
+  absl::Status CheckFnConstant(const Operand& o, Loc loc) const {
+    if (o.kind == Operand::Kind::kConst && o.constant.kind == Constant::Kind::kFn &&
+        p_.FindFunctionIndex(o.constant.s) < 0)
       return Err(loc, absl::StrCat("unknown function '", o.constant.s, "'"));
     return absl::OkStatus();
   }
 
-  absl::Status CheckOperands(const std::vector<Operand>& ops, Loc loc) const {
-    for (const Operand& o : ops)
-      if (auto s = CheckOperand(o, loc); !s.ok()) return s;
-    return absl::OkStatus();
+  // Every local a statement or terminator names exists (index projections
+  // included) and every function constant among its operands is known.
+  template <typename Node>
+  absl::Status CheckLocalsAndOperands(const Node& n, Loc loc) const {
+    absl::Status st;
+    ForEachLocal(n, [&](uint32_t l) {
+      if (st.ok()) st = CheckLocal(l, loc);
+    });
+    ForEachOperand(n, [&](const Operand& o) {
+      if (st.ok()) st = CheckFnConstant(o, loc);
+    });
+    return st;
   }
 
   absl::Status CheckBlock(uint32_t b, Loc loc) const {
@@ -71,17 +74,14 @@ class Verifier {
     return absl::OkStatus();
   }
 
+  // What each kind needs beyond its locals and operands (checked before).
   absl::Status CheckRvalue(const Rvalue& r, Loc loc) const {
-    if (auto s = CheckOperands(r.ops, loc); !s.ok()) return s;
-    if (r.deadline)
-      if (auto s = CheckOperand(*r.deadline, loc); !s.ok()) return s;
+    using K = Rvalue::Kind;
     switch (r.kind) {
-      case Rvalue::Kind::kRef:
-      case Rvalue::Kind::kMethodCall: return CheckPlace(r.place, loc);
-      case Rvalue::Kind::kBinOp:
+      case K::kBinOp:
         if (r.ops.size() != 2) return Err(loc, "a binary operation needs two operands");
         break;
-      case Rvalue::Kind::kAdtInit: {
+      case K::kAdtInit: {
         const Adt* a = p_.FindAdt(r.name);
         if (!a) return Err(loc, absl::StrCat("unknown ADT '", r.name, "'"));
         const Variant* v = nullptr;
@@ -101,7 +101,7 @@ class Verifier {
                                        v->fields.size(), " fields, given ", r.ops.size()));
         break;
       }
-      case Rvalue::Kind::kCall: {
+      case K::kCall: {
         if (r.is_builtin) {
           const BuiltinFnInfo* b = FindBuiltinFn(r.name);
           if (!b) return Err(loc, absl::StrCat("unknown builtin '@", r.name, "'"));
@@ -118,10 +118,10 @@ class Verifier {
                                        " argument(s), given ", r.ops.size()));
         break;
       }
-      case Rvalue::Kind::kCallIndirect:
+      case K::kCallIndirect:
         if (r.ops.empty()) return Err(loc, "call_indirect needs a callee operand");
         break;
-      case Rvalue::Kind::kClosure: {
+      case K::kClosure: {
         const Function* callee = p_.FindFunction(r.name);
         if (!callee) return Err(loc, absl::StrCat("unknown function '", r.name, "'"));
         if (callee->num_params < r.ops.size())
@@ -129,29 +129,37 @@ class Verifier {
                                        " values but the fn takes only ", callee->num_params));
         break;
       }
-      case Rvalue::Kind::kSend:
-      case Rvalue::Kind::kAsk:
+      case K::kSend:
+      case K::kAsk:
         if (r.ops.empty()) return Err(loc, "send/ask needs a target operand");
         break;
-      case Rvalue::Kind::kCast:
+      case K::kCast:
         if (!IsCastTarget(r.type))
           return Err(loc, absl::StrCat("cannot cast to ", PrintType(r.type)));
         break;
-      case Rvalue::Kind::kMapInit:
+      case K::kMapInit:
         if (r.ops.size() % 2 != 0) return Err(loc, "map{...} needs key: value pairs");
         break;
-      case Rvalue::Kind::kCapValue:
+      case K::kCapValue:
         if (r.name != "fs" && r.name != "fs.read" && r.name != "fs.write" && r.name != "net" &&
             r.name != "env")
           return Err(loc, absl::StrCat("unknown capability family '", r.name,
                                        "' (fs, fs.read, fs.write, net, env)"));
         break;
-      default:
-        if (r.ops.empty() && r.kind != Rvalue::Kind::kArrayInit &&
-            r.kind != Rvalue::Kind::kTupleInit && r.kind != Rvalue::Kind::kAgentSpawn)
-          return Err(loc, "missing operand");
-        break;
+      case K::kUse:
+      case K::kUnOp:
+      case K::kRef:
+      case K::kDeref:
+      case K::kTupleInit:
+      case K::kArrayInit:
+      case K::kFieldRead:
+      case K::kTupleRead:
+      case K::kIndexRead:
+      case K::kMethodCall:
+      case K::kAgentSpawn:
+      case K::kLen: break;
     }
+    if (r.ops.size() < Info(r.kind).min_ops) return Err(loc, "missing operand");
     return absl::OkStatus();
   }
 
@@ -161,48 +169,17 @@ class Verifier {
     if (f.blocks.empty()) return Err(f.loc, "fn has no blocks");
     for (const Block& b : f.blocks) {
       for (const Statement& s : b.stmts) {
-        absl::Status st;
-        switch (s.kind) {
-          case Statement::Kind::kAssign:
-            st = CheckPlace(s.place, s.loc);
-            if (st.ok()) st = CheckRvalue(s.rvalue, s.loc);
-            break;
-          case Statement::Kind::kDrop:
-          case Statement::Kind::kStorageLive:
-          case Statement::Kind::kStorageDead: st = CheckPlace(s.place, s.loc); break;
-          case Statement::Kind::kSandboxEnter:
-            if (!p_.FindSandbox(s.path))
-              st = Err(s.loc, absl::StrCat("sandbox \"", s.path, "\" is not declared"));
-            break;
-          case Statement::Kind::kEffectInvoke:
-            if (s.has_dest) st = CheckPlace(s.place, s.loc);
-            if (st.ok()) st = CheckOperands(s.args, s.loc);
-            break;
-          default: break;
-        }
-        if (!st.ok()) return st;
+        if (auto st = CheckLocalsAndOperands(s, s.loc); !st.ok()) return st;
+        if (s.kind == Statement::Kind::kAssign)
+          if (auto st = CheckRvalue(s.rvalue, s.loc); !st.ok()) return st;
+        if (s.kind == Statement::Kind::kSandboxEnter && !p_.FindSandbox(s.path))
+          return Err(s.loc, absl::StrCat("sandbox \"", s.path, "\" is not declared"));
       }
       const Terminator& t = b.term;
-      absl::Status st;
-      switch (t.kind) {
-        case Terminator::Kind::kGoto:
-        case Terminator::Kind::kSuspend: st = CheckBlock(t.target, t.loc); break;
-        case Terminator::Kind::kIf:
-          st = CheckOperand(t.op, t.loc);
-          if (st.ok()) st = CheckBlock(t.target, t.loc);
-          if (st.ok()) st = CheckBlock(t.target2, t.loc);
-          break;
-        case Terminator::Kind::kSwitchInt:
-        case Terminator::Kind::kSwitchVariant:
-          st = CheckOperand(t.op, t.loc);
-          if (st.ok()) st = CheckBlock(t.target, t.loc);
-          for (const SwitchCase& c : t.cases)
-            if (st.ok()) st = CheckBlock(c.target, t.loc);
-          break;
-        case Terminator::Kind::kPanic:
-        case Terminator::Kind::kTryReturnErr: st = CheckOperand(t.op, t.loc); break;
-        default: break;
-      }
+      absl::Status st = CheckLocalsAndOperands(t, t.loc);
+      ForEachTarget(t, [&](uint32_t target) {
+        if (st.ok()) st = CheckBlock(target, t.loc);
+      });
       if (!st.ok()) return st;
     }
     return absl::OkStatus();

@@ -25,6 +25,28 @@ enum class Op : uint16_t {
 const char* OpName(Op op);
 const char* OpFormat(Op op);
 
+// The compare instruction a fused compare-and-branch stands for: the loop
+// (vm.cc, CMP_BRANCH) computes it as Op::Eq + (op - Op::CmpBrEq) when its
+// operands are not both ints. So the comparisons of kinds.def must appear in
+// opcodes.def twice, as Eq..Ge and as CmpBrEq..CmpBrGe, contiguous and in
+// the same order; checked here for every MTY_IR_COMPARE row.
+constexpr int OpIndex(Op op) { return static_cast<int>(op); }
+constexpr Op CompareOfCmpBranch(Op br) {
+  return static_cast<Op>(OpIndex(Op::Eq) + (OpIndex(br) - OpIndex(Op::CmpBrEq)));
+}
+inline constexpr int kCompareCount = 0
+#define MTY_IR_COMPARE(name, text) +1
+#include "mty/ir/kinds.def"
+    ;
+#define MTY_IR_COMPARE(name, text)                                                       \
+  static_assert(CompareOfCmpBranch(Op::CmpBr##name) == Op::name,                         \
+                "Op::CmpBr" #name " and Op::" #name                                      \
+                " must be as far from Op::CmpBrEq as from Op::Eq (vm.cc's CMP_BRANCH)"); \
+  static_assert(OpIndex(Op::name) - OpIndex(Op::Eq) >= 0 &&                              \
+                    OpIndex(Op::name) - OpIndex(Op::Eq) < kCompareCount,                 \
+                "the comparisons Op::Eq.. and Op::CmpBrEq.. must be contiguous");
+#include "mty/ir/kinds.def"
+
 struct Instr {
   Op op;
   // The step cost of the segment starting here (see seg_cost), inline so a

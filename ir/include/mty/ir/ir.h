@@ -165,53 +165,24 @@ struct Operand {
   }
 };
 
+// The operators, their spellings and their instructions: kinds.def.
 enum class BinOp : uint8_t {
-  kAdd,
-  kSub,
-  kMul,
-  kDiv,
-  kRem,
-  kBitAnd,
-  kBitOr,
-  kBitXor,
-  kShl,
-  kShr,
-  kEq,
-  kNe,
-  kLt,
-  kLe,
-  kGt,
-  kGe,
+#define MTY_IR_BINOP(name, text) k##name,
+#include "mty/ir/kinds.def"
 };
-enum class UnOp : uint8_t { kNeg, kNot };
+enum class UnOp : uint8_t {
+#define MTY_IR_UNOP(name, text) k##name,
+#include "mty/ir/kinds.def"
+};
 
 const char* BinOpText(BinOp op);
 const char* UnOpText(UnOp op);
 
 struct Rvalue {
+  // The kinds, their keywords and text forms: kinds.def.
   enum class Kind : uint8_t {
-    kUse,           // operand
-    kBinOp,         // a <op> b
-    kUnOp,          // -a, !a
-    kRef,           // &place, &mut place
-    kDeref,         // *operand (read through a reference)
-    kAdtInit,       // new Adt::Variant(ops)
-    kTupleInit,     // tuple(ops)
-    kArrayInit,     // [ops]
-    kMapInit,       // map{k: v, ...}
-    kFieldRead,     // field op, N
-    kTupleRead,     // tuple_get op, N
-    kIndexRead,     // index op, op
-    kCall,          // call name(ops) | call @builtin(ops)
-    kCallIndirect,  // call_indirect op(ops)  (fn value or closure)
-    kMethodCall,    // method place.name(ops)
-    kClosure,       // closure name(captures)
-    kAgentSpawn,    // spawn Agent(ops)
-    kSend,          // send op!Msg(ops)
-    kAsk,           // ask op?Msg(ops) [@ deadline]
-    kCapValue,      // cap family "constraint"
-    kCast,          // cast op as Type
-    kLen,           // len op
+#define MTY_IR_RVALUE(name, keyword, min_ops, uses_place, sample) k##name,
+#include "mty/ir/kinds.def"
   };
   Kind kind = Kind::kUse;
   BinOp bin = BinOp::kAdd;
@@ -229,17 +200,10 @@ struct Rvalue {
 };
 
 struct Statement {
+  // The kinds, their keywords and text forms: kinds.def.
   enum class Kind : uint8_t {
-    kAssign,        // place = rvalue
-    kDrop,          // drop place
-    kStorageLive,   // storage_live _n
-    kStorageDead,   // storage_dead _n
-    kArenaPush,     // arena_push N
-    kArenaPop,      // arena_pop N
-    kEffectInvoke,  // [place =] effect std.fs.read(ops)
-    kNop,           // nop
-    kSandboxEnter,  // sandbox_enter "Name": enter the declared sandbox (path = name)
-    kSandboxExit,   // sandbox_exit: leave the innermost sandbox entered in this frame
+#define MTY_IR_STATEMENT(name, keyword, sample) k##name,
+#include "mty/ir/kinds.def"
   };
   Kind kind = Kind::kNop;
   Place place;
@@ -260,16 +224,10 @@ struct SwitchCase {
 };
 
 struct Terminator {
+  // The kinds, their keywords and text forms: kinds.def.
   enum class Kind : uint8_t {
-    kGoto,           // goto bbN
-    kIf,             // if op then bbA else bbB
-    kSwitchInt,      // switch_int op {v => bb, ..., _ => bb}
-    kSwitchVariant,  // switch_variant op {v => bb, ..., _ => bb}
-    kReturn,         // return (the value of _0)
-    kPanic,          // panic op
-    kUnreachable,    // unreachable
-    kTryReturnErr,   // try_return_err op
-    kSuspend,        // suspend resume bbN
+#define MTY_IR_TERMINATOR(name, keyword, sample) k##name,
+#include "mty/ir/kinds.def"
   };
   Kind kind = Kind::kUnreachable;
   Operand op;
