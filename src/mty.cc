@@ -10,6 +10,7 @@
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
@@ -82,17 +83,11 @@ std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
 
 namespace {
 
-// The capability family an effect needs ("" for none: std.time, std.env.args).
+// The capability family an effect needs ("" for none: std.time,
+// std.env.args, and effects no row of the builtin table names).
 std::string EffectFamily(std::string_view path) {
-  if (path.starts_with("std.fs.")) {
-    std::string_view op = path.substr(7);
-    bool writes = op == "write" || op == "write_file" || op == "append" || op == "create_dir_all" ||
-                  op == "remove_file" || op == "remove_dir_all";
-    return writes ? "fs.write" : "fs.read";
-  }
-  if (path.starts_with("std.net.") || path.starts_with("std.http.")) return "net";
-  if (path == "std.env.var") return "env";
-  return "";
+  const ir::EffectInfo* e = ir::FindEffect(path);
+  return e ? e->family : "";
 }
 
 }  // namespace

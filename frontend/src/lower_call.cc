@@ -388,7 +388,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
     for (Operand& o : ops) all.push_back(std::move(o));
     Val v = CallPrelude(name, std::move(all), result);
-    if (name == "sort_by") {
+    if (MethodMutates(name)) {
       // sort_by returns the sorted array; write it back to the receiver
       // (through a `&mut` reference when the receiver is one).
       Place dst = place;

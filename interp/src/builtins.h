@@ -8,6 +8,7 @@
 
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
+#include "mty/ir/builtins.h"
 
 namespace mty::interp {
 
@@ -41,16 +42,25 @@ struct Ctx {
 
 enum class CallStatus { kOk, kFail, kUnknown };
 
+// Printing helpers (print.cc) the methods share: a string's chars appended
+// to an array, a string in Debug quotes, a value formatted by a format spec.
+void AppendChars(const std::string& s, ArrayObj* a);
+std::string QuoteDebug(std::string_view s);
+bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out);
+
 // Binary operators on any operands (the VM handles Int op Int inline).
 bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out);
 bool Unary(Ctx& cx, Op op, const Value& a, Value& out);
 bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out);
-CallStatus BuiltinFn(Ctx& cx, std::string_view name, std::vector<Value>& args, Value& out);
-// `recv` is the receiver in place (already made unique for mutating
-// methods). *est_delta receives the change of recv's size estimate.
-CallStatus BuiltinMethod(Ctx& cx, Value& recv, std::string_view name, std::vector<Value>& args,
+CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
+// The row of the builtin table for a method of this receiver (nullptr when
+// the receiver's kind has none: MT5008).
+std::optional<ir::Recv> RecvOf(const Value& v);
+const ir::MethodInfo* MethodFor(const Value& recv, ir::MethodName name);
+// `recv` is the receiver in place (already made unique when the row
+// mutates). *est_delta receives the change of recv's size estimate.
+CallStatus BuiltinMethod(Ctx& cx, Value& recv, const ir::MethodInfo& row, std::vector<Value>& args,
                          Value& out, int64_t* est_delta);
-bool IsMutatingMethod(std::string_view name);
 std::string KindName(const Module& m, const Value& v);
 
 }  // namespace mty::interp

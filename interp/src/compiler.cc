@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "mty/interp/bytecode.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/kinds.h"
 #include "mty/ir/text.h"
 #include "mty/ir/verify.h"
@@ -100,15 +101,7 @@ static_assert(FormatsWellFormed(), "opcodes.def formats are three letters: \"r t
 constexpr bool IsJumpTarget(Op op, int i) { return kOpFormats[static_cast<int>(op)][2 * i] == 't'; }
 
 std::optional<CastKind> CastKindOf(const ir::Type& t) {
-  static const std::pair<const char*, CastKind> kKinds[] = {
-      {"I8", CastKind::kI8},      {"I16", CastKind::kI16},           {"I32", CastKind::kI32},
-      {"I64", CastKind::kI64},    {"ISize", CastKind::kI64},         {"U8", CastKind::kU8},
-      {"U16", CastKind::kU16},    {"U32", CastKind::kU32},           {"U64", CastKind::kU64},
-      {"USize", CastKind::kU64},  {"F32", CastKind::kF64},           {"F64", CastKind::kF64},
-      {"Char", CastKind::kChar},  {"Bool", CastKind::kBool},         {"Str", CastKind::kStr},
-      {"String", CastKind::kStr}, {"Duration", CastKind::kDuration}, {"Size", CastKind::kSize}};
-  for (const auto& [n, k] : kKinds)
-    if (t.name == n) return k;
+  if (const ir::CastInfo* c = ir::FindCast(t.name)) return c->kind;
   return std::nullopt;
 }
 
@@ -343,6 +336,7 @@ class FunctionCompiler {
       case ir::Statement::Kind::kEffectInvoke: {
         CallDesc d;
         d.name = s.path;
+        if (const ir::EffectInfo* e = ir::FindEffect(s.path)) d.id = static_cast<int32_t>(e->id);
         d.args = Args(s.args);
         bool direct = s.has_dest && s.place.IsLocal();
         int32_t dst = direct ? static_cast<int32_t>(s.place.local) : Scratch();
@@ -465,6 +459,7 @@ class FunctionCompiler {
         d.args = Args(r.ops);
         d.name = r.name;
         if (r.is_builtin) {
+          d.id = static_cast<int32_t>(ir::FindBuiltinFn(r.name)->id);  // the verifier checked it
           Emit(Op::CallBuiltin, Dst(), AddCall(std::move(d)));
         } else {
           d.callee = m_.FindFunction(r.name);
@@ -485,6 +480,10 @@ class FunctionCompiler {
         CallDesc d;
         d.args = Args(r.ops);
         d.name = r.name;
+        if (std::optional<ir::MethodName> n = ir::FindMethodName(r.name))
+          d.id = static_cast<int32_t>(*n);
+        if (auto it = m_.method_ids.find(r.name); it != m_.method_ids.end())
+          d.user_method = it->second;
         d.place = PlaceDescOf(r.place);
         Emit(Op::CallMethod, Dst(), AddCall(std::move(d)));
         breaks_segment = true;
@@ -630,6 +629,19 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
   }
   m->functions.resize(p.functions.size());
   for (size_t i = 0; i < p.functions.size(); ++i) m->functions[i].name = p.functions[i].name;
+  // User methods `Adt::name`: names interned before any call site is compiled.
+  m->methods.resize(m->adts.size());
+  for (size_t i = 0; i < m->functions.size(); ++i) {
+    const std::string& n = m->functions[i].name;
+    size_t sep = n.rfind("::");
+    if (sep == std::string::npos) continue;
+    auto it = adt_ids.find(n.substr(0, sep));
+    if (it == adt_ids.end()) continue;
+    auto [id, fresh] =
+        m->method_ids.try_emplace(n.substr(sep + 2), static_cast<int32_t>(m->method_ids.size()));
+    (void)fresh;
+    m->methods[it->second][id->second] = static_cast<int>(i);
+  }
   for (size_t i = 0; i < p.functions.size(); ++i) {
     FunctionCompiler fc(p, p.functions[i], *m, adt_ids, m->functions[i]);
     fc.Run();
@@ -640,14 +652,6 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
   }
   m->main_index = m->FindFunction("main");
   m->sandboxes = p.sandboxes;
-  m->methods.resize(m->adts.size());
-  for (size_t i = 0; i < m->functions.size(); ++i) {
-    const std::string& n = m->functions[i].name;
-    size_t sep = n.rfind("::");
-    if (sep == std::string::npos) continue;
-    auto it = adt_ids.find(n.substr(0, sep));
-    if (it != adt_ids.end()) m->methods[it->second][n.substr(sep + 2)] = static_cast<int>(i);
-  }
   return std::shared_ptr<const Module>(std::move(m));
 }
 

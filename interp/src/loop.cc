@@ -580,9 +580,9 @@ dispatch:
     }
     DEAD_CHECK(*recv);
     args.clear();
-    if (recv->Is(Tag::kAdt)) {
+    if (recv->Is(Tag::kAdt) && d.user_method >= 0) {
       const auto& table = mod.methods[static_cast<AdtObj*>(recv->h())->adt];
-      auto it = table.find(d.name);
+      auto it = table.find(d.user_method);
       if (it != table.end()) {
         uint32_t target = static_cast<uint32_t>(it->second);
         const CompiledFunction& callee_fn = mod.functions[target];
@@ -618,7 +618,13 @@ dispatch:
       if (a.move) R[a.reg].Kill();
     }
     {
-      bool mut = IsMutatingMethod(d.name);
+      // The builtin table's row for this receiver's kind (resolved names:
+      // no string is compared here).
+      const ir::MethodInfo* row =
+          d.id >= 0 ? MethodFor(*recv, static_cast<ir::MethodName>(d.id)) : nullptr;
+      if (!row)
+        TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
+      const bool mut = row->mutates;
       chain.objs.clear();
       chain.inserted = false;
       if (mut) {
@@ -634,7 +640,7 @@ dispatch:
       }
       Value out;
       int64_t delta = 0;
-      CallStatus st = BuiltinMethod(cx, *recv, d.name, args, out, &delta);
+      CallStatus st = BuiltinMethod(cx, *recv, *row, args, out, &delta);
       if (st == CallStatus::kUnknown)
         TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
       if (st == CallStatus::kFail) FAIL_CX();
@@ -650,7 +656,7 @@ dispatch:
     GATHER_ARGS(d, 0);
     Value out;
     SAVE();
-    CallStatus st = BuiltinFn(cx, d.name, args, out);
+    CallStatus st = BuiltinFn(cx, static_cast<ir::BuiltinFnId>(d.id), args, out);
     if (st != CallStatus::kOk) FAIL_CX();
     R[pc->a] = std::move(out);
     NEXT();
@@ -660,8 +666,9 @@ dispatch:
     GATHER_ARGS(d, 0);
     SAVE();
     herr.Clear();
-    std::optional<Value> out =
-        t.host_ ? t.host_->InvokeEffect(d.name, args, Scope(t), &herr) : std::optional<Value>();
+    std::optional<Value> out;
+    if (d.id >= 0 && t.host_)
+      out = t.host_->InvokeEffect(static_cast<ir::EffectId>(d.id), args, Scope(t), &herr);
     if (!out) {
       if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.

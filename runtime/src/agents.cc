@@ -109,9 +109,9 @@ class Scheduler::TaskHost : public Host {
   TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
   void Stdout(std::string_view text) override { s_->host_->Stdout(text); }
   void Stderr(std::string_view text) override { s_->host_->Stderr(text); }
-  std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
-                                    interp::Meter& scope, interp::HostError* err) override {
-    return s_->host_->InvokeEffect(path, args, scope, err);
+  std::optional<Value> InvokeEffect(ir::EffectId id, std::vector<Value>& args, interp::Meter& scope,
+                                    interp::HostError* err) override {
+    return s_->host_->InvokeEffect(id, args, scope, err);
   }
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
                              interp::HostError* err) override {

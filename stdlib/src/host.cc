@@ -79,203 +79,265 @@ FsCap StdHost::CapFor(const interp::Meter& scope, ir::GrantId family) {
   return roots ? base.Intersect(FsCap::Rooted(*roots)) : base;
 }
 
-std::optional<Value> StdHost::InvokeEffect(std::string_view path, std::vector<Value>& args,
+// One effect call as its handler sees it.
+struct StdHost::Call {
+  const ir::EffectInfo& effect;
+  std::vector<Value>& args;  // the explicit capability removed
+  Value cap_value;           // kept alive while `cap` points into it
+  const interp::CapObj* cap = nullptr;
+  interp::Meter& scope;
+  interp::HostError* err;
+};
+
+std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& args,
                                            interp::Meter& scope, interp::HostError* err) {
+  // The handler of each row of the builtin table, by id.
+  static constexpr Handler kHandlers[] = {
+#define EFFECT(id, path, family, min, max, handler) &StdHost::handler,
+#include "mty/ir/builtins.def"
+#undef EFFECT
+  };
+  static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == ir::kNumEffects);
+  Call c{ir::Effect(id), args, Value(), nullptr, scope, err};
   // An explicit capability argument comes first and can only narrow.
-  const interp::CapObj* explicit_cap = nullptr;
   if (!args.empty() && args[0].Is(Tag::kCap)) {
-    explicit_cap = static_cast<const interp::CapObj*>(args[0].h());
+    c.cap_value = std::move(args[0]);
+    c.cap = static_cast<const interp::CapObj*>(c.cap_value.h());
     args.erase(args.begin());
   }
-  auto denied = [&](std::string what, std::string family) -> std::optional<Value> {
-    ++denials_;
-    std::string text = absl::StrCat("forbidden: ", what);
-    if (options_.trace)
-      options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ",
-                                  std::string(path), " ", what, " (", family, ")"));
-    if (options_.deny_is_trap) {
-      err->code = TrapCode::kCapability;
-      err->message = absl::StrCat("capability outside sandbox: ", std::string(path), ": ", text);
-      return std::nullopt;
-    }
-    return Err(text);
-  };
-  auto bad_args = [&](const char* want) -> std::optional<Value> {
-    err->code = TrapCode::kType;
-    err->message = absl::StrCat(std::string(path), " expects ", want);
+  return (this->*kHandlers[static_cast<size_t>(id)])(c);
+}
+
+std::optional<Value> StdHost::Denied(Call& c, const std::string& what) {
+  ++denials_;
+  std::string text = absl::StrCat("forbidden: ", what);
+  if (options_.trace)
+    options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ", c.effect.path, " ",
+                                what, " (", c.effect.family, ")"));
+  if (options_.deny_is_trap) {
+    c.err->code = TrapCode::kCapability;
+    c.err->message = absl::StrCat("capability outside sandbox: ", c.effect.path, ": ", text);
     return std::nullopt;
-  };
-  auto from_status = [&](const absl::Status& s, const std::string& p,
-                         const char* family) -> std::optional<Value> {
-    if (s.code() == absl::StatusCode::kPermissionDenied) return denied(p, family);
-    return Err(std::string(s.message()));
-  };
-
-  // ---- std.fs ----
-  if (path.starts_with("std.fs.")) {
-    std::string_view op = path.substr(7);
-    if (args.empty() || !IsStr(args[0])) return bad_args("a path (Str)");
-    const std::string p = StrOf(args[0]);
-    bool writes = op == "write" || op == "write_file" || op == "append" || op == "create_dir_all" ||
-                  op == "remove_file" || op == "remove_dir_all";
-    const ir::GrantId fam_id = writes ? ir::GrantId::kFsWrite : ir::GrantId::kFsRead;
-    const char* family = ir::Grant(fam_id).key;
-    // The decision is the chain's (every tracker's list must admit the
-    // path); the cap then opens beneath a granted root, so no symlink can
-    // lead outside it.
-    if (scope.CheckGrant(fam_id, p)) return denied(p, family);
-    FsCap cap = CapFor(scope, fam_id);
-    if (explicit_cap) {
-      const std::string& fam = explicit_cap->family;
-      bool family_ok =
-          fam == "fs" || (writes ? fam == "fs.write" : fam == "fs.read" || fam == "fs.write");
-      if (!family_ok) return denied(p, family);
-      if (!explicit_cap->constraint.empty()) cap = cap.Narrow(explicit_cap->constraint);
-    }
-    if (op == "read" || op == "read_to_string" || op == "read_file" || op == "read_bytes") {
-      auto r = cap.ReadFile(p);
-      if (!r.ok()) return from_status(r.status(), p, family);
-      if (op != "read_bytes") return Ok(interp::MakeStr(std::move(*r)));
-      auto* a = new ArrayObj(Tag::kArray);
-      Value v = Value::Heap(a);
-      for (unsigned char c : *r) a->items.push_back(Value::Int(c));
-      a->est = 24 + 16 * r->size();
-      return Ok(std::move(v));
-    }
-    if (op == "write" || op == "write_file" || op == "append") {
-      if (args.size() != 2 || !IsStr(args[1])) return bad_args("a path and data (Str)");
-      // The output limit: checked before the write, which does not happen
-      // when it would pass the limit.
-      if (!cap.Check(p)) return denied(p, family);
-      if (std::optional<ir::Breach> b = scope.ChargeOutput(StrOf(args[1]).size())) {
-        err->breach = std::move(b);
-        return std::nullopt;
-      }
-      absl::Status s = cap.WriteFile(p, StrOf(args[1]), op == "append");
-      if (!s.ok()) return from_status(s, p, family);
-      return Ok(Value::Unit());
-    }
-    if (op == "exists") {
-      auto r = cap.Exists(p);
-      if (!r.ok()) return from_status(r.status(), p, family);
-      return Ok(Value::Bool(*r));
-    }
-    if (op == "list_dir" || op == "read_dir") {
-      auto r = cap.ListDir(p);
-      if (!r.ok()) return from_status(r.status(), p, family);
-      return Ok(StrArray(*r));
-    }
-    if (op == "metadata" || op == "stat") {
-      auto r = cap.Metadata(p);
-      if (!r.ok()) return from_status(r.status(), p, family);
-      return Ok(Adt(interp::kAdtMetadata, 0,
-                    {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
-                     Value::Int(r->mtime_ms)}));
-    }
-    absl::Status s;
-    if (op == "create_dir_all") {
-      s = cap.CreateDirAll(p);
-    } else if (op == "remove_file") {
-      s = cap.RemoveFile(p);
-    } else if (op == "remove_dir_all") {
-      s = cap.RemoveDirAll(p);
-    } else {
-      return std::nullopt;  // unknown: MT5008
-    }
-    if (!s.ok()) return from_status(s, p, family);
-    return Ok(Value::Unit());
   }
+  return Err(text);
+}
 
-  // ---- std.time ----
-  if (path == "std.time.now") {
-    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                  std::chrono::system_clock::now().time_since_epoch())
-                  .count();
-    return Ok(Value::Int(ns));
-  }
-  if (path == "std.time.sleep") {
-    if (args.size() != 1 || !(args[0].Is(Tag::kDuration) || args[0].Is(Tag::kInt)))
-      return bad_args("a Duration");
-    int64_t ns = args[0].i();
-    auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns > 0 ? ns : 0);
-    const auto deadline = Deadline(scope);
-    if (until >= deadline) {
-      // The sleep would outlive the run's wall budget: wait until the
-      // deadline, then the run ends with the wall-clock breach.
-      std::this_thread::sleep_until(deadline);
-      err->code = TrapCode::kBudget;
-      err->message = "wall-clock deadline reached during std.time.sleep";
-      return std::nullopt;
-    }
-    if (ns > 0) std::this_thread::sleep_until(until);
-    return Ok(Value::Unit());
-  }
+std::optional<Value> StdHost::BadArgs(Call& c, const char* want) {
+  c.err->code = TrapCode::kType;
+  c.err->message = absl::StrCat(c.effect.path, " expects ", want);
+  return std::nullopt;
+}
 
-  // ---- std.env ----
-  if (path == "std.env.args") return Ok(StrArray(options_.args));
-  if (path == "std.env.var") {
-    if (args.size() != 1 || !IsStr(args[0])) return bad_args("a variable name (Str)");
-    const std::string& name = StrOf(args[0]);
-    bool allowed = !scope.CheckGrant(ir::GrantId::kEnv, name);
-    if (explicit_cap && explicit_cap->family != "env") allowed = false;
-    if (explicit_cap && !explicit_cap->constraint.empty() && explicit_cap->constraint != name)
-      allowed = false;
-    if (!allowed) return denied(name, "env");
-    const char* v = std::getenv(name.c_str());
-    return Ok(v ? Some(interp::MakeStr(v)) : None());
-  }
+std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const std::string& p) {
+  if (s.code() == absl::StatusCode::kPermissionDenied) return Denied(c, p);
+  return Err(std::string(s.message()));
+}
 
-  // ---- std.net / std.http ----
-  if (path.starts_with("std.net.") || path.starts_with("std.http.")) {
-    if (args.empty() || !IsStr(args[0])) return bad_args("a URL (Str)");
-    auto url = ParseHttpUrl(StrOf(args[0]));
-    if (!url.ok()) return Err(std::string(url.status().message()));
-    const std::string host_port = absl::StrCat(url->host, ":", url->port);
-    bool allowed = !scope.CheckGrant(ir::GrantId::kNet, host_port);
-    if (explicit_cap && (explicit_cap->family != "net" ||
-                         (!explicit_cap->constraint.empty() &&
-                          !ir::HostEntryAllows(explicit_cap->constraint, host_port))))
-      allowed = false;
-    if (!allowed) return denied(host_port, "net");
-    bool post = path.ends_with(".post");
-    if (post && (args.size() != 2 || !IsStr(args[1]))) return bad_args("a URL and a body (Str)");
-    if (!post && args.size() != 1) return bad_args("a URL");
-    int64_t timeout_ms = options_.net_timeout_ms;
-    const auto deadline = Deadline(scope);
-    if (deadline != std::chrono::steady_clock::time_point::max()) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      deadline - std::chrono::steady_clock::now())
-                      .count();
-      timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
-    }
-    auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(args[1])) : "", timeout_ms);
-    if (!resp.ok() && std::chrono::steady_clock::now() >= deadline) {
-      err->code = TrapCode::kBudget;  // gave up at the wall-clock deadline
-      err->message = "wall-clock deadline reached during an HTTP request";
-      return std::nullopt;
-    }
-    if (!resp.ok()) return Err(std::string(resp.status().message()));
-    auto* m = new interp::MapObj();
-    Value headers = Value::Heap(m);
-    m->est = 24;
-    for (auto& [k, v] : resp->headers) {
-      Value key = interp::MakeStr(k);
-      int j = m->Find(key);
-      if (j >= 0) {
-        m->entries[j].second = interp::MakeStr(v);  // the last of repeated headers
-        continue;
-      }
-      m->entries.emplace_back(key, interp::MakeStr(v));
-      m->index.emplace(key, static_cast<uint32_t>(m->entries.size() - 1));
-      m->est += 48 + k.size() + v.size();
-    }
-    std::vector<Value> fields;
-    fields.push_back(Value::Int(resp->status));
-    fields.push_back(interp::MakeStr(std::move(resp->body)));
-    fields.push_back(std::move(headers));
-    return Ok(Adt(interp::kAdtResponse, 0, std::move(fields)));
+// ---- std.fs ----
+
+// The path of an fs call and the cap it opens through: the decision is the
+// chain's (every tracker's list must admit the path); the cap then opens
+// beneath a granted root, so no symlink can lead outside it.
+std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
+  if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
+  *path = StrOf(c.args[0]);
+  std::optional<ir::Key> key = ir::FindKey(c.effect.family);
+  const ir::GrantId family = key ? key->grant : ir::GrantId::kFsRead;
+  if (c.scope.CheckGrant(family, *path)) return Denied(c, *path);
+  *cap = CapFor(c.scope, family);
+  if (c.cap) {
+    const std::string& fam = c.cap->family;
+    bool writes = family == ir::GrantId::kFsWrite;
+    bool family_ok =
+        fam == "fs" || (writes ? fam == "fs.write" : fam == "fs.read" || fam == "fs.write");
+    if (!family_ok) return Denied(c, *path);
+    if (!c.cap->constraint.empty()) *cap = cap->Narrow(c.cap->constraint);
   }
   return std::nullopt;
+}
+
+#define FS_TARGET(c, p, cap)                                                                       \
+  std::string p;                                                                                   \
+  FsCap cap = FsCap::None();                                                                       \
+  if (std::optional<Value> fail_ = FsTarget(c, &p, &cap); fail_ || c.err->code != TrapCode::kNone) \
+  return fail_
+
+std::optional<Value> StdHost::FsRead(Call& c) {
+  FS_TARGET(c, p, cap);
+  auto r = cap.ReadFile(p);
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  return Ok(interp::MakeStr(std::move(*r)));
+}
+
+std::optional<Value> StdHost::FsReadBytes(Call& c) {
+  FS_TARGET(c, p, cap);
+  auto r = cap.ReadFile(p);
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  auto* a = new ArrayObj(Tag::kArray);
+  Value v = Value::Heap(a);
+  for (unsigned char ch : *r) a->items.push_back(Value::Int(ch));
+  a->est = 24 + 16 * r->size();
+  return Ok(std::move(v));
+}
+
+std::optional<Value> StdHost::Write(Call& c, bool append) {
+  FS_TARGET(c, p, cap);
+  if (c.args.size() != 2 || !IsStr(c.args[1])) return BadArgs(c, "a path and data (Str)");
+  // The output limit: checked before the write, which does not happen when
+  // it would pass the limit.
+  if (!cap.Check(p)) return Denied(c, p);
+  if (std::optional<ir::Breach> b = c.scope.ChargeOutput(StrOf(c.args[1]).size())) {
+    c.err->breach = std::move(b);
+    return std::nullopt;
+  }
+  absl::Status s = cap.WriteFile(p, StrOf(c.args[1]), append);
+  if (!s.ok()) return FromStatus(c, s, p);
+  return Ok(Value::Unit());
+}
+
+std::optional<Value> StdHost::FsWrite(Call& c) { return Write(c, false); }
+std::optional<Value> StdHost::FsAppend(Call& c) { return Write(c, true); }
+
+std::optional<Value> StdHost::FsExists(Call& c) {
+  FS_TARGET(c, p, cap);
+  auto r = cap.Exists(p);
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  return Ok(Value::Bool(*r));
+}
+
+std::optional<Value> StdHost::FsListDir(Call& c) {
+  FS_TARGET(c, p, cap);
+  auto r = cap.ListDir(p);
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  return Ok(StrArray(*r));
+}
+
+std::optional<Value> StdHost::FsMetadata(Call& c) {
+  FS_TARGET(c, p, cap);
+  auto r = cap.Metadata(p);
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  return Ok(Adt(interp::kAdtMetadata, 0,
+                {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
+                 Value::Int(r->mtime_ms)}));
+}
+
+std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
+  FS_TARGET(c, p, cap);
+  absl::Status s = cap.CreateDirAll(p);
+  if (!s.ok()) return FromStatus(c, s, p);
+  return Ok(Value::Unit());
+}
+
+std::optional<Value> StdHost::FsRemoveFile(Call& c) {
+  FS_TARGET(c, p, cap);
+  absl::Status s = cap.RemoveFile(p);
+  if (!s.ok()) return FromStatus(c, s, p);
+  return Ok(Value::Unit());
+}
+
+std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
+  FS_TARGET(c, p, cap);
+  absl::Status s = cap.RemoveDirAll(p);
+  if (!s.ok()) return FromStatus(c, s, p);
+  return Ok(Value::Unit());
+}
+
+#undef FS_TARGET
+
+// ---- std.time ----
+
+std::optional<Value> StdHost::TimeNow(Call&) {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::system_clock::now().time_since_epoch())
+                .count();
+  return Ok(Value::Int(ns));
+}
+
+std::optional<Value> StdHost::TimeSleep(Call& c) {
+  if (c.args.size() != 1 || !(c.args[0].Is(Tag::kDuration) || c.args[0].Is(Tag::kInt)))
+    return BadArgs(c, "a Duration");
+  int64_t ns = c.args[0].i();
+  auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns > 0 ? ns : 0);
+  const auto deadline = Deadline(c.scope);
+  if (until >= deadline) {
+    // The sleep would outlive the run's wall budget: wait until the
+    // deadline, then the run ends with the wall-clock breach.
+    std::this_thread::sleep_until(deadline);
+    c.err->code = TrapCode::kBudget;
+    c.err->message = "wall-clock deadline reached during std.time.sleep";
+    return std::nullopt;
+  }
+  if (ns > 0) std::this_thread::sleep_until(until);
+  return Ok(Value::Unit());
+}
+
+// ---- std.env ----
+
+std::optional<Value> StdHost::EnvArgs(Call&) { return Ok(StrArray(options_.args)); }
+
+std::optional<Value> StdHost::EnvVar(Call& c) {
+  if (c.args.size() != 1 || !IsStr(c.args[0])) return BadArgs(c, "a variable name (Str)");
+  const std::string& name = StrOf(c.args[0]);
+  bool allowed = !c.scope.CheckGrant(ir::GrantId::kEnv, name);
+  if (c.cap && c.cap->family != "env") allowed = false;
+  if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
+  if (!allowed) return Denied(c, name);
+  const char* v = std::getenv(name.c_str());
+  return Ok(v ? Some(interp::MakeStr(v)) : None());
+}
+
+// ---- std.net / std.http ----
+
+std::optional<Value> StdHost::HttpGet(Call& c) { return Http(c, false); }
+std::optional<Value> StdHost::HttpPost(Call& c) { return Http(c, true); }
+
+std::optional<Value> StdHost::Http(Call& c, bool post) {
+  if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a URL (Str)");
+  auto url = ParseHttpUrl(StrOf(c.args[0]));
+  if (!url.ok()) return Err(std::string(url.status().message()));
+  const std::string host_port = absl::StrCat(url->host, ":", url->port);
+  bool allowed = !c.scope.CheckGrant(ir::GrantId::kNet, host_port);
+  if (c.cap && (c.cap->family != "net" ||
+                (!c.cap->constraint.empty() && !ir::HostEntryAllows(c.cap->constraint, host_port))))
+    allowed = false;
+  if (!allowed) return Denied(c, host_port);
+  if (post && (c.args.size() != 2 || !IsStr(c.args[1])))
+    return BadArgs(c, "a URL and a body (Str)");
+  if (!post && c.args.size() != 1) return BadArgs(c, "a URL");
+  int64_t timeout_ms = options_.net_timeout_ms;
+  const auto deadline = Deadline(c.scope);
+  if (deadline != std::chrono::steady_clock::time_point::max()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
+  }
+  auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(c.args[1])) : "", timeout_ms);
+  if (!resp.ok() && std::chrono::steady_clock::now() >= deadline) {
+    c.err->code = TrapCode::kBudget;  // gave up at the wall-clock deadline
+    c.err->message = "wall-clock deadline reached during an HTTP request";
+    return std::nullopt;
+  }
+  if (!resp.ok()) return Err(std::string(resp.status().message()));
+  auto* m = new interp::MapObj();
+  Value headers = Value::Heap(m);
+  m->est = 24;
+  for (auto& [k, v] : resp->headers) {
+    Value key = interp::MakeStr(k);
+    int j = m->Find(key);
+    if (j >= 0) {
+      m->entries[j].second = interp::MakeStr(v);  // the last of repeated headers
+      continue;
+    }
+    m->entries.emplace_back(key, interp::MakeStr(v));
+    m->index.emplace(key, static_cast<uint32_t>(m->entries.size() - 1));
+    m->est += 48 + k.size() + v.size();
+  }
+  std::vector<Value> fields;
+  fields.push_back(Value::Int(resp->status));
+  fields.push_back(interp::MakeStr(std::move(resp->body)));
+  fields.push_back(std::move(headers));
+  return Ok(Adt(interp::kAdtResponse, 0, std::move(fields)));
 }
 
 }  // namespace mty::stdlib

@@ -140,6 +140,10 @@ TEST(Interp, TrapCodes) {
        "called unwrap on None"},
       {"  _1 = 1\n  _2 = method _1, frobnicate()\n", "MT5008",
        "unknown method 'frobnicate' on Int"},
+      // Methods come from the builtin table: its arity, its receivers.
+      {"  _1 = \"abc\"\n  _2 = method _1, len(1)\n", "MT5016",
+       "method len takes 0 argument(s), given 1"},
+      {"  _1 = 2\n  _2 = method _1, sqrt()\n", "MT5008", "unknown method 'sqrt' on Int"},
       {"  effect std.fs.read(\"/etc/passwd\")\n", "MT5008", "unknown effect 'std.fs.read'"},
       {"  _1 = spawn Worker()\n", "MT5008", "agents are not supported"},
   };

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "mty/interp/value.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/ir.h"
 
 namespace mty::interp {
@@ -60,22 +61,7 @@ struct Instr {
 static_assert(sizeof(Instr) == 16, "instructions are 16 bytes");
 inline constexpr uint32_t kMaxSegCost = 0xFFFF;
 
-enum class CastKind : int32_t {
-  kI8,
-  kI16,
-  kI32,
-  kI64,
-  kU8,
-  kU16,
-  kU32,
-  kU64,
-  kF64,
-  kChar,
-  kBool,
-  kStr,
-  kDuration,
-  kSize,
-};
+using ir::CastKind;  // the builtin table's (ir/builtins.h)
 
 // A resolved place: base register plus projections. kIndex steps name the
 // register holding the index.
@@ -93,7 +79,14 @@ struct ArgDesc {
 struct CallDesc {
   int32_t callee = -1;  // Call: function index; CallIndirect: callee register
   std::vector<ArgDesc> args;
-  std::string name;      // builtin / method / effect / message name
+  std::string name;  // builtin / method / effect / message name (for messages only)
+  // The names resolved once, by the compiler (the loop never compares or
+  // hashes a name): CallBuiltin: ir::BuiltinFnId; Effect: ir::EffectId (-1:
+  // no such effect, MT5008); CallMethod: ir::MethodName of a built-in
+  // method (-1: none) and the interned name of user methods `Adt::name`
+  // (Module::method_ids; -1: no ADT has one).
+  int32_t id = -1;
+  int32_t user_method = -1;
   int32_t place = -1;    // CallMethod: receiver place desc
   int32_t adt = -1;      // NewAdt
   uint32_t variant = 0;  // NewAdt
@@ -145,9 +138,11 @@ struct Module {
   std::vector<AdtInfo> adts;  // prelude Option (0), Result (1), then the program's
   int main_index = -1;
   std::vector<ir::SandboxDecl> sandboxes;  // sandbox_enter operands index this
-  // Per ADT id: method name -> function index, from functions named
-  // `Adt::method` (dynamic dispatch of `method` calls on ADT receivers).
-  std::vector<absl::flat_hash_map<std::string, int>> methods;
+  // User methods, from functions named `Adt::method`: their names interned
+  // (at compile time), and per ADT id: interned name -> function index (the
+  // dynamic dispatch of `method` calls on ADT receivers).
+  absl::flat_hash_map<std::string, int32_t> method_ids;
+  std::vector<absl::flat_hash_map<int32_t, int>> methods;
   int FindFunction(std::string_view name) const;
 };
 

@@ -14,6 +14,7 @@
 #include "mty/interp/bytecode.h"
 #include "mty/interp/meter.h"
 #include "mty/interp/value.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/ir.h"
 #include "mty/ir/traps.h"
 
@@ -45,10 +46,12 @@ class Host {
   virtual ~Host() = default;
   virtual void Stdout(std::string_view text) = 0;
   virtual void Stderr(std::string_view text) = 0;
-  // Returns the effect's value, or nullopt with `*err` set.
-  virtual std::optional<Value> InvokeEffect(std::string_view path, std::vector<Value>& args,
+  // Returns the effect's value, or nullopt with `*err` set. The effect is
+  // a row of the builtin table (ir/builtins.def), resolved by the compiler;
+  // a call of an effect no row names traps MT5008 without reaching a host.
+  virtual std::optional<Value> InvokeEffect(ir::EffectId effect, std::vector<Value>& args,
                                             Meter& scope, HostError* err) {
-    (void)path;
+    (void)effect;
     (void)args;
     (void)scope;
     (void)err;

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "mty/interp/vm.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/policy.h"
 #include "mty/stdlib/fs_cap.h"
 
@@ -38,12 +39,41 @@ class StdHost : public interp::Host {
 
   void Stdout(std::string_view text) override { out_->Stdout(text); }
   void Stderr(std::string_view text) override { out_->Stderr(text); }
-  std::optional<interp::Value> InvokeEffect(std::string_view path, std::vector<interp::Value>& args,
+  // Dispatches through a handler table indexed by the effect's id (one
+  // handler per EFFECT row of ir/builtins.def).
+  std::optional<interp::Value> InvokeEffect(ir::EffectId id, std::vector<interp::Value>& args,
                                             interp::Meter& scope, interp::HostError* err) override;
 
   int denials() const { return denials_; }
 
  private:
+  struct Call;
+  using Handler = std::optional<interp::Value> (StdHost::*)(Call&);
+  // The handlers named by the EFFECT rows.
+  std::optional<interp::Value> FsRead(Call& c);
+  std::optional<interp::Value> FsReadBytes(Call& c);
+  std::optional<interp::Value> FsWrite(Call& c);
+  std::optional<interp::Value> FsAppend(Call& c);
+  std::optional<interp::Value> FsExists(Call& c);
+  std::optional<interp::Value> FsListDir(Call& c);
+  std::optional<interp::Value> FsMetadata(Call& c);
+  std::optional<interp::Value> FsCreateDirAll(Call& c);
+  std::optional<interp::Value> FsRemoveFile(Call& c);
+  std::optional<interp::Value> FsRemoveDirAll(Call& c);
+  std::optional<interp::Value> HttpGet(Call& c);
+  std::optional<interp::Value> HttpPost(Call& c);
+  std::optional<interp::Value> TimeNow(Call& c);
+  std::optional<interp::Value> TimeSleep(Call& c);
+  std::optional<interp::Value> EnvArgs(Call& c);
+  std::optional<interp::Value> EnvVar(Call& c);
+  // Shared steps.
+  std::optional<interp::Value> Write(Call& c, bool append);
+  std::optional<interp::Value> Http(Call& c, bool post);
+  std::optional<interp::Value> FsTarget(Call& c, std::string* path, FsCap* cap);
+  std::optional<interp::Value> Denied(Call& c, const std::string& what);
+  std::optional<interp::Value> BadArgs(Call& c, const char* want);
+  std::optional<interp::Value> FromStatus(Call& c, const absl::Status& s, const std::string& p);
+
   // The cap one fs call opens through: the chain's lists (decided already
   // by the chain), on top of the default cap when the run sets no list.
   static FsCap CapFor(const interp::Meter& scope, ir::GrantId family);

@@ -1,0 +1,918 @@
+// The builtin functions and the methods of built-in values, dispatched by
+// the ids of the builtin table (ir/builtins.def): the compiler resolved every
+// name, so nothing here compares a name. Arities are the table's, checked
+// once in BuiltinMethod.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "builtins.h"
+#include "mty/ir/policy.h"
+
+namespace mty::interp {
+
+CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
+  using F = ir::BuiltinFnId;
+  auto fail = [&](TrapCode c, std::string m) {
+    cx.Trap(c, std::move(m));
+    return CallStatus::kFail;
+  };
+  if (id == F::kLog || id == F::kPrint || id == F::kEprint) {
+    std::string s = Display(cx.m, args[0]);
+    if (id == F::kLog) s += '\n';
+    // The output limit is checked before the write, which does not happen
+    // when it would pass the limit.
+    if (cx.scope)
+      if (std::optional<ir::Breach> b = cx.scope->ChargeOutput(s.size())) {
+        cx.breach = std::move(b);
+        return CallStatus::kFail;
+      }
+    if (cx.host) {
+      if (id == F::kEprint)
+        cx.host->Stderr(s);
+      else
+        cx.host->Stdout(s);
+    }
+    out = Value::Unit();
+    return CallStatus::kOk;
+  }
+  if (id == F::kPanic)
+    return fail(TrapCode::kPanic, absl::StrCat("panic: ", Display(cx.m, args[0])));
+  if (id == F::kAssert) {
+    if (!args[0].Is(Tag::kBool))
+      return fail(TrapCode::kType,
+                  absl::StrCat("assert needs a Bool, found ", KindName(cx.m, args[0])));
+    if (!args[0].b()) return fail(TrapCode::kPanic, "assertion failed");
+    out = Value::Unit();
+    return CallStatus::kOk;
+  }
+  if (id == F::kToStr || id == F::kDebugStr || id == F::kConcat) {
+    std::string s;
+    if (id == F::kDebugStr) {
+      s = Debug(cx.m, args[0]);
+    } else {
+      for (const Value& v : args) s += Display(cx.m, v);
+    }
+    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    out = MakeStr(std::move(s));
+    return CallStatus::kOk;
+  }
+  if (id == F::kFmt) {
+    if (!args[1].Is(Tag::kStr)) return fail(TrapCode::kType, "@fmt needs a Str spec");
+    std::string s;
+    if (!FormatSpec(cx, args[0], static_cast<StrObj*>(args[1].h())->s, &s))
+      return CallStatus::kFail;
+    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    out = MakeStr(std::move(s));
+    return CallStatus::kOk;
+  }
+  if (id == F::kTypeName) {
+    out = MakeStr(KindName(cx.m, args[0]));  // a short constant-like name: not charged
+    return CallStatus::kOk;
+  }
+  if (id == F::kUnsupported) return fail(TrapCode::kUnknown, Display(cx.m, args[0]));
+  if (id == F::kChild) {  // `sup.w`
+    HostError err;
+    std::optional<Value> v;
+    if (cx.host && args[1].Is(Tag::kStr))
+      v = cx.host->Child(args[0], static_cast<StrObj*>(args[1].h())->s, &err);
+    if (!v) return fail(err.code == TrapCode::kNone ? TrapCode::kUnknown : err.code, err.message);
+    out = std::move(*v);
+    return CallStatus::kOk;
+  }
+  if (id == F::kIterItems) {
+    // What `for x in v` walks: an array as is, a map's (key, value) pairs,
+    // a string's chars.
+    const Value& v = args[0];
+    if (v.Is(Tag::kArray)) {
+      out = v;
+      return CallStatus::kOk;
+    }
+    auto* a = new ArrayObj(Tag::kArray);
+    Value arr = Value::Heap(a);
+    a->est = 24;
+    if (v.Is(Tag::kMap)) {
+      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+        auto* t = new ArrayObj(Tag::kTuple);
+        t->items = {k, x};
+        t->est = 24 + Estimate(k) + Estimate(x);
+        a->items.push_back(Value::Heap(t));
+        a->est += t->est;
+      }
+    } else if (v.Is(Tag::kStr)) {
+      const std::string& s = static_cast<StrObj*>(v.h())->s;
+      AppendChars(s, a);
+    } else {
+      return fail(TrapCode::kType, absl::StrCat("cannot iterate over ", KindName(cx.m, v)));
+    }
+    if (!cx.Charge(a->est)) return CallStatus::kFail;
+    out = std::move(arr);
+    return CallStatus::kOk;
+  }
+  return CallStatus::kUnknown;
+}
+
+namespace {
+
+using N = ir::MethodName;
+
+Value MakeOption(const Value* some, uint64_t* est) {
+  auto* o = new AdtObj();
+  o->adt = kAdtOption;
+  if (some) {
+    o->variant = 0;
+    o->fields.push_back(*some);
+    o->est = 24 + Estimate(*some);
+  } else {
+    o->variant = 1;
+    o->est = 24;
+  }
+  *est = o->est;
+  return Value::Heap(o);
+}
+
+bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
+  if (!v.Is(Tag::kInt))
+    return cx.Trap(TrapCode::kType, absl::StrCat("expected Int, found ", KindName(cx.m, v)));
+  *out = v.i();
+  return true;
+}
+
+CallStatus Ok() { return CallStatus::kOk; }
+CallStatus Fail() { return CallStatus::kFail; }
+
+CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args, Value& out,
+                     int64_t* delta) {
+  const std::string& s = static_cast<StrObj*>(recv.h())->s;
+  auto str_arg = [&](size_t i, const std::string** p) {
+    if (!args[i].Is(Tag::kStr))
+      return cx.Trap(TrapCode::kType,
+                     absl::StrCat("expected Str, found ", KindName(cx.m, args[i])));
+    *p = &static_cast<StrObj*>(args[i].h())->s;
+    return true;
+  };
+  auto new_str = [&](std::string r) {
+    if (!cx.Charge(24 + r.size())) return Fail();
+    out = MakeStr(std::move(r));
+    return Ok();
+  };
+  if (id == N::kLen) {
+    out = Value::Int(static_cast<int64_t>(s.size()));
+    return Ok();
+  }
+  if (id == N::kIsEmpty) {
+    out = Value::Bool(s.empty());
+    return Ok();
+  }
+  if (id == N::kContains || id == N::kStartsWith || id == N::kEndsWith) {
+    const std::string* p;
+    if (!str_arg(0, &p)) return Fail();
+    bool r = id == N::kContains     ? s.find(*p) != std::string::npos
+             : id == N::kStartsWith ? s.starts_with(*p)
+                                    : s.ends_with(*p);
+    out = Value::Bool(r);
+    return Ok();
+  }
+  if (id == N::kToUpper || id == N::kToLower) {
+    std::string r = s;
+    for (char& c : r)
+      if (static_cast<unsigned char>(c) < 0x80)
+        c = id == N::kToUpper ? static_cast<char>(std::toupper(c))
+                              : static_cast<char>(std::tolower(c));
+    return new_str(std::move(r));
+  }
+  if (id == N::kTrim) {
+    size_t b = s.find_first_not_of(" \t\r\n");
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return new_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+  }
+  if (id == N::kRepeat) {
+    int64_t n;
+    if (!NeedInt(cx, args[0], &n)) return Fail();
+    if (n < 0) {
+      cx.Trap(TrapCode::kIndex, absl::StrCat("repeat count ", n, " is negative"));
+      return Fail();
+    }
+    uint64_t total;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(n), s.size(), &total) ||
+        total > (uint64_t{1} << 32)) {
+      cx.Trap(TrapCode::kBudget, absl::StrCat("repeat would build a string of ", n, " x ", s.size(),
+                                              " bytes (the limit is 4 GiB)"));
+      return Fail();
+    }
+    if (!cx.Charge(24 + total)) return Fail();
+    std::string r;
+    r.reserve(total);
+    for (int64_t i = 0; i < n; ++i) r += s;
+    out = MakeStr(std::move(r));
+    return Ok();
+  }
+  if (id == N::kPushStr) {
+    const std::string* p;
+    if (!str_arg(0, &p)) return Fail();
+    std::string add = *p;  // p may alias recv
+    if (!cx.Charge(add.size())) return Fail();
+    auto* o = static_cast<StrObj*>(MakeUnique(recv));
+    o->s += add;
+    o->est += add.size();
+    *delta = static_cast<int64_t>(add.size());
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kToStr || id == N::kToString) return new_str(s);
+  if (id == N::kTrimStart || id == N::kTrimEnd) {
+    if (id == N::kTrimStart) {
+      size_t b = s.find_first_not_of(" \t\r\n");
+      return new_str(b == std::string::npos ? "" : s.substr(b));
+    }
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return new_str(e == std::string::npos ? "" : s.substr(0, e + 1));
+  }
+  if (id == N::kFind || id == N::kRfind) {
+    const std::string* p;
+    if (!str_arg(0, &p)) return Fail();
+    size_t at = id == N::kFind ? s.find(*p) : s.rfind(*p);
+    uint64_t est;
+    Value idx = Value::Int(static_cast<int64_t>(at));
+    out = MakeOption(at == std::string::npos ? nullptr : &idx, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kReplace) {
+    const std::string *from, *to;
+    if (!str_arg(0, &from) || !str_arg(1, &to)) return Fail();
+    if (from->empty()) return new_str(s);
+    std::string r;
+    size_t pos = 0;
+    while (true) {
+      size_t at = s.find(*from, pos);
+      if (at == std::string::npos) break;
+      r.append(s, pos, at - pos);
+      r += *to;
+      pos = at + from->size();
+      if (r.size() > (uint64_t{1} << 32)) {
+        cx.Trap(TrapCode::kBudget, "replace would build a string over 4 GiB");
+        return Fail();
+      }
+    }
+    r.append(s, pos, std::string::npos);
+    return new_str(std::move(r));
+  }
+  if (id == N::kSplit || id == N::kLines) {
+    const std::string* p = nullptr;
+    std::string nl = "\n";
+    if (id == N::kSplit) {
+      if (!str_arg(0, &p)) return Fail();
+    } else {
+      p = &nl;
+    }
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    auto add = [&](std::string piece) {
+      if (id == N::kLines && !piece.empty() && piece.back() == '\r') piece.pop_back();
+      a->est += 24 + piece.size();
+      a->items.push_back(MakeStr(std::move(piece)));
+    };
+    if (p->empty()) {
+      for (size_t i = 0; i < s.size();) {
+        size_t n = 1;
+        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+        add(s.substr(i, n));
+        i += n;
+      }
+    } else {
+      size_t pos = 0;
+      while (true) {
+        size_t at = s.find(*p, pos);
+        if (at == std::string::npos) {
+          if (!(id == N::kLines && pos == s.size())) add(s.substr(pos));
+          break;
+        }
+        add(s.substr(pos, at - pos));
+        pos = at + p->size();
+      }
+    }
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (id == N::kBytes) {
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    for (unsigned char c : s) a->items.push_back(Value::Int(c));
+    a->est = 24 + 16 * s.size();
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (id == N::kCharAt || id == N::kSlice) {
+    // Indices count chars (Unicode scalars).
+    std::vector<size_t> starts;
+    for (size_t i = 0; i < s.size(); ++i)
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
+    starts.push_back(s.size());
+    size_t nchars = starts.size() - 1;
+    if (id == N::kCharAt) {
+      int64_t i;
+      if (!NeedInt(cx, args[0], &i)) return Fail();
+      uint64_t est;
+      if (i < 0 || static_cast<uint64_t>(i) >= nchars) {
+        out = MakeOption(nullptr, &est);
+      } else {
+        std::string ch = s.substr(starts[i], starts[i + 1] - starts[i]);
+        unsigned char c = static_cast<unsigned char>(ch[0]);
+        uint32_t cp = c < 0x80 ? c : c < 0xE0 ? (c & 0x1F) : c < 0xF0 ? (c & 0x0F) : (c & 0x07);
+        for (size_t k = 1; k < ch.size(); ++k) cp = (cp << 6) | (ch[k] & 0x3F);
+        Value cv = Value::Char(cp);
+        out = MakeOption(&cv, &est);
+      }
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    int64_t a, b;
+    if (!NeedInt(cx, args[0], &a) || !NeedInt(cx, args[1], &b)) return Fail();
+    if (a < 0 || b < a || static_cast<uint64_t>(b) > nchars) {
+      cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", a, "..", b, " out of range for a string of ",
+                                             nchars, " chars"));
+      return Fail();
+    }
+    return new_str(s.substr(starts[a], starts[b] - starts[a]));
+  }
+  if (id == N::kParseInt || id == N::kParseFloat) {
+    auto* o = new AdtObj();
+    Value r = Value::Heap(o);
+    o->adt = kAdtResult;
+    bool ok = false;
+    Value v;
+    if (id == N::kParseInt) {
+      int64_t x = 0;
+      const char* b = s.data();
+      if (!s.empty() && s[0] == '+') ++b;
+      auto res = std::from_chars(b, s.data() + s.size(), x);
+      ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+      v = Value::Int(x);
+    } else {
+      double x = 0;
+      auto res = std::from_chars(s.data(), s.data() + s.size(), x);
+      ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+      v = Value::Float(x);
+    }
+    if (ok) {
+      o->variant = 0;
+      o->fields.push_back(v);
+    } else {
+      o->variant = 1;
+      o->fields.push_back(MakeStr(
+          absl::StrCat("invalid ", id == N::kParseInt ? "integer" : "float", ": ", QuoteDebug(s))));
+    }
+    o->est = 24 + Estimate(o->fields[0]);
+    if (!cx.Charge(o->est)) return Fail();
+    out = std::move(r);
+    return Ok();
+  }
+
+  if (id == N::kChars) {
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    AppendChars(s, a);
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                       Value& out, int64_t* delta) {
+  auto* a = static_cast<ArrayObj*>(recv.h());
+  uint64_t est;
+  if (id == N::kLen) {
+    out = Value::Int(static_cast<int64_t>(a->items.size()));
+    return Ok();
+  }
+  if (id == N::kIsEmpty) {
+    out = Value::Bool(a->items.empty());
+    return Ok();
+  }
+  if (id == N::kPush) {
+    uint64_t e = Estimate(args[0]);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.push_back(std::move(args[0]));
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kPop) {
+    if (a->items.empty()) {
+      out = MakeOption(nullptr, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    Value last = std::move(a->items.back());
+    a->items.pop_back();
+    uint64_t e = Estimate(last);
+    a->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    out = MakeOption(&last, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kGet) {
+    int64_t i;
+    if (!NeedInt(cx, args[0], &i)) return Fail();
+    bool in = i >= 0 && static_cast<uint64_t>(i) < a->items.size();
+    out = MakeOption(in ? &a->items[i] : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kFirst || id == N::kLast) {
+    const Value* v = a->items.empty()  ? nullptr
+                     : id == N::kFirst ? &a->items.front()
+                                       : &a->items.back();
+    out = MakeOption(v, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kContains) {
+    bool found = false;
+    for (const Value& v : a->items)
+      if (ValuesEqual(v, args[0])) found = true;
+    out = Value::Bool(found);
+    return Ok();
+  }
+  if (id == N::kInsert) {
+    int64_t i;
+    if (!NeedInt(cx, args[0], &i)) return Fail();
+    if (i < 0 || static_cast<uint64_t>(i) > a->items.size()) {
+      cx.Trap(TrapCode::kIndex,
+              absl::StrCat("insert index ", i, " out of range for length ", a->items.size()));
+      return Fail();
+    }
+    uint64_t e = Estimate(args[1]);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.insert(a->items.begin() + i, std::move(args[1]));
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kRemove) {
+    int64_t i;
+    if (!NeedInt(cx, args[0], &i)) return Fail();
+    if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
+      cx.Trap(TrapCode::kIndex,
+              absl::StrCat("remove index ", i, " out of range for length ", a->items.size()));
+      return Fail();
+    }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    out = std::move(a->items[i]);
+    a->items.erase(a->items.begin() + i);
+    uint64_t e = Estimate(out);
+    a->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    return Ok();
+  }
+  if (id == N::kReverse) {
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    std::reverse(a->items.begin(), a->items.end());
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kClear) {
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    a->items.clear();
+    *delta = -static_cast<int64_t>(a->est - 24);
+    a->est = 24;
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kSort) {
+    for (size_t i = 1; i < a->items.size(); ++i)
+      if (CompareValues(a->items[0], a->items[i]) == 2) {
+        cx.Trap(TrapCode::kType, "sort needs elements of one ordered kind");
+        return Fail();
+      }
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    std::stable_sort(a->items.begin(), a->items.end(),
+                     [](const Value& x, const Value& y) { return CompareValues(x, y) < 0; });
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kJoin) {
+    if (!args[0].Is(Tag::kStr)) {
+      if (cx.code == TrapCode::kNone) cx.Trap(TrapCode::kType, "join needs a Str separator");
+      return Fail();
+    }
+    std::string r;
+    const std::string& sep = static_cast<StrObj*>(args[0].h())->s;
+    for (size_t i = 0; i < a->items.size(); ++i) {
+      if (i) r += sep;
+      r += Display(cx.m, a->items[i]);
+    }
+    if (!cx.Charge(24 + r.size())) return Fail();
+    out = MakeStr(std::move(r));
+    return Ok();
+  }
+  if (id == N::kIter) {
+    out = recv;
+    return Ok();
+  }
+  if (id == N::kSlice) {
+    int64_t lo, hi;
+    if (!NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi)) return Fail();
+    if (lo < 0 || hi < lo || static_cast<uint64_t>(hi) > a->items.size()) {
+      cx.Trap(TrapCode::kIndex,
+              absl::StrCat("slice ", lo, "..", hi, " out of range for length ", a->items.size()));
+      return Fail();
+    }
+    auto* r = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(r);
+    r->est = 24;
+    for (int64_t i = lo; i < hi; ++i) {
+      r->items.push_back(a->items[i]);
+      r->est += Estimate(a->items[i]);
+    }
+    if (!cx.Charge(r->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  if (id == N::kExtend) {
+    if (!args[0].Is(Tag::kArray)) {
+      cx.Trap(TrapCode::kType,
+              absl::StrCat("extend needs an array, found ", KindName(cx.m, args[0])));
+      return Fail();
+    }
+    Value other = args[0];
+    const auto& items = static_cast<ArrayObj*>(other.h())->items;
+    uint64_t e = 0;
+    for (const Value& x : items) e += Estimate(x);
+    if (!cx.Charge(e)) return Fail();
+    a = static_cast<ArrayObj*>(MakeUnique(recv));
+    for (const Value& x : items) a->items.push_back(x);
+    a->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = Value::Unit();
+    return Ok();
+  }
+  if (id == N::kSum) {
+    Value acc = Value::Int(0);
+    bool first = true;
+    for (const Value& x : a->items) {
+      if (first && x.Is(Tag::kFloat)) acc = Value::Float(0);
+      first = false;
+      Value next;
+      if (!Arith(cx, Op::Add, acc, x, next)) return Fail();
+      acc = std::move(next);
+    }
+    out = std::move(acc);
+    return Ok();
+  }
+  if (id == N::kMin || id == N::kMax) {
+    const Value* best = nullptr;
+    for (const Value& x : a->items) {
+      if (!best) {
+        best = &x;
+        continue;
+      }
+      int c = CompareValues(x, *best);
+      if (c == 2) {
+        cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)),
+                                              " needs elements of one ordered kind"));
+        return Fail();
+      }
+      if ((id == N::kMin && c < 0) || (id == N::kMax && c > 0)) best = &x;
+    }
+    out = MakeOption(best, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kIndexOf) {
+    for (size_t i = 0; i < a->items.size(); ++i)
+      if (ValuesEqual(a->items[i], args[0])) {
+        Value idx = Value::Int(static_cast<int64_t>(i));
+        out = MakeOption(&idx, &est);
+        return cx.Charge(est) ? Ok() : Fail();
+      }
+    out = MakeOption(nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args, Value& out,
+                     int64_t* delta) {
+  auto* m = static_cast<MapObj*>(recv.h());
+  uint64_t est;
+  if (id == N::kLen) {
+    out = Value::Int(static_cast<int64_t>(m->entries.size()));
+    return Ok();
+  }
+  if (id == N::kIsEmpty) {
+    out = Value::Bool(m->entries.empty());
+    return Ok();
+  }
+  if (id == N::kContainsKey) {
+    out = Value::Bool(m->Find(args[0]) >= 0);
+    return Ok();
+  }
+  if (id == N::kGet) {
+    int j = m->Find(args[0]);
+    out = MakeOption(j >= 0 ? &m->entries[j].second : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kInsert) {
+    if (!IsMapKey(args[0])) {
+      cx.Trap(TrapCode::kType,
+              absl::StrCat("map keys must be Int, Str, Char, Bool or tuples, found ",
+                           KindName(cx.m, args[0])));
+      return Fail();
+    }
+    m = static_cast<MapObj*>(MakeUnique(recv));
+    int j = m->Find(args[0]);
+    if (j >= 0) {
+      int64_t d = static_cast<int64_t>(Estimate(args[1])) -
+                  static_cast<int64_t>(Estimate(m->entries[j].second));
+      Value old = std::move(m->entries[j].second);
+      m->entries[j].second = std::move(args[1]);
+      m->est += d;
+      *delta = d;
+      out = MakeOption(&old, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    uint64_t e = Estimate(args[0]) + Estimate(args[1]);
+    if (!cx.Charge(e)) return Fail();
+    m->entries.push_back({std::move(args[0]), std::move(args[1])});
+    m->index.emplace(m->entries.back().first, static_cast<uint32_t>(m->entries.size() - 1));
+    m->est += e;
+    *delta = static_cast<int64_t>(e);
+    out = MakeOption(nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kRemove) {
+    int j = m->Find(args[0]);
+    if (j < 0) {
+      out = MakeOption(nullptr, &est);
+      return cx.Charge(est) ? Ok() : Fail();
+    }
+    m = static_cast<MapObj*>(MakeUnique(recv));
+    Value old = std::move(m->entries[j].second);
+    uint64_t e = Estimate(m->entries[j].first) + Estimate(old);
+    m->entries.erase(m->entries.begin() + j);
+    m->Reindex();
+    m->est -= e;
+    *delta = -static_cast<int64_t>(e);
+    out = MakeOption(&old, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kKeys || id == N::kValues) {
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = 24;
+    for (const auto& [k, x] : m->entries) {
+      a->items.push_back(id == N::kKeys ? k : x);
+      a->est += Estimate(a->items.back());
+    }
+    if (!cx.Charge(a->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus OptionResultMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                              Value& out) {
+  auto* o = static_cast<AdtObj*>(recv.h());
+  bool is_option = o->adt == kAdtOption;
+  bool good = o->variant == 0;  // Some / Ok
+  if (id == N::kIsSome || id == N::kIsOk) {
+    if ((id == N::kIsSome) != is_option) return CallStatus::kUnknown;
+    out = Value::Bool(good);
+    return Ok();
+  }
+  if (id == N::kIsNone || id == N::kIsErr) {
+    if ((id == N::kIsNone) != is_option) return CallStatus::kUnknown;
+    out = Value::Bool(!good);
+    return Ok();
+  }
+  if (id == N::kUnwrap || id == N::kExpect) {
+    if (good) {
+      out = o->fields[0];
+      return Ok();
+    }
+    std::string msg;
+    if (id == N::kExpect)
+      msg = Display(cx.m, args[0]);
+    else if (is_option)
+      msg = "called unwrap on None";
+    else
+      msg = absl::StrCat("called unwrap on Err(", Debug(cx.m, o->fields[0]), ")");
+    cx.Trap(TrapCode::kPanic, msg);
+    return Fail();
+  }
+  if (id == N::kUnwrapOr) {
+    out = good ? o->fields[0] : args[0];
+    return Ok();
+  }
+  if (id == N::kOk && !is_option) {
+    uint64_t est;
+    out = MakeOption(good ? &o->fields[0] : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kOkOr && is_option) {
+    auto* r = new AdtObj();
+    Value v = Value::Heap(r);
+    r->adt = kAdtResult;
+    r->variant = good ? 0 : 1;
+    r->fields.push_back(good ? o->fields[0] : args[0]);
+    r->est = 24 + Estimate(r->fields[0]);
+    if (!cx.Charge(r->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                        Value& out) {
+  if (id == N::kToStr || id == N::kToString) {
+    std::string s = Display(cx.m, recv);
+    if (!cx.Charge(24 + s.size())) return Fail();
+    out = MakeStr(std::move(s));
+    return Ok();
+  }
+  if (recv.Is(Tag::kInt)) {
+    int64_t x = recv.i(), y;
+    if (id == N::kAbs) {
+      if (x == std::numeric_limits<int64_t>::min()) {
+        cx.Trap(TrapCode::kOverflow, "integer overflow in abs");
+        return Fail();
+      }
+      out = Value::Int(x < 0 ? -x : x);
+      return Ok();
+    }
+    if (id == N::kMin || id == N::kMax) {
+      if (!NeedInt(cx, args[0], &y)) return Fail();
+      out = Value::Int(id == N::kMin ? std::min(x, y) : std::max(x, y));
+      return Ok();
+    }
+    if (id == N::kPow) {
+      if (!NeedInt(cx, args[0], &y)) return Fail();
+      if (y < 0) {
+        cx.Trap(TrapCode::kType, "pow needs a non-negative exponent");
+        return Fail();
+      }
+      // Exponentiation by squaring, checked at every multiplication.
+      int64_t r = 1, base = x;
+      bool overflow = false;
+      for (int64_t e = y; e > 0; e >>= 1) {
+        if (e & 1) overflow |= __builtin_mul_overflow(r, base, &r);
+        if (e > 1) overflow |= __builtin_mul_overflow(base, base, &base);
+        if (overflow) break;
+      }
+      if (overflow) {
+        cx.Trap(TrapCode::kOverflow, "integer overflow in pow");
+        return Fail();
+      }
+      out = Value::Int(r);
+      return Ok();
+    }
+    return CallStatus::kUnknown;
+  }
+  if (recv.Is(Tag::kFloat)) {
+    double x = recv.f();
+    if (id == N::kSqrt)
+      out = Value::Float(std::sqrt(x));
+    else if (id == N::kFloor)
+      out = Value::Float(std::floor(x));
+    else if (id == N::kCeil)
+      out = Value::Float(std::ceil(x));
+    else if (id == N::kRound)
+      out = Value::Float(std::round(x));
+    else if (id == N::kAbs)
+      out = Value::Float(std::fabs(x));
+    else if (id == N::kMin || id == N::kMax || id == N::kPow) {
+      double y;
+      if (args[0].Is(Tag::kFloat)) {
+        y = args[0].f();
+      } else if (args[0].Is(Tag::kInt)) {
+        y = static_cast<double>(args[0].i());
+      } else {
+        cx.Trap(TrapCode::kType,
+                absl::StrCat("expected a number, found ", KindName(cx.m, args[0])));
+        return Fail();
+      }
+      out = Value::Float(id == N::kMin   ? std::fmin(x, y)
+                         : id == N::kMax ? std::fmax(x, y)
+                                         : std::pow(x, y));
+    } else
+      return CallStatus::kUnknown;
+    return Ok();
+  }
+  if (recv.Is(Tag::kDuration) && (id == N::kAsMillis || id == N::kAsSecs || id == N::kAsNanos)) {
+    out = Value::Int(id == N::kAsMillis ? recv.i() / 1000000
+                     : id == N::kAsSecs ? recv.i() / 1000000000
+                                        : recv.i());
+    return Ok();
+  }
+  return CallStatus::kUnknown;
+}
+
+// fs.ro(p), fs.path(p), net.host(h): capabilities that are never wider than
+// the receiver (an impossible constraint when the request is outside it).
+CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                     Value& out) {
+  auto* c = static_cast<CapObj*>(recv.h());
+  if (!(id == N::kRo || id == N::kPath || id == N::kHost)) return CallStatus::kUnknown;
+  if (!args[0].Is(Tag::kStr)) {
+    cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)), " needs a Str"));
+    return Fail();
+  }
+  const std::string& want = static_cast<StrObj*>(args[0].h())->s;
+  auto* n = new CapObj();
+  Value v = Value::Heap(n);
+  constexpr const char* kNothing = "\x01none";  // matches no path and no host
+  if (id == N::kHost) {
+    if (c->family != "net") {
+      cx.Trap(TrapCode::kType, absl::StrCat("host() narrows a Net capability, not ", c->family));
+      return Fail();
+    }
+    n->family = "net";
+    n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
+  } else {
+    if (c->family != "fs" && c->family != "fs.read" && c->family != "fs.write") {
+      cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)),
+                                            "() narrows an Fs capability, not ", c->family));
+      return Fail();
+    }
+    n->family = id == N::kRo ? "fs.read" : c->family;
+    std::string p = ir::NormalizePath(want);
+    n->constraint =
+        c->constraint.empty() || ir::PathWithin(ir::NormalizePath(c->constraint), p) ? p : kNothing;
+  }
+  if (!cx.Charge(16)) return Fail();
+  out = std::move(v);
+  return Ok();
+}
+
+}  // namespace
+
+std::optional<ir::Recv> RecvOf(const Value& v) {
+  switch (v.tag()) {
+    case Tag::kStr: return ir::Recv::kStr;
+    case Tag::kArray: return ir::Recv::kArray;
+    case Tag::kMap: return ir::Recv::kMap;
+    case Tag::kTuple: return ir::Recv::kTuple;
+    case Tag::kAdt: {
+      uint32_t adt = static_cast<AdtObj*>(v.h())->adt;
+      if (adt == kAdtOption) return ir::Recv::kOption;
+      if (adt == kAdtResult) return ir::Recv::kResult;
+      return std::nullopt;
+    }
+    case Tag::kInt: return ir::Recv::kInt;
+    case Tag::kFloat: return ir::Recv::kFloat;
+    case Tag::kDuration: return ir::Recv::kDuration;
+    case Tag::kSize: return ir::Recv::kSize;
+    case Tag::kBool: return ir::Recv::kBool;
+    case Tag::kChar: return ir::Recv::kChar;
+    case Tag::kCap: return ir::Recv::kCap;
+    default: return std::nullopt;
+  }
+}
+
+const ir::MethodInfo* MethodFor(const Value& recv, ir::MethodName name) {
+  std::optional<ir::Recv> r = RecvOf(recv);
+  return r ? ir::FindMethod(*r, name) : nullptr;
+}
+
+CallStatus BuiltinMethod(Ctx& cx, Value& recv, const ir::MethodInfo& row, std::vector<Value>& args,
+                         Value& out, int64_t* est_delta) {
+  *est_delta = 0;
+  const int n = static_cast<int>(args.size());
+  if (n < row.min || n > row.max) {
+    cx.Trap(TrapCode::kType, absl::StrCat("method ", ir::MethodNameText(row.name), " takes ",
+                                          row.min, " argument(s), given ", args.size()));
+    return CallStatus::kFail;
+  }
+  const ir::MethodName id = row.name;
+  switch (row.recv) {
+    case ir::Recv::kStr: return StrMethod(cx, recv, id, args, out, est_delta);
+    case ir::Recv::kArray: return ArrayMethod(cx, recv, id, args, out, est_delta);
+    case ir::Recv::kMap: return MapMethod(cx, recv, id, args, out, est_delta);
+    case ir::Recv::kTuple:  // len
+      out = Value::Int(static_cast<int64_t>(static_cast<ArrayObj*>(recv.h())->items.size()));
+      return CallStatus::kOk;
+    case ir::Recv::kOption:
+    case ir::Recv::kResult: return OptionResultMethod(cx, recv, id, args, out);
+    case ir::Recv::kInt:
+    case ir::Recv::kFloat:
+    case ir::Recv::kDuration:
+    case ir::Recv::kSize:
+    case ir::Recv::kBool:
+    case ir::Recv::kChar: return NumberMethod(cx, recv, id, args, out);
+    case ir::Recv::kCap: return CapMethod(cx, recv, id, args, out);
+  }
+  return CallStatus::kUnknown;
+}
+
+}  // namespace mty::interp

@@ -1,0 +1,336 @@
+// Printing: the Display and Debug forms of every value (`log`, `to_str`,
+// `{:?}`, language.md §4), quoting, and the format specs of `format!`.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "builtins.h"
+#include "mty/ir/text.h"
+#include "mty/ir/utf8.h"
+
+namespace mty::interp {
+
+// Appends the Unicode scalars of UTF-8 text `s` to array `a` as Chars
+// (8 B each in the size estimate).
+void AppendChars(const std::string& s, ArrayObj* a) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+    a->items.push_back(Value::Char(cp));
+    a->est += 8;
+    i += n;
+  }
+}
+
+using ir::AppendUtf8;
+
+namespace {
+
+std::string FormatFloat(double d, bool debug) {
+  if (std::isnan(d)) return "NaN";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[400];
+  double mag = std::fabs(d);
+  if (debug && mag != 0 && (mag >= 1e16 || mag < 1e-4)) {
+    // Rust's {:?} switches to exponent form outside [1e-4, 1e16): 1e16, 1.5e-5.
+    auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
+    std::string s(buf, r.ptr);
+    size_t e = s.find('e');
+    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+    bool neg = !exp.empty() && exp[0] == '-';
+    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.erase(0, 1);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    return mant + "e" + (neg ? "-" : "") + exp;
+  }
+  auto r = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::fixed);
+  std::string s(buf, r.ptr);
+  if (debug && s.find('.') == std::string::npos) s += ".0";
+  return s;
+}
+
+// Escapes one character as Rust's {:?} does inside `quote` quotes.
+void AppendEscaped(std::string& out, uint32_t c, char quote) {
+  switch (c) {
+    case '\t': out += "\\t"; return;
+    case '\r': out += "\\r"; return;
+    case '\n': out += "\\n"; return;
+    case '\\': out += "\\\\"; return;
+    case '\0': out += "\\0"; return;
+    default: break;
+  }
+  if (c == static_cast<uint32_t>(quote)) {
+    out += '\\';
+    out += quote;
+  } else if (c < 0x20 || c == 0x7F) {
+    absl::StrAppend(&out, "\\u{", absl::Hex(c), "}");
+  } else {
+    AppendUtf8(out, c);
+  }
+}
+
+void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out) {
+  if (depth > 200) {
+    out += "...";
+    return;
+  }
+  switch (v.tag()) {
+    case Tag::kUnit: out += "()"; return;
+    case Tag::kBool: out += v.b() ? "true" : "false"; return;
+    case Tag::kInt: absl::StrAppend(&out, v.i()); return;
+    case Tag::kFloat: out += FormatFloat(v.f(), debug || !top); return;
+    case Tag::kChar:
+      if (debug || !top) {
+        out += '\'';
+        AppendEscaped(out, static_cast<uint32_t>(v.i()), '\'');
+        out += '\'';
+      } else {
+        AppendUtf8(out, static_cast<uint32_t>(v.i()));
+      }
+      return;
+    case Tag::kDuration: out += ir::FormatDuration(v.i()); return;
+    case Tag::kSize: out += ir::FormatSize(v.i()); return;
+    case Tag::kFn:
+      absl::StrAppend(
+          &out, "<fn ",
+          v.i() < static_cast<int64_t>(m.functions.size()) ? m.functions[v.i()].name : "?", ">");
+      return;
+    case Tag::kAgent: {
+      std::string name = v.aux() < m.functions.size() ? m.functions[v.aux()].name : "?";
+      if (name.ends_with("::__init")) name.resize(name.size() - 8);
+      if (name.ends_with("::__children")) name.resize(name.size() - 12);
+      absl::StrAppend(&out, "<agent ", name, "#", v.i(), ">");
+      return;
+    }
+    case Tag::kDead: out += "<dead>"; return;
+    case Tag::kStr: {
+      const std::string& s = static_cast<StrObj*>(v.h())->s;
+      if (debug || !top)
+        out += QuoteDebug(s);
+      else
+        out += s;
+      return;
+    }
+    case Tag::kArray:
+    case Tag::kTuple: {
+      const auto& items = static_cast<ArrayObj*>(v.h())->items;
+      bool tuple = v.Is(Tag::kTuple);
+      out += tuple ? "(" : "[";
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        Print(m, items[i], debug, false, depth + 1, out);
+      }
+      if (tuple && items.size() == 1) out += ",";
+      out += tuple ? ")" : "]";
+      return;
+    }
+    case Tag::kMap: {
+      out += "{";
+      bool first = true;
+      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+        if (!first) out += ", ";
+        first = false;
+        Print(m, k, debug, false, depth + 1, out);
+        out += ": ";
+        Print(m, x, debug, false, depth + 1, out);
+      }
+      out += "}";
+      return;
+    }
+    case Tag::kAdt: {
+      auto* o = static_cast<AdtObj*>(v.h());
+      const AdtInfo& info = m.adts[o->adt];
+      const std::string& vname = info.variant_names[o->variant];
+      const auto& names = info.field_names[o->variant];
+      bool named = !names.empty() && !names[0].empty();
+      out += info.is_enum ? vname : info.name;
+      if (o->fields.empty()) return;
+      if (named) {
+        out += " { ";
+        for (size_t i = 0; i < o->fields.size(); ++i) {
+          if (i) out += ", ";
+          absl::StrAppend(&out, i < names.size() ? names[i] : absl::StrCat(i), ": ");
+          Print(m, o->fields[i], debug, false, depth + 1, out);
+        }
+        out += " }";
+      } else {
+        out += "(";
+        for (size_t i = 0; i < o->fields.size(); ++i) {
+          if (i) out += ", ";
+          Print(m, o->fields[i], debug, false, depth + 1, out);
+        }
+        out += ")";
+      }
+      return;
+    }
+    case Tag::kClosure:
+      absl::StrAppend(&out, "<closure ", m.functions[static_cast<ClosureObj*>(v.h())->fn].name,
+                      ">");
+      return;
+    case Tag::kRef: out += "<ref>"; return;
+    case Tag::kCap: {
+      auto* c = static_cast<CapObj*>(v.h());
+      absl::StrAppend(&out, "<cap ", c->family, " ", QuoteDebug(c->constraint), ">");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::string QuoteDebug(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x80) {
+      AppendEscaped(out, u, '"');
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string Display(const Module& m, const Value& v) {
+  std::string s;
+  Print(m, v, false, true, 0, s);
+  return s;
+}
+
+std::string Debug(const Module& m, const Value& v) {
+  std::string s;
+  Print(m, v, true, true, 0, s);
+  return s;
+}
+
+std::string KindName(const Module& m, const Value& v) {
+  if (v.Is(Tag::kAdt)) return m.adts[static_cast<AdtObj*>(v.h())->adt].name;
+  return TagName(v.tag());
+}
+
+namespace {
+
+size_t Utf8Len(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+// format! placeholders with a spec: [[fill]align][+][#][0][width][.prec][type]
+// with type one of "" ? x X b o e (Rust's std::fmt subset).
+}  // namespace
+
+bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out) {
+  size_t i = 0;
+  std::string fill = " ";
+  char align = 0;
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
+  if (spec.size() >= 2 && is_align(spec[1]) && (static_cast<unsigned char>(spec[0]) < 0x80)) {
+    fill = std::string(1, spec[0]);
+    align = spec[1];
+    i = 2;
+  } else if (!spec.empty() && is_align(spec[0])) {
+    align = spec[0];
+    i = 1;
+  }
+  bool plus = false, alt = false, zero = false;
+  if (i < spec.size() && spec[i] == '+') plus = true, ++i;
+  if (i < spec.size() && spec[i] == '#') alt = true, ++i;
+  if (i < spec.size() && spec[i] == '0') zero = true, ++i;
+  size_t width = 0;
+  while (i < spec.size() && spec[i] >= '0' && spec[i] <= '9')
+    width = width * 10 + (spec[i++] - '0');
+  int prec = -1;
+  if (i < spec.size() && spec[i] == '.') {
+    ++i;
+    prec = 0;
+    while (i < spec.size() && spec[i] >= '0' && spec[i] <= '9')
+      prec = prec * 10 + (spec[i++] - '0');
+  }
+  std::string_view type = spec.substr(i);
+  if (!(type.empty() || type == "?" || type == "x" || type == "X" || type == "b" || type == "o" ||
+        type == "e") ||
+      width > 4096 || prec > 1024) {
+    cx.Trap(TrapCode::kType, absl::StrCat("unsupported format spec '{:", std::string(spec), "}'"));
+    return false;
+  }
+  std::string body, sign;
+  bool numeric = v.Is(Tag::kInt) || v.Is(Tag::kFloat);
+  if (type == "x" || type == "X" || type == "b" || type == "o") {
+    if (!v.Is(Tag::kInt)) {
+      cx.Trap(TrapCode::kType,
+              absl::StrCat("{:", std::string(type), "} needs an Int, found ", KindName(cx.m, v)));
+      return false;
+    }
+    uint64_t u = static_cast<uint64_t>(v.i());
+    int base = type == "b" ? 2 : type == "o" ? 8 : 16;
+    const char* digits = type == "X" ? "0123456789ABCDEF" : "0123456789abcdef";
+    do {
+      body.insert(body.begin(), digits[u % base]);
+      u /= base;
+    } while (u);
+    if (alt) body = std::string(type == "b" ? "0b" : type == "o" ? "0o" : "0x") + body;
+  } else if (type == "e") {
+    if (!numeric) {
+      cx.Trap(TrapCode::kType, absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
+      return false;
+    }
+    double d = v.Is(Tag::kInt) ? static_cast<double>(v.i()) : v.f();
+    char buf[128];
+    auto r = prec >= 0
+                 ? std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific, prec)
+                 : std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
+    std::string t(buf, r.ptr);
+    size_t e = t.find('e');
+    std::string exp = t.substr(e + 1);
+    bool neg = exp[0] == '-';
+    exp.erase(0, 1);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    body = t.substr(0, e) + "e" + (neg ? "-" : "") + exp;
+  } else if (type == "?") {
+    body = Debug(cx.m, v);
+  } else if (prec >= 0 && v.Is(Tag::kFloat)) {
+    char buf[1200];
+    auto r = std::to_chars(buf, buf + sizeof(buf), v.f(), std::chars_format::fixed, prec);
+    body.assign(buf, r.ptr);
+  } else if (prec >= 0 && v.Is(Tag::kStr)) {
+    const std::string& s = static_cast<StrObj*>(v.h())->s;
+    size_t n = 0, b = 0;
+    while (b < s.size() && n < static_cast<size_t>(prec)) {
+      ++b;
+      while (b < s.size() && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) ++b;
+      ++n;
+    }
+    body = s.substr(0, b);
+  } else {
+    body = Display(cx.m, v);
+  }
+  if (numeric && !body.empty() && body[0] == '-') {
+    sign = "-";
+    body.erase(0, 1);
+  } else if (numeric && plus) {
+    sign = "+";
+  }
+  size_t len = Utf8Len(sign) + Utf8Len(body);
+  std::string r;
+  if (zero && numeric && len < width) {
+    r = sign + std::string(width - len, '0') + body;
+  } else {
+    std::string content = sign + body;
+    size_t pad = len < width ? width - len : 0;
+    char a = align ? align : (numeric ? '>' : '<');
+    size_t left = a == '>' ? pad : a == '^' ? pad / 2 : 0;
+    size_t right = pad - left;
+    for (size_t k = 0; k < left; ++k) r += fill;
+    r += content;
+    for (size_t k = 0; k < right; ++k) r += fill;
+  }
+  *out = std::move(r);
+  return true;
+}
+
+}  // namespace mty::interp

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Rules with one home (docs/architecture.md, "One home per rule") stay so:
+# no trap-code string literal outside ir/include/mty/ir/traps.def, and no
+# builtin, method or effect name compared in the interpreter or the hosts
+# (they dispatch on the ids of ir/include/mty/ir/builtins.def).
+set -u
+root="$1"
+cd "$root" || exit 1
+fail=0
+product="ir frontend interp runtime stdlib driver src include"
+# Code only: comments (after //) may name a code.
+code_grep() {
+  find $product -name '*.cc' -o -name '*.h' -o -name '*.def' | sort |
+    xargs perl -ne 's{//.*}{}; print "$ARGV:$.: $_" if /'"$1"'/; close ARGV if eof'
+}
+traps=$(code_grep '"MT5[0-9]{3}' | grep -v '^ir/include/mty/ir/traps.def:' || true)
+if [ -n "$traps" ]; then
+  echo "trap-code literals outside traps.def:"; echo "$traps"; fail=1
+fi
+names=$(product="interp/src stdlib/src runtime/src" code_grep '(name|path|op) == "' || true)
+if [ -n "$names" ]; then
+  echo "name comparisons in the interpreter or the hosts:"; echo "$names"; fail=1
+fi
+[ "$fail" = 0 ] && echo "one home: ok"
+exit $fail
