@@ -50,14 +50,18 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
+// Reads an input file; returns an exit code on failure.
+int ReadInput(const std::string& path, std::string* text) {
+  if (ReadFile(path, text)) return 0;
+  std::cerr << "error: cannot read " << path << "\n";
+  return kExitNoInput;
+}
+
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
 // Mighty source); returns an exit code on failure.
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
-  if (!ReadFile(path, &text)) {
-    std::cerr << "error: cannot read " << path << "\n";
-    return kExitNoInput;
-  }
+  if (int rc = ReadInput(path, &text); rc != 0) return rc;
   auto p = mty::Program::FromFile(text, path);
   if (!p.ok()) {
     std::string msg(p.status().message());
@@ -215,10 +219,7 @@ int DumpCommand(const std::string& file, bool bytecode, bool ir, bool ast) {
     return UsageError("dump needs exactly one of --ast, --ir or --bytecode");
   if (ast) {
     std::string text;
-    if (!ReadFile(file, &text)) {
-      std::cerr << "error: cannot read " << file << "\n";
-      return kExitNoInput;
-    }
+    if (int rc = ReadInput(file, &text); rc != 0) return rc;
     auto tree = mty::Program::SourceAst(text, file);
     if (!tree.ok()) {
       std::cerr << tree.status().message();
