@@ -638,4 +638,51 @@ TEST(Api, DefaultCapsAreTheHostsAndNoRunChangesThem) {
   mty::InstallDefaultFsCaps(mty::Grants());  // back to deny-all for the other tests
 }
 
+// ---- One outcome model: each result its own typed case and status -------
+
+TEST(Api, EachResultIsItsOwnTypedCaseWithItsStatus) {
+  auto run = [](std::string_view src, mty::RunOptions o = {}) {
+    auto p = MustCompile(src, "o.mty");
+    EXPECT_TRUE(p);
+    return p ? p->Run(o) : mty::RunResult{};
+  };
+  // main returned Err: not kOk.
+  mty::RunResult err = run("fn main() -> Result[I64, Str] {\n    Err(\"no\")\n}\n");
+  EXPECT_EQ(err.outcome, mty::Outcome::kMainErr);
+  EXPECT_EQ(err.code, mty::TrapCode::kMainErr);
+  EXPECT_EQ(err.exit_code, 1);
+  EXPECT_EQ(err.ToStatus().code(), absl::StatusCode::kAborted);
+  // A denial under deny_is_trap: a trap whose status is kPermissionDenied.
+  mty::RunOptions strict;
+  strict.deny_is_trap = true;
+  mty::RunResult denied = run("fn main() {\n    log(std.env.var(\"HOME\"))\n}\n", strict);
+  EXPECT_EQ(denied.outcome, mty::Outcome::kTrap);
+  EXPECT_EQ(denied.code, mty::TrapCode::kCapability);
+  EXPECT_EQ(denied.ToStatus().code(), absl::StatusCode::kPermissionDenied);
+  // The depth limit: a breach of the depth limit, kResourceExhausted.
+  mty::RunOptions shallow;
+  shallow.policy.limits.Set(mty::LimitId::kDepth, 20);
+  mty::RunResult deep =
+      run("fn f(n: I64) -> I64 {\n    f(n + 1)\n}\nfn main() {\n    f(0)\n}\n", shallow);
+  EXPECT_EQ(deep.outcome, mty::Outcome::kBreach);
+  ASSERT_TRUE(deep.breach.has_value());
+  EXPECT_EQ(deep.breach->limit, mty::LimitId::kDepth);
+  EXPECT_EQ(deep.breach->bound, 20u);
+  EXPECT_EQ(deep.code, mty::TrapCode::kDepth);
+  EXPECT_EQ(deep.exit_code, 1);
+  EXPECT_EQ(deep.ToStatus().code(), absl::StatusCode::kResourceExhausted);
+  // A step breach: its own limit, exit 3.
+  mty::RunOptions tight;
+  tight.policy.limits.Set(mty::LimitId::kSteps, 10);
+  mty::RunResult steps = run("fn main() {\n    loop {\n    }\n}\n", tight);
+  EXPECT_EQ(steps.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(steps.breach->limit, mty::LimitId::kSteps);
+  EXPECT_EQ(steps.exit_code, 3);
+  EXPECT_EQ(steps.steps_used, 10u);
+  // No entry function.
+  mty::RunOptions other;
+  other.entry = "start";
+  EXPECT_EQ(run("fn main() {\n}\n", other).outcome, mty::Outcome::kNoEntry);
+}
+
 }  // namespace
