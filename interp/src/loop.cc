@@ -96,6 +96,7 @@ Stop Exec::Loop(Task& t) {
 #define WAIT_FOR_HOST()                                                  \
   do {                                                                   \
     t.resume_reg_ = static_cast<int64_t>(t.frames_.back().base) + pc->a; \
+    t.waited_ = true;                                                    \
     ++pc;                                                                \
     SAVE();                                                              \
     return Stop::kSuspended;                                             \
@@ -670,6 +671,7 @@ dispatch:
     if (d.id >= 0 && t.host_)
       out = t.host_->InvokeEffect(static_cast<ir::EffectId>(d.id), args, Scope(t), &herr);
     if (!out) {
+      if (herr.wait) WAIT_FOR_HOST();  // a sleep: the host resumes the task
       if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.
       if (herr.code == TrapCode::kBudget) {

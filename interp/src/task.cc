@@ -23,6 +23,14 @@ void Task::ResumeTrap(TrapCode code, std::string message) {
   pending_trap_message_ = std::move(message);
 }
 
+ExecOutcome Task::EndWith(ir::Breach breach) {
+  if (!started_ || finished_ || running_) return ExecOutcome();
+  if (resume_reg_ >= 0 && pc_ > 0) --pc_;  // report the instruction it waits in
+  resume_reg_ = -1;
+  breach_ = std::move(breach);
+  return Exec::Finish(*this, Stop::kBreach);
+}
+
 void Task::SetQuantum(uint64_t steps) {
   if (steps == 0 || finished_) return;
   quantum_ = true;
@@ -221,7 +229,12 @@ ExecOutcome Task::Run() {
   } end_run{*this};
   try {
     Stop s = Stop::kReMode;
-    if (Stop d = Exec::CheckDeadlines(*this); d != Stop::kContinue) s = d;
+    if (Stop d = Exec::CheckDeadlines(*this); d != Stop::kContinue) {
+      // A deadline passed while the task waited: report the call it waited in.
+      if (waited_ && pc_ > 0) --pc_;
+      s = d;
+    }
+    waited_ = false;
     while (s == Stop::kReMode) {
       // Entering (or re-entering after a suspend, an interrupt or a mode
       // change) charges the segment at pc, as a jump there would have.

@@ -64,6 +64,7 @@ struct Scheduler::Agent {
   // Its budget and grants: a child tracker of the scope its spawner was in.
   std::shared_ptr<BudgetTracker> tracker;
   bool busy = false;
+  bool turn_pending = false;  // a turn taken from the mailbox that has not started (it counts)
   bool dead = false;
   // Supervision (runtime.md §6).
   std::vector<Value> init_args;  // to restart with a fresh state
@@ -111,6 +112,8 @@ class Scheduler::TaskHost : public Host {
   void Stderr(std::string_view text) override { s_->host_->Stderr(text); }
   std::optional<Value> InvokeEffect(ir::EffectId id, std::vector<Value>& args, interp::Meter& scope,
                                     interp::HostError* err) override {
+    // A sleep suspends only the sleeping task: a timer wakes it (runtime.md §5).
+    if (id == ir::EffectId::kTimeSleep) return s_->Sleep(rec_, args, err);
     return s_->host_->InvokeEffect(id, args, scope, err);
   }
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
@@ -212,7 +215,10 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
   ready_.push_back(main_);
   while (!ready_.empty() || !timers_.empty()) {
     FireTimers(/*wait=*/ready_.empty());
-    if (ready_.empty()) continue;
+    if (ready_.empty()) {
+      if (cancelled_.load()) EndRun(std::nullopt);  // interrupted while every task waits
+      continue;
+    }
     TaskRec* rec = ready_.front();
     ready_.pop_front();
     if (rec->pending && !BeginTurn(rec)) {
@@ -321,41 +327,54 @@ void Scheduler::Answer(TaskRec* asker, uint64_t id, Value value) {
   Wake(asker);
 }
 
-void Scheduler::FireTimers(bool wait) {
-  auto later = [](const Timer& a, const Timer& b) { return a > b; };
-  while (!timers_.empty()) {
-    const Timer t = timers_.front();
-    int64_t now = SteadyNow();
-    bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
-    if (t.at > now && !stale) {
-      if (!wait || cancelled_.load()) return;
-      std::this_thread::sleep_for(
-          std::chrono::nanoseconds(std::min<int64_t>(t.at - now, 10'000'000)));
-      continue;
+// Ends the run while every task waits: with the wall-clock breach (main
+// stops at the instruction it waits in) or, for nullopt, cancelled.
+void Scheduler::EndRun(std::optional<ir::Breach> breach) {
+  if (!main_done_) {
+    if (breach && main_->task) {
+      main_outcome_ = main_->task->EndWith(std::move(*breach));
+    } else {
+      main_outcome_ = ExecOutcome();
+      main_outcome_.kind = Outcome::kCancelled;
     }
-    std::pop_heap(timers_.begin(), timers_.end(), later);
-    timers_.pop_back();
-    if (t.restart) {  // a backoff ended
-      Restart(t.restart, 0);
-      wait = false;
-      continue;
-    }
-    if (stale) continue;
-    Answer(t.asker, t.ask_id, AskErr(0));
-    wait = false;
+    main_done_ = true;
   }
+  ready_.clear();
+  timers_.clear();
 }
 
-void Scheduler::StartTurn(Agent* a) {
-  if (a->busy || a->dead || a->restarting || a->mailbox.empty()) return;
-  Agent::Msg m = std::move(a->mailbox.front());
-  a->mailbox.pop_front();
-  if (m.deadline && m.asker &&
-      (!m.asker->waiting || m.asker->waiting_ask != m.ask_id)) {  // the asker gave up
-    StartTurn(a);
-    return;
+std::optional<Value> Scheduler::Sleep(TaskRec* rec, std::vector<Value>& args,
+                                      interp::HostError* err) {
+  if (!args.empty() && args[0].Is(interp::Tag::kCap)) args.erase(args.begin());
+  if (args.size() != 1 || !(args[0].Is(interp::Tag::kDuration) || args[0].Is(interp::Tag::kInt))) {
+    err->code = TrapCode::kType;
+    err->message = "std.time.sleep expects a Duration";
+    return std::nullopt;
   }
-  if (!a->blocked.empty()) {  // room for the first blocked sender
+  const int64_t ns = std::max<int64_t>(0, args[0].i());
+  int64_t at;
+  if (__builtin_add_overflow(SteadyNow(), ns, &at)) at = std::numeric_limits<int64_t>::max();
+  // It ends at the task's wall deadline at the latest (a sandbox's or the
+  // run's): the task then resumes into the breach.
+  if (std::optional<int64_t> wall = rec->task->current_meter()->WallDeadline())
+    at = std::min(at, *wall);
+  rec->waiting = true;
+  rec->waiting_ask = next_ask_id_++;
+  AddTimer(Timer{at, rec->waiting_ask, rec, nullptr, /*sleep=*/true});
+  err->wait = true;  // the task suspends; the timer resumes it with Ok(())
+  return std::nullopt;
+}
+
+void Scheduler::AddTimer(Timer t) {
+  timers_.push_back(t);
+  std::push_heap(timers_.begin(), timers_.end(),
+                 [](const Timer& x, const Timer& y) { return x > y; });
+}
+
+// Room in `a`'s mailbox admits the senders that wait for it under `block`,
+// however the room appeared (a turn started, a stale ask was dropped).
+void Scheduler::AdmitBlocked(Agent* a) {
+  while (!a->blocked.empty() && a->mailbox.size() + (a->turn_pending ? 1 : 0) < a->mailbox_cap) {
     auto [sender, msg] = std::move(a->blocked.front());
     a->blocked.pop_front();
     bool is_ask = msg.asker != nullptr;
@@ -366,14 +385,73 @@ void Scheduler::StartTurn(Agent* a) {
       Wake(sender);
     }
   }
+}
+
+void Scheduler::FireTimers(bool wait) {
+  auto later = [](const Timer& a, const Timer& b) { return a > b; };
+  // Every wait ends at the run's wall deadline (runtime.md §2).
+  const std::optional<int64_t> wall = root_->WallDeadlineNs();
+  while (!timers_.empty()) {
+    const Timer t = timers_.front();
+    int64_t now = SteadyNow();
+    bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
+    if (t.at > now && !stale) {
+      if (!wait || cancelled_.load()) return;
+      if (wall && now >= *wall) {
+        std::optional<ir::Breach> b = root_->Exhausted(ir::LimitId::kWall);
+        EndRun(b ? std::move(b)
+                 : ir::Breach::Over(ir::LimitId::kWall, 0,
+                                    *root_->policy().limits.Get(ir::LimitId::kWall)));
+        return;
+      }
+      int64_t until = wall ? std::min(t.at, *wall) : t.at;
+      std::this_thread::sleep_for(
+          std::chrono::nanoseconds(std::clamp<int64_t>(until - now, 0, 10'000'000)));
+      continue;
+    }
+    std::pop_heap(timers_.begin(), timers_.end(), later);
+    timers_.pop_back();
+    if (t.restart) {  // a backoff ended
+      Restart(t.restart, 0);
+      wait = false;
+      continue;
+    }
+    if (stale) continue;
+    if (t.sleep) {  // a sleep ended
+      t.asker->waiting = false;
+      t.asker->waiting_ask = 0;
+      t.asker->task->Resume(Ok(Value::Unit()));
+      Wake(t.asker);
+    } else {
+      Answer(t.asker, t.ask_id, AskErr(0));
+    }
+    wait = false;
+  }
+}
+
+void Scheduler::StartTurn(Agent* a) {
+  if (a->busy || a->dead || a->restarting) return;
+  // Messages whose asker gave up (its deadline passed) are dropped, in a
+  // loop: their number is the guest's.
+  while (!a->mailbox.empty()) {
+    const Agent::Msg& m = a->mailbox.front();
+    if (!(m.deadline && m.asker && (!m.asker->waiting || m.asker->waiting_ask != m.ask_id))) break;
+    a->mailbox.pop_front();
+  }
+  AdmitBlocked(a);
+  if (a->mailbox.empty()) return;
+  Agent::Msg m = std::move(a->mailbox.front());
+  a->mailbox.pop_front();
   // The turn's task is made when the turn reaches the front of the run
   // queue (BeginTurn), so it sees the state as it is then (after a restart,
-  // the fresh one).
+  // the fresh one). Until then its message still counts against the
+  // mailbox's capacity.
   TaskRec* rec = AcquireTurnRec();
   rec->agent = a;
   rec->pending = true;
   rec->msg = std::move(m);
   a->busy = true;
+  a->turn_pending = true;
   ready_.push_back(rec);
 }
 
@@ -398,6 +476,8 @@ void Scheduler::RecycleTurnRec(TaskRec* rec) {
 bool Scheduler::BeginTurn(TaskRec* rec) {
   Agent* a = rec->agent;
   rec->pending = false;
+  a->turn_pending = false;  // its message no longer counts: room for a blocked sender
+  AdmitBlocked(a);
   if (a->dead) {
     a->busy = false;
     TaskRec* asker = rec->msg.asker;
@@ -547,9 +627,7 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
   a->generation++;
   if (delay > 0) {
     a->restarting = true;
-    timers_.push_back(Timer{SteadyNow() + delay, 0, nullptr, a});
-    std::push_heap(timers_.begin(), timers_.end(),
-                   [](const Timer& x, const Timer& y) { return x > y; });
+    AddTimer(Timer{SteadyNow() + delay, 0, nullptr, a});
     return;
   }
   a->restarting = false;
@@ -771,7 +849,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     return Host::AskStatus::kFail;
   }
   Agent::Msg m{std::string(msg), std::move(args), ask ? from : nullptr};
-  const bool full = a->mailbox.size() >= a->mailbox_cap;
+  const bool full = a->mailbox.size() + (a->turn_pending ? 1 : 0) >= a->mailbox_cap;
   if (full && a->mb_policy != ir::MailboxPolicy::kBlock) {
     if (!ask && a->mb_policy == ir::MailboxPolicy::kDrop) return Host::AskStatus::kReply;
     if (result) {
@@ -779,7 +857,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       return Host::AskStatus::kReply;
     }
     // The tracker whose mailbox limit it is names the breach.
-    const uint64_t depth = a->mailbox.size() + 1;
+    const uint64_t depth = a->mailbox.size() + (a->turn_pending ? 1 : 0) + 1;
     std::optional<ir::Breach> b = a->tracker->CheckMailboxDepth(depth, a->name);
     err->breach =
         b ? std::move(*b) : ir::Breach::Over(ir::LimitId::kMailbox, depth, a->mailbox_cap, a->name);
@@ -792,9 +870,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     from->waiting_ask = m.ask_id;
     if (result) {
       m.deadline = SteadyNow() + std::max<int64_t>(0, *deadline_ns);
-      timers_.push_back(Timer{m.deadline, m.ask_id, from});
-      std::push_heap(timers_.begin(), timers_.end(),
-                     [](const Timer& x, const Timer& y) { return x > y; });
+      AddTimer(Timer{m.deadline, m.ask_id, from});
     }
   }
   if (full) {  // `block`: the sender waits for room

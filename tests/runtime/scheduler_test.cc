@@ -253,8 +253,9 @@ TEST(Scheduler, MailboxFailIsABudgetBreachWithExit7) {
   EXPECT_EQ(r.exit_code, 7);
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_TRUE(r.Report().starts_with("trap MT5012: mailbox full: Sink#1\n")) << r.Report();
-  // One message is taken at once (its turn is scheduled), two more fit.
-  EXPECT_EQ(c.out, "0\n1\n2\n");
+  // A message counts against the mailbox until its turn starts, so the
+  // capacity of 2 holds exactly two sends and the third one fails.
+  EXPECT_EQ(c.out, "0\n1\n");
 }
 
 TEST(Scheduler, MailboxBlockAndDropDoNotFailTheSender) {
@@ -431,6 +432,145 @@ fn main() {
   mty::RunResult r = runner.Run();
   t.join();
   EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
+}
+
+TEST(Scheduler, SleepSuspendsOnlyTheSleepingAgent) {
+  // The napper's turn starts first (FIFO) and sleeps; while it sleeps the
+  // other agent answers main's ask. A sleep that blocked the thread would
+  // print "woke" before "pong".
+  auto p = Compile(R"(
+agent Napper {
+    on Nap() -> {
+        let _ = std.time.sleep(200ms)
+        log("woke")
+    }
+    on Done() -> { "done" }
+}
+agent Pinger {
+    on Ping() -> { "pong" }
+}
+fn main() {
+    let a = spawn Napper()
+    let b = spawn Pinger()
+    a!Nap()
+    log(b?Ping())
+    log(a?Done())
+}
+)",
+                   "nap.mty");
+  ASSERT_TRUE(p);
+  auto start = std::chrono::steady_clock::now();
+  Captured c = RunCapturing(*p);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(c.result.outcome, mty::Outcome::kOk) << c.result.Report();
+  EXPECT_EQ(c.out, "pong\nwoke\ndone\n");
+  EXPECT_GE(elapsed, std::chrono::milliseconds(200));
+}
+
+TEST(Scheduler, AnAskThatCanNeverBeAnsweredEndsAtTheWallDeadline) {
+  // Two agents ask each other inside their turns with an hour's timeout:
+  // neither can ever answer, and the pending timeouts keep the deadlock
+  // detector quiet. The wall limit ends the run at its deadline as a wall
+  // breach instead of after an hour.
+  auto p = Compile(R"(
+agent Left {
+    peer = None
+    on Link(p) -> { peer = Some(p) }
+    on Go() -> {
+        match peer {
+            Some(p) => p?Go() @ 1h,
+            None => 0,
+        }
+    }
+}
+fn main() {
+    let a = spawn Left()
+    let b = spawn Left()
+    a!Link(b)
+    b!Link(a)
+    b!Go()
+    log(a?Go() @ 1h)
+}
+)",
+                   "deadlock.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kWall, int64_t{300} * 1000 * 1000);
+  auto start = std::chrono::steady_clock::now();
+  Captured c = RunCapturing(*p, o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(c.result.outcome, mty::Outcome::kBreach) << c.result.Report();
+  EXPECT_EQ(LimitOf(c.result), mty::LimitId::kWall);
+  EXPECT_EQ(c.result.exit_code, 5);
+  EXPECT_GE(elapsed, std::chrono::milliseconds(300));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(Scheduler, ASleepPastTheWallDeadlineIsAWallBreach) {
+  // About the longest Duration a literal can spell (2^62 ns): the sleep is
+  // cut at the deadline and the run ends as a wall breach, never as a
+  // success.
+  auto p = Compile(R"(
+fn main() {
+    let _ = std.time.sleep(1281023h)
+    log("after")
+}
+)",
+                   "longsleep.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kWall, int64_t{200} * 1000 * 1000);
+  auto start = std::chrono::steady_clock::now();
+  Captured c = RunCapturing(*p, o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(c.result.outcome, mty::Outcome::kBreach) << c.result.Report();
+  EXPECT_EQ(LimitOf(c.result), mty::LimitId::kWall);
+  EXPECT_EQ(c.out, "");
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(Scheduler, InterruptEndsASleepAtOnce) {
+  auto p = Compile(R"(
+fn main() {
+    let _ = std.time.sleep(1h)
+    log("after")
+}
+)",
+                   "sleep1h.mty");
+  ASSERT_TRUE(p);
+  mty::Runner runner(p, {});
+  auto start = std::chrono::steady_clock::now();
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    runner.Interrupt();
+  });
+  mty::RunResult r = runner.Run();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  t.join();
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(Scheduler, BlockedSendersAreAdmittedAsRoomAppears) {
+  // mailbox=1/block: every send after the first waits for room; all ten
+  // messages arrive, in order.
+  auto p = Compile(R"(
+agent Sink {
+    on Put(i) -> { log(i) }
+}
+fn main() {
+    let s = spawn Sink()
+    for i in 0..10 { s!Put(i) }
+}
+)",
+                   "block1.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kMailbox, 1);
+  o.policy.limits.mb_policy = mty::ir::ParseMailboxPolicy("block");
+  Captured c = RunCapturing(*p, o);
+  EXPECT_EQ(c.result.outcome, mty::Outcome::kOk) << c.result.Report();
+  EXPECT_EQ(c.out, "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n");
 }
 
 }  // namespace

@@ -30,10 +30,14 @@ struct HostError {
   TrapCode code = TrapCode::kNone;
   std::string message;
   std::optional<ir::Breach> breach;
+  // Not an error: the task must wait (a sleep); Run returns kSuspended and
+  // the host resumes it with Task::Resume(value).
+  bool wait = false;
   void Clear() {
     code = TrapCode::kNone;
     message.clear();
     breach.reset();
+    wait = false;
   }
 };
 
@@ -178,6 +182,9 @@ class Task {
   void Resume(Value reply);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
   void ResumeTrap(TrapCode code, std::string message);
+  // Ends a task that is not running with a breach found outside it (the
+  // run's wall deadline passed while it waited), reported where it waits.
+  ExecOutcome EndWith(ir::Breach breach);
   // Limits the next Run to about `steps` steps (a scheduler's quantum): when
   // they run out, Run returns kPreempted at a statement boundary and a later
   // Run continues. The task's budgets are unaffected.
@@ -225,6 +232,7 @@ class Task {
   int64_t thread_cpu_at_run_ = 0;  // the thread's CPU clock when the current Run began
   bool running_ = false;
   int64_t resume_reg_ = -1;   // absolute register awaiting an ask's reply
+  bool waited_ = false;       // the last Run stopped waiting for the host (pc_ is past the call)
   bool relax_exact_ = false;  // leave the exact loop at the next jump
   TrapCode pending_trap_code_ = TrapCode::kNone;
   std::string pending_trap_message_;

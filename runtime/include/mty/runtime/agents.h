@@ -99,12 +99,19 @@ class Scheduler {
   std::vector<TaskRec*> free_recs_;
 
   struct Timer {
-    int64_t at;  // steady ns
-    uint64_t ask_id;
+    int64_t at;       // steady ns
+    uint64_t ask_id;  // the ask (or sleep) it ends; stale when the task waits for another
     TaskRec* asker;
     Agent* restart = nullptr;  // a backoff: restart this agent
+    bool sleep = false;        // the end of a std.time.sleep
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
+  void AddTimer(Timer t);
+  // std.time.sleep of task `rec`: suspends it until a timer.
+  std::optional<interp::Value> Sleep(TaskRec* rec, std::vector<interp::Value>& args,
+                                     interp::HostError* err);
+  void AdmitBlocked(Agent* a);
+  void EndRun(std::optional<ir::Breach> breach);
   std::vector<Timer> timers_;  // a min-heap on `at`
   uint64_t next_ask_id_ = 1;
   bool has_agents_ = false;  // the program defines agents: tasks get quanta
