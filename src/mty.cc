@@ -2,6 +2,8 @@
 // run). The driver uses only this.
 #include "mty/mty.h"
 
+#include <algorithm>
+#include <atomic>
 #include <optional>
 
 #include "absl/strings/ascii.h"
@@ -14,6 +16,7 @@
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
+#include "mty/runtime/output.h"
 #include "mty/runtime/watchdog.h"
 #include "mty/stdlib/fs_cap.h"
 #include "mty/stdlib/host.h"
@@ -156,18 +159,61 @@ std::string Program::Disassembly() const { return interp::Disassemble(*impl_->mo
 
 namespace {
 
+// Where a run's stdout and stderr go: the options' callbacks, else the
+// options' file descriptors, written so that a stream nobody drains never
+// holds the run past its wall deadline or an interrupt (runtime/output.h).
 class CallbackHost : public interp::Host {
  public:
-  explicit CallbackHost(const RunOptions& o) : o_(o) {}
+  explicit CallbackHost(const RunOptions& o) : o_(o) {
+    if (!o.on_stdout && o.stdout_fd >= 0) out_.emplace(o.stdout_fd, true);
+    if (!o.on_stderr && o.stderr_fd >= 0) err_.emplace(o.stderr_fd, false);
+  }
+  // The root tracker (its wall deadline) and the run's interrupt flag.
+  void Bind(const runtime::BudgetTracker* root, const std::atomic<bool>* cancel) {
+    root_ = root;
+    cancel_ = cancel;
+  }
   void Stdout(std::string_view s) override {
-    if (o_.on_stdout) o_.on_stdout(s);
+    if (o_.on_stdout) {
+      o_.on_stdout(s);
+    } else if (out_) {
+      if (err_) err_->Flush(Deadline(), cancel_);
+      out_->Write(s, Deadline(), cancel_);
+    }
   }
   void Stderr(std::string_view s) override {
-    if (o_.on_stderr) o_.on_stderr(s);
+    if (o_.on_stderr) {
+      o_.on_stderr(s);
+    } else if (err_) {
+      if (out_) out_->Flush(Deadline(), cancel_);  // keep the two streams in order
+      err_->Write(s, Deadline(), cancel_);
+    }
+  }
+  // Writes what is buffered at the end of the run; kDeadline when the wall
+  // deadline passed first. After an interrupt it still tries, for 100 ms.
+  runtime::WriteEnd Flush() {
+    runtime::WriteEnd e = runtime::WriteEnd::kDone;
+    std::optional<int64_t> deadline = Deadline();
+    const std::atomic<bool>* cancel = cancel_;
+    if (cancel_ && cancel_->load()) {
+      int64_t grace = runtime::SteadyNowNs() + 100'000'000;
+      deadline = deadline ? std::min(*deadline, grace) : grace;
+      cancel = nullptr;
+    }
+    for (std::optional<runtime::FdStream>* st : {&out_, &err_}) {
+      if (!*st) continue;
+      (*st)->Flush(deadline, cancel);
+      if ((*st)->ended() == runtime::WriteEnd::kDeadline) e = runtime::WriteEnd::kDeadline;
+    }
+    return e;
   }
 
  private:
+  std::optional<int64_t> Deadline() const { return root_ ? root_->WallDeadlineNs() : std::nullopt; }
   const RunOptions& o_;
+  std::optional<runtime::FdStream> out_, err_;
+  const runtime::BudgetTracker* root_ = nullptr;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
@@ -176,8 +222,9 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
-stdlib::HostOptions MakeHostOptions(const RunOptions& o) {
+stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>* cancel) {
   stdlib::HostOptions h;
+  h.cancel = cancel;
   h.args = o.args;
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
@@ -199,6 +246,7 @@ std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
 }  // namespace
 
 struct Runner::State {
+  std::atomic<bool> interrupted{false};  // Runner::Interrupt
   std::shared_ptr<const Program> program;
   RunOptions options;
   CallbackHost out;
@@ -209,17 +257,22 @@ struct Runner::State {
       : program(std::move(p)),
         options(std::move(o)),
         out(options),
-        host(&out, MakeHostOptions(options)),
+        host(&out, MakeHostOptions(options, &interrupted)),
         root(RootTracker(options.policy)),
         scheduler(program->impl_->module, runtime::AgentOptions{}, root, &host,
-                  &runtime::Watchdog::Shared()) {}
+                  &runtime::Watchdog::Shared()) {
+    out.Bind(root.get(), &interrupted);
+  }
 };
 
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
     : state_(std::make_unique<State>(std::move(program), std::move(options))) {}
 Runner::~Runner() = default;
 
-void Runner::Interrupt() { state_->scheduler.Interrupt(); }
+void Runner::Interrupt() {
+  state_->interrupted.store(true);
+  state_->scheduler.Interrupt();
+}
 
 RunResult Runner::Run() {
   RunResult r;
@@ -254,7 +307,19 @@ RunResult Runner::Run() {
   }
   std::string err;
   interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);
+  state_->out.Flush();
   const runtime::BudgetTracker& root = *state_->root;
+  // A run whose wall deadline passed never ends as a success (runtime.md
+  // §2): a host call or an output write that ran past it without a
+  // safepoint after it is the wall breach.
+  if (err.empty() && (o.kind == Outcome::kOk || o.kind == Outcome::kMainErr)) {
+    if (std::optional<ir::Breach> b = root.Exhausted(LimitId::kWall)) {
+      o.kind = Outcome::kBreach;
+      o.code = b->Code();
+      o.message = b->Message();
+      o.breach = std::move(b);
+    }
+  }
   r.steps_used = root.steps_used();
   r.mem_used = root.memory_used();
   r.mem_limit = root.policy().limits.Get(LimitId::kMemory).value_or(0);
@@ -325,6 +390,11 @@ RunResult Runner::Run() {
   return r;
 }
 
+bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait) {
+  return runtime::WriteBefore(fd, data, runtime::SteadyNowNs() + max_wait.count(), nullptr) ==
+         runtime::WriteEnd::kDone;
+}
+
 RunResult Program::Run(const RunOptions& options) const {
   // The Program is owned by a shared_ptr (FromIrText); a non-owning alias
   // keeps this call free of ownership assumptions.
@@ -337,10 +407,11 @@ std::string RunResult::Report() const {
   switch (outcome) {
     case Outcome::kOk: return "";
     case Outcome::kMainErr: return absl::StrCat("error ", TrapText(code), ": ", message, "\n");
-    case Outcome::kNoEntry:
-    case Outcome::kCancelled: return absl::StrCat("error: ", message, "\n");
+    case Outcome::kNoEntry: return absl::StrCat("error: ", message, "\n");
     default: {
-      std::string s = absl::StrCat("trap ", TrapText(code), ": ", message, "\n");
+      std::string s = outcome == Outcome::kCancelled
+                          ? absl::StrCat("error: ", message, "\n")
+                          : absl::StrCat("trap ", TrapText(code), ": ", message, "\n");
       // Deep recursion: show the innermost and outermost frames only.
       constexpr size_t kHead = 32, kTail = 16;
       for (size_t i = 0; i < backtrace.size(); ++i) {

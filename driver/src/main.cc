@@ -2,10 +2,18 @@
 // One function per subcommand; uses only the public API (include/mty/mty.h).
 // The limit and grant flags are made from the policy table, so they take
 // the same keys and units as manifests and sandbox entries.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
@@ -144,7 +152,53 @@ int FlagsPolicy(const RunFlags& f, mty::Policy* out) {
   return 0;
 }
 
+// Ctrl-C while a program runs (docs/cli.md): SIGINT is blocked in every
+// thread and one thread waits for it; the first interrupts the run (it ends
+// at its next safepoint or wait, and `mty run` prints where it was and exits
+// 130); a second one ends the process at once.
+class CtrlC {
+ public:
+  // Blocks SIGINT before any thread of the run exists (threads inherit the
+  // mask), so only this one receives it.
+  CtrlC() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    thread_ = std::thread([this] {
+      for (;;) {
+        int sig = 0;
+        if (sigwait(&set_, &sig) != 0) continue;
+        if (done_.load()) return;
+        if (fired_.exchange(true)) _exit(130);  // the second Ctrl-C
+        std::lock_guard<std::mutex> lock(mu_);
+        if (runner_) runner_->Interrupt();
+      }
+    });
+  }
+  ~CtrlC() {
+    done_.store(true);
+    pthread_kill(thread_.native_handle(), SIGINT);
+    thread_.join();
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  // The run a Ctrl-C interrupts (one that came before is applied now).
+  void Arm(mty::Runner* runner) {
+    std::lock_guard<std::mutex> lock(mu_);
+    runner_ = runner;
+    if (runner_ && fired_.load()) runner_->Interrupt();
+  }
+  bool fired() const { return fired_.load(); }
+
+ private:
+  sigset_t set_, old_;
+  std::atomic<bool> done_{false}, fired_{false};
+  std::mutex mu_;
+  mty::Runner* runner_ = nullptr;
+  std::thread thread_;
+};
+
 int RunCommand(const RunFlags& f) {
+  CtrlC ctrl_c;
   mty::Policy policy;
   if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
   std::optional<mty::Policy> manifest;
@@ -161,12 +215,21 @@ int RunCommand(const RunFlags& f) {
   opts.args = f.args;
   opts.deny_is_trap = f.deny_is_trap;
   if (f.trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
-  opts.on_stdout = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
-  opts.on_stderr = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); };
-  mty::RunResult r = program->Run(opts);
+  // The run writes 1 and 2 itself: a stdout or stderr nobody drains never
+  // holds it past its wall deadline.
   std::fflush(stdout);
+  opts.stdout_fd = STDOUT_FILENO;
+  opts.stderr_fd = STDERR_FILENO;
+  mty::Runner runner(program, std::move(opts));
+  ctrl_c.Arm(&runner);
+  mty::RunResult r = runner.Run();
+  ctrl_c.Arm(nullptr);
+  bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
+  if (interrupted) r.message = "interrupted (Ctrl-C)";
   std::string report = r.Report();
-  std::fwrite(report.data(), 1, report.size(), stderr);
+  // The report too gives up on a stderr nobody drains (after 500 ms).
+  mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
+  if (interrupted) return 130;
   return r.exit_code;
 }
 

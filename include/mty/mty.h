@@ -3,6 +3,7 @@
 // result; interrupt a run from another thread. See docs/embedding.md.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -50,6 +51,11 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text);
 // start-up; a run never installs or restores them. Thread-safe.
 void InstallDefaultFsCaps(const Grants& grants);
 
+// Writes all of `data` to file descriptor `fd`, waiting at most `max_wait`
+// for it to take the bytes (a pipe nobody reads); false if it gave up or
+// the write failed. What `mty run` writes its final report with.
+bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait);
+
 struct RunOptions {
   // The run's limits and grants. An unset limit is unlimited (depth
   // defaults to 10000 frames, mailbox to 1024 messages). Grants deny by
@@ -67,6 +73,14 @@ struct RunOptions {
   // Program output (log, print) and eprint. Default: discarded.
   std::function<void(std::string_view)> on_stdout;
   std::function<void(std::string_view)> on_stderr;
+  // Without a callback, a stream can go to a file descriptor (what `mty
+  // run` does with 1 and 2): stdout is buffered like stdio (flushed before
+  // Run returns), stderr is not, and no write ever waits past the run's wall
+  // deadline or Interrupt(). Output that cannot be written by then is
+  // dropped and the run ends with the wall breach (or cancelled). A
+  // callback, in contrast, is the host's own code and may block.
+  int stdout_fd = -1;
+  int stderr_fd = -1;
 };
 
 // How a run ended, with everything a host needs to act on it without

@@ -683,6 +683,9 @@ dispatch:
                                                                    "' (no host module provides it)")
                                                     : herr.message);
     }
+    // A host call is a safepoint: an interrupt, or a deadline that passed
+    // while it ran, ends the task here (reported at the call).
+    SAFEPOINT(pc - code);
     CHARGE_MEM(Estimate(*out));
     R[pc->a] = std::move(*out);
     NEXT();

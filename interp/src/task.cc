@@ -23,10 +23,16 @@ void Task::ResumeTrap(TrapCode code, std::string message) {
   pending_trap_message_ = std::move(message);
 }
 
-ExecOutcome Task::EndWith(ir::Breach breach) {
+void Task::ResumeBreach(ir::Breach breach) {
+  resume_reg_ = -1;
+  pending_breach_ = std::move(breach);
+}
+
+ExecOutcome Task::EndWith(std::optional<ir::Breach> breach) {
   if (!started_ || finished_ || running_) return ExecOutcome();
   if (resume_reg_ >= 0 && pc_ > 0) --pc_;  // report the instruction it waits in
   resume_reg_ = -1;
+  if (!breach) return Exec::Finish(*this, Stop::kInterrupted);
   breach_ = std::move(breach);
   return Exec::Finish(*this, Stop::kBreach);
 }
@@ -142,7 +148,11 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       break;
     }
     case Stop::kSuspended: o.kind = Outcome::kSuspended; break;
-    case Stop::kInterrupted: o.kind = Outcome::kCancelled; break;
+    case Stop::kInterrupted:
+      o.kind = Outcome::kCancelled;
+      SetTrap(t, TrapCode::kNone, "");  // where the run was when it was interrupted
+      o.backtrace = t.trap_backtrace_;
+      break;
     case Stop::kDeadlinePassed: o.kind = Outcome::kDeadlinePassed; break;
     case Stop::kStepBudget:
     case Stop::kMemBudget:
@@ -205,6 +215,12 @@ ExecOutcome Task::Run() {
     Exec::SetTrap(*this, pending_trap_code_, std::move(pending_trap_message_));
     pending_trap_code_ = TrapCode::kNone;
     return Exec::Finish(*this, Stop::kTrap);
+  }
+  if (pending_breach_) {
+    if (pc_ > 0) --pc_;
+    breach_ = std::move(pending_breach_);
+    pending_breach_.reset();
+    return Exec::Finish(*this, Stop::kBreach);
   }
   // CPU time is the thread's CPU clock while the task runs.
   running_ = true;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "boost/container/deque.hpp"
+#include "mty/runtime/output.h"
 
 namespace mty::runtime {
 
@@ -37,11 +38,6 @@ std::string FormatNs(int64_t ns) {
   if (ns % 1'000'000'000 == 0) return absl::StrCat(ns / 1'000'000'000, "s");
   if (ns % 1'000'000 == 0) return absl::StrCat(ns / 1'000'000, "ms");
   return absl::StrCat(ns, "ns");
-}
-int64_t SteadyNow() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 }  // namespace
 
@@ -239,6 +235,17 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
 
 void Scheduler::RunSlice(TaskRec* rec) {
   interp::Task& t = *rec->task;
+  if (rec->init && init_depth_ >= kMaxSpawnNesting) {
+    rec->outcome = ExecOutcome();
+    rec->outcome.kind = Outcome::kTrap;
+    rec->outcome.code = TrapCode::kDepth;
+    rec->outcome.message =
+        absl::StrCat("spawn nesting exceeded: initialisers nested ", kMaxSpawnNesting,
+                     " deep (an initialiser spawns an agent whose initialiser spawns ...)");
+    Finished(rec);
+    return;
+  }
+  if (rec->init) ++init_depth_;
   interp::Task* outer = nullptr;
   {
     std::lock_guard<std::mutex> lock(current_mu_);
@@ -248,6 +255,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
   if (cancelled_.load()) t.Interrupt();
   if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
   ExecOutcome o = t.Run();
+  if (rec->init) --init_depth_;
   {
     std::lock_guard<std::mutex> lock(current_mu_);
     current_ = outer;
@@ -315,7 +323,8 @@ void Scheduler::RunSlice(TaskRec* rec) {
     ready_.clear();  // a trap in main ends the run
     return;
   }
-  FailAgent(rec->agent, absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message), rec);
+  FailAgent(rec->agent, absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message), rec,
+            o.breach ? &*o.breach : nullptr);
   Finished(rec);
 }
 
@@ -331,11 +340,14 @@ void Scheduler::Answer(TaskRec* asker, uint64_t id, Value value) {
 // stops at the instruction it waits in) or, for nullopt, cancelled.
 void Scheduler::EndRun(std::optional<ir::Breach> breach) {
   if (!main_done_) {
-    if (breach && main_->task) {
-      main_outcome_ = main_->task->EndWith(std::move(*breach));
-    } else {
-      main_outcome_ = ExecOutcome();
-      main_outcome_.kind = Outcome::kCancelled;
+    main_outcome_ = main_->task ? main_->task->EndWith(breach) : ExecOutcome();
+    if (main_outcome_.kind == Outcome::kOk) {  // main could not be ended where it waits
+      main_outcome_.kind = breach ? Outcome::kBreach : Outcome::kCancelled;
+      if (breach) {
+        main_outcome_.code = breach->Code();
+        main_outcome_.message = breach->Message();
+        main_outcome_.breach = std::move(breach);
+      }
     }
     main_done_ = true;
   }
@@ -353,7 +365,7 @@ std::optional<Value> Scheduler::Sleep(TaskRec* rec, std::vector<Value>& args,
   }
   const int64_t ns = std::max<int64_t>(0, args[0].i());
   int64_t at;
-  if (__builtin_add_overflow(SteadyNow(), ns, &at)) at = std::numeric_limits<int64_t>::max();
+  if (__builtin_add_overflow(SteadyNowNs(), ns, &at)) at = std::numeric_limits<int64_t>::max();
   // It ends at the task's wall deadline at the latest (a sandbox's or the
   // run's): the task then resumes into the breach.
   if (std::optional<int64_t> wall = rec->task->current_meter()->WallDeadline())
@@ -393,7 +405,7 @@ void Scheduler::FireTimers(bool wait) {
   const std::optional<int64_t> wall = root_->WallDeadlineNs();
   while (!timers_.empty()) {
     const Timer t = timers_.front();
-    int64_t now = SteadyNow();
+    int64_t now = SteadyNowNs();
     bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load()) return;
@@ -521,7 +533,22 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   return true;
 }
 
-void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
+void Scheduler::FailPlainAsk(TaskRec* asker, const std::string& text, const ir::Breach* breach) {
+  asker->waiting = false;
+  asker->waiting_ask = 0;
+  std::optional<ir::Breach> shared;
+  if (breach && breach->limit && asker->task)
+    shared = asker->task->current_meter()->Exhausted(*breach->limit);
+  if (shared) {
+    asker->task->ResumeBreach(std::move(*shared));
+  } else {
+    asker->task->ResumeTrap(TrapCode::kDeadAgent, text);
+  }
+  Wake(asker);
+}
+
+void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn,
+                          const ir::Breach* breach) {
   host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
   a->busy = false;
   if (a->sup && !a->sup->dead) {
@@ -533,11 +560,8 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
         if (turn->msg.deadline) {
           Answer(asker, turn->msg.ask_id, AskErr(1, why));
         } else {
-          asker->waiting = false;
-          asker->waiting_ask = 0;
-          asker->task->ResumeTrap(TrapCode::kDeadAgent,
-                                  absl::StrCat("ask failed: agent ", a->name, " failed: ", why));
-          Wake(asker);
+          FailPlainAsk(asker, absl::StrCat("ask failed: agent ", a->name, " failed: ", why),
+                       breach);
         }
       }
     }
@@ -546,27 +570,25 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn) {
   }
   a->dead = true;
   // A plain ask traps MT5021 in the asker; an ask with a deadline gets Err.
-  auto fail_asker = [&](const Agent::Msg& m, const std::string& text, Value err) {
+  auto fail_asker = [&](const Agent::Msg& m, const std::string& text, Value err,
+                        const ir::Breach* b) {
     TaskRec* asker = m.asker;
     if (!asker || !asker->waiting || asker->waiting_ask != m.ask_id) return;
     if (m.deadline) {
       Answer(asker, m.ask_id, std::move(err));
       return;
     }
-    asker->waiting = false;
-    asker->waiting_ask = 0;
-    asker->task->ResumeTrap(TrapCode::kDeadAgent, text);
-    Wake(asker);
+    FailPlainAsk(asker, text, b);
   };
   if (turn)
     fail_asker(turn->msg, absl::StrCat("ask failed: agent ", a->name, " failed: ", why),
-               AskErr(1, why));
+               AskErr(1, why), breach);
   std::string dead = absl::StrCat("ask failed: agent ", a->name, " is dead");
-  for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(2));
+  for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(2), nullptr);
   a->mailbox.clear();
   for (auto& [sender, m] : a->blocked) {
     if (m.asker) {
-      fail_asker(m, dead, AskErr(2));
+      fail_asker(m, dead, AskErr(2), nullptr);
     } else {  // the send is dropped, the sender carries on
       sender->waiting = false;
       sender->task->Resume(Value::Unit());
@@ -595,7 +617,7 @@ void Scheduler::Supervise(Agent* s, Agent* c) {
     Escalate(s, c, TrapCode::kEscalated, absl::StrCat("supervisor escalated: ", c->child_name));
     return;
   }
-  const int64_t now = SteadyNow();
+  const int64_t now = SteadyNowNs();
   if (p->within > 0)
     while (!c->restarts.empty() && now - c->restarts.front() > p->within) c->restarts.pop_front();
   if (p->up_to >= 0 && static_cast<int64_t>(c->restarts.size()) >= p->up_to) {
@@ -627,7 +649,7 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
   a->generation++;
   if (delay > 0) {
     a->restarting = true;
-    AddTimer(Timer{SteadyNow() + delay, 0, nullptr, a});
+    AddTimer(Timer{SteadyNowNs() + delay, 0, nullptr, a});
     return;
   }
   a->restarting = false;
@@ -757,7 +779,9 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
       return std::nullopt;
     }
     err->code = co.code == TrapCode::kNone ? TrapCode::kType : co.code;
-    err->message = absl::StrCat("spawn ", std::string(name), ": ", co.message);
+    err->message = co.code == TrapCode::kDepth
+                       ? co.message
+                       : absl::StrCat("spawn ", std::string(name), ": ", co.message);
     return std::nullopt;
   }
   for (size_t i = 0; i < sp->children.size() && i < sp->policy.size(); ++i)
@@ -816,7 +840,9 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   }
   if (o.kind != Outcome::kOk) {
     err->code = o.code == TrapCode::kNone ? TrapCode::kType : o.code;
-    err->message = absl::StrCat("spawn ", std::string(name), ": initialiser failed: ", o.message);
+    err->message = o.code == TrapCode::kDepth ? o.message
+                                              : absl::StrCat("spawn ", std::string(name),
+                                                             ": initialiser failed: ", o.message);
     return std::nullopt;
   }
   a->state = std::move(o.value);
@@ -869,7 +895,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     from->waiting = true;
     from->waiting_ask = m.ask_id;
     if (result) {
-      m.deadline = SteadyNow() + std::max<int64_t>(0, *deadline_ns);
+      m.deadline = SteadyNowNs() + std::max<int64_t>(0, *deadline_ns);
       AddTimer(Timer{m.deadline, m.ask_id, from});
     }
   }

@@ -12,17 +12,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "mty/ir/text.h"
+#include "mty/runtime/output.h"
 
 namespace mty::runtime {
 namespace {
 
 constexpr std::memory_order kRelaxed = std::memory_order_relaxed;
-
-int64_t SteadyNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Adds without wrapping: counters stick at the maximum instead.
 uint64_t AddSaturating(std::atomic<uint64_t>& counter, uint64_t n) {

@@ -278,6 +278,30 @@ absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags
   return Fd(fd);
 }
 
+absl::Status NotRegular(std::string_view given) {
+  return absl::InternalError(absl::StrCat("io: not a regular file: ", std::string(given)));
+}
+
+// Opens a file to read or write its bytes: only a regular file. The open is
+// non-blocking, so a FIFO, a device or a socket never makes it wait (for a
+// writer, a reader, a carrier); each is refused, like a directory.
+absl::StatusOr<Fd> OpenRegular(const Target& t, std::string_view given, int flags,
+                               mode_t mode = 0) {
+  absl::StatusOr<Fd> root = OpenRoot(t, given);
+  if (!root.ok()) return root.status();
+  int raw = OpenBeneath(root->get(), t.rel, flags | O_NONBLOCK, mode, t.confined);
+  if (raw == -ENXIO) return NotRegular(given);  // a FIFO without a reader, a socket
+  if (raw < 0) return ErrnoStatus(-raw, given);
+  Fd fd(raw);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return Io(given, errno);
+  if (S_ISDIR(st.st_mode)) return Io(given, EISDIR);
+  if (!S_ISREG(st.st_mode)) return NotRegular(given);
+  int fl = ::fcntl(fd.get(), F_GETFL);
+  if (fl >= 0) ::fcntl(fd.get(), F_SETFL, fl & ~O_NONBLOCK);
+  return fd;
+}
+
 // The directory holding the target and the target's name in it. For the root
 // itself that is the root's parent (trusted like the root path).
 absl::StatusOr<std::pair<Fd, std::string>> OpenParent(const Target& t, std::string_view given) {
@@ -408,11 +432,10 @@ FsCap FsCap::Intersect(const FsCap& other) const {
 absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
-  absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY);
+  absl::StatusOr<Fd> fd = OpenRegular(*t, path, O_RDONLY);
   if (!fd.ok()) return fd.status();
   struct stat st;
   if (::fstat(fd->get(), &st) != 0) return Io(path, errno);
-  if (S_ISDIR(st.st_mode)) return Io(path, EISDIR);
   if (st.st_size > kMaxReadBytes) {
     return absl::InternalError(absl::StrCat("io: ", std::string(path), ": file too large"));
   }
@@ -438,7 +461,7 @@ absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
   int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
-  absl::StatusOr<Fd> fd = OpenTarget(*t, path, flags, 0666);
+  absl::StatusOr<Fd> fd = OpenRegular(*t, path, flags, 0666);
   if (!fd.ok()) return fd.status();
   size_t done = 0;
   while (done < data.size()) {

@@ -246,6 +246,19 @@ std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
 
 // ---- std.time ----
 
+// Waits until `deadline` (a host call that gave up a little before it) and
+// reports the wall breach of the calling scope's chain.
+std::optional<Value> StdHost::WallBreach(Call& c, std::chrono::steady_clock::time_point deadline) {
+  std::this_thread::sleep_until(deadline);
+  if (std::optional<ir::Breach> b = c.scope.Exhausted(ir::LimitId::kWall)) {
+    c.err->breach = std::move(b);
+  } else {
+    c.err->code = TrapCode::kBudget;
+    c.err->message = "wall-clock deadline reached during a host call";
+  }
+  return std::nullopt;
+}
+
 std::optional<Value> StdHost::TimeNow(Call&) {
   auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
@@ -262,10 +275,7 @@ std::optional<Value> StdHost::TimeSleep(Call& c) {
   if (until >= deadline) {
     // The sleep would outlive the run's wall budget: wait until the
     // deadline, then the run ends with the wall-clock breach.
-    std::this_thread::sleep_until(deadline);
-    c.err->code = TrapCode::kBudget;
-    c.err->message = "wall-clock deadline reached during std.time.sleep";
-    return std::nullopt;
+    return WallBreach(c, deadline);
   }
   if (ns > 0) std::this_thread::sleep_until(until);
   return Ok(Value::Unit());
@@ -312,11 +322,14 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
                     .count();
     timeout_ms = std::max<int64_t>(1, std::min<int64_t>(timeout_ms, left));
   }
-  auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(c.args[1])) : "", timeout_ms);
-  if (!resp.ok() && std::chrono::steady_clock::now() >= deadline) {
-    c.err->code = TrapCode::kBudget;  // gave up at the wall-clock deadline
-    c.err->message = "wall-clock deadline reached during an HTTP request";
-    return std::nullopt;
+  const bool cut = timeout_ms < options_.net_timeout_ms;  // the deadline is nearer
+  auto resp = HttpRequest(*url, post, post ? std::string_view(StrOf(c.args[1])) : "", timeout_ms,
+                          options_.cancel);
+  if (!resp.ok() && (std::chrono::steady_clock::now() >= deadline ||
+                     (cut && absl::IsDeadlineExceeded(resp.status())))) {
+    // Gave up at the wall-clock deadline (libcurl's timeout, in whole ms,
+    // may end a little before it): the run ends with the wall breach.
+    return WallBreach(c, deadline);
   }
   if (!resp.ok()) return Err(std::string(resp.status().message()));
   auto* m = new interp::MapObj();

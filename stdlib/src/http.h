@@ -1,6 +1,7 @@
 // Internal: the HTTP client behind std.net / std.http (libcurl).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,8 +36,9 @@ absl::StatusOr<ParsedUrl> ParseHttpUrl(std::string_view url);
 
 // Performs the request without following redirects. Errors carry the
 // program-visible message: `timeout: host:port` (kDeadlineExceeded) or
-// `io: ...`.
+// `io: ...`; kCancelled as soon as `*cancel` is set (looked at every 5 ms).
 absl::StatusOr<HttpResponse> HttpRequest(const ParsedUrl& url, bool post, std::string_view body,
-                                         int64_t timeout_ms);
+                                         int64_t timeout_ms,
+                                         const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace mty::stdlib

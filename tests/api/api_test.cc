@@ -223,7 +223,8 @@ TEST(Api, InterruptWinsOverPendingBudgetsAndIsCancelled) {
   EXPECT_EQ(r.outcome, mty::Outcome::kCancelled);
   EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
-  EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
+  // The report says where the run was interrupted.
+  EXPECT_EQ(r.Report(), "error: run cancelled by the host\n  at main (spin.mtyir:3:3)\n");
   EXPECT_LT(elapsed, std::chrono::seconds(5));
 }
 

@@ -5,6 +5,9 @@
 #   NAME.out    expected stdout (absent = empty)
 #   NAME.err    expected stderr (absent = empty)
 #   NAME.code   expected exit code (absent = 0)
+# The run must also end in time: within `// mty-time-limit: D` when the
+# program has that line, else within 2 x its `--wall` budget (plus 300ms for
+# starting the process), else within 60s. D is a duration: 500ms, 2s, 1m.
 # Usage: run_golden.sh MTY_BINARY PROGRAM [roundtrip]
 # With `roundtrip`, the program is first printed as MtyIR (`mty dump --ir`)
 # and that IR is run instead: it must give identical stdout, stderr and exit
@@ -17,6 +20,26 @@ mode="${3:-direct}"
 dir="$(dirname "$prog")"
 base="${prog%.*}"
 args="$(sed -n 's|^// mty-args: ||p' "$prog" | head -n1)"
+# Duration text (ns us ms s m) to milliseconds; empty when it is not one.
+to_ms() {
+  local d="$1" n unit
+  n="${d%%[a-z]*}"; unit="${d#"$n"}"
+  [[ "$n" =~ ^[0-9]+$ ]] || return 0
+  case "$unit" in
+    ns) echo $((n / 1000000)) ;; us) echo $((n / 1000)) ;; ms) echo "$n" ;;
+    s) echo $((n * 1000)) ;; m) echo $((n * 60000)) ;; *) ;;
+  esac
+}
+limit_ms=60000
+time_limit="$(sed -n 's|^// mty-time-limit: *||p' "$prog" | head -n1)"
+wall="$(printf '%s\n' $args | sed -n '/^--wall$/{n;p;}' | head -n1)"
+[ -z "$wall" ] && wall="$(printf '%s\n' $args | sed -n 's|^--wall=||p' | head -n1)"
+if [ -n "$time_limit" ]; then
+  limit_ms="$(to_ms "$time_limit")"
+  [ -n "$limit_ms" ] || { echo "bad mty-time-limit: $time_limit"; exit 1; }
+elif [ -n "$wall" ] && [ -n "$(to_ms "$wall")" ]; then
+  limit_ms=$(($(to_ms "$wall") * 2 + 300))
+fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # Run from the program's folder so file names in messages are stable.
@@ -30,13 +53,18 @@ if [ "$mode" = roundtrip ]; then
   fi
   target="$tmp/rt.mtyir"
 fi
+start_ns=$(date +%s%N)
 (cd "$dir" && timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
 code=$?
+elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 want_code=0
 [ -f "$base.code" ] && want_code="$(tr -d '[:space:]' <"$base.code")"
 : >"$tmp/want_out"; [ -f "$base.out" ] && cp "$base.out" "$tmp/want_out"
 : >"$tmp/want_err"; [ -f "$base.err" ] && cp "$base.err" "$tmp/want_err"
 fail=0
+if [ "$elapsed_ms" -gt "$limit_ms" ]; then
+  echo "took ${elapsed_ms}ms, more than the ${limit_ms}ms it may take"; fail=1
+fi
 if [ "$code" != "$want_code" ]; then
   echo "exit code: got $code, want $want_code"; fail=1
 fi

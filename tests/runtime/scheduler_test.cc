@@ -402,7 +402,10 @@ fn main() {
   EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
   EXPECT_FALSE(r.breach.has_value());
   EXPECT_EQ(r.ToStatus().code(), absl::StatusCode::kCancelled);
-  EXPECT_EQ(r.Report(), "error: run cancelled by the host\n");
+  // The report says where the run was: in the spinning agent's turn.
+  EXPECT_EQ(r.Report(),
+            "error: run cancelled by the host\n  at Spinner::on_Spin (spin.mty:4:9)\n"
+            "  at Spinner::__turn_Spin (spin.mty:3:8)\n");
   EXPECT_EQ(out, "asking\n");
   EXPECT_GE(elapsed, std::chrono::milliseconds(50));
   EXPECT_LT(elapsed, std::chrono::seconds(5));

@@ -669,5 +669,47 @@ TEST(FsCap, ARootItselfCannotBeRemoved) {
   EXPECT_FALSE(OnDisk(tmp / "root/sub"));
 }
 
+// A FIFO inside a granted root: reading it would wait for a writer forever
+// and writing it for a reader. Both are refused at once, on both open paths.
+void FifosAreRefusedWithoutWaiting() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  ASSERT_EQ(::mkfifo((tmp / "root/pipe").c_str(), 0666), 0);
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  std::string want = "io: not a regular file: " + (tmp / "root/pipe");
+  auto r = cap.ReadFile(tmp / "root/pipe");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), want);
+  absl::Status w = cap.WriteFile(tmp / "root/pipe", "x", false);
+  EXPECT_EQ(w.message(), want);
+  EXPECT_EQ(cap.WriteFile(tmp / "root/pipe", "x", true).message(), want);
+  // With a reader waiting on the other end the open succeeds, and the write
+  // is still refused: nothing is written into the pipe.
+  int reader = ::open((tmp / "root/pipe").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  EXPECT_EQ(cap.WriteFile(tmp / "root/pipe", "x", false).message(), want);
+  char c;
+  EXPECT_LE(::read(reader, &c, 1), 0);
+  ::close(reader);
+}
+
+TEST(FsCap, FifosAreRefusedWithoutWaiting) { FifosAreRefusedWithoutWaiting(); }
+
+TEST(FsCap, FifosAreRefusedWithoutWaitingOnFallback) {
+  internal::SetOpenat2DisabledForTesting(true);
+  FifosAreRefusedWithoutWaiting();
+  internal::SetOpenat2DisabledForTesting(false);
+}
+
+TEST(FsCap, DevicesAreRefused) {
+  // /dev/zero would read forever (up to the size cap), /dev/null swallows:
+  // neither is a regular file.
+  FsCap cap = FsCap::Rooted({"/dev"});
+  EXPECT_EQ(cap.ReadFile("/dev/zero").status().message(), "io: not a regular file: /dev/zero");
+  EXPECT_EQ(cap.WriteFile("/dev/null", "x", false).message(), "io: not a regular file: /dev/null");
+  FsCap all = FsCap::Unrestricted();
+  EXPECT_EQ(all.ReadFile("/dev/zero").status().message(), "io: not a regular file: /dev/zero");
+}
+
 }  // namespace
 }  // namespace mty::stdlib

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -70,6 +71,17 @@ class LoopbackServer {
           resp =
               "HTTP/1.1 302 Found\r\nLocation: http://evil.example/\r\nContent-Length: 0\r\n"
               "Connection: close\r\n\r\n";
+        } else if (req.rfind("GET /drip", 0) == 0) {
+          // Headers at once, then one byte of the body every 50 ms (5 s in
+          // all) until the client goes away.
+          std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n";
+          bool gone = send(c, head.data(), head.size(), MSG_NOSIGNAL) < 0;
+          for (int b = 0; b < 100 && !gone; ++b) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            gone = send(c, "x", 1, MSG_NOSIGNAL) < 0;
+          }
+          close(c);
+          continue;
         } else if (req.rfind("GET /slow", 0) == 0) {
           std::this_thread::sleep_for(std::chrono::milliseconds(1500));
           resp = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
@@ -221,6 +233,62 @@ TEST(Http, TrailingDotHostIsTheSameHostInTheCheckAndTheRun) {
   EXPECT_EQ(out.find("forbidden"), std::string::npos) << out;
   EXPECT_EQ(StaticFindings(src, {"localhost:10"}).size(), 1u);
   EXPECT_EQ(RunNet(src, {"localhost:10"}, nullptr), "Err(\"forbidden: localhost.:9\")\n");
+}
+
+// A body that trickles in for 5 s under a 1 s wall budget: the request
+// gives up at the deadline and the run ends with the wall breach (exit 5),
+// never with the program carrying on after an Err("timeout").
+TEST(Http, ASlowBodyPastTheWallDeadlineIsAWallBreach) {
+  LoopbackServer server(1);
+  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/drip";
+  auto p = mty::Program::FromSource(
+      "fn main() {\n  log(std.net.get(\"" + url + "\").is_ok())\n  log(\"after\")\n}\n",
+      "drip.mty");
+  ASSERT_TRUE(p.ok()) << p.status();
+  mty::RunOptions o;
+  o.policy.grants.Set(mty::GrantId::kNet, std::vector<std::string>{"127.0.0.1"});
+  o.policy.limits.Set(mty::LimitId::kWall, int64_t{1000} * 1000 * 1000);
+  std::string out;
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = (*p)->Run(o);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
+  ASSERT_TRUE(r.breach.has_value());
+  EXPECT_EQ(r.breach->limit, mty::LimitId::kWall);
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_EQ(out, "");
+  EXPECT_GE(elapsed, std::chrono::milliseconds(1000));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2000));
+}
+
+// Runner::Interrupt() ends a run that waits for a slow server within a few
+// milliseconds (the request polls the interrupt every 5 ms).
+TEST(Http, InterruptEndsAnHttpWaitAtOnce) {
+  LoopbackServer server(1);
+  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/drip";
+  auto p = mty::Program::FromSource(
+      "fn main() {\n  log(std.net.get(\"" + url + "\").is_ok())\n  log(\"after\")\n}\n",
+      "drip.mty");
+  ASSERT_TRUE(p.ok()) << p.status();
+  mty::RunOptions o;
+  o.policy.grants.Set(mty::GrantId::kNet, std::vector<std::string>{"127.0.0.1"});
+  std::string out;
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  mty::Runner runner(*p, o);
+  std::chrono::steady_clock::time_point interrupted;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupted = std::chrono::steady_clock::now();
+    runner.Interrupt();
+  });
+  mty::RunResult r = runner.Run();
+  auto ended = std::chrono::steady_clock::now();
+  t.join();
+  EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
+  EXPECT_EQ(out, "");
+  // 10 ms is the contract; the bound leaves room for a loaded machine.
+  EXPECT_LT(ended - interrupted, std::chrono::milliseconds(200));
 }
 
 }  // namespace

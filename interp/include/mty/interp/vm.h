@@ -182,9 +182,14 @@ class Task {
   void Resume(Value reply);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
   void ResumeTrap(TrapCode code, std::string message);
+  // ... or makes the next Run end at the ask with a breach of a budget this
+  // task shares with the turn that failed (the run's wall deadline passed
+  // while answering it).
+  void ResumeBreach(ir::Breach breach);
   // Ends a task that is not running with a breach found outside it (the
-  // run's wall deadline passed while it waited), reported where it waits.
-  ExecOutcome EndWith(ir::Breach breach);
+  // run's wall deadline passed while it waited), reported where it waits;
+  // nullopt: cancelled there (the host interrupted the run).
+  ExecOutcome EndWith(std::optional<ir::Breach> breach);
   // Limits the next Run to about `steps` steps (a scheduler's quantum): when
   // they run out, Run returns kPreempted at a statement boundary and a later
   // Run continues. The task's budgets are unaffected.
@@ -236,6 +241,7 @@ class Task {
   bool relax_exact_ = false;  // leave the exact loop at the next jump
   TrapCode pending_trap_code_ = TrapCode::kNone;
   std::string pending_trap_message_;
+  std::optional<ir::Breach> pending_breach_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily

@@ -31,6 +31,10 @@ namespace mty::runtime {
 
 using ir::TrapCode;
 
+// How deep spawns may nest inside initialisers (a spawn in an initialiser
+// run by a spawn in an initialiser ...); one more level is MT5018.
+inline constexpr int kMaxSpawnNesting = 100;
+
 struct AgentOptions {
   // Steps a task runs before it yields to the others (programs that use
   // agents only; at least 10 000 by runtime.md §5).
@@ -67,7 +71,13 @@ class Scheduler {
   bool BeginTurn(TaskRec* rec);
   void RunSlice(TaskRec* rec);
   void StartTurn(Agent* a);
-  void FailAgent(Agent* a, const std::string& why, TaskRec* turn);
+  // `breach` is the budget the failed turn ran out of, if that was why.
+  void FailAgent(Agent* a, const std::string& why, TaskRec* turn,
+                 const ir::Breach* breach = nullptr);
+  // Ends the wait of `asker` on its plain ask `m` whose turn failed: with
+  // the breach when the asker draws from the budget that ran out (so the run
+  // ends with that budget's exit code), else with MT5021 `text`.
+  void FailPlainAsk(TaskRec* asker, const std::string& text, const ir::Breach* breach);
   void Wake(TaskRec* rec) { ready_.push_back(rec); }
   void Finished(TaskRec* rec);
   // The tracker of the scope `from` is in now (what it spawns draws from).
@@ -94,6 +104,11 @@ class Scheduler {
   std::optional<interp::Value> Child(const interp::Value& sup, std::string_view name,
                                      interp::HostError* err);
   Agent* spawning_sup_ = nullptr;  // while a supervisor's children are spawned
+  // Initialisers (and supervisors' policies and children) run nested on the
+  // host stack inside the spawn that starts them; a spawn in an initialiser
+  // nests one level deeper. The nesting is capped (MT5018) so that a
+  // guest-controlled count never grows the host stack without bound.
+  int init_depth_ = 0;
   TaskRec* AcquireTurnRec();
   void RecycleTurnRec(TaskRec* rec);
   std::vector<TaskRec*> free_recs_;

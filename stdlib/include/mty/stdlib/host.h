@@ -3,6 +3,8 @@
 // touching the outside world and returns the Result values of language.md §6.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -24,6 +26,8 @@ struct HostOptions {
   int64_t net_timeout_ms = 30000;  // per HTTP request
   // Called with one line per denial (`--trace`); may be empty.
   std::function<void(std::string_view)> trace;
+  // The run's interrupt flag: a blocking call (HTTP) gives up when it is set.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // One host serves every task of a run: what a call may touch is the
@@ -50,6 +54,7 @@ class StdHost : public interp::Host {
   struct Call;
   using Handler = std::optional<interp::Value> (StdHost::*)(Call&);
   // The handlers named by the EFFECT rows.
+  std::optional<interp::Value> WallBreach(Call& c, std::chrono::steady_clock::time_point deadline);
   std::optional<interp::Value> FsRead(Call& c);
   std::optional<interp::Value> FsReadBytes(Call& c);
   std::optional<interp::Value> FsWrite(Call& c);
