@@ -248,8 +248,20 @@ std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
 
 // Waits until `deadline` (a host call that gave up a little before it) and
 // reports the wall breach of the calling scope's chain.
+// Sleeps until `until`, in slices of 5 ms so that the run's interrupt ends
+// it at once; false when interrupted.
+bool StdHost::SleepUntil(std::chrono::steady_clock::time_point until) const {
+  for (;;) {
+    if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) return false;
+    auto now = std::chrono::steady_clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        until - now, std::chrono::milliseconds(5)));
+  }
+}
+
 std::optional<Value> StdHost::WallBreach(Call& c, std::chrono::steady_clock::time_point deadline) {
-  std::this_thread::sleep_until(deadline);
+  if (!SleepUntil(deadline)) return Ok(Value::Unit());  // interrupted: ends at the safepoint
   if (std::optional<ir::Breach> b = c.scope.Exhausted(ir::LimitId::kWall)) {
     c.err->breach = std::move(b);
   } else {
@@ -269,15 +281,23 @@ std::optional<Value> StdHost::TimeNow(Call&) {
 std::optional<Value> StdHost::TimeSleep(Call& c) {
   if (c.args.size() != 1 || !(c.args[0].Is(Tag::kDuration) || c.args[0].Is(Tag::kInt)))
     return BadArgs(c, "a Duration");
-  int64_t ns = c.args[0].i();
-  auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns > 0 ? ns : 0);
+  const int64_t ns = std::max<int64_t>(0, c.args[0].i());
+  const auto now = std::chrono::steady_clock::now();
   const auto deadline = Deadline(c.scope);
-  if (until >= deadline) {
+  // Compared as a span first: `now + ns` would overflow for the longest
+  // Durations.
+  if (deadline == std::chrono::steady_clock::time_point::max()
+          ? std::chrono::nanoseconds(ns) >= std::chrono::steady_clock::time_point::max() - now
+          : std::chrono::nanoseconds(ns) >= deadline - now) {
     // The sleep would outlive the run's wall budget: wait until the
     // deadline, then the run ends with the wall-clock breach.
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      SleepUntil(deadline);  // forever, until interrupted
+      return Ok(Value::Unit());
+    }
     return WallBreach(c, deadline);
   }
-  if (ns > 0) std::this_thread::sleep_until(until);
+  SleepUntil(now + std::chrono::nanoseconds(ns));
   return Ok(Value::Unit());
 }
 

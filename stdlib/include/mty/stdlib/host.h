@@ -54,6 +54,7 @@ class StdHost : public interp::Host {
   struct Call;
   using Handler = std::optional<interp::Value> (StdHost::*)(Call&);
   // The handlers named by the EFFECT rows.
+  bool SleepUntil(std::chrono::steady_clock::time_point until) const;
   std::optional<interp::Value> WallBreach(Call& c, std::chrono::steady_clock::time_point deadline);
   std::optional<interp::Value> FsRead(Call& c);
   std::optional<interp::Value> FsReadBytes(Call& c);
