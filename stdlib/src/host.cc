@@ -255,8 +255,8 @@ bool StdHost::SleepUntil(std::chrono::steady_clock::time_point until) const {
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) return false;
     auto now = std::chrono::steady_clock::now();
     if (now >= until) return true;
-    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-        until - now, std::chrono::milliseconds(5)));
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(5)));
   }
 }
 
