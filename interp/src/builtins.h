@@ -18,11 +18,22 @@ struct Ctx {
   Host* host;
   uint64_t* mem;
   uint64_t mem_limit;
-  Meter* scope;  // the task's innermost budget chain (output is charged to it)
+  Meter* scope;          // the task's innermost budget chain (output is charged to it)
+  Task* task = nullptr;  // whose step counter work charges go to (its saved counter)
   TrapCode code = TrapCode::kNone;
   std::string message;
   bool mem_breach = false;
+  bool work_short = false;           // a work charge the step budget could not pay
   std::optional<ir::Breach> breach;  // a limit of the chain gone over (output)
+
+  // Charges the work of an operation: `units` bytes or elements it will
+  // touch, one step per 64 (the statement's own step is charged as usual).
+  // Called before the work; false (and work_short) when the steps left
+  // cannot pay it, and the operation then does nothing.
+  bool Work(uint64_t units);
+  // The most units the steps left could pay for (UINT64_MAX when steps are
+  // not counted).
+  uint64_t Affordable() const;
 
   // Charges n estimated bytes; false (and mem_breach) when over the limit.
   bool Charge(uint64_t n) {
@@ -41,6 +52,18 @@ struct Ctx {
 };
 
 enum class CallStatus { kOk, kFail, kUnknown };
+
+// Printing a value with its work charged (runtime.md §2): one unit per node,
+// per byte written and per byte of a quoted string scanned. The size is
+// known only as it is written, so the writer stops as soon as the step
+// budget could not pay for more (limit); then the charge fails (work_short).
+struct Render {
+  uint64_t limit = UINT64_MAX;
+  uint64_t units = 0;
+  bool over = false;
+  // Appends the Display (or Debug) form of v to *out, charged to cx.
+  static bool To(Ctx& cx, const Value& v, bool debug, std::string* out);
+};
 
 // Printing helpers (print.cc) the methods share: a string's chars appended
 // to an array, a string in Debug quotes, a value formatted by a format spec.

@@ -271,6 +271,12 @@ class FunctionCompiler {
       out_.refund[refund_pc_] = seg_steps_ - refund_base_;
       refund_open_ = false;
     }
+    out_.rest.resize(out_.code.size(), 0);
+    uint32_t rest = 0;
+    for (int32_t p = Pc(); p-- > seg_start_;) {
+      rest += out_.steps_at[p];
+      out_.rest[p] = rest;
+    }
     if (seg_start_ < Pc()) out_.seg_cost[seg_start_] += seg_steps_;
     seg_start_ = Pc();
     seg_steps_ = 0;
@@ -341,6 +347,9 @@ class FunctionCompiler {
         bool direct = s.has_dest && s.place.IsLocal();
         int32_t dst = direct ? static_cast<int32_t>(s.place.local) : Scratch();
         Emit(Op::Effect, dst, AddCall(std::move(d)));
+        // A host call ends its segment: its result is charged (work) with
+        // an exact counter.
+        CloseSegment();
         if (s.has_dest && !direct) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
         break;
       }

@@ -20,8 +20,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "builtins.h"
+#include "cost.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
+#include "mty/interp/work.h"
 
 namespace mty::interp {
 
@@ -132,6 +134,15 @@ struct Exec {
   static void SetTrap(Task& t, TrapCode code, std::string message);
   static Stop Trap(Task& t, TrapCode code, std::string message);
   static Stop Breach(Task& t, ir::Breach b);
+  // ---- work charges (runtime.md §2, "Steps measure work") ----
+  // Charges `units` bytes or elements an operation touches, one step per 64,
+  // to the saved counter (t.steps_left_; the loop SAVEs before and reloads
+  // after). False, charging nothing, when the budget cannot pay it.
+  static bool ChargeWork(Task& t, uint64_t units);
+  // Sets the counters for a step breach at pc_ caused by a work charge.
+  static void WorkBreach(Task& t);
+  // The most units ChargeWork could pay now.
+  static uint64_t Affordable(const Task& t);
   // ---- the budget chain and its cache ----
   static Meter& Scope(const Task& t) { return *t.current_meter(); }
 

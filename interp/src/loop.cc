@@ -41,7 +41,7 @@ Stop Exec::Loop(Task& t) {
   uint64_t mem = t.mem_used_;
   uint64_t mem_limit = t.mem_limit_;
   std::atomic<bool>& interrupt = t.interrupt_;
-  Ctx cx{mod, t.host_, &mem, mem_limit, t.current_meter().get(), {}, {}, false, {}};
+  Ctx cx{mod, t.host_, &mem, mem_limit, t.current_meter().get(), &t, {}, {}, false, false, {}};
   // Handlers leave through computed gotos, which skip destructors: a handler
   // must not keep a local that owns memory alive at NEXT()/DISPATCH(). These
   // reusable buffers live for the whole loop instead.
@@ -196,6 +196,36 @@ dispatch:
     if ((v).Is(Tag::kDead)) [[unlikely]]                                \
       TRAP(TrapCode::kUseOfDropped, "use of a moved or dropped value"); \
   } while (0)
+// A work charge (runtime.md §2) that the step counter could not pay. A
+// metered loop gives back what its segment charged for this instruction and
+// the ones after it (`steps0`: the counter when the instruction began) and
+// runs it again counting exactly; every handler that charges work is
+// restartable up to its charges (it kills moved registers only after them).
+// An exact loop holds the budget's true remainder: a step breach here.
+#define WORK_SHORT(steps0)                    \
+  do {                                        \
+    cx.work_short = false;                    \
+    t.work_short_ = false;                    \
+    if constexpr (M == Mode::kMetered) {      \
+      steps = (steps0) + fn->rest[pc - code]; \
+      SAVE();                                 \
+      return Stop::kToExact;                  \
+    } else {                                  \
+      SAVE();                                 \
+      WorkBreach(t);                          \
+      return Stop::kStepBudget;               \
+    }                                         \
+  } while (0)
+// After a place operation (Resolve, Step, RefTarget, MakeRef), which may
+// charge work (a copy on write, hashing a map key) to the saved counter.
+#define PLACE_OK(ok, steps0)                 \
+  do {                                       \
+    if (!(ok)) {                             \
+      if (t.work_short_) WORK_SHORT(steps0); \
+      return Stop::kTrap;                    \
+    }                                        \
+    steps = t.steps_left_;                   \
+  } while (0)
 
   CASE(Move) {
     DEAD_CHECK(R[pc->b]);
@@ -219,7 +249,7 @@ dispatch:
   CASE(LoadPlace) {
     SAVE();
     Value* v = Resolve(t, R, fn->places[pc->b], false, nullptr);
-    if (!v) return Stop::kTrap;
+    PLACE_OK(v, steps);
     DEAD_CHECK(*v);
     Value copy = *v;
     R[pc->a] = std::move(copy);
@@ -232,7 +262,7 @@ dispatch:
     chain.objs.clear();
     chain.inserted = false;
     Value* dst = Resolve(t, R, fn->places[pc->a], true, &chain);
-    if (!dst) return Stop::kTrap;
+    PLACE_OK(dst, steps);
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
     *dst = std::move(v);
     AddEst(chain, delta);
@@ -297,7 +327,7 @@ dispatch:
   CASE(MakeRef) {
     SAVE();
     Value out;
-    if (!MakeRef(t, R, fn->places[pc->b], pc->c != 0, out)) return Stop::kTrap;
+    PLACE_OK(MakeRef(t, R, fn->places[pc->b], pc->c != 0, out), steps);
     R[pc->a] = std::move(out);
     NEXT();
   }
@@ -307,7 +337,7 @@ dispatch:
       TRAP(TrapCode::kType, absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
     SAVE();
     Value* target = RefTarget(t, static_cast<RefObj*>(r.h()), false, nullptr);
-    if (!target) return Stop::kTrap;
+    PLACE_OK(target, steps);
     DEAD_CHECK(*target);
     Value copy = *target;
     R[pc->a] = std::move(copy);
@@ -338,6 +368,12 @@ dispatch:
   }
   CASE(NewTuple) {
     const CallDesc& d = fn->calls[pc->b];
+    if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
+      SAVE();
+      if (!ChargeWork(t, d.args.size())) WORK_SHORT(steps);
+      steps = t.steps_left_;
+    }
+    MTY_WORK(d.args.size());
     auto* o = new ArrayObj(Tag::kTuple);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
@@ -359,6 +395,12 @@ dispatch:
   }
   CASE(NewArray) {
     const CallDesc& d = fn->calls[pc->b];
+    if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
+      SAVE();
+      if (!ChargeWork(t, d.args.size())) WORK_SHORT(steps);
+      steps = t.steps_left_;
+    }
+    MTY_WORK(d.args.size());
     auto* o = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
@@ -380,6 +422,15 @@ dispatch:
   }
   CASE(NewMap) {
     const CallDesc& d = fn->calls[pc->b];
+    {
+      // Each entry: its key hashed and compared (the key's size), the map
+      // growing.
+      uint64_t units = 0;
+      for (size_t i = 0; i + 1 < d.args.size(); i += 2) units += cost::Insert(R[d.args[i].reg]);
+      SAVE();
+      if (!ChargeWork(t, units)) WORK_SHORT(steps);
+      steps = t.steps_left_;
+    }
     auto* o = new MapObj();
     Value v = Value::Heap(o);
     for (size_t i = 0; i + 1 < d.args.size(); i += 2) {
@@ -396,8 +447,7 @@ dispatch:
         o->entries[j].second = x;
         o->est += Estimate(x);
       } else {
-        o->entries.push_back({k, x});
-        o->index.emplace(k, static_cast<uint32_t>(o->entries.size() - 1));
+        o->Append(k, x);
         o->est += Estimate(k) + Estimate(x);
       }
     }
@@ -413,7 +463,7 @@ dispatch:
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 0, nullptr,
                       false, nullptr);
-      if (!v) return Stop::kTrap;
+      PLACE_OK(v, steps);
       Value copy = *v;
       R[pc->a] = std::move(copy);
       NEXT();
@@ -435,7 +485,7 @@ dispatch:
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 1, nullptr,
                       false, nullptr);
-      if (!v) return Stop::kTrap;
+      PLACE_OK(v, steps);
       Value copy = *v;
       R[pc->a] = std::move(copy);
       NEXT();
@@ -456,19 +506,20 @@ dispatch:
   CASE(GetIndex) {
     SAVE();
     Value* v = Step(t, &R[pc->b], RefStep::Kind::kIndex, 0, 0, &R[pc->c], false, nullptr);
-    if (!v) return Stop::kTrap;
+    PLACE_OK(v, steps);
     Value copy = *v;
     R[pc->a] = std::move(copy);
     NEXT();
   }
   CASE(Len) {
     const Value* sp = &R[pc->b];
+    const int64_t steps0 = steps;
     for (int hops = 0; sp->Is(Tag::kRef); ++hops) {
       SAVE();
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       sp = RefTarget(t, static_cast<RefObj*>(sp->h()), false, nullptr);
-      if (!sp) return Stop::kTrap;
+      PLACE_OK(sp, steps0);
     }
     const Value& s = *sp;
     int64_t n;
@@ -478,7 +529,7 @@ dispatch:
       case Tag::kTuple:
         n = static_cast<int64_t>(static_cast<ArrayObj*>(s.h())->items.size());
         break;
-      case Tag::kMap: n = static_cast<int64_t>(static_cast<MapObj*>(s.h())->entries.size()); break;
+      case Tag::kMap: n = static_cast<int64_t>(static_cast<MapObj*>(s.h())->size()); break;
       default: DEAD_CHECK(s); TRAP(TrapCode::kType, absl::StrCat("len of ", Kind(t, s)));
     }
     R[pc->a].SetInt(n);
@@ -569,15 +620,16 @@ dispatch:
   }
   CASE(CallMethod) {
     const CallDesc& d = fn->calls[pc->b];
+    const int64_t steps0 = steps;
     SAVE();
     // Find the receiver (following references) without changing it yet.
     Value* recv = Resolve(t, R, fn->places[d.place], false, nullptr);
-    if (!recv) return Stop::kTrap;
+    PLACE_OK(recv, steps0);
     for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       recv = RefTarget(t, static_cast<RefObj*>(recv->h()), false, nullptr);
-      if (!recv) return Stop::kTrap;
+      PLACE_OK(recv, steps0);
     }
     DEAD_CHECK(*recv);
     args.clear();
@@ -589,13 +641,15 @@ dispatch:
         const CompiledFunction& callee_fn = mod.functions[target];
         if (callee_fn.first_param_is_mut_ref) {
           Value ref;
-          if (!MakeRef(t, R, fn->places[d.place], true, ref)) return Stop::kTrap;
+          PLACE_OK(MakeRef(t, R, fn->places[d.place], true, ref), steps0);
           // Follow references held in the place so the method sees the value.
           for (int hops = 0; hops <= kMaxRefHops; ++hops) {
             Value* cur = RefTarget(t, static_cast<RefObj*>(ref.h()), false, nullptr);
+            if (t.work_short_) WORK_SHORT(steps0);
             if (!cur || !cur->Is(Tag::kRef)) break;
             ref = *cur;
           }
+          steps = t.steps_left_;
           args.push_back(std::move(ref));
         } else {
           args.push_back(*recv);
@@ -613,10 +667,11 @@ dispatch:
         goto push_call_target;
       }
     }
+    // Moved arguments are killed only once the method has run: a work
+    // charge it cannot pay runs the instruction again.
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       args.push_back(R[a.reg]);
-      if (a.move) R[a.reg].Kill();
     }
     {
       // The builtin table's row for this receiver's kind (resolved names:
@@ -630,13 +685,13 @@ dispatch:
       chain.inserted = false;
       if (mut) {
         recv = Resolve(t, R, fn->places[d.place], true, &chain);
-        if (!recv) return Stop::kTrap;
+        PLACE_OK(recv, steps0);
         for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
           if (hops > kMaxRefHops)
             return Trap(t, TrapCode::kType,
                         "reference cycle: a reference that leads back to itself");
           recv = RefTarget(t, static_cast<RefObj*>(recv->h()), true, &chain);
-          if (!recv) return Stop::kTrap;
+          PLACE_OK(recv, steps0);
         }
       }
       Value out;
@@ -644,9 +699,15 @@ dispatch:
       CallStatus st = BuiltinMethod(cx, *recv, *row, args, out, &delta);
       if (st == CallStatus::kUnknown)
         TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
-      if (st == CallStatus::kFail) FAIL_CX();
+      if (st == CallStatus::kFail) {
+        if (cx.work_short) WORK_SHORT(steps0);
+        FAIL_CX();
+      }
+      steps = t.steps_left_;
       if (mut && delta) AddEst(chain, delta);
       R[pc->a] = std::move(out);
+      for (const ArgDesc& a : d.args)
+        if (a.move) R[a.reg].Kill();
     }
     ++pc;
     ENTER_SEGMENT(pc - code);
@@ -654,16 +715,38 @@ dispatch:
   }
   CASE(CallBuiltin) {
     const CallDesc& d = fn->calls[pc->b];
-    GATHER_ARGS(d, 0);
+    // Moved arguments are killed after the call (a work charge it cannot
+    // pay runs the instruction again).
+    args.clear();
+    for (const ArgDesc& a : d.args) {
+      DEAD_CHECK(R[a.reg]);
+      args.push_back(R[a.reg]);
+    }
     Value out;
     SAVE();
     CallStatus st = BuiltinFn(cx, static_cast<ir::BuiltinFnId>(d.id), args, out);
-    if (st != CallStatus::kOk) FAIL_CX();
+    if (st != CallStatus::kOk) {
+      if (cx.work_short) WORK_SHORT(steps);
+      FAIL_CX();
+    }
+    steps = t.steps_left_;
+    for (const ArgDesc& a : d.args)
+      if (a.move) R[a.reg].Kill();
     R[pc->a] = std::move(out);
     NEXT();
   }
   CASE(Effect) {
     const CallDesc& d = fn->calls[pc->b];
+    {
+      // Encoding the arguments for the host is work (a path, a URL, a body):
+      // charged before anything is moved, so the instruction can run again.
+      uint64_t units = 0;
+      for (const ArgDesc& a : d.args) units += Estimate(R[a.reg]);
+      SAVE();
+      if (!ChargeWork(t, units)) WORK_SHORT(steps);
+      MTY_WORK(units);
+      steps = t.steps_left_;
+    }
     GATHER_ARGS(d, 0);
     SAVE();
     herr.Clear();
@@ -687,8 +770,19 @@ dispatch:
     // while it ran, ends the task here (reported at the call).
     SAFEPOINT(pc - code);
     CHARGE_MEM(Estimate(*out));
+    // Decoding the result (the bytes read, the response) is work too. The
+    // call ends its segment, so the counter is exact here.
+    if (!ChargeWork(t, Estimate(*out))) {
+      t.work_short_ = false;
+      WorkBreach(t);
+      return Stop::kStepBudget;
+    }
+    MTY_WORK(Estimate(*out));
+    steps = t.steps_left_;
     R[pc->a] = std::move(*out);
-    NEXT();
+    ++pc;
+    ENTER_SEGMENT(pc - code);
+    DISPATCH();
   }
   // Agent instructions may run other tasks of the run (an initialiser, a
   // turn): the chain's use is flushed before and the cache refilled after.
@@ -812,8 +906,11 @@ dispatch:
       if (!Arith(cx,                                                                            \
                  static_cast<Op>(static_cast<int>(Op::Eq) +                                     \
                                  (static_cast<int>(Op::name) - static_cast<int>(Op::CmpBrEq))), \
-                 a_, b_, out_))                                                                 \
+                 a_, b_, out_)) {                                                               \
+        if (cx.work_short) WORK_SHORT(steps);                                                   \
         FAIL_CX();                                                                              \
+      }                                                                                         \
+      steps = t.steps_left_;                                                                    \
       r_ = out_.b();                                                                            \
     }                                                                                           \
     if (!r_) {                                                                                  \
@@ -907,12 +1004,20 @@ slow_binop : {
       R[pc->c].Is(Tag::kStr) && R[pc->a].h()->rc == 1) {
     auto* dst = static_cast<StrObj*>(R[pc->a].h());
     const std::string& add = static_cast<StrObj*>(R[pc->c].h())->s;
+    // The work is the appended bytes (amortised).
+    if (!ChargeWork(t, add.size())) WORK_SHORT(steps);
+    MTY_WORK(add.size());
+    steps = t.steps_left_;
     CHARGE_MEM(24 + dst->s.size() + add.size());
     dst->s += add;
     dst->est = 24 + dst->s.size();
     NEXT();
   }
-  if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) FAIL_CX();
+  if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) {
+    if (cx.work_short) WORK_SHORT(steps);
+    FAIL_CX();
+  }
+  steps = t.steps_left_;
   R[pc->a] = std::move(out);
   NEXT();
 }
@@ -976,6 +1081,8 @@ do_return : {
 #undef CASE
 #undef NEXT
 #undef DEAD_CHECK
+#undef WORK_SHORT
+#undef PLACE_OK
 }
 
 template Stop Exec::Loop<Mode::kFree>(Task& t);

@@ -94,13 +94,13 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     Value arr = Value::Heap(a);
     a->est = 24;
     if (v.Is(Tag::kMap)) {
-      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+      static_cast<MapObj*>(v.h())->ForEach([&](const Value& k, const Value& x) {
         auto* t = new ArrayObj(Tag::kTuple);
         t->items = {k, x};
         t->est = 24 + Estimate(k) + Estimate(x);
         a->items.push_back(Value::Heap(t));
         a->est += t->est;
-      }
+      });
     } else if (v.Is(Tag::kStr)) {
       const std::string& s = static_cast<StrObj*>(v.h())->s;
       AppendChars(s, a);
@@ -605,11 +605,11 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   auto* m = static_cast<MapObj*>(recv.h());
   uint64_t est;
   if (id == N::kLen) {
-    out = Value::Int(static_cast<int64_t>(m->entries.size()));
+    out = Value::Int(static_cast<int64_t>(m->size()));
     return Ok();
   }
   if (id == N::kIsEmpty) {
-    out = Value::Bool(m->entries.empty());
+    out = Value::Bool(m->empty());
     return Ok();
   }
   if (id == N::kContainsKey) {
@@ -642,8 +642,7 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     }
     uint64_t e = Estimate(args[0]) + Estimate(args[1]);
     if (!cx.Charge(e)) return Fail();
-    m->entries.push_back({std::move(args[0]), std::move(args[1])});
-    m->index.emplace(m->entries.back().first, static_cast<uint32_t>(m->entries.size() - 1));
+    m->Append(std::move(args[0]), std::move(args[1]));
     m->est += e;
     *delta = static_cast<int64_t>(e);
     out = MakeOption(nullptr, &est);
@@ -656,10 +655,9 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       return cx.Charge(est) ? Ok() : Fail();
     }
     m = static_cast<MapObj*>(MakeUnique(recv));
-    Value old = std::move(m->entries[j].second);
-    uint64_t e = Estimate(m->entries[j].first) + Estimate(old);
-    m->entries.erase(m->entries.begin() + j);
-    m->Reindex();
+    Value key, old;
+    m->Erase(static_cast<uint32_t>(j), &key, &old);
+    uint64_t e = Estimate(key) + Estimate(old);
     m->est -= e;
     *delta = -static_cast<int64_t>(e);
     out = MakeOption(&old, &est);
@@ -669,10 +667,11 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;
-    for (const auto& [k, x] : m->entries) {
+    a->items.reserve(m->size());
+    m->ForEach([&](const Value& k, const Value& x) {
       a->items.push_back(id == N::kKeys ? k : x);
       a->est += Estimate(a->items.back());
-    }
+    });
     if (!cx.Charge(a->est)) return Fail();
     out = std::move(v);
     return Ok();

@@ -85,14 +85,12 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
                               Kind(t, *key)));
             return nullptr;
           }
-          mo->entries.push_back({*key, Value::Unit()});
-          mo->index.emplace(*key, static_cast<uint32_t>(mo->entries.size() - 1));
+          j = static_cast<int>(mo->Append(*key, Value::Unit()));
           uint64_t k = Estimate(*key);
           mo->est += k + 8;
           chain->inserted = true;
           chain->key_est = k;
           for (HeapObj* h : chain->objs) h->est += k + 8;
-          j = static_cast<int>(mo->entries.size() - 1);
         }
         if (write) chain->objs.push_back(mo);
         return &mo->entries[j].second;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "builtins.h"
+#include "mty/interp/work.h"
 #include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
 
@@ -72,7 +73,33 @@ void AppendEscaped(std::string& out, uint32_t c, char quote) {
   }
 }
 
-void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out) {
+// The exact length of QuoteDebug(s).
+size_t QuotedSize(std::string_view s) {
+  size_t n = 2;
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u == '\t' || u == '\r' || u == '\n' || u == '\\' || u == 0 || u == '"')
+      n += 2;
+    else if (u < 0x20 || u == 0x7F)
+      n += u < 0x10 ? 5 : 6;  // \u{f}, \u{1f}
+    else
+      n += 1;
+  }
+  return n;
+}
+
+void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out,
+           Render& r) {
+  // The work: one unit per node, per byte written and per byte of a quoted
+  // string scanned. Checked against what the step budget can pay before
+  // anything large is written (Render::limit), so a print too large for the
+  // budget stops early.
+  if (r.over) return;
+  ++r.units;
+  if (r.units + out.size() > r.limit) {
+    r.over = true;
+    return;
+  }
   if (depth > 200) {
     out += "...";
     return;
@@ -108,10 +135,21 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kDead: out += "<dead>"; return;
     case Tag::kStr: {
       const std::string& s = static_cast<StrObj*>(v.h())->s;
-      if (debug || !top)
+      const bool quoted = debug || !top;
+      if (r.units + out.size() + s.size() + (quoted ? 2 : 0) > r.limit) {
+        r.over = true;
+        return;
+      }
+      if (quoted) {
+        r.units += s.size();  // the scan for the exact quoted size
+        if (r.units + out.size() + QuotedSize(s) > r.limit) {
+          r.over = true;
+          return;
+        }
         out += QuoteDebug(s);
-      else
+      } else {
         out += s;
+      }
       return;
     }
     case Tag::kArray:
@@ -121,7 +159,7 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
       out += tuple ? "(" : "[";
       for (size_t i = 0; i < items.size(); ++i) {
         if (i) out += ", ";
-        Print(m, items[i], debug, false, depth + 1, out);
+        Print(m, items[i], debug, false, depth + 1, out, r);
       }
       if (tuple && items.size() == 1) out += ",";
       out += tuple ? ")" : "]";
@@ -130,13 +168,13 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
     case Tag::kMap: {
       out += "{";
       bool first = true;
-      for (const auto& [k, x] : static_cast<MapObj*>(v.h())->entries) {
+      static_cast<MapObj*>(v.h())->ForEach([&](const Value& k, const Value& x) {
         if (!first) out += ", ";
         first = false;
-        Print(m, k, debug, false, depth + 1, out);
+        Print(m, k, debug, false, depth + 1, out, r);
         out += ": ";
-        Print(m, x, debug, false, depth + 1, out);
-      }
+        Print(m, x, debug, false, depth + 1, out, r);
+      });
       out += "}";
       return;
     }
@@ -153,14 +191,14 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
         for (size_t i = 0; i < o->fields.size(); ++i) {
           if (i) out += ", ";
           absl::StrAppend(&out, i < names.size() ? names[i] : absl::StrCat(i), ": ");
-          Print(m, o->fields[i], debug, false, depth + 1, out);
+          Print(m, o->fields[i], debug, false, depth + 1, out, r);
         }
         out += " }";
       } else {
         out += "(";
         for (size_t i = 0; i < o->fields.size(); ++i) {
           if (i) out += ", ";
-          Print(m, o->fields[i], debug, false, depth + 1, out);
+          Print(m, o->fields[i], debug, false, depth + 1, out, r);
         }
         out += ")";
       }
@@ -196,14 +234,30 @@ std::string QuoteDebug(std::string_view s) {
 
 std::string Display(const Module& m, const Value& v) {
   std::string s;
-  Print(m, v, false, true, 0, s);
+  Render r;
+  Print(m, v, false, true, 0, s, r);
   return s;
 }
 
 std::string Debug(const Module& m, const Value& v) {
   std::string s;
-  Print(m, v, true, true, 0, s);
+  Render r;
+  Print(m, v, true, true, 0, s, r);
   return s;
+}
+
+bool Render::To(Ctx& cx, const Value& v, bool debug, std::string* out) {
+  Render r;
+  r.limit = cx.Affordable();
+  const size_t start = out->size();
+  Print(cx.m, v, debug, true, 0, *out, r);
+  const uint64_t units = r.units + (out->size() - start);
+  MTY_WORK(units);
+  if (r.over || !cx.Work(units)) {
+    cx.work_short = true;
+    return false;
+  }
+  return true;
 }
 
 std::string KindName(const Module& m, const Value& v) {

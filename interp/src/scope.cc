@@ -18,6 +18,56 @@ std::optional<ir::Breach> Exec::Flush(Task& t) {
   return Scope(t).Charge(static_cast<uint64_t>(std::max<int64_t>(used, 0)), mem, cpu);
 }
 
+bool Exec::ChargeWork(Task& t, uint64_t units) {
+  t.work_short_ = false;
+  if (!t.metered_) return true;  // no step limit and no quantum: steps are not counted
+  const int64_t extra = static_cast<int64_t>(std::min<uint64_t>(units / 64, kUnlimitedSteps));
+  if (extra == 0) return true;
+  if (t.steps_left_ >= extra) {
+    t.steps_left_ -= extra;
+    return true;
+  }
+  const int64_t over = extra - t.steps_left_;
+  if (t.quantum_binds_ && over <= t.quantum_hidden_) {
+    // Past the quantum but within the budget: charged in full; the task
+    // yields at its next segment.
+    t.quantum_hidden_ -= over;
+    t.steps_allowed_ += over;
+    t.steps_left_ = 0;
+    return true;
+  }
+  t.work_short_ = true;  // nothing charged: the caller retries exactly or breaches
+  return false;
+}
+
+void Exec::WorkBreach(Task& t) {
+  if (t.quantum_binds_) {
+    // The budget ran out, not the quantum: charge all it had.
+    t.steps_allowed_ += t.quantum_hidden_;
+    t.quantum_hidden_ = 0;
+    t.quantum_binds_ = false;
+  }
+  const uint32_t at = t.module_->functions[t.frames_.back().fn].steps_at[t.pc_];
+  t.breach_index_ = at > 0 ? at - 1 : 0;
+  t.steps_left_ = 0;
+}
+
+uint64_t Exec::Affordable(const Task& t) {
+  if (!t.metered_) return UINT64_MAX;
+  const int64_t left =
+      std::max<int64_t>(0, t.steps_left_ + (t.quantum_binds_ ? t.quantum_hidden_ : 0));
+  if (left >= INT64_MAX / 64) return UINT64_MAX;
+  return static_cast<uint64_t>(left) * 64 + 63;
+}
+
+uint64_t Ctx::Affordable() const { return task ? Exec::Affordable(*task) : UINT64_MAX; }
+
+bool Ctx::Work(uint64_t units) {
+  if (!task || Exec::ChargeWork(*task, units)) return true;
+  work_short = true;
+  return false;
+}
+
 void Exec::ComputeDepth(Task& t) {
   uint64_t limit = UINT32_MAX;
   t.depth_owner_ = -1;
@@ -55,7 +105,12 @@ void Exec::Refill(Task& t) {
   int64_t allow =
       rs ? static_cast<int64_t>(std::min<uint64_t>(*rs, kUnlimitedSteps)) : kUnlimitedSteps;
   t.quantum_binds_ = t.quantum_ && t.quantum_left_ < allow;
-  if (t.quantum_binds_) allow = std::max<int64_t>(t.quantum_left_, 0);
+  t.quantum_hidden_ = 0;
+  if (t.quantum_binds_) {
+    const int64_t q = std::max<int64_t>(t.quantum_left_, 0);
+    t.quantum_hidden_ = allow - q;
+    allow = q;
+  }
   t.steps_left_ = t.steps_allowed_ = allow;
   if (rs || rm || t.quantum_) t.metered_ = true;
   if (rm) {

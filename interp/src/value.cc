@@ -2,11 +2,17 @@
 // ordering and hashing of values.
 #include "mty/interp/value.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/hash/hash.h"
+#include "mty/interp/work.h"
 
 namespace mty::interp {
+
+namespace internal {
+thread_local uint64_t g_work_units = 0;
+}  // namespace internal
 
 const char* TagName(Tag t) {
   switch (t) {
@@ -50,9 +56,9 @@ void TakeChildren(HeapObj* h, std::vector<Value>& out) {
     case Tag::kMap: {
       auto* m = static_cast<MapObj*>(h);
       m->index.clear();
-      for (auto& [k, v] : m->entries) {
-        if (k.IsHeap()) out.push_back(std::move(k));
-        if (v.IsHeap()) out.push_back(std::move(v));
+      for (MapObj::Entry& e : m->entries) {
+        if (e.first.IsHeap()) out.push_back(std::move(e.first));
+        if (e.second.IsHeap()) out.push_back(std::move(e.second));
       }
       m->entries.clear();
       break;
@@ -124,9 +130,13 @@ HeapObj* MakeUnique(Value& v) {
       break;
     }
     case Tag::kMap: {
+      auto* src = static_cast<MapObj*>(h);
       auto* m = new MapObj();
-      m->entries = static_cast<MapObj*>(h)->entries;
-      m->Reindex();
+      m->entries = src->entries;
+      m->index = src->index;
+      m->head = src->head;
+      m->tail = src->tail;
+      m->free_slots = src->free_slots;
       copy = m;
       break;
     }
@@ -219,21 +229,39 @@ bool ShallowEqual(const Value& a, const Value& b) {
 
 bool ValuesEqual(const Value& a0, const Value& b0) {
   // Iterative structural equality (no recursion on deep values).
+  if (!a0.IsHeap() || !b0.IsHeap()) {
+    MTY_WORK(1);
+    return ShallowEqual(a0, b0);
+  }
   std::vector<std::pair<const Value*, const Value*>> work{{&a0, &b0}};
+  uint64_t units = 0;
+  struct Count {
+    uint64_t& units;
+    ~Count() { MTY_WORK(units); }
+  } count{units};
   while (!work.empty()) {
     auto [a, b] = work.back();
     work.pop_back();
+    ++units;
     if (a->IsHeap() && b->IsHeap() && a->h() == b->h()) continue;
+    if (a->Is(Tag::kStr) && b->Is(Tag::kStr))
+      units +=
+          std::min(static_cast<StrObj*>(a->h())->s.size(), static_cast<StrObj*>(b->h())->s.size());
     if (!ShallowEqual(*a, *b)) return false;
     if (a->tag() == Tag::kMap) {
       auto* x = static_cast<MapObj*>(a->h());
       auto* y = static_cast<MapObj*>(b->h());
-      if (x->entries.size() != y->entries.size()) return false;
-      for (auto& [k, v] : x->entries) {
-        int j = y->Find(k);
-        if (j < 0) return false;
+      if (x->size() != y->size()) return false;
+      bool missing = false;
+      x->ForEach([&](const Value& k, const Value& v) {
+        int j = missing ? -1 : y->Find(k);
+        if (j < 0) {
+          missing = true;
+          return;
+        }
         work.push_back({&v, &y->entries[j].second});
-      }
+      });
+      if (missing) return false;
       continue;
     }
     const std::vector<Value>* xs = Children(*a);
@@ -290,10 +318,22 @@ int CompareValues(const Value& a0, const Value& b0) {
     size_t i;
   };
   bool descend;
+  uint64_t units = 1;
+  struct Count {
+    uint64_t& units;
+    ~Count() { MTY_WORK(units); }
+  } count{units};
+  auto str_units = [&](const Value& x, const Value& y) {
+    if (x.Is(Tag::kStr) && y.Is(Tag::kStr))
+      units +=
+          std::min(static_cast<StrObj*>(x.h())->s.size(), static_cast<StrObj*>(y.h())->s.size());
+  };
+  str_units(a0, b0);
   int c = CompareShallow(a0, b0, &descend);
   if (!descend) return c;
   std::vector<Level> stack{{Children(a0), Children(b0), 0}};
   while (!stack.empty()) {
+    ++units;
     Level& l = stack.back();
     if (l.i >= l.xs->size() || l.i >= l.ys->size()) {
       int r = Cmp3(l.xs->size(), l.ys->size());
@@ -305,6 +345,7 @@ int CompareValues(const Value& a0, const Value& b0) {
     const Value& y = (*l.ys)[l.i];
     ++l.i;
     if (x.IsHeap() && y.IsHeap() && x.h() == y.h()) continue;
+    str_units(x, y);
     c = CompareShallow(x, y, &descend);
     if (c != 0) return c;
     if (descend) stack.push_back({Children(x), Children(y), 0});
@@ -312,31 +353,43 @@ int CompareValues(const Value& a0, const Value& b0) {
   return 0;
 }
 
-namespace {
-
-// Hashes at most a few levels deep: equal values still hash equally, and a
-// deeply nested key costs no host recursion.
-size_t HashDepth(const Value& v, int depth) {
-  switch (v.tag()) {
-    case Tag::kStr: return absl::HashOf(static_cast<StrObj*>(v.h())->s);
-    case Tag::kTuple: {
-      size_t h = 7 + static_cast<ArrayObj*>(v.h())->items.size();
-      if (depth >= 8) return h;
-      for (const Value& x : static_cast<ArrayObj*>(v.h())->items)
-        h = h * 31 + HashDepth(x, depth + 1);
-      return h;
+size_t HashValue(const Value& v0, uint64_t* work) {
+  // The whole key, iteratively (keys may nest deeply): a pre-order walk that
+  // mixes each node's kind, a tuple's length and each leaf, so keys that
+  // differ anywhere, however deep, hash apart.
+  size_t h = 0x6d7479;  // "mty"
+  uint64_t units = 0;
+  std::vector<const Value*> work_list{&v0};
+  while (!work_list.empty()) {
+    const Value* v = work_list.back();
+    work_list.pop_back();
+    ++units;
+    switch (v->tag()) {
+      case Tag::kStr: {
+        const std::string& str = static_cast<StrObj*>(v->h())->s;
+        units += str.size();
+        h = absl::HashOf(h, static_cast<int>(Tag::kStr), std::string_view(str));
+        break;
+      }
+      case Tag::kTuple: {
+        const auto& items = static_cast<ArrayObj*>(v->h())->items;
+        h = absl::HashOf(h, static_cast<int>(Tag::kTuple), items.size());
+        for (size_t i = items.size(); i-- > 0;) work_list.push_back(&items[i]);
+        break;
+      }
+      case Tag::kFloat: h = absl::HashOf(h, static_cast<int>(Tag::kFloat), v->f()); break;
+      case Tag::kUnit: h = absl::HashOf(h, static_cast<int>(Tag::kUnit)); break;
+      default:
+        h = v->IsHeap() ? absl::HashOf(h, static_cast<int>(v->tag()))
+                        : absl::HashOf(h, static_cast<int>(v->tag()), v->i());
     }
-    case Tag::kFloat: return absl::HashOf(v.f());
-    case Tag::kUnit: return 1;
-    default:
-      if (v.IsHeap()) return static_cast<size_t>(v.tag());
-      return absl::HashOf(static_cast<int>(v.tag()), v.i());
   }
+  MTY_WORK(units);
+  if (work) *work += units;
+  return h;
 }
 
-}  // namespace
-
-size_t ValueHash::operator()(const Value& v) const { return HashDepth(v, 0); }
+size_t ValueHash::operator()(const Value& v) const { return HashValue(v, nullptr); }
 
 bool ValueKeyEq::operator()(const Value& a, const Value& b) const { return ValuesEqual(a, b); }
 

@@ -362,8 +362,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
       m->entries[j].second = interp::MakeStr(v);  // the last of repeated headers
       continue;
     }
-    m->entries.emplace_back(key, interp::MakeStr(v));
-    m->index.emplace(key, static_cast<uint32_t>(m->entries.size() - 1));
+    m->Append(key, interp::MakeStr(v));
     m->est += 48 + k.size() + v.size();
   }
   std::vector<Value> fields;

@@ -113,6 +113,11 @@ struct CompiledFunction {
   std::vector<uint32_t> refund;
   // Steps that begin at pc (exact counting near the end of a step budget).
   std::vector<uint32_t> steps_at;
+  // The steps of the segment holding pc from pc to its end, pc included:
+  // what its entry charged for instructions that have not run yet. A work
+  // charge that does not fit in a metered run gives them back and runs the
+  // instruction again with exact counting.
+  std::vector<uint32_t> rest;
   // Where several steps begin at one pc (statements that emit no
   // instruction, such as nop, share the next one), their locations in order,
   // so a breach reports the statement it landed on.

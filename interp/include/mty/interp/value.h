@@ -193,18 +193,75 @@ struct ValueKeyEq {
   bool operator()(const Value& a, const Value& b) const;
 };
 
-// Insertion-ordered map.
+// Insertion-ordered map. Entries live in slots linked in insertion order;
+// the index maps a key to its slot, which never moves, so removing an entry
+// is O(1): it is unlinked and its slot reused (no reindexing, no shifting).
 struct MapObj : HeapObj {
-  std::vector<std::pair<Value, Value>> entries;
+  static constexpr uint32_t kNil = UINT32_MAX;
+  struct Entry {
+    Value first, second;
+    uint32_t prev = kNil, next = kNil;
+  };
+  std::vector<Entry> entries;  // slots; the free ones hold dead values
   absl::flat_hash_map<Value, uint32_t, ValueHash, ValueKeyEq> index;
+  uint32_t head = kNil, tail = kNil;
+  std::vector<uint32_t> free_slots;
   MapObj() : HeapObj(Tag::kMap) {}
+  size_t size() const { return index.size(); }
+  bool empty() const { return index.empty(); }
+  // The key's slot, or -1.
   int Find(const Value& k) const {
     auto it = index.find(k);
     return it == index.end() ? -1 : static_cast<int>(it->second);
   }
-  void Reindex() {
-    index.clear();
-    for (uint32_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
+  // Adds a key that is not in the map, last in order; returns its slot.
+  uint32_t Append(Value k, Value v) {
+    uint32_t slot;
+    if (!free_slots.empty()) {
+      slot = free_slots.back();
+      free_slots.pop_back();
+    } else {
+      slot = static_cast<uint32_t>(entries.size());
+      entries.emplace_back();
+    }
+    Entry& e = entries[slot];
+    e.first = std::move(k);
+    e.second = std::move(v);
+    e.prev = tail;
+    e.next = kNil;
+    if (tail != kNil) entries[tail].next = slot;
+    tail = slot;
+    if (head == kNil) head = slot;
+    index.emplace(e.first, slot);
+    return slot;
+  }
+  // Removes the entry in `slot` (from Find); its key and value move out.
+  void Erase(uint32_t slot, Value* key, Value* value) {
+    Entry& e = entries[slot];
+    index.erase(e.first);
+    if (e.prev != kNil)
+      entries[e.prev].next = e.next;
+    else
+      head = e.next;
+    if (e.next != kNil)
+      entries[e.next].prev = e.prev;
+    else
+      tail = e.prev;
+    *key = std::move(e.first);
+    *value = std::move(e.second);
+    e.first.Kill();
+    e.second.Kill();
+    e.prev = e.next = kNil;
+    free_slots.push_back(slot);
+  }
+  // Calls f(key, value) for each entry in insertion order.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (uint32_t i = head; i != kNil; i = entries[i].next) f(entries[i].first, entries[i].second);
+  }
+  template <typename F>
+  void ForEachMut(F&& f) {
+    for (uint32_t i = head; i != kNil; i = entries[i].next) f(entries[i].first, entries[i].second);
   }
 };
 
@@ -261,6 +318,9 @@ HeapObj* MakeUnique(Value& v);
 Value MakeStr(std::string s);
 // Map keys: Int, Str, Char, Bool, and tuples of those (language.md §4).
 bool IsMapKey(const Value& v);
+// The hash of a map key: its whole structure, iteratively; adds the nodes
+// and bytes it read to *work (and to the work counter).
+size_t HashValue(const Value& v, uint64_t* work);
 bool ValuesEqual(const Value& a, const Value& b);
 // <0, 0, >0, or 2 when the values are not ordered (different kinds, NaN).
 int CompareValues(const Value& a, const Value& b);

@@ -219,6 +219,10 @@ class Task {
   // The cache of the budget chain (vm.cc: Refill/Flush).
   int64_t steps_left_ = 0;     // the loop's counter
   int64_t steps_allowed_ = 0;  // its value at the last refill or flush
+  // When the quantum binds: the steps the budget has beyond it (a work
+  // charge may use them; the task then yields after the operation).
+  int64_t quantum_hidden_ = 0;
+  bool work_short_ = false;  // the last work charge did not fit (exec.h ChargeWork)
   bool quantum_ = false;
   int64_t quantum_left_ = 0;
   bool quantum_binds_ = false;  // the quantum, not a budget, bounds steps_left_

@@ -1,0 +1,59 @@
+// The work-based step charges (runtime.md §2, "Steps measure work"): how many
+// units -- bytes or elements read, written, copied, hashed or compared -- each
+// kind of work touches. An operation charges one step per 64 units on top of
+// the statement's own step (Ctx::Work, Exec::ChargeWork), before the work.
+// This is the one home of the cost rules; docs/runtime.md has the table of
+// every built-in, and tests/interp/work_test.cc checks that the work really
+// done (mty/interp/work.h) never exceeds what the charges pay for.
+#pragma once
+
+#include <cstdint>
+
+#include "mty/interp/value.h"
+
+namespace mty::interp::cost {
+
+// The size of a value as work: 1 for an immediate, else its memory estimate
+// (cached, O(1)), which is at least its bytes and at least 8 per node.
+inline uint64_t Size(const Value& v) { return v.IsHeap() ? v.h()->est : 1; }
+
+// Comparing two values (==, <, sort, contains): at most the smaller one.
+inline uint64_t Compare(const Value& a, const Value& b) {
+  uint64_t x = Size(a), y = Size(b);
+  return x < y ? x : y;
+}
+
+// Looking a key up in a map: hashing it and comparing it with the match.
+inline uint64_t Lookup(const Value& key) { return 2 * Size(key); }
+
+// Inserting a key: the lookup, plus its share of rehashing when the map
+// grows (amortised: the table doubles, so each key is rehashed about once).
+inline uint64_t Insert(const Value& key) { return 4 * Size(key); }
+
+// Copying a shared value on write: its bytes or elements (a map also copies
+// its index, which rehashes every key: its estimate bounds both).
+inline uint64_t Copy(const HeapObj& h) {
+  switch (h.kind) {
+    case Tag::kStr: return static_cast<const StrObj&>(h).s.size();
+    case Tag::kArray:
+    case Tag::kTuple: return static_cast<const ArrayObj&>(h).items.size();
+    case Tag::kAdt: return static_cast<const AdtObj&>(h).fields.size();
+    case Tag::kMap: return static_cast<const MapObj&>(h).entries.size() + h.est;
+    case Tag::kClosure: return static_cast<const ClosureObj&>(h).captures.size();
+    default: return 1;
+  }
+}
+
+// A string of n bytes in Debug quotes: each byte may become an escape of up
+// to 6 bytes (`\u{1f}`), plus the quotes.
+inline uint64_t Quoted(uint64_t n) { return 6 * n + 2; }
+
+// Sorting n elements with a merge sort: ceil(log2 n) merge passes, each
+// touching every element once and comparing at most n pairs.
+inline uint64_t Log2Ceil(uint64_t n) {
+  uint64_t k = 0;
+  while ((uint64_t{1} << k) < n && k < 63) ++k;
+  return k;
+}
+
+}  // namespace mty::interp::cost
