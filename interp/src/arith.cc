@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "builtins.h"
+#include "cost.h"
+#include "mty/interp/work.h"
 
 namespace mty::interp {
 
@@ -68,6 +70,9 @@ bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
 }  // namespace
 
 bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
+  const bool compare =
+      op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+  if (compare && !cx.Work(cost::Compare(a, b))) return false;  // deep values
   if (op == Op::Eq || op == Op::Ne) {
     bool eq = ValuesEqual(a, b);
     out = Value::Bool(op == Op::Eq ? eq : !eq);
@@ -113,6 +118,8 @@ bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
   if (ta == Tag::kStr && tb == Tag::kStr && op == Op::Add) {
     const std::string& x = static_cast<StrObj*>(a.h())->s;
     const std::string& y = static_cast<StrObj*>(b.h())->s;
+    if (!cx.Work(x.size() + y.size())) return false;
+    MTY_WORK(x.size() + y.size());
     if (!cx.Charge(24 + x.size() + y.size())) return false;
     std::string s;
     s.reserve(x.size() + y.size());
@@ -261,7 +268,8 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
       out = v;
       return true;
     case CastKind::kStr: {
-      std::string s = Display(cx.m, v);
+      std::string s;
+      if (!Render::To(cx, v, false, &s)) return false;
       if (!cx.Charge(24 + s.size())) return false;
       out = MakeStr(std::move(s));
       return true;

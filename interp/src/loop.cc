@@ -1010,6 +1010,7 @@ slow_binop : {
     steps = t.steps_left_;
     CHARGE_MEM(24 + dst->s.size() + add.size());
     dst->s += add;
+    dst->ascii = -1;
     dst->est = 24 + dst->s.size();
     NEXT();
   }

@@ -9,7 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "builtins.h"
+#include "cost.h"
+#include "mty/interp/work.h"
 #include "mty/ir/policy.h"
+#include "search.h"
 
 namespace mty::interp {
 
@@ -20,7 +23,8 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     return CallStatus::kFail;
   };
   if (id == F::kLog || id == F::kPrint || id == F::kEprint) {
-    std::string s = Display(cx.m, args[0]);
+    std::string s;
+    if (!Render::To(cx, args[0], false, &s)) return CallStatus::kFail;
     if (id == F::kLog) s += '\n';
     // The output limit is checked before the write, which does not happen
     // when it would pass the limit.
@@ -51,9 +55,10 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
   if (id == F::kToStr || id == F::kDebugStr || id == F::kConcat) {
     std::string s;
     if (id == F::kDebugStr) {
-      s = Debug(cx.m, args[0]);
+      if (!Render::To(cx, args[0], true, &s)) return CallStatus::kFail;
     } else {
-      for (const Value& v : args) s += Display(cx.m, v);
+      for (const Value& v : args)
+        if (!Render::To(cx, v, false, &s)) return CallStatus::kFail;
     }
     if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
     out = MakeStr(std::move(s));
@@ -90,6 +95,11 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
       out = v;
       return CallStatus::kOk;
     }
+    const uint64_t count = v.Is(Tag::kMap)   ? static_cast<MapObj*>(v.h())->size()
+                           : v.Is(Tag::kStr) ? static_cast<StrObj*>(v.h())->s.size()
+                                             : 0;
+    if (!cx.Work(2 * count)) return CallStatus::kFail;
+    MTY_WORK(2 * count);
     auto* a = new ArrayObj(Tag::kArray);
     Value arr = Value::Heap(a);
     a->est = 24;
@@ -140,12 +150,54 @@ bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
   return true;
 }
 
+// Comparing `x` with each element (contains, index_of).
+uint64_t CompareAll(const std::vector<Value>& items, const Value& x) {
+  MTY_WORK(items.size());
+  uint64_t units = items.size();
+  for (const Value& v : items) units += cost::Compare(v, x);
+  return units;
+}
+
+// A stable bottom-up merge sort: ceil(log2 n) passes over a buffer, each
+// moving every element once (what the charge of `sort` counts).
+void MergeSort(std::vector<Value>& v) {
+  const size_t n = v.size();
+  if (n < 2) return;
+  std::vector<Value> buf(n);
+  std::vector<Value>* from = &v;
+  std::vector<Value>* to = &buf;
+  uint64_t moved = 0;
+  for (size_t width = 1; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        // Stable: an element of the right run goes first only when smaller.
+        if (CompareValues((*from)[j], (*from)[i]) < 0)
+          (*to)[k++] = std::move((*from)[j++]);
+        else
+          (*to)[k++] = std::move((*from)[i++]);
+      }
+      while (i < mid) (*to)[k++] = std::move((*from)[i++]);
+      while (j < hi) (*to)[k++] = std::move((*from)[j++]);
+    }
+    moved += n;
+    std::swap(from, to);
+  }
+  if (from != &v) v = std::move(*from);
+  MTY_WORK(moved);
+}
+
 CallStatus Ok() { return CallStatus::kOk; }
 CallStatus Fail() { return CallStatus::kFail; }
 
 CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args, Value& out,
                      int64_t* delta) {
-  const std::string& s = static_cast<StrObj*>(recv.h())->s;
+  // Each method charges its work (cost.h) before doing it: n is the
+  // receiver's bytes, m an argument's.
+  auto* so = static_cast<StrObj*>(recv.h());
+  const std::string& s = so->s;
+  const uint64_t n = s.size();
   auto str_arg = [&](size_t i, const std::string** p) {
     if (!args[i].Is(Tag::kStr))
       return cx.Trap(TrapCode::kType,
@@ -158,8 +210,13 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     out = MakeStr(std::move(r));
     return Ok();
   };
+  // Char indices are byte indices in an ASCII string (known once checked).
+  auto ascii = [&]() {
+    if (so->ascii < 0) so->ascii = IsAscii(s) ? 1 : 0;
+    return so->ascii == 1;
+  };
   if (id == N::kLen) {
-    out = Value::Int(static_cast<int64_t>(s.size()));
+    out = Value::Int(static_cast<int64_t>(n));
     return Ok();
   }
   if (id == N::kIsEmpty) {
@@ -169,13 +226,20 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   if (id == N::kContains || id == N::kStartsWith || id == N::kEndsWith) {
     const std::string* p;
     if (!str_arg(0, &p)) return Fail();
-    bool r = id == N::kContains     ? s.find(*p) != std::string::npos
-             : id == N::kStartsWith ? s.starts_with(*p)
-                                    : s.ends_with(*p);
+    if (!cx.Work(id == N::kContains ? n + p->size() : p->size())) return Fail();
+    bool r;
+    if (id == N::kContains) {
+      r = Searcher(*p).Find(s) != std::string::npos;
+    } else {
+      MTY_WORK(std::min(n, p->size()));
+      r = id == N::kStartsWith ? s.starts_with(*p) : s.ends_with(*p);
+    }
     out = Value::Bool(r);
     return Ok();
   }
   if (id == N::kToUpper || id == N::kToLower) {
+    if (!cx.Work(2 * n)) return Fail();
+    MTY_WORK(2 * n);
     std::string r = s;
     for (char& c : r)
       if (static_cast<unsigned char>(c) < 0x80)
@@ -183,57 +247,62 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
                               : static_cast<char>(std::tolower(c));
     return new_str(std::move(r));
   }
-  if (id == N::kTrim) {
-    size_t b = s.find_first_not_of(" \t\r\n");
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return new_str(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+  if (id == N::kTrim || id == N::kTrimStart || id == N::kTrimEnd) {
+    if (!cx.Work(2 * n)) return Fail();  // the scan and the copy
+    MTY_WORK(2 * n);
+    size_t b = id == N::kTrimEnd ? 0 : s.find_first_not_of(" \t\r\n");
+    size_t e = id == N::kTrimStart ? (n ? n - 1 : 0) : s.find_last_not_of(" \t\r\n");
+    if (b == std::string::npos || e == std::string::npos || n == 0) return new_str("");
+    return new_str(s.substr(b, e - b + 1));
   }
   if (id == N::kRepeat) {
-    int64_t n;
-    if (!NeedInt(cx, args[0], &n)) return Fail();
-    if (n < 0) {
-      cx.Trap(TrapCode::kIndex, absl::StrCat("repeat count ", n, " is negative"));
+    int64_t k;
+    if (!NeedInt(cx, args[0], &k)) return Fail();
+    if (k < 0) {
+      cx.Trap(TrapCode::kIndex, absl::StrCat("repeat count ", k, " is negative"));
       return Fail();
     }
     uint64_t total;
-    if (__builtin_mul_overflow(static_cast<uint64_t>(n), s.size(), &total) ||
+    if (__builtin_mul_overflow(static_cast<uint64_t>(k), n, &total) ||
         total > (uint64_t{1} << 32)) {
-      cx.Trap(TrapCode::kBudget, absl::StrCat("repeat would build a string of ", n, " x ", s.size(),
+      cx.Trap(TrapCode::kBudget, absl::StrCat("repeat would build a string of ", k, " x ", n,
                                               " bytes (the limit is 4 GiB)"));
       return Fail();
     }
+    if (!cx.Work(total + static_cast<uint64_t>(k))) return Fail();
     if (!cx.Charge(24 + total)) return Fail();
+    MTY_WORK(total + static_cast<uint64_t>(k));
     std::string r;
     r.reserve(total);
-    for (int64_t i = 0; i < n; ++i) r += s;
+    for (int64_t i = 0; i < k; ++i) r += s;
     out = MakeStr(std::move(r));
     return Ok();
   }
   if (id == N::kPushStr) {
     const std::string* p;
     if (!str_arg(0, &p)) return Fail();
+    if (!cx.Work(p->size())) return Fail();
+    MTY_WORK(p->size());
     std::string add = *p;  // p may alias recv
     if (!cx.Charge(add.size())) return Fail();
     auto* o = static_cast<StrObj*>(MakeUnique(recv));
     o->s += add;
+    o->ascii = -1;
     o->est += add.size();
     *delta = static_cast<int64_t>(add.size());
     out = Value::Unit();
     return Ok();
   }
-  if (id == N::kToStr || id == N::kToString) return new_str(s);
-  if (id == N::kTrimStart || id == N::kTrimEnd) {
-    if (id == N::kTrimStart) {
-      size_t b = s.find_first_not_of(" \t\r\n");
-      return new_str(b == std::string::npos ? "" : s.substr(b));
-    }
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return new_str(e == std::string::npos ? "" : s.substr(0, e + 1));
+  if (id == N::kToStr || id == N::kToString) {
+    if (!cx.Work(n)) return Fail();
+    MTY_WORK(n);
+    return new_str(s);
   }
   if (id == N::kFind || id == N::kRfind) {
     const std::string* p;
     if (!str_arg(0, &p)) return Fail();
-    size_t at = id == N::kFind ? s.find(*p) : s.rfind(*p);
+    if (!cx.Work(n + p->size())) return Fail();
+    size_t at = id == N::kFind ? Searcher(*p).Find(s) : Searcher(*p, true).RFind(s);
     uint64_t est;
     Value idx = Value::Int(static_cast<int64_t>(at));
     out = MakeOption(at == std::string::npos ? nullptr : &idx, &est);
@@ -242,52 +311,72 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   if (id == N::kReplace) {
     const std::string *from, *to;
     if (!str_arg(0, &from) || !str_arg(1, &to)) return Fail();
-    if (from->empty()) return new_str(s);
+    if (from->empty()) {
+      if (!cx.Work(n)) return Fail();
+      MTY_WORK(n);
+      return new_str(s);
+    }
+    // First the scan (charged), then the new string, whose size it tells.
+    if (!cx.Work(n + from->size())) return Fail();
+    Searcher searcher(*from);
+    std::vector<size_t> hits;
+    for (size_t at = searcher.Find(s); at != std::string::npos;
+         at = searcher.Find(s, at + from->size()))
+      hits.push_back(at);
+    const uint64_t size = n - hits.size() * from->size() + hits.size() * to->size();
+    if (size > (uint64_t{1} << 32)) {
+      cx.Trap(TrapCode::kBudget, "replace would build a string over 4 GiB");
+      return Fail();
+    }
+    if (!cx.Work(size + hits.size())) return Fail();
+    MTY_WORK(size + hits.size());
     std::string r;
+    r.reserve(size);
     size_t pos = 0;
-    while (true) {
-      size_t at = s.find(*from, pos);
-      if (at == std::string::npos) break;
+    for (size_t at : hits) {
       r.append(s, pos, at - pos);
       r += *to;
       pos = at + from->size();
-      if (r.size() > (uint64_t{1} << 32)) {
-        cx.Trap(TrapCode::kBudget, "replace would build a string over 4 GiB");
-        return Fail();
-      }
     }
     r.append(s, pos, std::string::npos);
     return new_str(std::move(r));
   }
   if (id == N::kSplit || id == N::kLines) {
     const std::string* p = nullptr;
-    std::string nl = "\n";
+    static const std::string nl = "\n";
     if (id == N::kSplit) {
       if (!str_arg(0, &p)) return Fail();
     } else {
       p = &nl;
     }
+    // The scan, the bytes copied into pieces, and the pieces (at most one
+    // per byte, or per separator).
+    const uint64_t pieces = p->empty() ? n : n / p->size() + 1;
+    if (!cx.Work(2 * n + p->size() + pieces)) return Fail();
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;
     auto add = [&](std::string piece) {
       if (id == N::kLines && !piece.empty() && piece.back() == '\r') piece.pop_back();
+      MTY_WORK(piece.size() + 1);
       a->est += 24 + piece.size();
       a->items.push_back(MakeStr(std::move(piece)));
     };
     if (p->empty()) {
-      for (size_t i = 0; i < s.size();) {
-        size_t n = 1;
-        while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
-        add(s.substr(i, n));
-        i += n;
+      MTY_WORK(n);
+      for (size_t i = 0; i < n;) {
+        size_t k = 1;
+        while (i + k < n && (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80) ++k;
+        add(s.substr(i, k));
+        i += k;
       }
     } else {
+      Searcher searcher(*p);
       size_t pos = 0;
       while (true) {
-        size_t at = s.find(*p, pos);
+        size_t at = searcher.Find(s, pos);
         if (at == std::string::npos) {
-          if (!(id == N::kLines && pos == s.size())) add(s.substr(pos));
+          if (!(id == N::kLines && pos == n)) add(s.substr(pos));
           break;
         }
         add(s.substr(pos, at - pos));
@@ -299,47 +388,92 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     return Ok();
   }
   if (id == N::kBytes) {
+    if (!cx.Work(2 * n)) return Fail();
+    MTY_WORK(2 * n);
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
+    a->items.reserve(n);
     for (unsigned char c : s) a->items.push_back(Value::Int(c));
-    a->est = 24 + 16 * s.size();
+    a->est = 24 + 16 * n;
     if (!cx.Charge(a->est)) return Fail();
     out = std::move(v);
     return Ok();
   }
   if (id == N::kCharAt || id == N::kSlice) {
-    // Indices count chars (Unicode scalars).
-    std::vector<size_t> starts;
-    for (size_t i = 0; i < s.size(); ++i)
-      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
-    starts.push_back(s.size());
-    size_t nchars = starts.size() - 1;
+    // Indices count chars (Unicode scalars). In an ASCII string they are
+    // byte offsets; otherwise only the bytes up to the last char asked for
+    // are scanned (a char is at most 4 bytes).
+    int64_t lo = 0, hi = 0;
     if (id == N::kCharAt) {
-      int64_t i;
-      if (!NeedInt(cx, args[0], &i)) return Fail();
+      if (!NeedInt(cx, args[0], &lo)) return Fail();
+      hi = lo < INT64_MAX ? lo + 1 : lo;
+    } else if (!NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi)) {
+      return Fail();
+    }
+    if (so->ascii < 0 && !cx.Work(n)) return Fail();  // finding out once
+    const bool is_ascii = ascii();
+    // Byte offsets of char indices lo and hi (npos past the end).
+    size_t b_lo = std::string::npos, b_hi = std::string::npos;
+    size_t nchars = 0;
+    if (is_ascii) {
+      nchars = n;
+      if (lo >= 0 && static_cast<uint64_t>(lo) <= n) b_lo = static_cast<size_t>(lo);
+      if (hi >= 0 && static_cast<uint64_t>(hi) <= n) b_hi = static_cast<size_t>(hi);
+    } else {
+      const uint64_t reach = hi >= 0 ? std::min<uint64_t>(n, 4 * static_cast<uint64_t>(hi) + 4) : 0;
+      if (!cx.Work(reach)) return Fail();
+      size_t chars = 0, i = 0;
+      for (; i < n; ++i) {
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+        if (lo >= 0 && chars == static_cast<uint64_t>(lo)) b_lo = i;
+        if (hi >= 0 && chars == static_cast<uint64_t>(hi)) {
+          b_hi = i;
+          break;
+        }
+        ++chars;
+      }
+      MTY_WORK(i);
+      if (i == n) {  // the scan reached the end: count the chars there are
+        if (lo >= 0 && chars == static_cast<uint64_t>(lo)) b_lo = n;
+        if (hi >= 0 && chars == static_cast<uint64_t>(hi)) b_hi = n;
+      }
+      nchars = chars;
+    }
+    if (id == N::kCharAt) {
       uint64_t est;
-      if (i < 0 || static_cast<uint64_t>(i) >= nchars) {
+      if (b_lo == std::string::npos || b_lo >= n) {
         out = MakeOption(nullptr, &est);
       } else {
-        std::string ch = s.substr(starts[i], starts[i + 1] - starts[i]);
-        unsigned char c = static_cast<unsigned char>(ch[0]);
+        size_t e = b_lo + 1;
+        while (e < n && (static_cast<unsigned char>(s[e]) & 0xC0) == 0x80) ++e;
+        unsigned char c = static_cast<unsigned char>(s[b_lo]);
         uint32_t cp = c < 0x80 ? c : c < 0xE0 ? (c & 0x1F) : c < 0xF0 ? (c & 0x0F) : (c & 0x07);
-        for (size_t k = 1; k < ch.size(); ++k) cp = (cp << 6) | (ch[k] & 0x3F);
+        for (size_t k = b_lo + 1; k < e; ++k) cp = (cp << 6) | (s[k] & 0x3F);
         Value cv = Value::Char(cp);
         out = MakeOption(&cv, &est);
       }
       return cx.Charge(est) ? Ok() : Fail();
     }
-    int64_t a, b;
-    if (!NeedInt(cx, args[0], &a) || !NeedInt(cx, args[1], &b)) return Fail();
-    if (a < 0 || b < a || static_cast<uint64_t>(b) > nchars) {
-      cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", a, "..", b, " out of range for a string of ",
-                                             nchars, " chars"));
+    if (lo < 0 || hi < lo || b_lo == std::string::npos || b_hi == std::string::npos) {
+      if (!is_ascii && hi >= 0) {
+        // Out of range: count the chars for the message (the scan is charged).
+        if (!cx.Work(n)) return Fail();
+        MTY_WORK(n);
+        nchars = 0;
+        for (unsigned char c : s)
+          if ((c & 0xC0) != 0x80) ++nchars;
+      }
+      cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", lo, "..", hi,
+                                             " out of range for a string of ", nchars, " chars"));
       return Fail();
     }
-    return new_str(s.substr(starts[a], starts[b] - starts[a]));
+    if (!cx.Work(b_hi - b_lo)) return Fail();
+    MTY_WORK(b_hi - b_lo);
+    return new_str(s.substr(b_lo, b_hi - b_lo));
   }
   if (id == N::kParseInt || id == N::kParseFloat) {
+    if (!cx.Work(n)) return Fail();
+    MTY_WORK(n);
     auto* o = new AdtObj();
     Value r = Value::Heap(o);
     o->adt = kAdtResult;
@@ -362,6 +496,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       o->variant = 0;
       o->fields.push_back(v);
     } else {
+      if (!cx.Work(cost::Quoted(n))) return Fail();  // the message quotes the text
+      MTY_WORK(cost::Quoted(n));
       o->variant = 1;
       o->fields.push_back(MakeStr(
           absl::StrCat("invalid ", id == N::kParseInt ? "integer" : "float", ": ", QuoteDebug(s))));
@@ -373,6 +509,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   }
 
   if (id == N::kChars) {
+    if (!cx.Work(2 * n)) return Fail();
+    MTY_WORK(2 * n);
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;
@@ -435,9 +573,13 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return cx.Charge(est) ? Ok() : Fail();
   }
   if (id == N::kContains) {
+    if (!cx.Work(CompareAll(a->items, args[0]))) return Fail();
     bool found = false;
     for (const Value& v : a->items)
-      if (ValuesEqual(v, args[0])) found = true;
+      if (ValuesEqual(v, args[0])) {
+        found = true;
+        break;
+      }
     out = Value::Bool(found);
     return Ok();
   }
@@ -449,6 +591,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
               absl::StrCat("insert index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
+    if (!cx.Work(a->items.size() - static_cast<uint64_t>(i))) return Fail();  // the shift
+    MTY_WORK(a->items.size() - static_cast<uint64_t>(i));
     uint64_t e = Estimate(args[1]);
     if (!cx.Charge(e)) return Fail();
     a = static_cast<ArrayObj*>(MakeUnique(recv));
@@ -466,6 +610,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
               absl::StrCat("remove index ", i, " out of range for length ", a->items.size()));
       return Fail();
     }
+    if (!cx.Work(a->items.size() - static_cast<uint64_t>(i))) return Fail();  // the shift
+    MTY_WORK(a->items.size() - static_cast<uint64_t>(i));
     a = static_cast<ArrayObj*>(MakeUnique(recv));
     out = std::move(a->items[i]);
     a->items.erase(a->items.begin() + i);
@@ -475,6 +621,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return Ok();
   }
   if (id == N::kReverse) {
+    if (!cx.Work(a->items.size())) return Fail();
+    MTY_WORK(a->items.size());
     a = static_cast<ArrayObj*>(MakeUnique(recv));
     std::reverse(a->items.begin(), a->items.end());
     out = Value::Unit();
@@ -489,14 +637,21 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return Ok();
   }
   if (id == N::kSort) {
+    // n for checking the kinds, then ceil(log2 n) merge passes, each moving
+    // every element and comparing at most n pairs (a pair costs at most
+    // the smaller element, and a pass outputs each element once).
+    const uint64_t n = a->items.size();
+    uint64_t sizes = 0;
+    for (const Value& x : a->items) sizes += cost::Size(x);
+    MTY_WORK(n);
+    if (!cx.Work(n + sizes + cost::Log2Ceil(n) * (2 * n + sizes))) return Fail();
     for (size_t i = 1; i < a->items.size(); ++i)
       if (CompareValues(a->items[0], a->items[i]) == 2) {
         cx.Trap(TrapCode::kType, "sort needs elements of one ordered kind");
         return Fail();
       }
     a = static_cast<ArrayObj*>(MakeUnique(recv));
-    std::stable_sort(a->items.begin(), a->items.end(),
-                     [](const Value& x, const Value& y) { return CompareValues(x, y) < 0; });
+    MergeSort(a->items);
     out = Value::Unit();
     return Ok();
   }
@@ -507,9 +662,11 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     }
     std::string r;
     const std::string& sep = static_cast<StrObj*>(args[0].h())->s;
+    if (!cx.Work(a->items.size() * (sep.size() + 1))) return Fail();
+    MTY_WORK(a->items.size() * (sep.size() + 1));
     for (size_t i = 0; i < a->items.size(); ++i) {
       if (i) r += sep;
-      r += Display(cx.m, a->items[i]);
+      if (!Render::To(cx, a->items[i], false, &r)) return Fail();  // charged as written
     }
     if (!cx.Charge(24 + r.size())) return Fail();
     out = MakeStr(std::move(r));
@@ -527,9 +684,12 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
               absl::StrCat("slice ", lo, "..", hi, " out of range for length ", a->items.size()));
       return Fail();
     }
+    if (!cx.Work(static_cast<uint64_t>(hi - lo))) return Fail();
+    MTY_WORK(hi - lo);
     auto* r = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(r);
     r->est = 24;
+    r->items.reserve(static_cast<size_t>(hi - lo));
     for (int64_t i = lo; i < hi; ++i) {
       r->items.push_back(a->items[i]);
       r->est += Estimate(a->items[i]);
@@ -546,6 +706,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     }
     Value other = args[0];
     const auto& items = static_cast<ArrayObj*>(other.h())->items;
+    if (!cx.Work(2 * items.size())) return Fail();
+    MTY_WORK(2 * items.size());
     uint64_t e = 0;
     for (const Value& x : items) e += Estimate(x);
     if (!cx.Charge(e)) return Fail();
@@ -557,6 +719,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return Ok();
   }
   if (id == N::kSum) {
+    if (!cx.Work(a->items.size())) return Fail();
+    MTY_WORK(a->items.size());
     Value acc = Value::Int(0);
     bool first = true;
     for (const Value& x : a->items) {
@@ -570,6 +734,10 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return Ok();
   }
   if (id == N::kMin || id == N::kMax) {
+    uint64_t sizes = 0;
+    for (const Value& x : a->items) sizes += cost::Size(x);
+    MTY_WORK(a->items.size());
+    if (!cx.Work(a->items.size() + sizes)) return Fail();
     const Value* best = nullptr;
     for (const Value& x : a->items) {
       if (!best) {
@@ -588,6 +756,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return cx.Charge(est) ? Ok() : Fail();
   }
   if (id == N::kIndexOf) {
+    if (!cx.Work(CompareAll(a->items, args[0]))) return Fail();
     for (size_t i = 0; i < a->items.size(); ++i)
       if (ValuesEqual(a->items[i], args[0])) {
         Value idx = Value::Int(static_cast<int64_t>(i));
@@ -611,6 +780,11 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   if (id == N::kIsEmpty) {
     out = Value::Bool(m->empty());
     return Ok();
+  }
+  if (id == N::kContainsKey || id == N::kGet || id == N::kRemove) {
+    if (!cx.Work(cost::Lookup(args[0]))) return Fail();
+  } else if (id == N::kInsert) {
+    if (!cx.Work(cost::Insert(args[0]))) return Fail();
   }
   if (id == N::kContainsKey) {
     out = Value::Bool(m->Find(args[0]) >= 0);
@@ -664,6 +838,8 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     return cx.Charge(est) ? Ok() : Fail();
   }
   if (id == N::kKeys || id == N::kValues) {
+    if (!cx.Work(2 * m->size())) return Fail();
+    MTY_WORK(2 * m->size());
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;

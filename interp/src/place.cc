@@ -5,6 +5,18 @@
 
 namespace mty::interp {
 
+namespace {
+
+// Makes `v` unique for a write, charging the copy when it is shared (copy on
+// write is work: cost::Copy); nullptr (t.work_short_) when the steps left
+// cannot pay it.
+HeapObj* CopyForWrite(Task& t, Value& v) {
+  if (v.h()->rc > 1 && !Exec::ChargeWork(t, cost::Copy(*v.h()))) return nullptr;
+  return MakeUnique(v);
+}
+
+}  // namespace
+
 Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
                   const Value* key, bool write, Chain* chain) {
   // Projections look through references, as Rust's auto-deref does.
@@ -22,7 +34,8 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
     case RefStep::Kind::kVariantField: {
       bool tuple_ok = kind == RefStep::Kind::kField && cur->Is(Tag::kTuple) && variant == 1;
       if (tuple_ok) {
-        auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
+        auto* a = static_cast<ArrayObj*>(write ? CopyForWrite(t, *cur) : cur->h());
+        if (!a) return nullptr;
         if (index >= a->items.size()) {
           Trap(t, TrapCode::kIndex,
                absl::StrCat("tuple index ", index, " out of range for a tuple of ",
@@ -38,7 +51,8 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
                                  : absl::StrCat("field access on ", Kind(t, *cur)));
         return nullptr;
       }
-      auto* a = static_cast<AdtObj*>(write ? MakeUnique(*cur) : cur->h());
+      auto* a = static_cast<AdtObj*>(write ? CopyForWrite(t, *cur) : cur->h());
+      if (!a) return nullptr;
       if (kind == RefStep::Kind::kVariantField && a->variant != variant) {
         const AdtInfo& info = m.adts[a->adt];
         Trap(t, TrapCode::kType,
@@ -61,7 +75,8 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
           Trap(t, TrapCode::kType, absl::StrCat("array index must be Int, found ", Kind(t, *key)));
           return nullptr;
         }
-        auto* a = static_cast<ArrayObj*>(write ? MakeUnique(*cur) : cur->h());
+        auto* a = static_cast<ArrayObj*>(write ? CopyForWrite(t, *cur) : cur->h());
+        if (!a) return nullptr;
         int64_t i = key->i();
         if (i < 0 || static_cast<uint64_t>(i) >= a->items.size()) {
           Trap(t, TrapCode::kIndex,
@@ -72,7 +87,10 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
         return &a->items[i];
       }
       if (cur->Is(Tag::kMap)) {
-        auto* mo = static_cast<MapObj*>(write ? MakeUnique(*cur) : cur->h());
+        // The key is hashed and compared; a write may insert it (growth).
+        if (!ChargeWork(t, write ? cost::Insert(*key) : cost::Lookup(*key))) return nullptr;
+        auto* mo = static_cast<MapObj*>(write ? CopyForWrite(t, *cur) : cur->h());
+        if (!mo) return nullptr;
         int j = mo->Find(*key);
         if (j < 0) {
           if (!write) {

@@ -346,7 +346,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
     body = t.substr(0, e) + "e" + (neg ? "-" : "") + exp;
   } else if (type == "?") {
-    body = Debug(cx.m, v);
+    if (!Render::To(cx, v, true, &body)) return false;
   } else if (prec >= 0 && v.Is(Tag::kFloat)) {
     char buf[1200];
     auto r = std::to_chars(buf, buf + sizeof(buf), v.f(), std::chars_format::fixed, prec);
@@ -361,7 +361,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     }
     body = s.substr(0, b);
   } else {
-    body = Display(cx.m, v);
+    if (!Render::To(cx, v, false, &body)) return false;
   }
   if (numeric && !body.empty() && body[0] == '-') {
     sign = "-";

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "absl/hash/hash.h"
+#include "cost.h"
 #include "mty/interp/work.h"
 
 namespace mty::interp {
@@ -110,6 +111,9 @@ void ReleaseObj(HeapObj* h) {
 HeapObj* MakeUnique(Value& v) {
   HeapObj* h = v.h();
   if (h->rc == 1) return h;
+  // The elements copied (a map's keys are counted again as its index is
+  // copied, which hashes them: HashValue counts that).
+  MTY_WORK(h->kind == Tag::kMap ? static_cast<MapObj*>(h)->entries.size() : cost::Copy(*h));
   HeapObj* copy = nullptr;
   switch (h->kind) {
     case Tag::kStr: copy = new StrObj(static_cast<StrObj*>(h)->s); break;

@@ -122,18 +122,41 @@ std::string Normalize(std::string_view path) { return ir::NormalizePath(path); }
 
 // Resolves the longest prefix of a normalised absolute path that realpath can
 // resolve, then appends the remaining components unchanged.
+// Resolving is monotone in the prefix (a prefix of a resolvable path
+// resolves), so the longest one is found by bisection: O(log n) realpath
+// calls for n components, never one per component.
 std::string ResolveExistingPrefix(const std::string& norm) {
   std::vector<std::string> comps = Components(norm);
-  for (size_t keep = comps.size();; --keep) {
+  auto resolve = [&](size_t keep) -> std::optional<std::string> {
     char* real = ::realpath(JoinAbsolute(comps, keep).c_str(), nullptr);
-    if (real != nullptr) {
-      std::string out = real;
-      std::free(real);
-      for (size_t i = keep; i < comps.size(); ++i) out = Append(out, comps[i]);
-      return out;
+    if (real == nullptr) return std::nullopt;
+    std::string out = real;
+    std::free(real);
+    return out;
+  };
+  std::optional<std::string> best = resolve(comps.size());
+  size_t keep = comps.size();
+  if (!best) {
+    size_t lo = 0, hi = comps.size();  // prefix lo resolves (0: "/"), prefix hi does not
+    best = resolve(0);
+    if (!best) return norm;
+    while (hi - lo > 1) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (std::optional<std::string> r = resolve(mid)) {
+        lo = mid;
+        best = std::move(r);
+      } else {
+        hi = mid;
+      }
     }
-    if (keep == 0) return norm;
+    keep = lo;
   }
+  std::string out = std::move(*best);
+  for (size_t i = keep; i < comps.size(); ++i) {
+    if (out != "/") out += '/';
+    out += comps[i];
+  }
+  return out;
 }
 
 // As above, but leaves the last component unresolved (removal acts on a link,
@@ -173,6 +196,8 @@ struct Target {
 };
 
 absl::StatusOr<Target> Locate(const FsCap& cap, std::string_view given, bool follow_final) {
+  // The kernel takes no longer path (PATH_MAX): refused before any work.
+  if (given.size() >= PATH_MAX) return Io(given, ENAMETOOLONG);
   std::string norm = Normalize(given);
   if (norm.empty()) return Forbidden(given);
   std::string resolved = follow_final ? ResolveExistingPrefix(norm) : ResolveParent(norm);

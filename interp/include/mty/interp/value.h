@@ -170,6 +170,9 @@ static_assert(sizeof(Value) == 16, "values are 16 bytes");
 
 struct StrObj : HeapObj {
   std::string s;
+  // Whether s is all ASCII, once someone asked (-1: not known yet); char
+  // indices are then byte indices. Whoever changes s resets it.
+  int8_t ascii = -1;
   explicit StrObj(std::string v) : HeapObj(Tag::kStr), s(std::move(v)) { est = 24 + s.size(); }
 };
 
