@@ -70,6 +70,7 @@ Stop Exec::Loop(Task& t) {
   } while (0)
 #define FAIL_CX()                                           \
   do {                                                      \
+    if (cx.work_short) WORK_SHORT();                        \
     SAVE();                                                 \
     if (cx.mem_breach) return Stop::kMemBudget;             \
     if (cx.breach) return Breach(t, std::move(*cx.breach)); \
@@ -196,35 +197,41 @@ dispatch:
     if ((v).Is(Tag::kDead)) [[unlikely]]                                \
       TRAP(TrapCode::kUseOfDropped, "use of a moved or dropped value"); \
   } while (0)
-// A work charge (runtime.md §2) that the step counter could not pay. A
-// metered loop gives back what its segment charged for this instruction and
-// the ones after it (`steps0`: the counter when the instruction began) and
-// runs it again counting exactly; every handler that charges work is
-// restartable up to its charges (it kills moved registers only after them).
-// An exact loop holds the budget's true remainder: a step breach here.
-#define WORK_SHORT(steps0)                    \
-  do {                                        \
-    cx.work_short = false;                    \
-    t.work_short_ = false;                    \
-    if constexpr (M == Mode::kMetered) {      \
-      steps = (steps0) + fn->rest[pc - code]; \
-      SAVE();                                 \
-      return Stop::kToExact;                  \
-    } else {                                  \
-      SAVE();                                 \
-      WorkBreach(t);                          \
-      return Stop::kStepBudget;               \
-    }                                         \
+// A work charge (runtime.md §2) that the budget cannot pay: ChargeWork
+// already looked at the budget's true remainder, so it is a step breach
+// here, before the work.
+#define WORK_SHORT()          \
+  do {                        \
+    cx.work_short = false;    \
+    t.work_short_ = false;    \
+    SAVE();                   \
+    WorkBreach(t);            \
+    return Stop::kStepBudget; \
   } while (0)
 // After a place operation (Resolve, Step, RefTarget, MakeRef), which may
 // charge work (a copy on write, hashing a map key) to the saved counter.
-#define PLACE_OK(ok, steps0)                 \
-  do {                                       \
-    if (!(ok)) {                             \
-      if (t.work_short_) WORK_SHORT(steps0); \
-      return Stop::kTrap;                    \
-    }                                        \
-    steps = t.steps_left_;                   \
+#define PLACE_OK(ok)                   \
+  do {                                 \
+    if (!(ok)) {                       \
+      if (t.work_short_) WORK_SHORT(); \
+      return Stop::kTrap;              \
+    }                                  \
+    steps = t.steps_left_;             \
+  } while (0)
+// The next instruction, after one that charged work: when the charge used
+// steps its segment had charged in advance for the instructions after it
+// (ChargeWork took them back), those are counted one by one from here.
+#define NEXT_OR_EXACT()                  \
+  do {                                   \
+    if constexpr (M == Mode::kMetered) { \
+      if (t.go_exact_) [[unlikely]] {    \
+        t.go_exact_ = false;             \
+        ++pc;                            \
+        SAVE();                          \
+        return Stop::kToExact;           \
+      }                                  \
+    }                                    \
+    NEXT();                              \
   } while (0)
 
   CASE(Move) {
@@ -249,11 +256,11 @@ dispatch:
   CASE(LoadPlace) {
     SAVE();
     Value* v = Resolve(t, R, fn->places[pc->b], false, nullptr);
-    PLACE_OK(v, steps);
+    PLACE_OK(v);
     DEAD_CHECK(*v);
     Value copy = *v;
     R[pc->a] = std::move(copy);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(StorePlace) {
     SAVE();
@@ -262,12 +269,12 @@ dispatch:
     chain.objs.clear();
     chain.inserted = false;
     Value* dst = Resolve(t, R, fn->places[pc->a], true, &chain);
-    PLACE_OK(dst, steps);
+    PLACE_OK(dst);
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
     *dst = std::move(v);
     AddEst(chain, delta);
     if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst));
-    NEXT();
+    NEXT_OR_EXACT();
   }
 
 #define INT_BINOP(name, expr_ok)                           \
@@ -327,9 +334,9 @@ dispatch:
   CASE(MakeRef) {
     SAVE();
     Value out;
-    PLACE_OK(MakeRef(t, R, fn->places[pc->b], pc->c != 0, out), steps);
+    PLACE_OK(MakeRef(t, R, fn->places[pc->b], pc->c != 0, out));
     R[pc->a] = std::move(out);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(Deref) {
     const Value& r = R[pc->b];
@@ -337,11 +344,11 @@ dispatch:
       TRAP(TrapCode::kType, absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
     SAVE();
     Value* target = RefTarget(t, static_cast<RefObj*>(r.h()), false, nullptr);
-    PLACE_OK(target, steps);
+    PLACE_OK(target);
     DEAD_CHECK(*target);
     Value copy = *target;
     R[pc->a] = std::move(copy);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(NewAdt) {
     const CallDesc& d = fn->calls[pc->b];
@@ -370,7 +377,7 @@ dispatch:
     const CallDesc& d = fn->calls[pc->b];
     if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
       SAVE();
-      if (!ChargeWork(t, d.args.size())) WORK_SHORT(steps);
+      if (!ChargeWork(t, d.args.size())) WORK_SHORT();
       steps = t.steps_left_;
     }
     MTY_WORK(d.args.size());
@@ -391,13 +398,13 @@ dispatch:
     o->est = 24 + sum;  // a tuple value's estimate; TupleInit charges 16 + elements
     CHARGE_MEM(16 + sum);
     R[pc->a] = std::move(v);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(NewArray) {
     const CallDesc& d = fn->calls[pc->b];
     if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
       SAVE();
-      if (!ChargeWork(t, d.args.size())) WORK_SHORT(steps);
+      if (!ChargeWork(t, d.args.size())) WORK_SHORT();
       steps = t.steps_left_;
     }
     MTY_WORK(d.args.size());
@@ -418,7 +425,7 @@ dispatch:
     o->est = est;
     CHARGE_MEM(est);
     R[pc->a] = std::move(v);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(NewMap) {
     const CallDesc& d = fn->calls[pc->b];
@@ -428,7 +435,7 @@ dispatch:
       uint64_t units = 0;
       for (size_t i = 0; i + 1 < d.args.size(); i += 2) units += cost::Insert(R[d.args[i].reg]);
       SAVE();
-      if (!ChargeWork(t, units)) WORK_SHORT(steps);
+      if (!ChargeWork(t, units)) WORK_SHORT();
       steps = t.steps_left_;
     }
     auto* o = new MapObj();
@@ -456,17 +463,17 @@ dispatch:
     o->est += 24;
     CHARGE_MEM(o->est);
     R[pc->a] = std::move(v);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(GetField) {
     if (R[pc->b].Is(Tag::kRef)) {
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 0, nullptr,
                       false, nullptr);
-      PLACE_OK(v, steps);
+      PLACE_OK(v);
       Value copy = *v;
       R[pc->a] = std::move(copy);
-      NEXT();
+      NEXT_OR_EXACT();
     }
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kAdt)) {
@@ -478,17 +485,17 @@ dispatch:
       TRAP(TrapCode::kType, absl::StrCat(mod.adts[o->adt].name, " has no field ", pc->c));
     Value copy = o->fields[pc->c];
     R[pc->a] = std::move(copy);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(GetTuple) {
     if (R[pc->b].Is(Tag::kRef)) {
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 1, nullptr,
                       false, nullptr);
-      PLACE_OK(v, steps);
+      PLACE_OK(v);
       Value copy = *v;
       R[pc->a] = std::move(copy);
-      NEXT();
+      NEXT_OR_EXACT();
     }
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kTuple)) {
@@ -501,25 +508,24 @@ dispatch:
            absl::StrCat("tuple index ", pc->c, " out of range for a tuple of ", o->items.size()));
     Value copy = o->items[pc->c];
     R[pc->a] = std::move(copy);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(GetIndex) {
     SAVE();
     Value* v = Step(t, &R[pc->b], RefStep::Kind::kIndex, 0, 0, &R[pc->c], false, nullptr);
-    PLACE_OK(v, steps);
+    PLACE_OK(v);
     Value copy = *v;
     R[pc->a] = std::move(copy);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(Len) {
     const Value* sp = &R[pc->b];
-    const int64_t steps0 = steps;
     for (int hops = 0; sp->Is(Tag::kRef); ++hops) {
       SAVE();
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       sp = RefTarget(t, static_cast<RefObj*>(sp->h()), false, nullptr);
-      PLACE_OK(sp, steps0);
+      PLACE_OK(sp);
     }
     const Value& s = *sp;
     int64_t n;
@@ -533,14 +539,14 @@ dispatch:
       default: DEAD_CHECK(s); TRAP(TrapCode::kType, absl::StrCat("len of ", Kind(t, s)));
     }
     R[pc->a].SetInt(n);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(Cast) {
     Value out;
     DEAD_CHECK(R[pc->b]);
     if (!DoCast(cx, R[pc->b], static_cast<CastKind>(pc->c), out)) FAIL_CX();
     R[pc->a] = std::move(out);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(MakeClosure) {
     const CallDesc& d = fn->calls[pc->b];
@@ -620,16 +626,15 @@ dispatch:
   }
   CASE(CallMethod) {
     const CallDesc& d = fn->calls[pc->b];
-    const int64_t steps0 = steps;
     SAVE();
     // Find the receiver (following references) without changing it yet.
     Value* recv = Resolve(t, R, fn->places[d.place], false, nullptr);
-    PLACE_OK(recv, steps0);
+    PLACE_OK(recv);
     for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       recv = RefTarget(t, static_cast<RefObj*>(recv->h()), false, nullptr);
-      PLACE_OK(recv, steps0);
+      PLACE_OK(recv);
     }
     DEAD_CHECK(*recv);
     args.clear();
@@ -641,11 +646,11 @@ dispatch:
         const CompiledFunction& callee_fn = mod.functions[target];
         if (callee_fn.first_param_is_mut_ref) {
           Value ref;
-          PLACE_OK(MakeRef(t, R, fn->places[d.place], true, ref), steps0);
+          PLACE_OK(MakeRef(t, R, fn->places[d.place], true, ref));
           // Follow references held in the place so the method sees the value.
           for (int hops = 0; hops <= kMaxRefHops; ++hops) {
             Value* cur = RefTarget(t, static_cast<RefObj*>(ref.h()), false, nullptr);
-            if (t.work_short_) WORK_SHORT(steps0);
+            if (t.work_short_) WORK_SHORT();
             if (!cur || !cur->Is(Tag::kRef)) break;
             ref = *cur;
           }
@@ -685,13 +690,19 @@ dispatch:
       chain.inserted = false;
       if (mut) {
         recv = Resolve(t, R, fn->places[d.place], true, &chain);
-        PLACE_OK(recv, steps0);
+        PLACE_OK(recv);
         for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
           if (hops > kMaxRefHops)
             return Trap(t, TrapCode::kType,
                         "reference cycle: a reference that leads back to itself");
           recv = RefTarget(t, static_cast<RefObj*>(recv->h()), true, &chain);
-          PLACE_OK(recv, steps0);
+          PLACE_OK(recv);
+        }
+        // The method writes the receiver in place: a shared one is copied
+        // first (copy on write is work).
+        if (recv->IsHeap() && recv->h()->rc > 1) {
+          if (!ChargeWork(t, cost::Copy(*recv->h()))) WORK_SHORT();
+          steps = t.steps_left_;
         }
       }
       Value out;
@@ -700,7 +711,7 @@ dispatch:
       if (st == CallStatus::kUnknown)
         TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
       if (st == CallStatus::kFail) {
-        if (cx.work_short) WORK_SHORT(steps0);
+        if (cx.work_short) WORK_SHORT();
         FAIL_CX();
       }
       steps = t.steps_left_;
@@ -726,14 +737,14 @@ dispatch:
     SAVE();
     CallStatus st = BuiltinFn(cx, static_cast<ir::BuiltinFnId>(d.id), args, out);
     if (st != CallStatus::kOk) {
-      if (cx.work_short) WORK_SHORT(steps);
+      if (cx.work_short) WORK_SHORT();
       FAIL_CX();
     }
     steps = t.steps_left_;
     for (const ArgDesc& a : d.args)
       if (a.move) R[a.reg].Kill();
     R[pc->a] = std::move(out);
-    NEXT();
+    NEXT_OR_EXACT();
   }
   CASE(Effect) {
     const CallDesc& d = fn->calls[pc->b];
@@ -743,7 +754,7 @@ dispatch:
       uint64_t units = 0;
       for (const ArgDesc& a : d.args) units += Estimate(R[a.reg]);
       SAVE();
-      if (!ChargeWork(t, units)) WORK_SHORT(steps);
+      if (!ChargeWork(t, units)) WORK_SHORT();
       MTY_WORK(units);
       steps = t.steps_left_;
     }
@@ -907,11 +918,19 @@ dispatch:
                  static_cast<Op>(static_cast<int>(Op::Eq) +                                     \
                                  (static_cast<int>(Op::name) - static_cast<int>(Op::CmpBrEq))), \
                  a_, b_, out_)) {                                                               \
-        if (cx.work_short) WORK_SHORT(steps);                                                   \
+        if (cx.work_short) WORK_SHORT();                                                        \
         FAIL_CX();                                                                              \
       }                                                                                         \
       steps = t.steps_left_;                                                                    \
       r_ = out_.b();                                                                            \
+      if constexpr (M == Mode::kMetered) {                                                      \
+        if (t.go_exact_) { /* the segment's advance charge was taken back */                    \
+          t.go_exact_ = false;                                                                  \
+          pc = r_ ? pc + 1 : code + pc->c;                                                      \
+          SAVE();                                                                               \
+          return Stop::kToExact;                                                                \
+        }                                                                                       \
+      }                                                                                         \
     }                                                                                           \
     if (!r_) {                                                                                  \
       if constexpr (M == Mode::kMetered) steps += fn->refund[pc - code];                        \
@@ -1005,22 +1024,22 @@ slow_binop : {
     auto* dst = static_cast<StrObj*>(R[pc->a].h());
     const std::string& add = static_cast<StrObj*>(R[pc->c].h())->s;
     // The work is the appended bytes (amortised).
-    if (!ChargeWork(t, add.size())) WORK_SHORT(steps);
+    if (!ChargeWork(t, add.size())) WORK_SHORT();
     MTY_WORK(add.size());
     steps = t.steps_left_;
     CHARGE_MEM(24 + dst->s.size() + add.size());
     dst->s += add;
     dst->ascii = -1;
     dst->est = 24 + dst->s.size();
-    NEXT();
+    NEXT_OR_EXACT();
   }
   if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) {
-    if (cx.work_short) WORK_SHORT(steps);
+    if (cx.work_short) WORK_SHORT();
     FAIL_CX();
   }
   steps = t.steps_left_;
   R[pc->a] = std::move(out);
-  NEXT();
+  NEXT_OR_EXACT();
 }
 
 push_call_target : {
@@ -1084,6 +1103,7 @@ do_return : {
 #undef DEAD_CHECK
 #undef WORK_SHORT
 #undef PLACE_OK
+#undef NEXT_OR_EXACT
 }
 
 template Stop Exec::Loop<Mode::kFree>(Task& t);

@@ -226,7 +226,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   if (id == N::kContains || id == N::kStartsWith || id == N::kEndsWith) {
     const std::string* p;
     if (!str_arg(0, &p)) return Fail();
-    if (!cx.Work(id == N::kContains ? n + p->size() : p->size())) return Fail();
+    if (!cx.Work(id == N::kContains ? cost::Search(n, p->size()) : p->size())) return Fail();
     bool r;
     if (id == N::kContains) {
       r = Searcher(*p).Find(s) != std::string::npos;
@@ -301,7 +301,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   if (id == N::kFind || id == N::kRfind) {
     const std::string* p;
     if (!str_arg(0, &p)) return Fail();
-    if (!cx.Work(n + p->size())) return Fail();
+    if (!cx.Work(cost::Search(n, p->size()))) return Fail();
     size_t at = id == N::kFind ? Searcher(*p).Find(s) : Searcher(*p, true).RFind(s);
     uint64_t est;
     Value idx = Value::Int(static_cast<int64_t>(at));
@@ -317,7 +317,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       return new_str(s);
     }
     // First the scan (charged), then the new string, whose size it tells.
-    if (!cx.Work(n + from->size())) return Fail();
+    if (!cx.Work(cost::Search(n, from->size()))) return Fail();
     Searcher searcher(*from);
     std::vector<size_t> hits;
     for (size_t at = searcher.Find(s); at != std::string::npos;
@@ -352,7 +352,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     // The scan, the bytes copied into pieces, and the pieces (at most one
     // per byte, or per separator).
     const uint64_t pieces = p->empty() ? n : n / p->size() + 1;
-    if (!cx.Work(2 * n + p->size() + pieces)) return Fail();
+    if (!cx.Work(cost::Search(n, p->size()) + n + pieces)) return Fail();
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
     a->est = 24;

@@ -27,16 +27,32 @@ bool Exec::ChargeWork(Task& t, uint64_t units) {
     t.steps_left_ -= extra;
     return true;
   }
-  const int64_t over = extra - t.steps_left_;
+  // A metered loop's counter holds less than the budget has left: its
+  // segment was charged on entry for the instructions after this one too.
+  // Taken back, the counter is exact; those instructions are then counted
+  // one by one (go_exact_).
+  int64_t back = 0;
+  if (!t.exact_ && !t.go_exact_) {
+    const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+    back = static_cast<int64_t>(f.rest[t.pc_]) - static_cast<int64_t>(f.steps_at[t.pc_]);
+  }
+  const int64_t have = t.steps_left_ + back;
+  if (have >= extra) {
+    t.steps_left_ = have - extra;
+    if (back > 0) t.go_exact_ = true;
+    return true;
+  }
+  const int64_t over = extra - have;
   if (t.quantum_binds_ && over <= t.quantum_hidden_) {
     // Past the quantum but within the budget: charged in full; the task
-    // yields at its next segment.
+    // yields at its next statement.
     t.quantum_hidden_ -= over;
     t.steps_allowed_ += over;
     t.steps_left_ = 0;
+    if (back > 0) t.go_exact_ = true;
     return true;
   }
-  t.work_short_ = true;  // nothing charged: the caller retries exactly or breaches
+  t.work_short_ = true;  // nothing charged: a step breach at this statement
   return false;
 }
 
@@ -54,8 +70,13 @@ void Exec::WorkBreach(Task& t) {
 
 uint64_t Exec::Affordable(const Task& t) {
   if (!t.metered_) return UINT64_MAX;
+  int64_t back = 0;
+  if (!t.exact_ && !t.go_exact_) {
+    const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+    back = static_cast<int64_t>(f.rest[t.pc_]) - static_cast<int64_t>(f.steps_at[t.pc_]);
+  }
   const int64_t left =
-      std::max<int64_t>(0, t.steps_left_ + (t.quantum_binds_ ? t.quantum_hidden_ : 0));
+      std::max<int64_t>(0, t.steps_left_ + back + (t.quantum_binds_ ? t.quantum_hidden_ : 0));
   if (left >= INT64_MAX / 64) return UINT64_MAX;
   return static_cast<uint64_t>(left) * 64 + 63;
 }

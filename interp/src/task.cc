@@ -251,6 +251,10 @@ ExecOutcome Task::Run() {
       s = d;
     }
     waited_ = false;
+    if (go_exact_) {  // left mid-way through an instruction's work charge
+      go_exact_ = false;
+      exact_ = true;
+    }
     while (s == Stop::kReMode) {
       // Entering (or re-entering after a suspend, an interrupt or a mode
       // change) charges the segment at pc, as a jump there would have.

@@ -223,6 +223,9 @@ class Task {
   // charge may use them; the task then yields after the operation).
   int64_t quantum_hidden_ = 0;
   bool work_short_ = false;  // the last work charge did not fit (exec.h ChargeWork)
+  // A work charge used steps its segment had charged in advance for the
+  // instructions after the current one: they are counted one by one next.
+  bool go_exact_ = false;
   bool quantum_ = false;
   int64_t quantum_left_ = 0;
   bool quantum_binds_ = false;  // the quantum, not a budget, bounds steps_left_
