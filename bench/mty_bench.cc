@@ -14,11 +14,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "mty/mty.h"
 
@@ -231,5 +233,56 @@ fn main() {
 BENCHMARK(BM_Spawn100k)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
+
+// Nanoseconds per step over the adversarial work corpus (tests/work_corpus,
+// runtime.md §2 "Steps measure work"): each program runs under a budget of
+// 2M steps until it breaches, and wall time / steps is its cost of a step.
+// The worst and the median over the corpus are what a step budget bounds:
+// a run's CPU time is at most about worst x its step budget.
+void BM_WorkCorpus(benchmark::State& state) {
+  constexpr uint64_t kSteps = 2'000'000;
+  std::vector<std::pair<std::string, std::shared_ptr<const mty::Program>>> corpus;
+  for (const auto& e : std::filesystem::directory_iterator(MTY_WORK_CORPUS)) {
+    if (e.path().extension() != ".mty") continue;
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto p = mty::Program::FromSource(ss.str(), e.path().filename().string());
+    if (!p.ok()) {
+      state.SkipWithError(std::string(p.status().message()).c_str());
+      return;
+    }
+    corpus.emplace_back(e.path().stem().string(), *p);
+  }
+  std::sort(corpus.begin(), corpus.end());
+  std::map<std::string, double> best;  // the fastest of the iterations, per program
+  for (auto _ : state) {
+    for (auto& [name, program] : corpus) {
+      mty::RunOptions opts;
+      opts.policy.limits.Set(mty::LimitId::kSteps, kSteps);
+      auto start = std::chrono::steady_clock::now();
+      mty::RunResult r = program->Run(opts);
+      double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - start)
+                                          .count());
+      double per_step = ns / static_cast<double>(std::max<uint64_t>(r.steps_used, 1));
+      auto it = best.find(name);
+      if (it == best.end() || per_step < it->second) best[name] = per_step;
+    }
+  }
+  std::vector<double> v;
+  std::string worst_name;
+  double worst = 0;
+  for (auto& [name, ns] : best) {
+    v.push_back(ns);
+    state.counters["ns_per_step:" + name] = ns;
+    if (ns > worst) worst = ns, worst_name = name;
+  }
+  std::sort(v.begin(), v.end());
+  state.counters["worst_ns_per_step"] = worst;
+  state.counters["median_ns_per_step"] = v.empty() ? 0 : v[v.size() / 2];
+  state.SetLabel("worst: " + worst_name);
+}
+BENCHMARK(BM_WorkCorpus)->Unit(benchmark::kSecond)->Iterations(3);
 
 BENCHMARK_MAIN();

@@ -672,11 +672,10 @@ dispatch:
         goto push_call_target;
       }
     }
-    // Moved arguments are killed only once the method has run: a work
-    // charge it cannot pay runs the instruction again.
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       args.push_back(R[a.reg]);
+      if (a.move) R[a.reg].Kill();
     }
     {
       // The builtin table's row for this receiver's kind (resolved names:
@@ -717,8 +716,6 @@ dispatch:
       steps = t.steps_left_;
       if (mut && delta) AddEst(chain, delta);
       R[pc->a] = std::move(out);
-      for (const ArgDesc& a : d.args)
-        if (a.move) R[a.reg].Kill();
     }
     ++pc;
     ENTER_SEGMENT(pc - code);
@@ -726,13 +723,7 @@ dispatch:
   }
   CASE(CallBuiltin) {
     const CallDesc& d = fn->calls[pc->b];
-    // Moved arguments are killed after the call (a work charge it cannot
-    // pay runs the instruction again).
-    args.clear();
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      args.push_back(R[a.reg]);
-    }
+    GATHER_ARGS(d, 0);
     Value out;
     SAVE();
     CallStatus st = BuiltinFn(cx, static_cast<ir::BuiltinFnId>(d.id), args, out);
@@ -741,8 +732,6 @@ dispatch:
       FAIL_CX();
     }
     steps = t.steps_left_;
-    for (const ArgDesc& a : d.args)
-      if (a.move) R[a.reg].Kill();
     R[pc->a] = std::move(out);
     NEXT_OR_EXACT();
   }

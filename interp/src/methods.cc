@@ -664,9 +664,28 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     const std::string& sep = static_cast<StrObj*>(args[0].h())->s;
     if (!cx.Work(a->items.size() * (sep.size() + 1))) return Fail();
     MTY_WORK(a->items.size() * (sep.size() + 1));
+    // All strings (the common case): their bytes, known before, charged at
+    // once; otherwise each element is printed and charged as written.
+    uint64_t bytes = 0;
+    bool all_str = true;
+    for (const Value& x : a->items) {
+      if (!x.Is(Tag::kStr)) {
+        all_str = false;
+        break;
+      }
+      bytes += static_cast<StrObj*>(x.h())->s.size();
+    }
+    if (all_str) {
+      if (!cx.Work(bytes)) return Fail();
+      MTY_WORK(bytes);
+      r.reserve(bytes + a->items.size() * sep.size());
+    }
     for (size_t i = 0; i < a->items.size(); ++i) {
       if (i) r += sep;
-      if (!Render::To(cx, a->items[i], false, &r)) return Fail();  // charged as written
+      if (all_str)
+        r += static_cast<StrObj*>(a->items[i].h())->s;
+      else if (!Render::To(cx, a->items[i], false, &r))
+        return Fail();
     }
     if (!cx.Charge(24 + r.size())) return Fail();
     out = MakeStr(std::move(r));

@@ -10,9 +10,13 @@ namespace {
 // Makes `v` unique for a write, charging the copy when it is shared (copy on
 // write is work: cost::Copy); nullptr (t.work_short_) when the steps left
 // cannot pay it.
-HeapObj* CopyForWrite(Task& t, Value& v) {
-  if (v.h()->rc > 1 && !Exec::ChargeWork(t, cost::Copy(*v.h()))) return nullptr;
+[[gnu::noinline]] HeapObj* CopyShared(Task& t, Value& v) {
+  if (!Exec::ChargeWork(t, cost::Copy(*v.h()))) return nullptr;
   return MakeUnique(v);
+}
+inline HeapObj* CopyForWrite(Task& t, Value& v) {
+  HeapObj* h = v.h();
+  return h->rc == 1 ? h : CopyShared(t, v);
 }
 
 }  // namespace
