@@ -437,6 +437,17 @@ fn main() {
   EXPECT_EQ(r.outcome, mty::Outcome::kCancelled) << r.Report();
 }
 
+// Runs `p` under a wall budget of `wall_ms`; *elapsed is how long it took.
+Captured RunWithWall(const mty::Program& p, int64_t wall_ms,
+                     std::chrono::steady_clock::duration* elapsed) {
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kWall, wall_ms * 1000 * 1000);
+  auto start = std::chrono::steady_clock::now();
+  Captured c = RunCapturing(p, o);
+  *elapsed = std::chrono::steady_clock::now() - start;
+  return c;
+}
+
 TEST(Scheduler, SleepSuspendsOnlyTheSleepingAgent) {
   // The napper's turn starts first (FIFO) and sleeps; while it sleeps the
   // other agent answers main's ask. A sleep that blocked the thread would
@@ -497,11 +508,8 @@ fn main() {
 )",
                    "deadlock.mty");
   ASSERT_TRUE(p);
-  mty::RunOptions o;
-  o.policy.limits.Set(mty::LimitId::kWall, int64_t{300} * 1000 * 1000);
-  auto start = std::chrono::steady_clock::now();
-  Captured c = RunCapturing(*p, o);
-  auto elapsed = std::chrono::steady_clock::now() - start;
+  std::chrono::steady_clock::duration elapsed;
+  Captured c = RunWithWall(*p, 300, &elapsed);
   EXPECT_EQ(c.result.outcome, mty::Outcome::kBreach) << c.result.Report();
   EXPECT_EQ(LimitOf(c.result), mty::LimitId::kWall);
   EXPECT_EQ(c.result.exit_code, 5);
@@ -521,11 +529,8 @@ fn main() {
 )",
                    "longsleep.mty");
   ASSERT_TRUE(p);
-  mty::RunOptions o;
-  o.policy.limits.Set(mty::LimitId::kWall, int64_t{200} * 1000 * 1000);
-  auto start = std::chrono::steady_clock::now();
-  Captured c = RunCapturing(*p, o);
-  auto elapsed = std::chrono::steady_clock::now() - start;
+  std::chrono::steady_clock::duration elapsed;
+  Captured c = RunWithWall(*p, 200, &elapsed);
   EXPECT_EQ(c.result.outcome, mty::Outcome::kBreach) << c.result.Report();
   EXPECT_EQ(LimitOf(c.result), mty::LimitId::kWall);
   EXPECT_EQ(c.out, "");

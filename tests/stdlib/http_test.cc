@@ -235,15 +235,20 @@ TEST(Http, TrailingDotHostIsTheSameHostInTheCheckAndTheRun) {
   EXPECT_EQ(RunNet(src, {"localhost:10"}, nullptr), "Err(\"forbidden: localhost.:9\")\n");
 }
 
+// A program that GETs the server's slow /drip body, then logs "after".
+absl::StatusOr<std::shared_ptr<const mty::Program>> DripProgram(int port) {
+  std::string url = "http://127.0.0.1:" + std::to_string(port) + "/drip";
+  return mty::Program::FromSource(
+      "fn main() {\n  log(std.net.get(\"" + url + "\").is_ok())\n  log(\"after\")\n}\n",
+      "drip.mty");
+}
+
 // A body that trickles in for 5 s under a 1 s wall budget: the request
 // gives up at the deadline and the run ends with the wall breach (exit 5),
 // never with the program carrying on after an Err("timeout").
 TEST(Http, ASlowBodyPastTheWallDeadlineIsAWallBreach) {
   LoopbackServer server(1);
-  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/drip";
-  auto p = mty::Program::FromSource(
-      "fn main() {\n  log(std.net.get(\"" + url + "\").is_ok())\n  log(\"after\")\n}\n",
-      "drip.mty");
+  auto p = DripProgram(server.port());
   ASSERT_TRUE(p.ok()) << p.status();
   mty::RunOptions o;
   o.policy.grants.Set(mty::GrantId::kNet, std::vector<std::string>{"127.0.0.1"});
@@ -266,10 +271,7 @@ TEST(Http, ASlowBodyPastTheWallDeadlineIsAWallBreach) {
 // milliseconds (the request polls the interrupt every 5 ms).
 TEST(Http, InterruptEndsAnHttpWaitAtOnce) {
   LoopbackServer server(1);
-  std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/drip";
-  auto p = mty::Program::FromSource(
-      "fn main() {\n  log(std.net.get(\"" + url + "\").is_ok())\n  log(\"after\")\n}\n",
-      "drip.mty");
+  auto p = DripProgram(server.port());
   ASSERT_TRUE(p.ok()) << p.status();
   mty::RunOptions o;
   o.policy.grants.Set(mty::GrantId::kNet, std::vector<std::string>{"127.0.0.1"});
