@@ -75,9 +75,11 @@ uint64_t Exec::Affordable(const Task& t) {
     const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
     back = static_cast<int64_t>(f.rest[t.pc_]) - static_cast<int64_t>(f.steps_at[t.pc_]);
   }
-  const int64_t left =
-      std::max<int64_t>(0, t.steps_left_ + back + (t.quantum_binds_ ? t.quantum_hidden_ : 0));
-  if (left >= INT64_MAX / 64) return UINT64_MAX;
+  // steps_left_ is near INT64_MAX when no budget binds: add in 128 bits.
+  const __int128 sum =
+      static_cast<__int128>(t.steps_left_) + back + (t.quantum_binds_ ? t.quantum_hidden_ : 0);
+  if (sum >= INT64_MAX / 64) return UINT64_MAX;
+  const int64_t left = std::max<int64_t>(0, static_cast<int64_t>(sum));
   return static_cast<uint64_t>(left) * 64 + 63;
 }
 

@@ -93,9 +93,22 @@ void ReleaseObj(HeapObj* h) {
     DeleteObj(h);
     return;
   }
+  // The list of children still to drop, one per thread. It is a plain
+  // pointer (usable in any order of thread-exit destructors); `owner` frees
+  // it when the thread ends.
   static thread_local std::vector<Value>* pending = nullptr;
   static thread_local bool draining = false;
-  if (!pending) pending = new std::vector<Value>();
+  struct Owner {
+    ~Owner() {
+      delete pending;
+      pending = nullptr;
+    }
+  };
+  static thread_local Owner owner;
+  if (!pending) {
+    (void)&owner;  // registers its destructor for this thread
+    pending = new std::vector<Value>();
+  }
   TakeChildren(h, *pending);
   DeleteObj(h);
   if (draining) return;  // an outer ReleaseObj drains the list
@@ -105,6 +118,9 @@ void ReleaseObj(HeapObj* h) {
     pending->pop_back();
     // Dropping v may call ReleaseObj, which appends to `pending`.
   }
+  // Do not keep the high-water capacity of one huge drop for the thread's
+  // life.
+  if (pending->capacity() > 4096) std::vector<Value>().swap(*pending);
   draining = false;
 }
 
@@ -248,9 +264,11 @@ bool ValuesEqual(const Value& a0, const Value& b0) {
     work.pop_back();
     ++units;
     if (a->IsHeap() && b->IsHeap() && a->h() == b->h()) continue;
-    if (a->Is(Tag::kStr) && b->Is(Tag::kStr))
-      units +=
-          std::min(static_cast<StrObj*>(a->h())->s.size(), static_cast<StrObj*>(b->h())->s.size());
+    if (a->Is(Tag::kStr) && b->Is(Tag::kStr)) {
+      // Strings of different lengths differ without reading their bytes.
+      const size_t n = static_cast<StrObj*>(a->h())->s.size();
+      if (n == static_cast<StrObj*>(b->h())->s.size()) units += n;
+    }
     if (!ShallowEqual(*a, *b)) return false;
     if (a->tag() == Tag::kMap) {
       auto* x = static_cast<MapObj*>(a->h());

@@ -21,6 +21,15 @@ namespace {
 
 constexpr uint64_t kSteps = 2'000'000;
 constexpr uint64_t kSlack = 4096;  // the small constant: setup outside the loops
+// Units of work per step. A build without NDEBUG runs Abseil's debug checks,
+// which hash and compare map keys again on each lookup (real work, but only
+// in those builds): map_big_string_keys does 56 units per step in a release
+// build and 64.5 in the sanitizer build.
+#ifdef NDEBUG
+constexpr uint64_t kPerStep = 64;
+#else
+constexpr uint64_t kPerStep = 72;
+#endif
 
 std::vector<std::string> CorpusFiles() {
   std::vector<std::string> out;
@@ -57,7 +66,7 @@ TEST_P(WorkCorpus, WorkStaysWithin64TimesTheStepsCharged) {
   ASSERT_TRUE(r.breach.has_value());
   EXPECT_EQ(r.breach->limit, mty::LimitId::kSteps);
   EXPECT_EQ(r.steps_used, kSteps);
-  EXPECT_LE(work, 64 * r.steps_used + kSlack)
+  EXPECT_LE(work, kPerStep * r.steps_used + kSlack)
       << file << ": " << work << " work units for " << r.steps_used << " steps ("
       << static_cast<double>(work) / static_cast<double>(r.steps_used) << " per step)";
   // Real time too, loosely (the benchmark measures it properly): 2M steps
