@@ -31,8 +31,35 @@ struct Program::Impl {
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Program::~Program() = default;
 
+namespace {
+
+// No std::bad_alloc leaves the API (runtime.md §2): compiling that cannot
+// allocate is kResourceExhausted.
+template <typename F>
+auto Guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of memory while compiling the program");
+  } catch (const std::length_error&) {
+    return absl::ResourceExhaustedError("out of memory while compiling the program");
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_view text,
                                                                    std::string_view file_name) {
+  return Guarded([&] { return FromIrTextUnguarded(text, file_name); });
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
+                                                                   std::string_view file_name) {
+  return Guarded([&] { return FromSourceUnguarded(text, file_name); });
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
+    std::string_view text, std::string_view file_name) {
   auto parsed = ir::ParseText(text, file_name);
   if (!parsed.ok()) return parsed.status();
   auto module = interp::Compile(*parsed, file_name);
@@ -43,8 +70,8 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_v
   return std::make_shared<const Program>(std::move(impl));
 }
 
-absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
-                                                                   std::string_view file_name) {
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
+    std::string_view text, std::string_view file_name) {
   frontend::SourceFile file{std::string(file_name), std::string(text)};
   frontend::Diagnostics diags;
   ir::Program p = frontend::CompileSource(file, diags);
@@ -65,11 +92,13 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_vie
 }
 
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name) {
-  frontend::SourceFile file{std::string(file_name), std::string(text)};
-  frontend::Diagnostics diags;
-  frontend::Module m = frontend::Parse(file, diags);
-  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
-  return frontend::DumpAst(m);
+  return Guarded([&]() -> absl::StatusOr<std::string> {
+    frontend::SourceFile file{std::string(file_name), std::string(text)};
+    frontend::Diagnostics diags;
+    frontend::Module m = frontend::Parse(file, diags);
+    if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
+    return frontend::DumpAst(m);
+  });
 }
 
 void InstallDefaultFsCaps(const Grants& grants) {
@@ -275,6 +304,21 @@ void Runner::Interrupt() {
 }
 
 RunResult Runner::Run() {
+  try {
+    return RunUnguarded();
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  // An allocation outside the loop (its own failures are traps already).
+  RunResult r;
+  r.outcome = Outcome::kTrap;
+  r.code = TrapCode::kBudget;
+  r.message = "out of memory: the host could not allocate";
+  r.exit_code = ir::Trap(r.code).exit_code;
+  return r;
+}
+
+RunResult Runner::RunUnguarded() {
   RunResult r;
   const interp::Module& m = *state_->program->impl_->module;
   int entry = m.FindFunction(state_->options.entry);

@@ -17,6 +17,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
+#include "input.h"
 #include "manifest.h"
 #include "mty/mty.h"
 
@@ -42,27 +43,24 @@ int LoadManifestFile(const std::string& path, std::optional<mty::Policy>* out) {
   auto m = mty::driver::LoadManifest(path);
   if (!m.ok()) {
     std::cerr << m.status().message() << "\n";
-    return m.status().code() == absl::StatusCode::kNotFound ? kExitNoInput : kExitDataErr;
+    // Malformed text is 65; a file that cannot be read (missing, not a
+    // regular file, too large) is 66.
+    return m.status().code() == absl::StatusCode::kInvalidArgument ? kExitDataErr : kExitNoInput;
   }
   *out = *m;
   return 0;
 }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return false;
-  *out = ss.str();
-  return true;
-}
-
-// Reads an input file; returns an exit code on failure.
+// Reads an input program (a regular file of at most kMaxProgramBytes);
+// returns an exit code on failure.
 int ReadInput(const std::string& path, std::string* text) {
-  if (ReadFile(path, text)) return 0;
-  std::cerr << "error: cannot read " << path << "\n";
-  return kExitNoInput;
+  auto read = mty::driver::ReadInputFile(path, mty::kMaxProgramBytes);
+  if (!read.ok()) {
+    std::cerr << "error: cannot read " << path << ": " << read.status().message() << "\n";
+    return kExitNoInput;
+  }
+  *text = std::move(*read);
+  return 0;
 }
 
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as

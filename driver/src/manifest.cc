@@ -1,8 +1,6 @@
 #include "manifest.h"
 
-#include <fcntl.h>
 #include <toml++/toml.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +15,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "input.h"
 #include "mty/ir/policy.h"
 #include "mty/mty.h"
 
@@ -284,16 +283,75 @@ class Checker {
   std::map<std::string, std::pair<std::string, uint32_t>> seen_;
 };
 
-absl::Status ReadError(const std::string& path, int err) {
-  std::string msg = absl::StrCat(
-      path, ": error: cannot read manifest file: ", std::generic_category().message(err));
-  if (err == ENOENT) return absl::NotFoundError(msg);
-  return absl::InvalidArgumentError(msg);
+// toml++ parses dotted keys and nested arrays and tables by recursion, so
+// a hostile manifest (`a.a.a...a = 1` with 50 000 parts) could overflow the
+// stack. This scan bounds both before toml++ sees the text: at most
+// kMaxKeyParts parts in a key (dots since the last `=`, `,`, bracket, brace
+// or newline, outside strings and comments) and kMaxNesting open brackets
+// and braces.
+constexpr int kMaxKeyParts = 64;
+constexpr int kMaxNesting = 64;
+
+absl::Status CheckShape(std::string_view text, std::string_view file_name) {
+  uint32_t line = 1, col = 0;
+  int dots = 0, depth = 0;
+  auto error = [&](const std::string& msg) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file_name), ":", line, ":", col, ": error: ", msg));
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      dots = 0;
+      continue;
+    }
+    if (c == '#') {  // a comment, to the end of the line
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      const bool triple = text.substr(i, 3) == std::string(3, c);
+      const std::string_view close = triple ? text.substr(i, 3) : text.substr(i, 1);
+      size_t j = i + close.size();
+      for (; j < text.size(); ++j) {
+        if (c == '"' && text[j] == '\\') {
+          ++j;
+          continue;
+        }
+        if (text.substr(j, close.size()) == close) break;
+        if (!triple && text[j] == '\n') break;  // unterminated: toml++ reports it
+      }
+      for (size_t k = i; k < j && k < text.size(); ++k)
+        if (text[k] == '\n') {
+          ++line;
+          col = 0;
+        }
+      i = std::min(text.size(), j + close.size()) - 1;
+      continue;
+    }
+    if (c == '.' && ++dots >= kMaxKeyParts)
+      return error(absl::StrCat("a key of more than ", kMaxKeyParts, " dotted parts"));
+    if (c == '=' || c == ',') dots = 0;
+    if (c == '[' || c == '{') {
+      dots = 0;
+      if (++depth > kMaxNesting)
+        return error(absl::StrCat("nesting deeper than ", kMaxNesting, " levels"));
+    }
+    if (c == ']' || c == '}') {
+      dots = 0;
+      if (depth > 0) --depth;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view file_name) {
+  if (absl::Status shape = CheckShape(text, file_name); !shape.ok()) return shape;
   toml::table root;
 #if TOML_EXCEPTIONS
   try {
@@ -317,28 +375,12 @@ absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view
 }
 
 absl::StatusOr<ir::Policy> LoadManifest(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ReadError(path, errno);
-  std::string text;
-  char buf[16384];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      close(fd);
-      return ReadError(path, err);
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > kMaxManifestBytes) {
-      close(fd);
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": error: manifest file is too large (over 1 MiB)"));
-    }
-  }
-  close(fd);
-  return ParseManifest(text, path);
+  auto text = ReadInputFile(path, kMaxManifestBytes);
+  if (!text.ok())
+    return absl::Status(
+        text.status().code(),
+        absl::StrCat(path, ": error: cannot read manifest file: ", text.status().message()));
+  return ParseManifest(*text, path);
 }
 
 }  // namespace mty::driver

@@ -381,8 +381,86 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
   return Unit();
 }
 
+namespace {
+
+// AST nodes under `e`, each use of a constant counted as that constant's
+// terms; saturates at `cap`.
+struct TermCounter {
+  Globals& g;
+  uint64_t cap;
+  uint64_t n = 0;
+  void Add(uint64_t k) { n = std::min(cap, n + k); }
+  void Pat(const Pattern* p) {
+    if (!p || n >= cap) return;
+    Add(1);
+    for (const PatPtr& s : p->subs) Pat(s.get());
+    Expr(p->lit.get());
+    Expr(p->hi.get());
+  }
+  void Block(const mty::frontend::Block* b) {
+    if (!b) return;
+    for (const Stmt& s : b->stmts) {
+      Pat(s.pat.get());
+      Expr(s.expr.get());
+    }
+  }
+  void Expr(const mty::frontend::Expr* e) {
+    if (!e || n >= cap) return;
+    Add(1);
+    if (e->kind == Expr::Kind::kPath && e->segs.size() == 1 && g.consts.count(e->segs[0].name))
+      Add(g.ConstTerms(e->segs[0].name));
+    Expr(e->lhs.get());
+    Expr(e->rhs.get());
+    Expr(e->cond.get());
+    Block(e->then_block.get());
+    Expr(e->else_expr.get());
+    Pat(e->pat.get());
+    for (const ExprPtr& a : e->args) Expr(a.get());
+    for (const FieldInit& f : e->fields) Expr(f.value.get());
+    for (const MatchArm& a : e->arms) {
+      Pat(a.pat.get());
+      Expr(a.guard.get());
+      Expr(a.body.get());
+    }
+    for (const ClosureParam& p : e->params) Pat(p.pat.get());
+    Expr(e->closure_body.get());
+    for (const SandboxEntry& en : e->entries) Expr(en.value.get());
+  }
+};
+
+}  // namespace
+
+uint64_t Globals::ConstTerms(const std::string& name) {
+  auto [it, fresh] = const_terms.emplace(name, 0);
+  if (!fresh) return it->second;  // memoised, or 0 while in progress (a cycle: MT1007)
+  TermCounter c{*this, kMaxConstTerms + 1};
+  c.Expr(consts.at(name)->value.get());
+  const_terms[name] = c.n;
+  return c.n;
+}
+
 FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
   const ConstDecl* c = g_.consts.at(name);
+  if (g_.ConstTerms(name) > Globals::kMaxConstTerms) {
+    // One diagnostic per constant, at its declaration.
+    if (g_.const_too_large.insert(name).second)
+      Error("MT1016", c->loc,
+            absl::StrCat("constant `", name, "` is too large: each use inlines more than ",
+                         Globals::kMaxConstTerms, " terms"),
+            "compute it in a function, or split it so that each use stays small");
+    return Unit();
+  }
+  g_.const_inlined += g_.ConstTerms(name);
+  if (g_.const_inlined > Globals::kMaxInlinedTerms) {
+    if (!g_.inlined_reported) {
+      g_.inlined_reported = true;
+      Error("MT1016", loc,
+            absl::StrCat("constants are too large: their uses inline more than ",
+                         Globals::kMaxInlinedTerms, " terms in all"),
+            "compute large constants in a function");
+    }
+    return Unit();
+  }
   static thread_local int depth = 0;
   if (depth > 64) {
     Error("MT1007", loc, absl::StrCat("constant `", name, "` refers to itself"));

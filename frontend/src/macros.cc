@@ -16,13 +16,16 @@ namespace {
 
 constexpr int kMaxMacroDepth = 32;
 constexpr int kMaxExpansions = 10000;
+// Nodes all expansions may create: argument copies plus body tokens.
+constexpr uint64_t kMaxExpandedNodes = uint64_t{1} << 18;
 
 // Deep copies of AST nodes: each use of a macro parameter gets its own copy
 // of the argument.
-ExprPtr CloneExpr(const Expr* e);
+ExprPtr CloneExpr(const Expr* e, uint64_t& n);
 
-PatPtr ClonePat(const Pattern* p) {
+PatPtr ClonePat(const Pattern* p, uint64_t& n) {
   if (!p) return nullptr;
+  ++n;
   auto c = std::make_unique<Pattern>();
   c->kind = p->kind;
   c->loc = p->loc;
@@ -30,34 +33,36 @@ PatPtr ClonePat(const Pattern* p) {
   c->is_mut = p->is_mut;
   c->path = p->path;
   c->has_parens = p->has_parens;
-  for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get()));
+  for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get(), n));
   c->field_names = p->field_names;
   c->has_rest = p->has_rest;
-  c->lit = CloneExpr(p->lit.get());
-  c->hi = CloneExpr(p->hi.get());
+  c->lit = CloneExpr(p->lit.get(), n);
+  c->hi = CloneExpr(p->hi.get(), n);
   c->inclusive = p->inclusive;
   return c;
 }
 
-std::unique_ptr<Block> CloneBlock(const Block* b) {
+std::unique_ptr<Block> CloneBlock(const Block* b, uint64_t& n) {
   if (!b) return nullptr;
+  ++n;
   auto c = std::make_unique<Block>();
   c->loc = b->loc;
   for (const Stmt& s : b->stmts) {
     Stmt t;
     t.kind = s.kind;
     t.loc = s.loc;
-    t.pat = ClonePat(s.pat.get());
+    t.pat = ClonePat(s.pat.get(), n);
     t.type = s.type;
-    t.expr = CloneExpr(s.expr.get());
+    t.expr = CloneExpr(s.expr.get(), n);
     t.has_semi = s.has_semi;
     c->stmts.push_back(std::move(t));
   }
   return c;
 }
 
-ExprPtr CloneExpr(const Expr* e) {
+ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   if (!e) return nullptr;
+  ++n;
   auto c = std::make_unique<Expr>();
   c->kind = e->kind;
   c->loc = e->loc;
@@ -70,24 +75,24 @@ ExprPtr CloneExpr(const Expr* e) {
   c->has_op = e->has_op;
   c->is_mut = e->is_mut;
   c->inclusive = e->inclusive;
-  c->lhs = CloneExpr(e->lhs.get());
-  c->rhs = CloneExpr(e->rhs.get());
-  c->cond = CloneExpr(e->cond.get());
-  c->then_block = CloneBlock(e->then_block.get());
-  c->else_expr = CloneExpr(e->else_expr.get());
-  c->pat = ClonePat(e->pat.get());
-  for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get()));
+  c->lhs = CloneExpr(e->lhs.get(), n);
+  c->rhs = CloneExpr(e->rhs.get(), n);
+  c->cond = CloneExpr(e->cond.get(), n);
+  c->then_block = CloneBlock(e->then_block.get(), n);
+  c->else_expr = CloneExpr(e->else_expr.get(), n);
+  c->pat = ClonePat(e->pat.get(), n);
+  for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get(), n));
   for (const FieldInit& f : e->fields)
-    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get()), f.loc});
+    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get(), n), f.loc});
   for (const MatchArm& a : e->arms)
-    c->arms.push_back(
-        MatchArm{ClonePat(a.pat.get()), CloneExpr(a.guard.get()), CloneExpr(a.body.get()), a.loc});
+    c->arms.push_back(MatchArm{ClonePat(a.pat.get(), n), CloneExpr(a.guard.get(), n),
+                               CloneExpr(a.body.get(), n), a.loc});
   for (const ClosureParam& p : e->params)
-    c->params.push_back(ClosureParam{ClonePat(p.pat.get()), p.type});
-  c->closure_body = CloneExpr(e->closure_body.get());
+    c->params.push_back(ClosureParam{ClonePat(p.pat.get(), n), p.type});
+  c->closure_body = CloneExpr(e->closure_body.get(), n);
   c->type = e->type;
   for (const SandboxEntry& en : e->entries)
-    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get()), en.loc});
+    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get(), n), en.loc});
   return c;
 }
 
@@ -160,7 +165,19 @@ std::unique_ptr<Block> Parser::ParseMacroBody(
 ExprPtr Parser::NamePath(const std::string& name, Loc loc) {
   if (subst_) {
     auto it = subst_->find(name);
-    if (it != subst_->end()) return CloneExpr(it->second);
+    if (it != subst_->end()) {
+      // Each use of a parameter copies the argument: the copies count
+      // towards the expansion limit (doubling macros stop here).
+      if (sh_.expansion_overflow) return Make(EK::kUnit, loc);
+      ExprPtr c = CloneExpr(it->second, sh_.expanded);
+      if (sh_.expanded > kMaxExpandedNodes && !sh_.expansion_overflow) {
+        sh_.expansion_overflow = true;
+        ReportAt("MT0031", loc, "macro expansion is too large",
+                 "the expansions of a program are limited to " + std::to_string(kMaxExpandedNodes) +
+                     " nodes in all");
+      }
+      return c;
+    }
   }
   auto e = Make(EK::kPath, loc);
   e->segs.push_back(PathSeg{Renamed(name), loc});
@@ -250,6 +267,14 @@ ExprPtr Parser::Expand(const std::string& name, const MacroDef& def, std::vector
     sh_.expansion_overflow = true;
     ReportAt("MT0030", loc, "recursion limit reached while expanding `" + name + "!`",
              "macro expansion is limited to " + std::to_string(kMaxMacroDepth) + " nested levels");
+    return unit;
+  }
+  sh_.expanded += def.body_end - def.body_begin;
+  if (sh_.expanded > kMaxExpandedNodes) {
+    sh_.expansion_overflow = true;
+    ReportAt("MT0031", loc, "macro expansion is too large",
+             "the expansions of a program are limited to " + std::to_string(kMaxExpandedNodes) +
+                 " nodes in all");
     return unit;
   }
   if (args.size() != def.params.size()) {

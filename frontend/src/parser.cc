@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lexer.h"
+#include "mty/ir/text.h"
 #include "parser_internal.h"
 
 namespace mty::frontend {
@@ -2162,6 +2163,12 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   using parser_internal::FatalError;
   using parser_internal::Parser;
   using parser_internal::Shared;
+  if (file.text.size() > ir::kMaxProgramBytes) {
+    diags.Error("MT0032", Loc{1, 1}, ir::ProgramTooLargeMessage(file.text.size()));
+    Module m;
+    m.file = file.name;
+    return m;
+  }
   Diagnostics lex_diags, parse_diags;
   LexResult lexed = Lex(file.text, lex_diags);
   Shared sh;

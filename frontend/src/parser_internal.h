@@ -47,6 +47,7 @@ struct Shared {
   int depth = 0;
   int macro_depth = 0;
   int expansions = 0;
+  uint64_t expanded = 0;  // nodes made by expansion (macros.cc)
   bool expansion_overflow = false;
   int fresh = 0;
 };

@@ -34,6 +34,7 @@ using ir::TrapText;
 using ir::Breach;
 using ir::GrantId;
 using ir::Grants;
+using ir::kMaxProgramBytes;
 using ir::LimitId;
 using ir::Limits;
 using ir::MailboxPolicy;
@@ -166,6 +167,10 @@ class Program {
  private:
   std::unique_ptr<Impl> impl_;
   friend class Runner;
+  static absl::StatusOr<std::shared_ptr<const Program>> FromIrTextUnguarded(
+      std::string_view text, std::string_view file_name);
+  static absl::StatusOr<std::shared_ptr<const Program>> FromSourceUnguarded(
+      std::string_view text, std::string_view file_name);
 };
 
 // A run that another thread can interrupt.
@@ -177,6 +182,7 @@ class Runner {
   void Interrupt();  // thread-safe; the run stops at its next safepoint
 
  private:
+  RunResult RunUnguarded();
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -232,18 +232,27 @@ std::string QuoteDebug(std::string_view s) {
   return out + "\"";
 }
 
-std::string Display(const Module& m, const Value& v) {
+namespace {
+
+std::string Bounded(const Module& m, const Value& v, bool debug, size_t max_bytes) {
   std::string s;
   Render r;
-  Print(m, v, false, true, 0, s, r);
+  // Printing stops once this much work is done (a shared DAG returned from
+  // main or panicked with must not be expanded: 2^34 nodes from 34 steps).
+  r.limit = max_bytes;
+  Print(m, v, debug, true, 0, s, r);
+  if (r.over) absl::StrAppend(&s, "... (truncated at ", max_bytes, " B)");
   return s;
 }
 
-std::string Debug(const Module& m, const Value& v) {
-  std::string s;
-  Render r;
-  Print(m, v, true, true, 0, s, r);
-  return s;
+}  // namespace
+
+std::string Display(const Module& m, const Value& v, size_t max_bytes) {
+  return Bounded(m, v, false, max_bytes);
+}
+
+std::string Debug(const Module& m, const Value& v, size_t max_bytes) {
+  return Bounded(m, v, true, max_bytes);
 }
 
 bool Render::To(Ctx& cx, const Value& v, bool debug, std::string* out) {

@@ -1175,6 +1175,9 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text) {
 }
 
 absl::StatusOr<Program> ParseText(std::string_view text, std::string_view file_name) {
+  if (text.size() > kMaxProgramBytes)
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file_name), ":1:1: error: ", ProgramTooLargeMessage(text.size())));
   Parser parser(text, file_name);
   return parser.Run();
 }

@@ -614,4 +614,9 @@ Policy Policy::Intersect(const Policy& a, const Policy& b) {
   return out;
 }
 
+std::string ProgramTooLargeMessage(size_t bytes) {
+  return absl::StrCat("the program is too large: ", bytes, " bytes, over the limit of ",
+                      kMaxProgramBytes >> 20, " MiB");
+}
+
 }  // namespace mty::ir

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -259,11 +260,30 @@ TEST(Manifest, UnreadableFile) {
   EXPECT_EQ(m.status().message(),
             missing + ": error: cannot read manifest file: No such file or directory");
 
+  // A directory, a device or a FIFO is not read at all, and a file over
+  // 1 MiB not past its limit; none of them is "malformed" (exit 65).
   std::string dir = Fixture("");
   m = LoadManifest(dir);
   ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(m.status().message(), dir + ": error: cannot read manifest file: Is a directory");
+
+  m = LoadManifest("/dev/zero");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(m.status().message(),
+            "/dev/zero: error: cannot read manifest file: not a regular file");
+
+  std::string big = ::testing::TempDir() + "/big_manifest.toml";
+  {
+    std::ofstream out(big);
+    out << "[sandbox]\n" << std::string((1 << 20) + 1, '#');
+  }
+  m = LoadManifest(big);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(m.status().message(),
+            big + ": error: cannot read manifest file: larger than the limit of 1 MiB");
 }
 
 }  // namespace

@@ -268,8 +268,12 @@ class Task {
   friend struct Exec;
 };
 
-// Printing (`log`, `to_str`, `{:?}`) per language.md §4.
-std::string Display(const Module& m, const Value& v);
-std::string Debug(const Module& m, const Value& v);
+// Printing per language.md §4 for the host (a run's result, main's Err, a
+// panic's message): the Display or Debug form of v, at most about max_bytes
+// of it, then `... (truncated at N B)`. (`log`, `to_str` and `{:?}` print
+// with their work charged: Render in builtins.h.)
+inline constexpr size_t kMaxHostPrintBytes = size_t{1} << 20;
+std::string Display(const Module& m, const Value& v, size_t max_bytes = kMaxHostPrintBytes);
+std::string Debug(const Module& m, const Value& v, size_t max_bytes = kMaxHostPrintBytes);
 
 }  // namespace mty::interp

@@ -271,4 +271,11 @@ bool HostEntryAllows(std::string_view entry, std::string_view host_port);
 // Whether any entry of the list admits the request (per family).
 bool ListAllows(GrantId id, const std::vector<std::string>& list, std::string_view request);
 
+// The largest program text, MtyIR or Mighty source, that mty compiles
+// (runtime.md §2, "Compiling is bounded too"): longer text is an error
+// located at 1:1 before anything else is done with it, and `mty run`
+// refuses a larger file before reading it.
+inline constexpr size_t kMaxProgramBytes = size_t{16} << 20;
+std::string ProgramTooLargeMessage(size_t bytes);
+
 }  // namespace mty::ir

@@ -1,0 +1,68 @@
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+
+namespace mty::driver {
+
+namespace {
+
+absl::Status Failed(int err) {
+  std::string msg = std::generic_category().message(err);
+  if (err == ENOENT || err == ENOTDIR) return absl::NotFoundError(msg);
+  if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(msg);
+  return absl::UnavailableError(msg);
+}
+
+std::string SizeText(size_t bytes) {
+  if (bytes % (size_t{1} << 20) == 0) return absl::StrCat(bytes >> 20, " MiB");
+  if (bytes % 1024 == 0) return absl::StrCat(bytes >> 10, " KiB");
+  return absl::StrCat(bytes, " B");
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Failed(errno);
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0) return Failed(errno);
+  if (!S_ISREG(st.st_mode))
+    return absl::FailedPreconditionError(S_ISDIR(st.st_mode) ? "Is a directory"
+                                                             : "not a regular file");
+  auto too_large = [&] {
+    return absl::OutOfRangeError(absl::StrCat("larger than the limit of ", SizeText(max_bytes)));
+  };
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
+  std::string text;
+  text.resize(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  // The size may change while reading: read to the end, at most max + 1.
+  for (;;) {
+    if (got == text.size()) {
+      if (text.size() > max_bytes) return too_large();
+      text.resize(std::min(max_bytes + 1, std::max<size_t>(text.size() * 2, 4096)));
+    }
+    ssize_t n = read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Failed(errno);
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (got > max_bytes) return too_large();
+  text.resize(got);
+  return text;
+}
+
+}  // namespace mty::driver
