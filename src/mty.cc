@@ -11,6 +11,7 @@
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
+#include "mty/interp/heap.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/text.h"
@@ -276,6 +277,8 @@ std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
 
 struct Runner::State {
   std::atomic<bool> interrupted{false};  // Runner::Interrupt
+  // Real bytes: counted while Run() runs (mty/interp/heap.h).
+  interp::HeapAccount heap;
   std::shared_ptr<const Program> program;
   RunOptions options;
   CallbackHost out;
@@ -283,7 +286,9 @@ struct Runner::State {
   std::shared_ptr<runtime::BudgetTracker> root;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
-      : program(std::move(p)),
+      : heap(o.heap_ceiling ? o.heap_ceiling
+                            : interp::HeapCeilingFor(o.policy.limits.Get(LimitId::kMemory))),
+        program(std::move(p)),
         options(std::move(o)),
         out(options),
         host(&out, MakeHostOptions(options, &interrupted)),
@@ -304,12 +309,35 @@ void Runner::Interrupt() {
 }
 
 RunResult Runner::Run() {
-  try {
-    return RunUnguarded();
-  } catch (const std::bad_alloc&) {
-  } catch (const std::length_error&) {
+  RunResult r;
+  {
+    interp::HeapScope scope(&state_->heap);
+    try {
+      r = RunUnguarded();
+    } catch (const std::bad_alloc&) {
+      r = OutOfMemory();
+    } catch (const std::length_error&) {
+      r = OutOfMemory();
+    }
   }
-  // An allocation outside the loop (its own failures are traps already).
+  r.heap_peak = state_->heap.peak();
+  // Past the ceiling with no safepoint after it: still the breach.
+  if (state_->heap.over() && (r.outcome == Outcome::kOk || r.outcome == Outcome::kMainErr ||
+                              (r.outcome == Outcome::kTrap && r.code == TrapCode::kBudget))) {
+    ir::Breach b = interp::RealHeapBreach(state_->heap);
+    r.outcome = Outcome::kBreach;
+    r.code = b.Code();
+    r.message = b.Message();
+    r.exit_code = b.ExitCode();
+    r.mem_used = b.observed;
+    r.mem_limit = b.bound;
+    r.breach = std::move(b);
+  }
+  return r;
+}
+
+// An allocation outside the loop failed (the loop's own are traps already).
+RunResult Runner::OutOfMemory() {
   RunResult r;
   r.outcome = Outcome::kTrap;
   r.code = TrapCode::kBudget;

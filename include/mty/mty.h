@@ -82,6 +82,12 @@ struct RunOptions {
   // callback, in contrast, is the host's own code and may block.
   int stdout_fd = -1;
   int stderr_fd = -1;
+  // The real-bytes ceiling (runtime.md §2): the most heap the run may
+  // really use, agents included, counted by mty's accounting allocator.
+  // 0: 2 x the memory limit + 16 MiB, or, with no memory limit, 4 GiB or
+  // half the machine's memory, whichever is smaller. Passing it is a
+  // memory breach whose message says `real heap` (exit 4).
+  uint64_t heap_ceiling = 0;
 };
 
 // How a run ended, with everything a host needs to act on it without
@@ -106,6 +112,8 @@ struct RunResult {
   uint64_t mem_limit = 0;
   uint64_t output_bytes = 0;  // counted when some output limit applies
   uint64_t agents_spawned = 0;
+  // The most heap the run really held (bytes, the accounting allocator).
+  uint64_t heap_peak = 0;
 
   // What `mty run` prints on stderr for this result ("" for a clean exit).
   std::string Report() const;
@@ -183,6 +191,7 @@ class Runner {
 
  private:
   RunResult RunUnguarded();
+  static RunResult OutOfMemory();
   struct State;
   std::unique_ptr<State> state_;
 };

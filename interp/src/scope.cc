@@ -2,6 +2,7 @@
 // Flush), the depth limit, sandbox scopes (a child tracker per entry), and
 // the wall/CPU fences published to the watchdog.
 #include "exec.h"
+#include "mty/interp/heap.h"
 
 namespace mty::interp {
 
@@ -170,6 +171,8 @@ Stop Exec::CheckDeadlines(Task& t) {
 Stop Exec::Poked(Task& t) {
   t.interrupt_.store(false, std::memory_order_relaxed);
   if (t.cancel_.exchange(false, std::memory_order_relaxed)) return Stop::kInterrupted;
+  if (HeapAccount* heap = CurrentHeapAccount(); heap && heap->over())
+    return Breach(t, RealHeapBreach(*heap));
   return CheckDeadlines(t);
 }
 

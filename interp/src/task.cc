@@ -4,6 +4,7 @@
 #include <new>
 
 #include "exec.h"
+#include "mty/interp/heap.h"
 
 namespace mty::interp {
 
@@ -232,9 +233,17 @@ ExecOutcome Task::Run() {
   // run may have used some since this task last ran).
   Exec::Refill(*this);
   if (exact_) relax_exact_ = true;  // back to metered at the next jump if there is room
+  // The run's real heap (mty/interp/heap.h) wakes this task when it passes
+  // its ceiling; the task stops at its next safepoint (Exec::Poked).
+  HeapAccount* heap = CurrentHeapAccount();
+  std::atomic<bool>* prev_wake = heap ? heap->SetWake(&interrupt_) : nullptr;
+  if (heap && heap->over()) interrupt_.store(true, std::memory_order_relaxed);
   struct EndRun {
     Task& t;
+    HeapAccount* heap;
+    std::atomic<bool>* prev_wake;
     ~EndRun() {
+      if (heap) heap->SetWake(prev_wake);
       t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
       t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
       t.running_ = false;
@@ -242,7 +251,7 @@ ExecOutcome Task::Run() {
       t.fences_.cpu_deadline.store(Fences::kNone, std::memory_order_relaxed);
       if (t.watcher_) t.watcher_->FencesChanged(t);
     }
-  } end_run{*this};
+  } end_run{*this, heap, prev_wake};
   try {
     Stop s = Stop::kReMode;
     if (Stop d = Exec::CheckDeadlines(*this); d != Stop::kContinue) {
@@ -281,6 +290,8 @@ ExecOutcome Task::Run() {
     }
     return Exec::Finish(*this, s);
   } catch (const std::bad_alloc&) {
+    if (heap && heap->over())
+      return Exec::Finish(*this, Exec::Breach(*this, RealHeapBreach(*heap)));
     Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: the host could not allocate");
     return Exec::Finish(*this, Stop::kTrap);
   } catch (const std::length_error&) {

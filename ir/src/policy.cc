@@ -232,6 +232,10 @@ int Breach::ExitCode() const { return limit ? Limit(*limit).exit_code : Trap(Cod
 std::string Breach::Message() const {
   std::string text = limit ? BreachText(*limit, bound, observed, subject)
                            : absl::StrCat("capability outside sandbox: ", Key(), " ", subject);
+  // The real-bytes ceiling of the memory limit (runtime.md §2).
+  if (limit == LimitId::kMemory && subject == kRealHeapSubject)
+    text =
+        absl::StrCat("memory budget exceeded: real heap ", observed, " B > ceiling ", bound, " B");
   if (sandbox.empty()) return text;
   return absl::StrCat("sandbox ", sandbox, ": ", text);
 }

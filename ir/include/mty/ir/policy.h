@@ -229,6 +229,10 @@ std::string BreachText(LimitId id, uint64_t limit, uint64_t used = 0,
 
 // One limit gone over, or one capability request refused: what a budget
 // tracker reports and what a run's result carries.
+// The subject of a memory breach at the real-bytes ceiling (runtime.md §2),
+// not the estimate: its message says `real heap`.
+inline constexpr char kRealHeapSubject[] = "real heap";
+
 struct Breach {
   std::optional<LimitId> limit;  // exactly one of limit and grant is set
   std::optional<GrantId> grant;
