@@ -95,11 +95,30 @@ struct Exec {
   // Pushes a frame for fn `fi` at the top of the stack; its locals are
   // initialised to (), its constants materialised. Arguments are written by
   // the caller afterwards at stack_[base + 1 + i]. False at the depth limit.
-  static bool PushFrame(Task& t, uint32_t fi, uint32_t base, uint32_t ret_pc, int32_t ret_reg) {
-    if (t.frames_.size() >= t.depth_limit_) return false;
+  // The call stack's memory (runtime.md §2): its high-water mark, charged
+  // as the stacks grow (they double): 16 B per register slot past the first
+  // kFreeRegisters and 64 B per frame slot past the first kFreeFrames.
+  static constexpr size_t kFreeRegisters = 64;
+  static constexpr size_t kFreeFrames = 16;
+  static constexpr uint64_t kRegisterBytes = 16;
+  static constexpr uint64_t kFrameBytes = 64;
+  enum class Push : uint8_t { kOk, kGrew, kDepth };
+  // kGrew: the stacks grew and t.mem_used_ has been charged for it (the
+  // caller reloads its counter and checks the limit).
+  static Push PushFrame(Task& t, uint32_t fi, uint32_t base, uint32_t ret_pc, int32_t ret_reg) {
+    if (t.frames_.size() >= t.depth_limit_) return Push::kDepth;
     const CompiledFunction& f = t.module_->functions[fi];
     size_t need = static_cast<size_t>(base) + f.frame_size;
-    if (t.stack_.size() < need) t.stack_.resize(std::max(need, t.stack_.size() * 2));
+    Push result = Push::kOk;
+    if (t.stack_.size() < need) [[unlikely]] {
+      const size_t old = t.stack_.size();
+      t.stack_.resize(std::max(need, old * 2));
+      const size_t from = std::max(old, kFreeRegisters);
+      if (t.stack_.size() > from) {
+        t.mem_used_ += kRegisterBytes * (t.stack_.size() - from);
+        result = Push::kGrew;
+      }
+    }
     // Registers above the top frame hold no heap values (PopFrame releases
     // them), so they are initialised without release checks.
     Value* r = t.stack_.data() + base;
@@ -113,8 +132,16 @@ struct Exec {
         r[f.num_locals + i].RawCopyImmediate(c[i]);
       }
     }
+    const size_t cap = t.frames_.capacity();
     t.frames_.push_back(Frame{fi, f.frame_size, base, ret_pc, ret_reg, t.next_frame_id_++});
-    return true;
+    if (t.frames_.capacity() != cap) [[unlikely]] {
+      const size_t from = std::max(cap, kFreeFrames);
+      if (t.frames_.capacity() > from) {
+        t.mem_used_ += kFrameBytes * (t.frames_.capacity() - from);
+        result = Push::kGrew;
+      }
+    }
+    return result;
   }
 
   static void PopFrame(Task& t) {

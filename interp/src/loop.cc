@@ -57,6 +57,19 @@ Stop Exec::Loop(Task& t) {
     t.steps_left_ = steps;                    \
     t.mem_used_ = mem;                        \
   } while (0)
+// After PushFrame returned kGrew: the stacks' growth was charged to
+// t.mem_used_; over the limit, the frame is taken back and the call
+// breaches (t.pc_ is the call's: SAVE() came first).
+#define STACK_GREW()                      \
+  do {                                    \
+    if constexpr (M != Mode::kFree) {     \
+      mem = t.mem_used_;                  \
+      if (mem > mem_limit) [[unlikely]] { \
+        PopFrame(t);                      \
+        return Stop::kMemBudget;          \
+      }                                   \
+    }                                     \
+  } while (0)
 #define RELOAD()                                 \
   do {                                           \
     fn = &mod.functions[t.frames_.back().fn];    \
@@ -273,7 +286,7 @@ dispatch:
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
     *dst = std::move(v);
     AddEst(chain, delta);
-    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst));
+    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst) + kMapEntryBytes);
     NEXT_OR_EXACT();
   }
 
@@ -558,7 +571,7 @@ dispatch:
       o->captures.push_back(R[a.reg]);
       if (a.move) R[a.reg].Kill();
     }
-    CHARGE_MEM(16);
+    CHARGE_MEM(ClosureCharge(d.args.size()));
     R[pc->a] = std::move(v);
     NEXT();
   }
@@ -580,8 +593,11 @@ dispatch:
     for (const ArgDesc& a : d.args) DEAD_CHECK(R[a.reg]);
     SAFEPOINT(ret_pc - 1);
     SAVE();
-    if (!PushFrame(t, static_cast<uint32_t>(d.callee), base, ret_pc, ret_reg))
-      return Breach(t, DepthBreach(t));
+    if (Push p = PushFrame(t, static_cast<uint32_t>(d.callee), base, ret_pc, ret_reg);
+        p != Push::kOk) [[unlikely]] {
+      if (p == Push::kDepth) return Breach(t, DepthBreach(t));
+      STACK_GREW();
+    }
     Value* caller = t.stack_.data() + t.frames_[t.frames_.size() - 2].base;
     Value* callee = t.stack_.data() + base;
     for (size_t i = 0; i < d.args.size(); ++i) {
@@ -1037,7 +1053,10 @@ push_call_target : {
   const int32_t ret_reg = static_cast<int32_t>(t.frames_.back().base) + pc->a;
   SAFEPOINT(ret_pc - 1);
   SAVE();
-  if (!PushFrame(t, target_for_push, base, ret_pc, ret_reg)) return Breach(t, DepthBreach(t));
+  if (Push p = PushFrame(t, target_for_push, base, ret_pc, ret_reg); p != Push::kOk) [[unlikely]] {
+    if (p == Push::kDepth) return Breach(t, DepthBreach(t));
+    STACK_GREW();
+  }
   Value* callee = t.stack_.data() + base;
   for (size_t i = 0; i < args.size(); ++i) callee[1 + i] = std::move(args[i]);
   args.clear();

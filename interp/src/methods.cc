@@ -536,8 +536,8 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
   }
   if (id == N::kPush) {
     uint64_t e = Estimate(args[0]);
-    if (!cx.Charge(e)) return Fail();
     a = static_cast<ArrayObj*>(MakeUnique(recv));
+    if (!cx.Charge(PushCharge(*a, e))) return Fail();
     a->items.push_back(std::move(args[0]));
     a->est += e;
     *delta = static_cast<int64_t>(e);
@@ -834,7 +834,7 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       return cx.Charge(est) ? Ok() : Fail();
     }
     uint64_t e = Estimate(args[0]) + Estimate(args[1]);
-    if (!cx.Charge(e)) return Fail();
+    if (!cx.Charge(e + kMapEntryBytes)) return Fail();
     m->Append(std::move(args[0]), std::move(args[1]));
     m->est += e;
     *delta = static_cast<int64_t>(e);

@@ -812,6 +812,12 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->type = std::string(name);
   a->name = absl::StrCat(std::string(name), "#", a->id);
   a->tracker = BudgetTracker::Child(scope, Policy{});
+  // The agent itself (its record, task, mailbox): a fixed charge; its state
+  // is charged as its initialiser builds it.
+  if (std::optional<ir::Breach> b = a->tracker->Charge(0, kAgentBytes, 0)) {
+    err->breach = std::move(b);
+    return std::nullopt;
+  }
   a->init_args = args;
   a->sup = spawning_sup_;
   // The tightest mailbox on its chain; the innermost policy.

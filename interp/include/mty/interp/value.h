@@ -182,6 +182,23 @@ struct ArrayObj : HeapObj {
   explicit ArrayObj(Tag k) : HeapObj(k) {}
 };
 
+// What a push of an element estimated at `est` onto `a` charges (runtime.md
+// §2): a vec's charge follows the storage it really holds. When the vec is
+// full its storage doubles, and all the new slots are charged then (16 B
+// each); each element is charged what it holds beyond its 16 B slot.
+inline uint64_t PushCharge(const ArrayObj& a, uint64_t est) {
+  const size_t n = a.items.size();
+  const uint64_t beyond = est > 16 ? est - 16 : 0;
+  if (n < a.items.capacity()) return beyond;
+  const size_t grown = std::max<size_t>(1, 2 * n);  // libstdc++'s doubling
+  return beyond + 16 * (grown - n);
+}
+
+// What adding a key to a map charges besides est(key) + est(value): the
+// entry's links and its index slot (the map's own estimate, what a value
+// containing it is charged, stays 24 + the sum of its keys and values).
+inline constexpr uint64_t kMapEntryBytes = 48;
+
 struct AdtObj : HeapObj {
   uint32_t adt = 0;
   uint32_t variant = 0;
@@ -273,6 +290,10 @@ struct ClosureObj : HeapObj {
   std::vector<Value> captures;
   ClosureObj() : HeapObj(Tag::kClosure) { est = 16; }
 };
+// What making a closure charges (runtime.md §2, "closures as they really
+// cost"): its 16 B value, the environment object (64 B) and 16 B per
+// captured value (the captures themselves are shared, not copied).
+inline uint64_t ClosureCharge(size_t captures) { return 16 + 64 + 16 * captures; }
 
 // A resolved projection step stored in a reference.
 struct RefStep {
