@@ -38,6 +38,10 @@ namespace {
 // allocate is kResourceExhausted.
 template <typename F>
 auto Guarded(F&& f) -> decltype(f()) {
+  // Compiling is bounded in real bytes too (strict: every allocation past
+  // the ceiling is refused; the front end is exception safe).
+  interp::HeapAccount heap(interp::DefaultHeapCeiling(), /*strict=*/true);
+  interp::HeapScope scope(&heap);
   try {
     return f();
   } catch (const std::bad_alloc&) {
