@@ -766,11 +766,13 @@ dispatch:
     GATHER_ARGS(d, 0);
     SAVE();
     herr.Clear();
+    if constexpr (M != Mode::kFree) herr.memory_left = mem_limit > mem ? mem_limit - mem : 0;
     std::optional<Value> out;
     if (d.id >= 0 && t.host_)
       out = t.host_->InvokeEffect(static_cast<ir::EffectId>(d.id), args, Scope(t), &herr);
     if (!out) {
-      if (herr.wait) WAIT_FOR_HOST();  // a sleep: the host resumes the task
+      if (herr.memory_needed) CHARGE_MEM(herr.memory_needed);  // breaches: more than is left
+      if (herr.wait) WAIT_FOR_HOST();                          // a sleep: the host resumes the task
       if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.
       if (herr.code == TrapCode::kBudget) {

@@ -454,7 +454,8 @@ FsCap FsCap::Intersect(const FsCap& other) const {
   return cap;
 }
 
-absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path) const {
+absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_bytes,
+                                            uint64_t* too_large) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenRegular(*t, path, O_RDONLY);
@@ -464,17 +465,28 @@ absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path) const {
   if (st.st_size > kMaxReadBytes) {
     return absl::InternalError(absl::StrCat("io: ", std::string(path), ": file too large"));
   }
+  auto over = [&](uint64_t size) {
+    if (too_large) *too_large = size;
+    return absl::ResourceExhaustedError(
+        absl::StrCat("io: ", std::string(path), ": ", size, " bytes, more than the budget allows"));
+  };
+  // The budget is checked before any byte is read.
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return over(static_cast<uint64_t>(st.st_size));
   std::string out;
   out.reserve(static_cast<size_t>(st.st_size));
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(fd->get(), buf, sizeof buf);
+    // Never more than max_bytes + 1 (the file may grow while it is read).
+    const uint64_t left = max_bytes - std::min<uint64_t>(max_bytes, out.size());
+    const uint64_t room = left == UINT64_MAX ? left : left + 1;
+    ssize_t n = ::read(fd->get(), buf, static_cast<size_t>(std::min<uint64_t>(sizeof buf, room)));
     if (n < 0) {
       if (errno == EINTR) continue;
       return Io(path, errno);
     }
     if (n == 0) break;
     out.append(buf, static_cast<size_t>(n));
+    if (out.size() > max_bytes) return over(out.size());
     if (static_cast<int64_t>(out.size()) > kMaxReadBytes) {
       return absl::InternalError(absl::StrCat("io: ", std::string(path), ": file too large"));
     }

@@ -162,17 +162,40 @@ std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (std::optional<Value> fail_ = FsTarget(c, &p, &cap); fail_ || c.err->code != TrapCode::kNone) \
   return fail_
 
+// A file's result charged before it is read (runtime.md §2): a file whose
+// value would take more than the memory budget has left is never read; the
+// caller charges its estimate instead, which is the breach. `per_byte` is
+// what each byte costs in the result, 24 B its header.
+std::optional<Value> StdHost::ReadWithin(Call& c, const FsCap& cap, const std::string& p,
+                                         uint64_t per_byte, std::string* out) {
+  const uint64_t left = c.err->memory_left;
+  const uint64_t max_bytes =
+      left == UINT64_MAX ? UINT64_MAX : (left > 24 ? left - 24 : 0) / per_byte;
+  uint64_t size = 0;
+  auto r = cap.ReadFile(p, max_bytes, &size);
+  if (r.status().code() == absl::StatusCode::kResourceExhausted) {
+    c.err->memory_needed = 24 + size * per_byte;
+    return std::nullopt;
+  }
+  if (!r.ok()) return FromStatus(c, r.status(), p);
+  *out = std::move(*r);
+  return std::nullopt;
+}
+
 std::optional<Value> StdHost::FsRead(Call& c) {
   FS_TARGET(c, p, cap);
-  auto r = cap.ReadFile(p);
-  if (!r.ok()) return FromStatus(c, r.status(), p);
-  return Ok(interp::MakeStr(std::move(*r)));
+  std::string r;
+  std::optional<Value> fail = ReadWithin(c, cap, p, 1, &r);
+  if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
+  return Ok(interp::MakeStr(std::move(r)));
 }
 
 std::optional<Value> StdHost::FsReadBytes(Call& c) {
   FS_TARGET(c, p, cap);
-  auto r = cap.ReadFile(p);
-  if (!r.ok()) return FromStatus(c, r.status(), p);
+  std::string bytes;
+  std::optional<Value> fail = ReadWithin(c, cap, p, 16, &bytes);
+  if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
+  std::string* r = &bytes;
   auto* a = new ArrayObj(Tag::kArray);
   Value v = Value::Heap(a);
   for (unsigned char ch : *r) a->items.push_back(Value::Int(ch));

@@ -121,6 +121,26 @@ TEST(FsCap, RootedCapAllowsInsideDeniesOutside) {
   EXPECT_EQ(Slurp(tmp / "root/new.txt"), "n");
 }
 
+// Host results are charged before they are read (runtime.md §2): a file
+// larger than what the caller can afford is refused by its size, before
+// any byte is read; exactly the limit is read.
+TEST(FsCap, ReadFileRefusesMoreThanMaxBytesBeforeReading) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/f.txt", "0123456789");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  uint64_t size = 0;
+  auto r = cap.ReadFile(tmp / "root/f.txt", 9, &size);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(size, 10u);
+  r = cap.ReadFile(tmp / "root/f.txt", 10, &size);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(*r, "0123456789");
+  r = cap.ReadFile(tmp / "root/f.txt", 0, &size);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
+}
+
 TEST(FsCap, DeniedReadReturnsForbiddenNamingPath) {
   FsCap cap = FsCap::Rooted({"/only/here"});
   absl::StatusOr<std::string> r = cap.ReadFile("/elsewhere/x");

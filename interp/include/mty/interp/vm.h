@@ -33,11 +33,19 @@ struct HostError {
   // Not an error: the task must wait (a sleep); Run returns kSuspended and
   // the host resumes it with Task::Resume(value).
   bool wait = false;
+  // In: what the caller's memory budget has left (estimated bytes) for the
+  // result. Out: when the result would take more (a file larger than that),
+  // the host builds nothing and sets `memory_needed` to its estimate; the
+  // caller charges it, which is the memory breach, before any byte is read.
+  uint64_t memory_left = UINT64_MAX;
+  uint64_t memory_needed = 0;
   void Clear() {
     code = TrapCode::kNone;
     message.clear();
     breach.reset();
     wait = false;
+    memory_left = UINT64_MAX;
+    memory_needed = 0;
   }
 };
 

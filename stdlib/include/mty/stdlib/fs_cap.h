@@ -60,7 +60,11 @@ class FsCap {
   // outside it (openat2 + RESOLVE_BENEATH where the kernel has it, an
   // O_NOFOLLOW component walk otherwise), so a symlink swapped in after a
   // check cannot redirect the access.
-  absl::StatusOr<std::string> ReadFile(std::string_view path) const;
+  // Reads at most `max_bytes`: a larger file (by its size, or by what it
+  // held when it grew while being read) is kResourceExhausted, with its
+  // size in *too_large, and no more than max_bytes + 1 bytes are read.
+  absl::StatusOr<std::string> ReadFile(std::string_view path, uint64_t max_bytes = UINT64_MAX,
+                                       uint64_t* too_large = nullptr) const;
   // Creates or truncates (append=false) / appends to the file; never creates
   // parent directories.
   absl::Status WriteFile(std::string_view path, std::string_view data, bool append) const;

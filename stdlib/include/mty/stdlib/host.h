@@ -56,6 +56,8 @@ class StdHost : public interp::Host {
   // The handlers named by the EFFECT rows.
   bool SleepUntil(std::chrono::steady_clock::time_point until) const;
   std::optional<interp::Value> WallBreach(Call& c, std::chrono::steady_clock::time_point deadline);
+  std::optional<interp::Value> ReadWithin(Call& c, const FsCap& cap, const std::string& p,
+                                          uint64_t per_byte, std::string* out);
   std::optional<interp::Value> FsRead(Call& c);
   std::optional<interp::Value> FsReadBytes(Call& c);
   std::optional<interp::Value> FsWrite(Call& c);
