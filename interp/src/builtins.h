@@ -69,6 +69,8 @@ struct Render {
 // to an array, a string in Debug quotes, a value formatted by a format spec.
 void AppendChars(const std::string& s, ArrayObj* a);
 std::string QuoteDebug(std::string_view s);
+// `panic: <v>`, a message for people: at most 4 KiB of the value's Display.
+std::string PanicMessage(const Module& m, const Value& v);
 bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out);
 
 // Binary operators on any operands (the VM handles Int op Int inline).

@@ -1005,7 +1005,7 @@ dispatch:
   CASE(Return) { goto do_return; }
   CASE(Panic) {
     const Value& v = R[pc->a];
-    TRAP(TrapCode::kPanic, absl::StrCat("panic: ", Display(mod, v)));
+    TRAP(TrapCode::kPanic, PanicMessage(mod, v));
   }
   CASE(Unreachable) { TRAP(TrapCode::kUnreachable, "entered unreachable code"); }
   CASE(Suspend) {

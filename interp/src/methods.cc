@@ -42,8 +42,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     out = Value::Unit();
     return CallStatus::kOk;
   }
-  if (id == F::kPanic)
-    return fail(TrapCode::kPanic, absl::StrCat("panic: ", Display(cx.m, args[0])));
+  if (id == F::kPanic) return fail(TrapCode::kPanic, PanicMessage(cx.m, args[0]));
   if (id == F::kAssert) {
     if (!args[0].Is(Tag::kBool))
       return fail(TrapCode::kType,

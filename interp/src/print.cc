@@ -255,6 +255,10 @@ std::string Debug(const Module& m, const Value& v, size_t max_bytes) {
   return Bounded(m, v, true, max_bytes);
 }
 
+std::string PanicMessage(const Module& m, const Value& v) {
+  return absl::StrCat("panic: ", Bounded(m, v, false, 4096));
+}
+
 bool Render::To(Ctx& cx, const Value& v, bool debug, std::string* out) {
   Render r;
   r.limit = cx.Affordable();

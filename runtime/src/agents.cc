@@ -895,6 +895,16 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
         b ? std::move(*b) : ir::Breach::Over(ir::LimitId::kMailbox, depth, a->mailbox_cap, a->name);
     return Host::AskStatus::kFail;
   }
+  // The message's copy in the mailbox is charged to the sender's scope: its
+  // record and its arguments (runtime.md §2).
+  {
+    uint64_t bytes = kMessageBytes;
+    for (const Value& v : m.args) bytes += interp::Estimate(v);
+    if (std::optional<ir::Breach> b = ScopeOf(from)->Charge(0, bytes, 0)) {
+      err->breach = std::move(b);
+      return Host::AskStatus::kFail;
+    }
+  }
   if (ask) {
     // The asker waits from now on (StartTurn below checks it).
     m.ask_id = next_ask_id_++;

@@ -29,6 +29,27 @@ contains bad-flag-usage "$tmp/o" "usage: mty run"
 contains bad-memory-usage "$tmp/o" "usage: mty run"
 "$mty" run "$tmp/does-not-exist.mtyir" >"$tmp/o" 2>&1; check missing-file 66 $?
 contains missing-file-text "$tmp/o" "cannot read"
+# Inputs that are not regular files, or too large, are never read (exit 66):
+# `mty run /dev/zero` used to read until std::bad_alloc.
+"$mty" run /dev/zero >"$tmp/o" 2>&1; check program-device 66 $?
+contains program-device-text "$tmp/o" "error: cannot read /dev/zero: not a regular file"
+mkdir "$tmp/adir.mty"
+"$mty" run "$tmp/adir.mty" >"$tmp/o" 2>&1; check program-directory 66 $?
+contains program-directory-text "$tmp/o" "adir.mty: Is a directory"
+mkfifo "$tmp/fifo.mty"
+timeout 5 "$mty" run "$tmp/fifo.mty" >"$tmp/o" 2>&1; check program-fifo 66 $?
+truncate -s 17M "$tmp/huge.mty"
+"$mty" run "$tmp/huge.mty" >"$tmp/o" 2>&1; check program-too-large 66 $?
+contains program-too-large-text "$tmp/o" "huge.mty: larger than the limit of 16 MiB"
+"$mty" run --manifest "$tmp/adir.mty" "$fib" >"$tmp/o" 2>&1; check manifest-directory 66 $?
+contains manifest-directory-text "$tmp/o" "cannot read manifest file: Is a directory"
+# A dotted key of 50 000 parts overflowed toml++'s stack (SIGSEGV).
+{ printf 'a'; for _ in $(seq 50000); do printf '.a'; done; echo ' = 1'; } >"$tmp/deep.toml"
+"$mty" run --manifest "$tmp/deep.toml" "$fib" >"$tmp/o" 2>&1; check manifest-deep-key 65 $?
+contains manifest-deep-key-text "$tmp/o" "deep.toml:1:128: error: a key of more than 64 dotted parts"
+{ for _ in $(seq 100); do printf '['; done; echo; } >"$tmp/nest.toml"
+"$mty" run --manifest "$tmp/nest.toml" "$fib" >"$tmp/o" 2>&1; check manifest-nesting 65 $?
+contains manifest-nesting-text "$tmp/o" "nesting deeper than 64 levels"
 "$mty" run "$fib" >"$tmp/o" 2>&1; check run-fib 0 $?
 contains run-fib-output "$tmp/o" "fib(15) = 610"
 "$mty" run --steps 50 "$fib" >"$tmp/o" 2>"$tmp/e"; check run-fib-steps 3 $?

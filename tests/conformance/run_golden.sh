@@ -8,6 +8,13 @@
 # The run must also end in time: within `// mty-time-limit: D` when the
 # program has that line, else within 2 x its `--wall` budget (plus 300ms for
 # starting the process), else within 60s. D is a duration: 500ms, 2s, 1m.
+# Real bytes: with MTY_RSS_RUN set (tests/tools/rss_run), the run's peak RSS
+# is measured and must stay within 2 x its `--memory` budget + 16 MiB
+# (runtime.md §2), or within `// mty-rss-limit: SIZE` when the program has
+# that line (KiB, MiB, GiB).
+# Setup: each `// mty-setup: CMD` line is run by bash in a scratch copy of
+# the program's folder, and the program runs there (for inputs too large or
+# too odd to check in: a sparse 900 MB file, a link to /dev/zero).
 # Usage: run_golden.sh MTY_BINARY PROGRAM [roundtrip]
 # With `roundtrip`, the program is first printed as MtyIR (`mty dump --ir`)
 # and that IR is run instead: it must give identical stdout, stderr and exit
@@ -42,6 +49,32 @@ elif [ -n "$wall" ] && [ -n "$(to_ms "$wall")" ]; then
 fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+if grep -q '^// mty-setup: ' "$prog"; then
+  mkdir "$tmp/work"
+  cp -r "$dir"/. "$tmp/work/" 2>/dev/null
+  dir="$tmp/work"
+  while IFS= read -r cmd; do
+    (cd "$dir" && bash -c "$cmd") || { echo "setup failed: $cmd"; exit 1; }
+  done < <(sed -n 's|^// mty-setup: ||p' "$prog")
+fi
+# The real-bytes bound in KiB (empty: none).
+size_kib() {
+  local t="$1" n unit
+  n="${t%%[A-Za-z]*}"; unit="${t#"$n"}"
+  [[ "$n" =~ ^[0-9]+$ ]] || return 0
+  case "$unit" in
+    B) echo $((n / 1024)) ;; KiB) echo "$n" ;; MiB) echo $((n * 1024)) ;; GiB) echo $((n * 1048576)) ;;
+    *) ;;
+  esac
+}
+rss_limit_kib=""
+rss_text="$(sed -n 's|^// mty-rss-limit: *||p' "$prog" | head -n1)"
+memory="$(printf '%s\n' $args | sed -n '/^--memory$/{n;p;}' | head -n1)"
+if [ -n "$rss_text" ]; then
+  rss_limit_kib="$(size_kib "$rss_text")"
+elif [ -n "$memory" ] && [ -n "$(size_kib "$memory")" ]; then
+  rss_limit_kib=$(($(size_kib "$memory") * 2 + 16384))
+fi
 # Run from the program's folder so file names in messages are stable.
 target="$(basename "$prog")"
 if [ "$mode" = roundtrip ]; then
@@ -54,7 +87,9 @@ if [ "$mode" = roundtrip ]; then
   target="$tmp/rt.mtyir"
 fi
 start_ns=$(date +%s%N)
-(cd "$dir" && timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
+measure=()
+[ -n "${MTY_RSS_RUN:-}" ] && measure=("$MTY_RSS_RUN" "$tmp/rss")
+(cd "$dir" && "${measure[@]}" timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
 code=$?
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 want_code=0
@@ -64,6 +99,12 @@ want_code=0
 fail=0
 if [ "$elapsed_ms" -gt "$limit_ms" ]; then
   echo "took ${elapsed_ms}ms, more than the ${limit_ms}ms it may take"; fail=1
+fi
+if [ -n "$rss_limit_kib" ] && [ -f "$tmp/rss" ]; then
+  rss_kib="$(sed -n 's|^peak_rss_kb ||p' "$tmp/rss")"
+  if [ "$rss_kib" -gt "$rss_limit_kib" ]; then
+    echo "peak RSS ${rss_kib} KiB, more than the ${rss_limit_kib} KiB it may take"; fail=1
+  fi
 fi
 if [ "$code" != "$want_code" ]; then
   echo "exit code: got $code, want $want_code"; fail=1
