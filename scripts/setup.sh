@@ -12,6 +12,7 @@ PACKAGES=(
   libcurl4-openssl-dev  # libcurl: HTTP for std.net
   libtomlplusplus-dev   # toml++: manifest files
   clang-format       # the style check in the test suite
+  clang libclang-rt-14-dev  # the clang build: sanitizers and libFuzzer (scripts/sanitize.sh, fuzz.sh)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -158,7 +158,7 @@ class Value {
 #pragma GCC diagnostic pop
 
   Tag tag_;
-  uint8_t pad_[3] = {0, 0, 0};
+  [[maybe_unused]] uint8_t pad_[3] = {0, 0, 0};
   uint32_t aux_;
   union {
     int64_t i_;

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds mty with clang, ASan + UBSan (scripts/sanitize_build.sh) and runs
+# the whole ctest suite there: any sanitizer report, a leak included, fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/sanitize_build.sh
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-san --output-on-failure -j2
