@@ -89,4 +89,64 @@ TEST_P(Estimates, WithinTwiceTheRealBytes) {
 INSTANTIATE_TEST_SUITE_P(Kinds, Estimates, ::testing::ValuesIn(kKinds),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// No memory budget: the real-bytes ceiling still holds (the default is 4 GiB
+// or half the machine; RunOptions::heap_ceiling sets another). Each bomb
+// ends with the `real heap` memory breach, near the ceiling, not past it.
+struct Bomb {
+  const char* name;
+  const char* source;
+};
+
+const Bomb kBombs[] = {
+    {"string_doubling", "fn main() {\n let mut s = \"x\"\n loop { s = s + s }\n}\n"},
+    {"push", "fn main() {\n let mut v = []\n loop { v.push(\"abcdefgh\".repeat(4)) }\n}\n"},
+    {"spawn",
+     "agent W { n = 0\n on Go() -> n }\nfn main() {\n let mut v = []\n loop { v.push(spawn W()) "
+     "}\n}\n"},
+    {"mailbox",
+     "agent S { n = 0\n on Put(s) -> { n += 1 } }\nfn main() {\n let a = spawn S()\n loop { "
+     "a!Put(\"y\".repeat(100)) }\n}\n"},
+    {"recursion",
+     "fn f(n: I64) -> I64 { if n == 0 { 0 } else { 1 + f(n - 1) } }\nfn main() { log(f(100000000)) "
+     "}\n"},
+};
+
+class Ceiling : public ::testing::TestWithParam<Bomb> {};
+
+TEST_P(Ceiling, EndsWithTheRealHeapBreachNearTheCeiling) {
+  constexpr uint64_t kCeiling = uint64_t{32} << 20;
+  mty::RunOptions o;
+  o.heap_ceiling = kCeiling;
+  o.policy.limits.Set(mty::LimitId::kMailbox, 100000000);
+  o.policy.limits.Set(mty::LimitId::kDepth, 1000000000);
+  mty::RunResult r = RunSource(GetParam().source, o);
+  ASSERT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
+  ASSERT_TRUE(r.breach.has_value());
+  EXPECT_EQ(r.breach->limit, mty::LimitId::kMemory);
+  EXPECT_EQ(r.breach->subject, mty::ir::kRealHeapSubject);
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.message.find("real heap"), std::string::npos) << r.message;
+  EXPECT_EQ(r.breach->bound, kCeiling);
+  // Small allocations may pass the ceiling until the next safepoint.
+  EXPECT_LE(r.heap_peak, kCeiling + (uint64_t{1} << 20)) << GetParam().name;
+  EXPECT_GT(r.heap_peak, kCeiling / 2) << GetParam().name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Bombs, Ceiling, ::testing::ValuesIn(kBombs),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// With a memory budget the ceiling is 2 x the budget + 16 MiB, and the
+// estimate breaches first.
+TEST(Ceiling, FollowsTheMemoryBudget) {
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kMemory, 1 << 20);
+  mty::RunResult r = RunSource(kBombs[1].source, o);
+  ASSERT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
+  EXPECT_EQ(r.breach->limit, mty::LimitId::kMemory);
+  EXPECT_EQ(r.breach->subject, "");  // the estimate, not the real heap
+  EXPECT_LE(r.heap_peak, uint64_t{2 << 20} + (uint64_t{16} << 20));
+  EXPECT_EQ(mty::interp::HeapCeilingFor(uint64_t{1} << 20), (uint64_t{18} << 20));
+  EXPECT_LE(mty::interp::DefaultHeapCeiling(), uint64_t{4} << 30);
+}
+
 }  // namespace
