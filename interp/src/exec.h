@@ -96,10 +96,9 @@ struct Exec {
   // initialised to (), its constants materialised. Arguments are written by
   // the caller afterwards at stack_[base + 1 + i]. False at the depth limit.
   // The call stack's memory (runtime.md §2): its high-water mark, charged
-  // as the stacks grow (they double): 16 B per register slot past the first
-  // kFreeRegisters and 64 B per frame slot past the first kFreeFrames.
-  static constexpr size_t kFreeRegisters = 64;
-  static constexpr size_t kFreeFrames = 16;
+  // as the stacks grow (they double): 16 B per register slot and 64 B per
+  // frame slot past what is paid already (Task::StackPaid: the first 64
+  // registers and 16 frames are free; an agent's turns carry its marks).
   static constexpr uint64_t kRegisterBytes = 16;
   static constexpr uint64_t kFrameBytes = 64;
   enum class Push : uint8_t { kOk, kGrew, kDepth };
@@ -113,9 +112,9 @@ struct Exec {
     if (t.stack_.size() < need) [[unlikely]] {
       const size_t old = t.stack_.size();
       t.stack_.resize(std::max(need, old * 2));
-      const size_t from = std::max(old, kFreeRegisters);
-      if (t.stack_.size() > from) {
-        t.mem_used_ += kRegisterBytes * (t.stack_.size() - from);
+      if (t.stack_.size() > t.paid_.registers) {
+        t.mem_used_ += kRegisterBytes * (t.stack_.size() - t.paid_.registers);
+        t.paid_.registers = t.stack_.size();
         result = Push::kGrew;
       }
     }
@@ -135,9 +134,9 @@ struct Exec {
     const size_t cap = t.frames_.capacity();
     t.frames_.push_back(Frame{fi, f.frame_size, base, ret_pc, ret_reg, t.next_frame_id_++});
     if (t.frames_.capacity() != cap) [[unlikely]] {
-      const size_t from = std::max(cap, kFreeFrames);
-      if (t.frames_.capacity() > from) {
-        t.mem_used_ += kFrameBytes * (t.frames_.capacity() - from);
+      if (t.frames_.capacity() > t.paid_.frames) {
+        t.mem_used_ += kFrameBytes * (t.frames_.capacity() - t.paid_.frames);
+        t.paid_.frames = t.frames_.capacity();
         result = Push::kGrew;
       }
     }

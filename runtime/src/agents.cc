@@ -42,6 +42,7 @@ std::string FormatNs(int64_t ns) {
 }  // namespace
 
 struct Scheduler::Agent {
+  interp::Task::StackPaid stack_paid;  // carried from turn to turn
   struct Msg {
     std::string name;
     std::vector<Value> args;
@@ -171,6 +172,7 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
                          int64_t deadline) {
   rec->host = std::make_unique<TaskHost>(this, rec);
   rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter));
+  if (rec->agent) rec->task->SetStackPaid(rec->agent->stack_paid);
   // A turn answering an ask with a deadline stops at that deadline too.
   if (deadline) rec->task->SetCancelDeadline(deadline);
   if (watchdog_) watchdog_->Watch(*rec->task);
@@ -191,6 +193,12 @@ std::shared_ptr<BudgetTracker> Scheduler::ScopeOf(TaskRec* from) const {
 
 void Scheduler::Finished(TaskRec* rec) {
   if (watchdog_) watchdog_->Unwatch(*rec->task);
+  // The agent's stacks are paid up to the deepest any of its turns reached.
+  if (rec->agent) {
+    const interp::Task::StackPaid p = rec->task->stack_paid();
+    rec->agent->stack_paid.registers = std::max(rec->agent->stack_paid.registers, p.registers);
+    rec->agent->stack_paid.frames = std::max(rec->agent->stack_paid.frames, p.frames);
+  }
   rec->task.reset();
   rec->host.reset();
   rec->msg.args.clear();

@@ -202,6 +202,16 @@ class Task {
   // they run out, Run returns kPreempted at a statement boundary and a later
   // Run continues. The task's budgets are unaffected.
   void SetQuantum(uint64_t steps);
+  // The call stack sizes already paid for (runtime.md §2: the stack is
+  // charged at its high-water mark): growth up to these is not charged
+  // again. An agent's turns each run in a new task; the scheduler carries
+  // the marks from one turn to the next.
+  struct StackPaid {
+    size_t registers = 64;
+    size_t frames = 16;
+  };
+  void SetStackPaid(StackPaid paid) { paid_ = paid; }
+  StackPaid stack_paid() const { return paid_; }
   // The budget chain of the innermost open scope (what an agent spawned now
   // draws from).
   const std::shared_ptr<Meter>& current_meter() const {
@@ -259,6 +269,7 @@ class Task {
   std::optional<ir::Breach> pending_breach_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
+  StackPaid paid_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily
   uint32_t pc_ = 0;
   uint64_t next_frame_id_ = 1;

@@ -36,7 +36,7 @@ using ir::TrapCode;
 inline constexpr uint64_t kAgentBytes = 1024;
 // What each message sent charges besides its arguments: its record in the
 // mailbox.
-inline constexpr uint64_t kMessageBytes = 128;
+inline constexpr uint64_t kMessageBytes = 64;
 
 // How deep spawns may nest inside initialisers (a spawn in an initialiser
 // run by a spawn in an initialiser ...); one more level is MT5018.
