@@ -105,10 +105,11 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     if (v.Is(Tag::kMap)) {
       static_cast<MapObj*>(v.h())->ForEach([&](const Value& k, const Value& x) {
         auto* t = new ArrayObj(Tag::kTuple);
+        Value tv = Value::Heap(t);  // owns t if copying throws
         t->items = {k, x};
         t->est = 24 + Estimate(k) + Estimate(x);
-        a->items.push_back(Value::Heap(t));
         a->est += t->est;
+        a->items.push_back(std::move(tv));
       });
     } else if (v.Is(Tag::kStr)) {
       const std::string& s = static_cast<StrObj*>(v.h())->s;
@@ -129,6 +130,7 @@ using N = ir::MethodName;
 
 Value MakeOption(const Value* some, uint64_t* est) {
   auto* o = new AdtObj();
+  Value v = Value::Heap(o);  // owns o if push_back throws
   o->adt = kAdtOption;
   if (some) {
     o->variant = 0;
@@ -139,7 +141,7 @@ Value MakeOption(const Value* some, uint64_t* est) {
     o->est = 24;
   }
   *est = o->est;
-  return Value::Heap(o);
+  return v;
 }
 
 bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {

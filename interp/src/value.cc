@@ -131,11 +131,18 @@ HeapObj* MakeUnique(Value& v) {
   // copied, which hashes them: HashValue counts that).
   MTY_WORK(h->kind == Tag::kMap ? static_cast<MapObj*>(h)->entries.size() : cost::Copy(*h));
   HeapObj* copy = nullptr;
+  // Each copy is owned by `hold` as soon as it exists: copying its contents
+  // may throw std::bad_alloc (the real-bytes ceiling), which must not leak it.
+  Value hold;
   switch (h->kind) {
-    case Tag::kStr: copy = new StrObj(static_cast<StrObj*>(h)->s); break;
+    case Tag::kStr:
+      copy = new StrObj(static_cast<StrObj*>(h)->s);
+      hold = Value::Heap(copy);
+      break;
     case Tag::kArray:
     case Tag::kTuple: {
       auto* a = new ArrayObj(h->kind);
+      hold = Value::Heap(a);
       a->items = static_cast<ArrayObj*>(h)->items;
       copy = a;
       break;
@@ -143,6 +150,7 @@ HeapObj* MakeUnique(Value& v) {
     case Tag::kAdt: {
       auto* src = static_cast<AdtObj*>(h);
       auto* a = new AdtObj();
+      hold = Value::Heap(a);
       a->adt = src->adt;
       a->variant = src->variant;
       a->fields = src->fields;
@@ -152,6 +160,7 @@ HeapObj* MakeUnique(Value& v) {
     case Tag::kMap: {
       auto* src = static_cast<MapObj*>(h);
       auto* m = new MapObj();
+      hold = Value::Heap(m);
       m->entries = src->entries;
       m->index = src->index;
       m->head = src->head;
@@ -162,6 +171,7 @@ HeapObj* MakeUnique(Value& v) {
     }
     case Tag::kClosure: {
       auto* c = new ClosureObj();
+      hold = Value::Heap(c);
       c->fn = static_cast<ClosureObj*>(h)->fn;
       c->captures = static_cast<ClosureObj*>(h)->captures;
       copy = c;
@@ -170,19 +180,21 @@ HeapObj* MakeUnique(Value& v) {
     case Tag::kRef: {
       auto* r = new RefObj(*static_cast<RefObj*>(h));
       r->rc = 1;
+      hold = Value::Heap(r);
       copy = r;
       break;
     }
     case Tag::kCap: {
       auto* c = new CapObj(*static_cast<CapObj*>(h));
       c->rc = 1;
+      hold = Value::Heap(c);
       copy = c;
       break;
     }
     default: return h;
   }
   copy->est = h->est;
-  v = Value::Heap(copy);
+  v = std::move(hold);
   return copy;
 }
 

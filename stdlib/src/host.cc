@@ -37,12 +37,13 @@ Value None() { return Adt(interp::kAdtOption, 1, {}); }
 
 Value StrArray(const std::vector<std::string>& items) {
   auto* a = new ArrayObj(Tag::kArray);
+  Value v = Value::Heap(a);  // owns a if push_back throws
   a->est = 24;
   for (const std::string& s : items) {
     a->items.push_back(interp::MakeStr(s));
     a->est += 24 + s.size();
   }
-  return Value::Heap(a);
+  return v;
 }
 
 bool IsStr(const Value& v) { return v.Is(Tag::kStr); }
