@@ -14,6 +14,7 @@ namespace mty::interp {
 namespace {
 
 thread_local HeapAccount* t_account = nullptr;
+thread_local int t_no_refuse = 0;  // HeapNoRefuse scopes open on this thread
 
 }  // namespace
 
@@ -22,7 +23,8 @@ struct HeapHooks {
   // be made, count the block's usable size.
   static void* Allocate(HeapAccount* a, size_t n, size_t align, bool nothrow) {
     const int64_t want = static_cast<int64_t>(std::min<size_t>(n, INT64_MAX / 4));
-    if (a->live_ + want > a->ceiling_ && (a->strict_ || n >= kLargeAllocation)) {
+    if (a->live_ + want > a->ceiling_ && (a->strict_ || n >= kLargeAllocation) &&
+        t_no_refuse == 0) {
       a->MarkOver(a->live_ + want);
       if (nothrow) return nullptr;
       throw std::bad_alloc();
@@ -84,6 +86,9 @@ void HeapAccount::MarkOver(int64_t would_be) {
 }
 
 HeapAccount* CurrentHeapAccount() { return t_account; }
+
+HeapNoRefuse::HeapNoRefuse() { ++t_no_refuse; }
+HeapNoRefuse::~HeapNoRefuse() { --t_no_refuse; }
 
 HeapScope::HeapScope(HeapAccount* account) : prev_(t_account) { t_account = account; }
 HeapScope::~HeapScope() { t_account = prev_; }

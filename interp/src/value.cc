@@ -7,6 +7,7 @@
 
 #include "absl/hash/hash.h"
 #include "cost.h"
+#include "mty/interp/heap.h"
 #include "mty/interp/work.h"
 
 namespace mty::interp {
@@ -43,10 +44,21 @@ namespace {
 
 // Moves the heap children of `h` into `out` so that freeing a deeply nested
 // value never recurses on the C++ stack.
+// A child that is a leaf (a string, a capability) or shared is dropped in
+// place: that cannot recurse. Only sole-owned containers are queued, so the
+// work list stays small for wide values (a vec of a million strings).
+void Drop(Value& x, std::vector<Value>& out) {
+  if (!x.IsHeap()) return;
+  if (x.h()->rc > 1 || x.Is(Tag::kStr) || x.Is(Tag::kCap)) {
+    x = Value();
+  } else {
+    out.push_back(std::move(x));
+  }
+}
+
 void TakeChildren(HeapObj* h, std::vector<Value>& out) {
   auto take = [&](std::vector<Value>& v) {
-    for (Value& x : v)
-      if (x.IsHeap()) out.push_back(std::move(x));
+    for (Value& x : v) Drop(x, out);
     v.clear();
   };
   switch (h->kind) {
@@ -58,15 +70,14 @@ void TakeChildren(HeapObj* h, std::vector<Value>& out) {
       auto* m = static_cast<MapObj*>(h);
       m->index.clear();
       for (MapObj::Entry& e : m->entries) {
-        if (e.first.IsHeap()) out.push_back(std::move(e.first));
-        if (e.second.IsHeap()) out.push_back(std::move(e.second));
+        Drop(e.first, out);
+        Drop(e.second, out);
       }
       m->entries.clear();
       break;
     }
     case Tag::kRef:
-      for (RefStep& s : static_cast<RefObj*>(h)->steps)
-        if (s.key.IsHeap()) out.push_back(std::move(s.key));
+      for (RefStep& s : static_cast<RefObj*>(h)->steps) Drop(s.key, out);
       break;
     default: break;
   }
@@ -105,6 +116,9 @@ void ReleaseObj(HeapObj* h) {
     }
   };
   static thread_local Owner owner;
+  // Freeing runs in destructors: what it allocates (the work list) is never
+  // refused at the real-bytes ceiling.
+  HeapNoRefuse no_refuse;
   if (!pending) {
     (void)&owner;  // registers its destructor for this thread
     pending = new std::vector<Value>();

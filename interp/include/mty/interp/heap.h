@@ -85,6 +85,17 @@ class HeapScope {
   HeapAccount* prev_;
 };
 
+// While one exists on a thread, no allocation there is refused (it is still
+// counted): what freeing values allocates (ReleaseObj's work list) runs in
+// destructors, which must not throw.
+class HeapNoRefuse {
+ public:
+  HeapNoRefuse();
+  ~HeapNoRefuse();
+  HeapNoRefuse(const HeapNoRefuse&) = delete;
+  HeapNoRefuse& operator=(const HeapNoRefuse&) = delete;
+};
+
 // The ceiling of runtime.md §2: 2 x the memory budget + 16 MiB, or, with no
 // budget, DefaultHeapCeiling(): 4 GiB or half the machine's memory,
 // whichever is smaller.
