@@ -199,6 +199,19 @@ TEST(IrText, MalformedTextGetsALocatedError) {
        "bad.mtyir:3:9: error: \\u{...} is not a Unicode scalar value"},
       {"garbage\n", "bad.mtyir:1:1: error: expected 'struct', 'enum', 'sandbox', 'fn' or 'source'"},
       {"fn main() -> Unit {\nbb0:\n", "bad.mtyir:3:1: error: expected a statement or a terminator"},
+      // The text is UTF-8: the first ill-formed byte is located, wherever it is
+      // (an overlong "/" in a string, a stray byte in a comment, a surrogate).
+      {"fn main() -> Unit {\nbb0:\n  _0 = \"a\xC0\xAF\"\n  return\n}\n",
+       "bad.mtyir:3:10: error: invalid UTF-8 (overlong encoding)"},
+      {"// \xC3\xA9t\xC3\xA9 \x80\nfn main() -> Unit {\nbb0:\n  return\n}\n",
+       "bad.mtyir:1:8: error: invalid UTF-8 (stray continuation byte)"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = '\xED\xA0\x80'\n  return\n}\n",
+       "bad.mtyir:3:9: error: invalid UTF-8 (surrogate"},
+      // An unexpected character is shown whole, a control byte escaped.
+      {"fn main() -> Unit {\nbb0:\n  _0 = \xC3\xA9\n  return\n}\n",
+       "bad.mtyir:3:8: error: unexpected character '\xC3\xA9'"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = \x1B[2J\n  return\n}\n",
+       "bad.mtyir:3:8: error: unexpected character '\\x1b'"},
   };
   for (const BadCase& c : cases) {
     auto p = ParseText(c.text, "bad.mtyir");
@@ -479,6 +492,14 @@ TEST(IrText, RandomMutationsNeverCrash) {
       EXPECT_NE(std::string(p.status().message()).find("fuzz.mtyir:"), std::string::npos);
     }
   }
+}
+
+TEST(IrText, StringsThatAreNotUtf8PrintAsReplacementCharacters) {
+  // Only the builder API can make such a constant; the text stays UTF-8.
+  EXPECT_EQ(QuoteString("a\xFF"
+                        "b\xC3\xA9\xE2\x82"),
+            "\"a\\u{fffd}b\xC3\xA9\\u{fffd}\"");
+  EXPECT_TRUE(ValidUtf8(QuoteString("\xC0\xAF\xED\xA0\x80")));
 }
 
 // ---- UTF-8 (ir/utf8.h): the one decoder of the tree ----

@@ -51,6 +51,10 @@ inline uint32_t NextScalar(std::string_view s, size_t* pos) {
   return d.ok() ? d.scalar : kReplacementChar;
 }
 
+// Whether byte `c` starts a scalar (is not a continuation byte 80..BF): in
+// valid UTF-8 a column counts the bytes before it that start one.
+inline bool StartsScalar(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
 // Whether `s` is well-formed UTF-8. When it is not and `bad_offset` is set,
 // *bad_offset is the byte offset of the first ill-formed sequence (and
 // *error, when set, why).
