@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "http.h"
 #include "mty/interp/bytecode.h"
+#include "mty/ir/utf8.h"
 
 namespace mty::stdlib {
 
@@ -187,6 +188,8 @@ std::optional<Value> StdHost::FsRead(Call& c) {
   std::string r;
   std::optional<Value> fail = ReadWithin(c, cap, p, 1, &r);
   if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
+  // A Str is UTF-8 (docs/stdlib.md): other bytes are read_bytes' to give.
+  if (!ir::ValidUtf8(r)) return Err(absl::StrCat("io: not valid UTF-8: ", p));
   return Ok(interp::MakeStr(std::move(r)));
 }
 
