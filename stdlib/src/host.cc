@@ -142,6 +142,9 @@ std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const s
 std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
   *path = StrOf(c.args[0]);
+  // A path the kernel would cut short (a NUL) is no path: refused before
+  // any grant is asked, whatever the call.
+  if (absl::Status text = CheckPathText(*path); !text.ok()) return Err(std::string(text.message()));
   std::optional<ir::Key> key = ir::FindKey(c.effect.family);
   const ir::GrantId family = key ? key->grant : ir::GrantId::kFsRead;
   if (c.scope.CheckGrant(family, *path)) return Denied(c, *path);
