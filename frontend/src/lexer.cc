@@ -63,6 +63,22 @@ class Lexer {
 
   LexResult Run() {
     out_.tokens.reserve(src_.size() / 4 + 16);
+    // Source text is UTF-8 (one decoder, ir/utf8.h): the first ill-formed
+    // byte is MT0009 and nothing is lexed, so no raw byte reaches a literal.
+    size_t bad = 0;
+    ir::Utf8Error why = ir::Utf8Error::kNone;
+    if (!ir::ValidUtf8(src_, &bad, &why)) {
+      Loc at;
+      ir::Utf8LineCol(src_, bad, &at.line, &at.col);
+      Error("MT0009", at, std::string("invalid UTF-8 (") + ir::Utf8ErrorText(why) + ")",
+            "Mighty source must be UTF-8; save the file as UTF-8");
+      out_.eof_error = true;
+      Token eof;
+      eof.kind = Tok::kEof;
+      eof.loc = at;
+      out_.tokens.push_back(std::move(eof));
+      return std::move(out_);
+    }
     // A UTF-8 byte order mark is skipped, as rustc does.
     if (src_.substr(0, 3) == "\xEF\xBB\xBF") Advance(3);
     while (pos_ < src_.size()) Next();
@@ -87,7 +103,7 @@ class Lexer {
       if (c == '\n') {
         ++line_;
         col_ = 1;
-      } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      } else if (ir::StartsScalar(c)) {
         ++col_;
       }
     }
@@ -166,20 +182,11 @@ class Lexer {
       if (d == '\n' || d == ' ' || d == '\t' || d == '\r' || IsIdentChar(d) || d == '"' ||
           d == '\'' || IsPunctStart(d))
         break;
-      Advance();
-      while (pos_ < src_.size() && (static_cast<unsigned char>(Cur()) & 0xC0) == 0x80) Advance();
+      Advance(ir::DecodeUtf8(src_, pos_).length);  // one whole scalar
     }
     std::string what(src_.substr(start, pos_ - start));
-    size_t first_len = 1;
     unsigned char b = static_cast<unsigned char>(what[0]);
-    if (b >= 0xF0) {
-      first_len = 4;
-    } else if (b >= 0xE0) {
-      first_len = 3;
-    } else if (b >= 0xC0) {
-      first_len = 2;
-    }
-    std::string shown = what.substr(0, first_len);
+    std::string shown = what.substr(0, ir::DecodeUtf8(what, 0).length);
     if (b < 0x20 || b == 0x7F)
       shown = "\\x" + std::string(1, "0123456789abcdef"[b >> 4]) +
               std::string(1, "0123456789abcdef"[b & 15]);
@@ -374,14 +381,9 @@ class Lexer {
       if (Cur() == '\\') {
         if (!Escape(value, &cp)) bad = true;
       } else {
-        unsigned char b = static_cast<unsigned char>(Cur());
-        size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-        cp = b >= 0xF0 ? b & 0x07 : b >= 0xE0 ? b & 0x0F : b >= 0xC0 ? b & 0x1F : b;
-        Advance();
-        for (size_t i = 1; i < len && (static_cast<unsigned char>(Cur()) & 0xC0) == 0x80; ++i) {
-          cp = (cp << 6) | (static_cast<unsigned char>(Cur()) & 0x3F);
-          Advance();
-        }
+        ir::Utf8Decoded d = ir::DecodeUtf8(src_, pos_);  // the text is valid UTF-8
+        cp = d.scalar;
+        Advance(d.length);
       }
       ++count;
     }

@@ -94,7 +94,8 @@ struct LexResult {
   bool eof_error = false;
 };
 
-// Lexes `text`; errors (MT0002..MT0006) go to `diags`.
+// Lexes `text`; errors (MT0002..MT0009) go to `diags`. Text that is not
+// UTF-8 is one MT0009 at its first bad byte and no tokens.
 LexResult Lex(std::string_view text, Diagnostics& diags);
 
 // The spelling of a token kind for messages: "')'", "end of file", ...

@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "mty/interp/work.h"
 #include "mty/ir/policy.h"
+#include "mty/ir/utf8.h"
 #include "search.h"
 
 namespace mty::interp {
@@ -366,8 +367,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     if (p->empty()) {
       MTY_WORK(n);
       for (size_t i = 0; i < n;) {
-        size_t k = 1;
-        while (i + k < n && (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80) ++k;
+        const size_t k = ir::DecodeUtf8(s, i).length;  // one char, as chars() counts them
         add(s.substr(i, k));
         i += k;
       }
@@ -424,14 +424,13 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       const uint64_t reach = hi >= 0 ? std::min<uint64_t>(n, 4 * static_cast<uint64_t>(hi) + 4) : 0;
       if (!cx.Work(reach)) return Fail();
       size_t chars = 0, i = 0;
-      for (; i < n; ++i) {
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+      for (; i < n; ++chars) {
         if (lo >= 0 && chars == static_cast<uint64_t>(lo)) b_lo = i;
         if (hi >= 0 && chars == static_cast<uint64_t>(hi)) {
           b_hi = i;
           break;
         }
-        ++chars;
+        i += ir::DecodeUtf8(s, i).length;
       }
       MTY_WORK(i);
       if (i == n) {  // the scan reached the end: count the chars there are
@@ -445,12 +444,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       if (b_lo == std::string::npos || b_lo >= n) {
         out = MakeOption(nullptr, &est);
       } else {
-        size_t e = b_lo + 1;
-        while (e < n && (static_cast<unsigned char>(s[e]) & 0xC0) == 0x80) ++e;
-        unsigned char c = static_cast<unsigned char>(s[b_lo]);
-        uint32_t cp = c < 0x80 ? c : c < 0xE0 ? (c & 0x1F) : c < 0xF0 ? (c & 0x0F) : (c & 0x07);
-        for (size_t k = b_lo + 1; k < e; ++k) cp = (cp << 6) | (s[k] & 0x3F);
-        Value cv = Value::Char(cp);
+        size_t at = b_lo;
+        Value cv = Value::Char(ir::NextScalar(s, &at));
         out = MakeOption(&cv, &est);
       }
       return cx.Charge(est) ? Ok() : Fail();
@@ -460,9 +455,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
         // Out of range: count the chars for the message (the scan is charged).
         if (!cx.Work(n)) return Fail();
         MTY_WORK(n);
-        nchars = 0;
-        for (unsigned char c : s)
-          if ((c & 0xC0) != 0x80) ++nchars;
+        nchars = ir::Utf8Length(s);
       }
       cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", lo, "..", hi,
                                              " out of range for a string of ", nchars, " chars"));

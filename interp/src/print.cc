@@ -14,16 +14,12 @@
 namespace mty::interp {
 
 // Appends the Unicode scalars of UTF-8 text `s` to array `a` as Chars
-// (8 B each in the size estimate).
+// (8 B each in the size estimate). A string from a host may hold bytes that
+// are not UTF-8: each ill-formed run is one U+FFFD (ir/utf8.h's decoder).
 void AppendChars(const std::string& s, ArrayObj* a) {
   for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
-    a->items.push_back(Value::Char(cp));
+    a->items.push_back(Value::Char(ir::NextScalar(s, &i)));
     a->est += 8;
-    i += n;
   }
 }
 
@@ -76,14 +72,18 @@ void AppendEscaped(std::string& out, uint32_t c, char quote) {
 // The exact length of QuoteDebug(s).
 size_t QuotedSize(std::string_view s) {
   size_t n = 2;
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u == '\t' || u == '\r' || u == '\n' || u == '\\' || u == 0 || u == '"')
+  for (size_t i = 0; i < s.size();) {
+    ir::Utf8Decoded d = ir::DecodeUtf8(s, i);
+    i += d.length;
+    const uint32_t u = d.scalar;
+    if (!d.ok())
+      n += 4 * d.length;  // \xff per byte
+    else if (u == '\t' || u == '\r' || u == '\n' || u == '\\' || u == 0 || u == '"')
       n += 2;
     else if (u < 0x20 || u == 0x7F)
       n += u < 0x10 ? 5 : 6;  // \u{f}, \u{1f}
     else
-      n += 1;
+      n += d.length;
   }
   return n;
 }
@@ -221,13 +221,17 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
 
 std::string QuoteDebug(std::string_view s) {
   std::string out = "\"";
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x80) {
-      AppendEscaped(out, u, '"');
+  for (size_t i = 0; i < s.size();) {
+    ir::Utf8Decoded d = ir::DecodeUtf8(s, i);
+    if (d.ok()) {
+      AppendEscaped(out, d.scalar, '"');
     } else {
-      out += c;
+      // Bytes that are not UTF-8 (from a host) are shown, never passed on.
+      for (uint32_t k = 0; k < d.length; ++k)
+        absl::StrAppend(&out, "\\x",
+                        absl::Hex(static_cast<unsigned char>(s[i + k]), absl::kZeroPad2));
     }
+    i += d.length;
   }
   return out + "\"";
 }
@@ -279,13 +283,6 @@ std::string KindName(const Module& m, const Value& v) {
 }
 
 namespace {
-
-size_t Utf8Len(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++n;
-  return n;
-}
 
 // format! placeholders with a spec: [[fill]align][+][#][0][width][.prec][type]
 // with type one of "" ? x X b o e (Rust's std::fmt subset).
@@ -368,8 +365,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     const std::string& s = static_cast<StrObj*>(v.h())->s;
     size_t n = 0, b = 0;
     while (b < s.size() && n < static_cast<size_t>(prec)) {
-      ++b;
-      while (b < s.size() && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) ++b;
+      b += ir::DecodeUtf8(s, b).length;
       ++n;
     }
     body = s.substr(0, b);
@@ -382,7 +378,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
   } else if (numeric && plus) {
     sign = "+";
   }
-  size_t len = Utf8Len(sign) + Utf8Len(body);
+  size_t len = ir::Utf8Length(sign) + ir::Utf8Length(body);
   std::string r;
   if (zero && numeric && len < width) {
     r = sign + std::string(width - len, '0') + body;

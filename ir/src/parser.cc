@@ -48,6 +48,7 @@ class Lexer {
   Lexer(std::string_view src, std::string_view file) : src_(src), file_(file) {}
 
   const std::string& error() const { return error_; }
+  void CheckText() { CheckUtf8(); }
 
   [[noreturn]] void Fail(Loc loc, std::string_view msg) {
     error_ = absl::StrCat(std::string(file_), ":", loc.line, ":", loc.col,
@@ -91,7 +92,13 @@ class Lexer {
         return t;
       }
     }
-    Fail(t.loc, absl::StrCat("unexpected character '", std::string(1, c), "'"));
+    // The character as written (a whole scalar), a control byte escaped.
+    std::string shown;
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      shown = absl::StrCat("\\x", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
+    else
+      shown = std::string(src_.substr(pos_, DecodeUtf8(src_, pos_).length));
+    Fail(t.loc, absl::StrCat("unexpected character '", shown, "'"));
   }
 
   // The punctuation spellings, longest first: the grammar's own, every
@@ -122,7 +129,7 @@ class Lexer {
     if (src_[pos_] == '\n') {
       ++line_;
       col_ = 1;
-    } else if ((static_cast<unsigned char>(src_[pos_]) & 0xC0) != 0x80) {
+    } else if (StartsScalar(src_[pos_])) {
       ++col_;
     }
     ++pos_;
@@ -250,19 +257,23 @@ class Lexer {
     }
   }
 
-  // Decodes one UTF-8 scalar at pos_ (validating it) and advances past it.
-  uint32_t DecodeUtf8(Loc at) {
-    unsigned char c = static_cast<unsigned char>(src_[pos_]);
-    int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || pos_ + n > src_.size()) Fail(at, "invalid UTF-8 in literal");
-    uint32_t v = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (int k = 1; k < n; ++k) {
-      unsigned char cc = static_cast<unsigned char>(src_[pos_ + k]);
-      if ((cc & 0xC0) != 0x80) Fail(at, "invalid UTF-8 in literal");
-      v = (v << 6) | (cc & 0x3F);
-    }
-    for (int k = 0; k < n; ++k) Advance();
-    return v;
+  // The text is valid UTF-8 (CheckUtf8): a `file:line:col: error: invalid
+  // UTF-8` at the first ill-formed byte otherwise.
+  void CheckUtf8() {
+    size_t bad = 0;
+    Utf8Error why = Utf8Error::kNone;
+    if (ValidUtf8(src_, &bad, &why)) return;
+    Loc at;
+    Utf8LineCol(src_, bad, &at.line, &at.col);
+    Fail(at, absl::StrCat("invalid UTF-8 (", Utf8ErrorText(why), ")"));
+  }
+
+  // Decodes one UTF-8 scalar at pos_ and advances past it.
+  uint32_t Scalar(Loc at) {
+    Utf8Decoded d = DecodeUtf8(src_, pos_);
+    if (!d.ok()) Fail(at, "invalid UTF-8 in literal");
+    for (uint32_t k = 0; k < d.length; ++k) Advance();
+    return d.scalar;
   }
 
   Token String(Token t) {
@@ -280,7 +291,7 @@ class Lexer {
         Advance();
         AppendUtf8(t.text, Escape(at));
       } else {
-        AppendUtf8(t.text, DecodeUtf8(t.loc));
+        AppendUtf8(t.text, Scalar(t.loc));
       }
     }
   }
@@ -295,7 +306,7 @@ class Lexer {
       Advance();
       t.u = Escape(at);
     } else {
-      t.u = DecodeUtf8(t.loc);
+      t.u = Scalar(t.loc);
     }
     if (pos_ >= src_.size() || src_[pos_] != '\'') Fail(t.loc, "unterminated char literal");
     Advance();
@@ -317,6 +328,7 @@ class Parser {
 
   absl::StatusOr<Program> Run() {
     try {
+      lex_.CheckText();
       Bump();
       Program p;
       ParseProgram(p);

@@ -43,13 +43,13 @@ std::string LocSuffix(const Loc& loc, bool is_explicit) {
 
 std::string QuoteString(std::string_view s) {
   std::string out = "\"";
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      out += EscapeChar(c, '"');
-    } else {
-      out += static_cast<char>(c);  // UTF-8 continuation bytes pass through
-    }
+  // The text format is UTF-8: an ill-formed sequence (only the builder API
+  // can put one in a constant) prints as U+FFFD, escaped.
+  for (size_t i = 0; i < s.size();) {
+    Utf8Decoded d = DecodeUtf8(s, i);
+    out +=
+        d.ok() ? EscapeChar(d.scalar, '"') : absl::StrCat("\\u{", absl::Hex(kReplacementChar), "}");
+    i += d.length;
   }
   out += '"';
   return out;

@@ -72,6 +72,10 @@ absl::Status Forbidden(std::string_view given) {
   return absl::PermissionDeniedError(absl::StrCat("forbidden: ", std::string(given)));
 }
 
+absl::Status NotADirectory(std::string_view given) {
+  return absl::InternalError(absl::StrCat("io: not a directory: ", std::string(given)));
+}
+
 absl::Status NotFound(std::string_view given) {
   return absl::NotFoundError(absl::StrCat("not_found: ", std::string(given)));
 }
@@ -193,15 +197,26 @@ struct Target {
   std::string root;
   std::string rel;
   bool confined = true;
+  // The path as given ends in `/` (or `/.`): it names a directory, so a file
+  // there is "not a directory" as the kernel would say (normalising drops
+  // the slash, so each operation checks it).
+  bool names_dir = false;
 };
 
+bool EndsAsDirectory(std::string_view given) {
+  return given.ends_with('/') || given.ends_with("/.") || given == ".";
+}
+
 absl::StatusOr<Target> Locate(const FsCap& cap, std::string_view given, bool follow_final) {
+  // A NUL would cut the path short at the system call: refused first.
+  if (absl::Status text = CheckPathText(given); !text.ok()) return text;
   // The kernel takes no longer path (PATH_MAX): refused before any work.
   if (given.size() >= PATH_MAX) return Io(given, ENAMETOOLONG);
   std::string norm = Normalize(given);
   if (norm.empty()) return Forbidden(given);
   std::string resolved = follow_final ? ResolveExistingPrefix(norm) : ResolveParent(norm);
-  if (cap.unrestricted()) return Target{"/", resolved.substr(1), false};
+  const bool names_dir = EndsAsDirectory(given);
+  if (cap.unrestricted()) return Target{"/", resolved.substr(1), false, names_dir};
   const std::string* best = nullptr;
   std::string rel;
   for (const std::string& root : cap.roots()) {
@@ -212,7 +227,7 @@ absl::StatusOr<Target> Locate(const FsCap& cap, std::string_view given, bool fol
     }
   }
   if (best == nullptr) return Forbidden(given);
-  return Target{*best, std::move(rel), true};
+  return Target{*best, std::move(rel), true, names_dir};
 }
 
 absl::StatusOr<Fd> OpenRoot(const Target& t, std::string_view given) {
@@ -301,6 +316,18 @@ absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags
   int fd = OpenBeneath(root->get(), t.rel, flags, mode, t.confined);
   if (fd < 0) return ErrnoStatus(-fd, given);
   return Fd(fd);
+}
+
+// For a path that ends in `/`: what it names, when it exists, must be a
+// directory (a symlink to one is followed, beneath the root). Absence is
+// left to the operation to report; any other failure is the result.
+absl::Status CheckNamesDirectory(const Target& t, std::string_view given) {
+  if (!t.names_dir) return absl::OkStatus();
+  absl::StatusOr<Fd> fd = OpenTarget(t, given, O_PATH);
+  if (!fd.ok()) return absl::IsNotFound(fd.status()) ? absl::OkStatus() : fd.status();
+  struct stat st;
+  if (::fstat(fd->get(), &st) == 0 && !S_ISDIR(st.st_mode)) return NotADirectory(given);
+  return absl::OkStatus();
 }
 
 absl::Status NotRegular(std::string_view given) {
@@ -423,6 +450,12 @@ FsCap FsCap::Rooted(std::vector<std::string> roots) {
   return cap;
 }
 
+absl::Status CheckPathText(std::string_view path) {
+  if (path.find('\0') != std::string_view::npos)
+    return absl::InvalidArgumentError("io: invalid path");
+  return absl::OkStatus();
+}
+
 bool FsCap::Check(std::string_view path) const { return Locate(*this, path, true).ok(); }
 
 FsCap FsCap::Narrow(std::string_view sub) const {
@@ -460,6 +493,7 @@ absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenRegular(*t, path, O_RDONLY);
   if (!fd.ok()) return fd.status();
+  if (t->names_dir) return NotADirectory(path);  // a regular file, named as a directory
   struct stat st;
   if (::fstat(fd->get(), &st) != 0) return Io(path, errno);
   if (st.st_size > kMaxReadBytes) {
@@ -497,6 +531,11 @@ absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_
 absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool append) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
+  if (t->names_dir) {
+    // Never creates a file by a name that ends in `/` (the kernel's EISDIR).
+    if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;
+    return Io(path, EISDIR);
+  }
   int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
   absl::StatusOr<Fd> fd = OpenRegular(*t, path, flags, 0666);
   if (!fd.ok()) return fd.status();
@@ -516,7 +555,12 @@ absl::StatusOr<bool> FsCap::Exists(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_PATH);
-  if (fd.ok()) return true;
+  if (fd.ok()) {
+    struct stat st;
+    if (t->names_dir && ::fstat(fd->get(), &st) == 0 && !S_ISDIR(st.st_mode))
+      return NotADirectory(path);
+    return true;
+  }
   if (absl::IsNotFound(fd.status())) return false;
   return fd.status();
 }
@@ -524,6 +568,7 @@ absl::StatusOr<bool> FsCap::Exists(std::string_view path) const {
 absl::StatusOr<std::vector<std::string>> FsCap::ListDir(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
+  if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY | O_DIRECTORY);
   if (!fd.ok()) {
     // Listing a file is a failure, not an absence: tell them apart.
@@ -556,6 +601,7 @@ absl::StatusOr<FileMetadata> FsCap::Metadata(std::string_view path) const {
   if (!fd.ok()) return fd.status();
   struct stat st;
   if (::fstat(fd->get(), &st) != 0) return Io(path, errno);
+  if (t->names_dir && !S_ISDIR(st.st_mode)) return NotADirectory(path);
   FileMetadata m;
   m.size = static_cast<int64_t>(st.st_size);
   m.is_file = S_ISREG(st.st_mode);
@@ -567,6 +613,7 @@ absl::StatusOr<FileMetadata> FsCap::Metadata(std::string_view path) const {
 absl::Status FsCap::CreateDirAll(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, true);
   if (!t.ok()) return t.status();
+  if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;
   absl::StatusOr<Fd> cur = OpenRoot(*t, path);  // the root itself is never created
   if (!cur.ok()) return cur.status();
   Fd dir = std::move(*cur);
@@ -591,6 +638,16 @@ absl::Status FsCap::CreateDirAll(std::string_view path) const {
 absl::Status FsCap::RemoveFile(std::string_view path) const {
   absl::StatusOr<Target> t = Locate(*this, path, false);
   if (!t.ok()) return t.status();
+  if (t->names_dir) {
+    // A name that ends in `/` is never a file to remove: a file there is not
+    // a directory, a directory (or a link to one) is not removed by this call.
+    absl::StatusOr<Target> followed = Locate(*this, path, true);
+    if (!followed.ok()) return followed.status();
+    if (absl::Status s = CheckNamesDirectory(*followed, path); !s.ok()) return s;
+    absl::StatusOr<Fd> fd = OpenTarget(*followed, path, O_PATH);
+    if (!fd.ok()) return fd.status();
+    return Io(path, EISDIR);
+  }
   auto parent = OpenParent(*t, path);
   if (!parent.ok()) return parent.status();
   if (::unlinkat(parent->first.get(), parent->second.c_str(), 0) != 0) {
@@ -605,6 +662,11 @@ absl::Status FsCap::RemoveDirAll(std::string_view path) const {
   // A root itself cannot be removed through the cap (create_dir_all cannot
   // create one either): the grant covers what is below it.
   if (t->confined && t->rel.empty()) return Forbidden(path);
+  if (t->names_dir) {  // what the path names (through a link) must be a directory
+    absl::StatusOr<Target> followed = Locate(*this, path, true);
+    if (!followed.ok()) return followed.status();
+    if (absl::Status s = CheckNamesDirectory(*followed, path); !s.ok()) return s;
+  }
   auto parent = OpenParent(*t, path);
   if (!parent.ok()) return parent.status();
   int pfd = parent->first.get();

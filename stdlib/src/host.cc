@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "http.h"
 #include "mty/interp/bytecode.h"
+#include "mty/ir/utf8.h"
 
 namespace mty::stdlib {
 
@@ -142,6 +143,9 @@ std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const s
 std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
   *path = StrOf(c.args[0]);
+  // A path the kernel would cut short (a NUL) is no path: refused before
+  // any grant is asked, whatever the call.
+  if (absl::Status text = CheckPathText(*path); !text.ok()) return Err(std::string(text.message()));
   std::optional<ir::Key> key = ir::FindKey(c.effect.family);
   const ir::GrantId family = key ? key->grant : ir::GrantId::kFsRead;
   if (c.scope.CheckGrant(family, *path)) return Denied(c, *path);
@@ -188,6 +192,8 @@ std::optional<Value> StdHost::FsRead(Call& c) {
   std::string r;
   std::optional<Value> fail = ReadWithin(c, cap, p, 1, &r);
   if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
+  // A Str is UTF-8 (docs/stdlib.md): other bytes are read_bytes' to give.
+  if (!ir::ValidUtf8(r)) return Err(absl::StrCat("io: not valid UTF-8: ", p));
   return Ok(interp::MakeStr(std::move(r)));
 }
 

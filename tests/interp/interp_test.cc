@@ -374,6 +374,57 @@ TEST(Interp, StringsAndMaps) {
   EXPECT_EQ(r.out, "h\u00e9llo, w\u00f6rld\n{\"a\": 1, \"k\": 3}\n14\n1\n");
 }
 
+// Runs `text` after replacing each Str constant "@N" by bytes[N]: strings
+// the text format cannot hold (bytes that are not UTF-8), as a host may make.
+Result RunWithBytes(const std::string& text, const std::vector<std::string>& bytes) {
+  Result r;
+  auto p = ir::ParseText(text, "t.mtyir");
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return r;
+  for (ir::Function& f : p->functions)
+    for (ir::Block& b : f.blocks)
+      for (ir::Statement& st : b.stmts)
+        for (ir::Operand& o : st.rvalue.ops)
+          if (o.constant.kind == ir::Constant::Kind::kStr && o.constant.s.starts_with("@"))
+            o.constant.s = bytes.at(std::stoul(o.constant.s.substr(1)));
+  auto m = Compile(*p, "t.mtyir");
+  EXPECT_TRUE(m.ok()) << m.status();
+  if (!m.ok()) return r;
+  CaptureHost host;
+  Task task(*m, &host, Limits());
+  std::string err;
+  EXPECT_TRUE(task.Start((*m)->FindFunction("main"), {}, &err)) << err;
+  do {
+    r.o = task.Run();
+  } while (r.o.kind == Outcome::kSuspended);
+  r.out = host.out;
+  return r;
+}
+
+TEST(Interp, StringMethodsCountEachIllFormedRunAsOneChar) {
+  // "a\xFFb" used to lose its `b` in chars() (0xFF read as a 4-byte lead)
+  // and "\xE2\x82" (truncated) swallowed the `z` after it.
+  auto r = RunWithBytes(Main("Unit", "  let _1: Str\n  let _2: Any\n  let _3: Str\n",
+                             "  _1 = \"@0\"\n  _2 = method _1, chars()\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _1, char_at(1)\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _1, char_at(2)\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _1, slice(2, 3)\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _1, split(\"\")\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _1, len()\n  _0 = call @log(copy _2)\n"
+                             "  _3 = \"@1\"\n  _2 = method _3, chars()\n  _0 = call @log(copy _2)\n"
+                             "  _2 = method _3, slice(0, 9)\n  _0 = call @log(copy _2)\n"),
+                        {"a\xFF"
+                         "b",
+                         "\xE2\x82z\xC3\xA9"});
+  EXPECT_EQ(r.out,
+            "['a', '\uFFFD', 'b']\nSome('\uFFFD')\nSome('b')\nb\n[\"a\", \"\\xff\", \"b\"]\n3\n"
+            "['\uFFFD', 'z', '\u00E9']\n");
+  // slice(0, 9) of a 3-char string is out of range, and says 3 chars.
+  ASSERT_EQ(r.o.kind, Outcome::kTrap);
+  EXPECT_NE(r.o.message.find("slice 0..9 out of range for a string of 3 chars"), std::string::npos)
+      << r.o.message;
+}
+
 TEST(Interp, PrintingFollowsTheLanguageRules) {
   auto r = RunText(R"(
 struct Point { x: I64, y: I64 }

@@ -3,8 +3,11 @@
 #include "mty/ir/text.h"
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "mty/ir/utf8.h"
 #include "mty/ir/verify.h"
 
 namespace mty::ir {
@@ -196,6 +199,19 @@ TEST(IrText, MalformedTextGetsALocatedError) {
        "bad.mtyir:3:9: error: \\u{...} is not a Unicode scalar value"},
       {"garbage\n", "bad.mtyir:1:1: error: expected 'struct', 'enum', 'sandbox', 'fn' or 'source'"},
       {"fn main() -> Unit {\nbb0:\n", "bad.mtyir:3:1: error: expected a statement or a terminator"},
+      // The text is UTF-8: the first ill-formed byte is located, wherever it is
+      // (an overlong "/" in a string, a stray byte in a comment, a surrogate).
+      {"fn main() -> Unit {\nbb0:\n  _0 = \"a\xC0\xAF\"\n  return\n}\n",
+       "bad.mtyir:3:10: error: invalid UTF-8 (overlong encoding)"},
+      {"// \xC3\xA9t\xC3\xA9 \x80\nfn main() -> Unit {\nbb0:\n  return\n}\n",
+       "bad.mtyir:1:8: error: invalid UTF-8 (stray continuation byte)"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = '\xED\xA0\x80'\n  return\n}\n",
+       "bad.mtyir:3:9: error: invalid UTF-8 (surrogate"},
+      // An unexpected character is shown whole, a control byte escaped.
+      {"fn main() -> Unit {\nbb0:\n  _0 = \xC3\xA9\n  return\n}\n",
+       "bad.mtyir:3:8: error: unexpected character '\xC3\xA9'"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = \x1B[2J\n  return\n}\n",
+       "bad.mtyir:3:8: error: unexpected character '\\x1b'"},
   };
   for (const BadCase& c : cases) {
     auto p = ParseText(c.text, "bad.mtyir");
@@ -476,6 +492,162 @@ TEST(IrText, RandomMutationsNeverCrash) {
       EXPECT_NE(std::string(p.status().message()).find("fuzz.mtyir:"), std::string::npos);
     }
   }
+}
+
+TEST(IrText, StringsThatAreNotUtf8PrintAsReplacementCharacters) {
+  // Only the builder API can make such a constant; the text stays UTF-8.
+  EXPECT_EQ(QuoteString("a\xFF"
+                        "b\xC3\xA9\xE2\x82"),
+            "\"a\\u{fffd}b\xC3\xA9\\u{fffd}\"");
+  EXPECT_TRUE(ValidUtf8(QuoteString("\xC0\xAF\xED\xA0\x80")));
+}
+
+// ---- UTF-8 (ir/utf8.h): the one decoder of the tree ----
+
+Utf8Decoded Decode(std::string_view bytes) { return DecodeUtf8(bytes, 0); }
+
+TEST(Utf8, RejectsOverlongForms) {
+  // '/' (U+2F) written in 2, 3 and 4 bytes, and the longest overlong of each length.
+  for (std::string_view s : {"\xC0\xAF", "\xE0\x80\xAF", "\xF0\x80\x80\xAF", "\xC1\xBF",
+                             "\xE0\x9F\xBF", "\xF0\x8F\xBF\xBF"}) {
+    Utf8Decoded d = Decode(s);
+    EXPECT_EQ(d.error, Utf8Error::kOverlong) << testing::PrintToString(s);
+    EXPECT_EQ(d.length, 1u);  // the lead byte alone: the next byte does not continue it
+    size_t bad = 99;
+    Utf8Error why = Utf8Error::kNone;
+    EXPECT_FALSE(ValidUtf8(s, &bad, &why));
+    EXPECT_EQ(bad, 0u);
+    EXPECT_EQ(why, Utf8Error::kOverlong);
+  }
+}
+
+TEST(Utf8, RejectsSurrogates) {
+  for (std::string_view s : {"\xED\xA0\x80", "\xED\xAD\xBF", "\xED\xB0\x80", "\xED\xBF\xBF"}) {
+    EXPECT_EQ(Decode(s).error, Utf8Error::kSurrogate) << testing::PrintToString(s);
+    EXPECT_FALSE(ValidUtf8(s));
+  }
+  // The scalars either side of the surrogates.
+  EXPECT_EQ(Decode("\xED\x9F\xBF").scalar, 0xD7FFu);
+  EXPECT_EQ(Decode("\xEE\x80\x80").scalar, 0xE000u);
+}
+
+TEST(Utf8, RejectsValuesAboveTheLastScalar) {
+  for (std::string_view s :
+       {"\xF4\x90\x80\x80", "\xF4\xBF\xBF\xBF", "\xF5\x80\x80\x80", "\xF7\xBF\xBF\xBF"}) {
+    EXPECT_EQ(Decode(s).error, Utf8Error::kTooLarge) << testing::PrintToString(s);
+    EXPECT_FALSE(ValidUtf8(s));
+  }
+  Utf8Decoded max = Decode("\xF4\x8F\xBF\xBF");
+  ASSERT_TRUE(max.ok());
+  EXPECT_EQ(max.scalar, kMaxScalar);
+  for (std::string_view s : {"\xF8\x88\x80\x80\x80", "\xFC\x84\x80\x80\x80\x80", "\xFE", "\xFF"})
+    EXPECT_EQ(Decode(s).error, Utf8Error::kInvalidByte) << testing::PrintToString(s);
+}
+
+TEST(Utf8, RejectsTruncatedSequences) {
+  struct Case {
+    std::string_view bytes;
+    uint32_t length;  // the maximal subpart consumed
+  };
+  for (Case c : {Case{"\xE2\x82", 2}, Case{"\xE2", 1}, Case{"\xC2", 1}, Case{"\xF0\x9F\x98", 3},
+                 Case{"\xE2\x82"
+                      "A",
+                      2},
+                 Case{"\xC3(", 1},
+                 Case{"\xF0\x9F"
+                      "A",
+                      2},
+                 Case{"\xE2\xC2\xA2", 1}}) {
+    Utf8Decoded d = Decode(c.bytes);
+    EXPECT_EQ(d.error, Utf8Error::kTruncated) << testing::PrintToString(c.bytes);
+    EXPECT_EQ(d.length, c.length) << testing::PrintToString(c.bytes);
+    EXPECT_FALSE(ValidUtf8(c.bytes));
+  }
+}
+
+TEST(Utf8, RejectsStrayContinuationBytes) {
+  for (std::string_view s : {"\x80", "\xBF", "\x80\x80"}) {
+    Utf8Decoded d = Decode(s);
+    EXPECT_EQ(d.error, Utf8Error::kStrayContinuation);
+    EXPECT_EQ(d.length, 1u);
+  }
+  size_t bad = 0;
+  EXPECT_FALSE(ValidUtf8("\xC3\xA9\xA9", &bad));  // é, then one continuation too many
+  EXPECT_EQ(bad, 2u);
+}
+
+TEST(Utf8, DecodesEveryWellFormedLength) {
+  struct Case {
+    std::string_view bytes;
+    uint32_t scalar;
+  };
+  for (Case c : {Case{"A", 0x41}, Case{std::string_view("\0", 1), 0}, Case{"\x7F", 0x7F},
+                 Case{"\xC2\x80", 0x80}, Case{"\xC2\xA2", 0xA2}, Case{"\xDF\xBF", 0x7FF},
+                 Case{"\xE0\xA0\x80", 0x800}, Case{"\xE2\x82\xAC", 0x20AC},
+                 Case{"\xEF\xBF\xBF", 0xFFFF}, Case{"\xF0\x90\x80\x80", 0x10000},
+                 Case{"\xF0\x9F\x98\x80", 0x1F600}, Case{"\xF4\x8F\xBF\xBF", 0x10FFFF}}) {
+    Utf8Decoded d = Decode(c.bytes);
+    ASSERT_TRUE(d.ok()) << testing::PrintToString(c.bytes) << " " << Utf8ErrorText(d.error);
+    EXPECT_EQ(d.scalar, c.scalar);
+    EXPECT_EQ(d.length, c.bytes.size());
+    EXPECT_TRUE(ValidUtf8(c.bytes));
+  }
+  EXPECT_TRUE(ValidUtf8(""));
+  EXPECT_TRUE(ValidUtf8("plain ASCII, then é€😀"));
+}
+
+TEST(Utf8, AgreesWithTheEncoderOnEveryScalarAndEveryShortSequence) {
+  // Every scalar round-trips through AppendUtf8 and DecodeUtf8.
+  std::vector<bool> valid3(1 << 24, false);
+  for (uint32_t c = 0; c <= kMaxScalar; ++c) {
+    if (c >= 0xD800 && c <= 0xDFFF) continue;
+    std::string s;
+    AppendUtf8(s, c);
+    Utf8Decoded d = Decode(s);
+    ASSERT_TRUE(d.ok()) << c;
+    ASSERT_EQ(d.scalar, c);
+    ASSERT_EQ(d.length, s.size());
+    if (s.size() == 3)
+      valid3[(static_cast<unsigned char>(s[0]) << 16) | (static_cast<unsigned char>(s[1]) << 8) |
+             static_cast<unsigned char>(s[2])] = true;
+  }
+  // Every 3-byte sequence led by E0..EF decodes whole exactly when the
+  // encoder makes it: nothing else is accepted.
+  for (uint32_t v = 0xE00000; v <= 0xEFFFFF; ++v) {
+    const char b[3] = {static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+    Utf8Decoded d = Decode(std::string_view(b, 3));
+    ASSERT_EQ(d.ok(), valid3[v]) << std::hex << v;
+    ASSERT_EQ(ValidUtf8(std::string_view(b, 3)), valid3[v]) << std::hex << v;
+  }
+}
+
+TEST(Utf8, FindsTheFirstBadByteAndItsLineAndColumn) {
+  size_t bad = 0;
+  std::string text = "fn main() {\n  log(\"h\xC3\xA9\xFF\")\n}\n";
+  ASSERT_FALSE(ValidUtf8(text, &bad));
+  EXPECT_EQ(bad, text.find('\xFF'));
+  uint32_t line = 0, col = 0;
+  Utf8LineCol(text, bad, &line, &col);
+  EXPECT_EQ(line, 2u);
+  EXPECT_EQ(col, 10u);  // `  log("hé` is 9 scalars
+}
+
+TEST(Utf8, CountsAndStepsOverIllFormedRunsAsOneScalarEach) {
+  EXPECT_EQ(Utf8Length("a\xC3\xA9\xF0\x9F\x98\x80"), 3u);
+  EXPECT_EQ(Utf8Length("a\xFF"
+                       "b"),
+            3u);
+  EXPECT_EQ(Utf8Length("\xE2\x82"), 1u);  // one truncated sequence
+  EXPECT_EQ(Utf8Offset("a\xC3\xA9z", 2), 3u);
+  EXPECT_EQ(Utf8Offset("a\xC3\xA9z", 3), 4u);
+  EXPECT_EQ(Utf8Offset("a\xC3\xA9z", 4), std::string_view::npos);
+  std::string_view s =
+      "a\xFF"
+      "b";
+  size_t pos = 0;
+  std::vector<uint32_t> got;
+  while (pos < s.size()) got.push_back(NextScalar(s, &pos));
+  EXPECT_EQ(got, (std::vector<uint32_t>{'a', kReplacementChar, 'b'}));
 }
 
 }  // namespace

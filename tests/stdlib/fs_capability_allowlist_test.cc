@@ -721,6 +721,128 @@ TEST(FsCap, FifosAreRefusedWithoutWaitingOnFallback) {
   internal::SetOpenat2DisabledForTesting(false);
 }
 
+// A NUL byte would cut the path at the system call (`x.txt\0.sh` would
+// write `x.txt`): every operation refuses it as an invalid path, touching
+// nothing, whatever the cap.
+void NulBytesAreInvalidPaths() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/a.txt", "a");
+  MkDir(tmp / "root/sub");
+  const std::string nul("\0", 1);
+  for (const FsCap& cap : {FsCap::Rooted({tmp / "root"}), FsCap::Unrestricted()}) {
+    const std::string file = tmp / "root/x.txt" + nul + ".sh";
+    auto expect_invalid = [](const absl::Status& s) {
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+      EXPECT_EQ(s.message(), "io: invalid path");
+    };
+    expect_invalid(cap.WriteFile(file, "data", false));
+    expect_invalid(cap.WriteFile(file, "data", true));
+    expect_invalid(cap.ReadFile(tmp / "root/a.txt" + nul + "zz").status());
+    expect_invalid(cap.Exists(tmp / "root/a.txt" + nul).status());
+    expect_invalid(cap.ListDir(tmp / "root/sub" + nul + "/..").status());
+    expect_invalid(cap.Metadata(tmp / "root/a.txt" + nul).status());
+    expect_invalid(cap.CreateDirAll(tmp / "root/new" + nul + "/x"));
+    expect_invalid(cap.RemoveFile(tmp / "root/a.txt" + nul + ".bak"));
+    expect_invalid(cap.RemoveDirAll(tmp / "root/sub" + nul));
+    EXPECT_FALSE(cap.Check(tmp / "root/a.txt" + nul));
+    EXPECT_FALSE(OnDisk(tmp / "root/x.txt"));
+    EXPECT_FALSE(OnDisk(tmp / "root/new"));
+    EXPECT_TRUE(OnDisk(tmp / "root/a.txt"));
+    EXPECT_TRUE(OnDisk(tmp / "root/sub"));
+  }
+  EXPECT_EQ(CheckPathText("a" + nul).message(), "io: invalid path");
+  EXPECT_TRUE(CheckPathText("a/b.txt").ok());
+}
+
+TEST(FsCap, NulBytesAreInvalidPaths) { NulBytesAreInvalidPaths(); }
+
+TEST(FsCap, NulBytesAreInvalidPathsOnFallback) {
+  ScopedFallback fallback;
+  NulBytesAreInvalidPaths();
+}
+
+// A path that ends in `/` names a directory: when a file is there, every
+// operation fails with "io: not a directory" (the kernel's ENOTDIR, which the
+// normalised path no longer carries), and nothing is created or removed. A
+// directory named so works as without the slash.
+void TrailingSlashNamesADirectory() {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/a.txt", "a");
+  MkDir(tmp / "root/sub");
+  Put(tmp / "root/sub/in.txt", "in");
+  Link(tmp / "root/a.txt", tmp / "root/link");  // absolute
+  Link("a.txt", tmp / "root/rlink");            // relative
+  for (const FsCap& cap : {FsCap::Rooted({tmp / "root"}), FsCap::Unrestricted()}) {
+    for (std::string_view rel : {"a.txt/", "a.txt/.", "link/", "rlink/"}) {
+      const std::string p = tmp / ("root/" + std::string(rel));
+      const std::string want = "io: not a directory: " + p;
+      EXPECT_EQ(cap.ReadFile(p).status().message(), want);
+      EXPECT_EQ(cap.WriteFile(p, "x", false).message(), want);
+      EXPECT_EQ(cap.WriteFile(p, "x", true).message(), want);
+      EXPECT_EQ(cap.Exists(p).status().message(), want);
+      EXPECT_EQ(cap.ListDir(p).status().message(), want);
+      EXPECT_EQ(cap.Metadata(p).status().message(), want);
+      EXPECT_EQ(cap.CreateDirAll(p).message(), want);
+      EXPECT_EQ(cap.RemoveFile(p).message(), want);
+      EXPECT_EQ(cap.RemoveDirAll(p).message(), want);
+      EXPECT_EQ(cap.ReadFile(p).status().code(), absl::StatusCode::kInternal);
+    }
+    EXPECT_EQ(Slurp(tmp / "root/a.txt"), "a");
+    EXPECT_TRUE(OnDisk(tmp / "root/link"));
+    EXPECT_TRUE(OnDisk(tmp / "root/rlink"));
+    // Without the slash the file is a file.
+    EXPECT_EQ(*cap.ReadFile(tmp / "root/a.txt"), "a");
+    // A directory named with a slash is the directory.
+    auto names = cap.ListDir(tmp / "root/sub/");
+    ASSERT_TRUE(names.ok()) << names.status();
+    EXPECT_EQ(*names, std::vector<std::string>{"in.txt"});
+    EXPECT_TRUE(*cap.Exists(tmp / "root/sub/"));
+    EXPECT_TRUE(cap.Metadata(tmp / "root/sub/")->is_dir);
+    EXPECT_FALSE(*cap.Exists(tmp / "root/none/"));
+    EXPECT_EQ(cap.ReadFile(tmp / "root/sub/").status().message(),
+              "io: " + (tmp / "root/sub/") + ": Is a directory");
+    // No file is made by a name ending in `/`, and remove_file removes none.
+    EXPECT_EQ(cap.WriteFile(tmp / "root/new/", "x", false).message(),
+              "io: " + (tmp / "root/new/") + ": Is a directory");
+    EXPECT_FALSE(OnDisk(tmp / "root/new"));
+    EXPECT_EQ(cap.RemoveFile(tmp / "root/sub/").message(),
+              "io: " + (tmp / "root/sub/") + ": Is a directory");
+    EXPECT_TRUE(OnDisk(tmp / "root/sub/in.txt"));
+    EXPECT_EQ(cap.RemoveFile(tmp / "root/none/").code(), absl::StatusCode::kNotFound);
+    // create_dir_all with a slash makes the directory.
+    EXPECT_TRUE(cap.CreateDirAll(tmp / "root/made/").ok());
+    EXPECT_TRUE(cap.Metadata(tmp / "root/made")->is_dir);
+    EXPECT_TRUE(cap.RemoveDirAll(tmp / "root/made/").ok());
+    EXPECT_FALSE(OnDisk(tmp / "root/made"));
+  }
+}
+
+TEST(FsCap, TrailingSlashNamesADirectory) { TrailingSlashNamesADirectory(); }
+
+TEST(FsCap, TrailingSlashNamesADirectoryOnFallback) {
+  ScopedFallback fallback;
+  TrailingSlashNamesADirectory();
+}
+
+// A hard link inside a root to a file outside it is the same file: inside
+// the root (only paths are checked; docs/security.md). FsCap makes no links.
+TEST(FsCap, AHardLinkInsideARootIsInsideIt) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "outside.txt", "shared");
+  ASSERT_EQ(::link((tmp / "outside.txt").c_str(), (tmp / "root/hard").c_str()), 0);
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/hard"), "shared");
+  ExpectForbidden(cap.ReadFile(tmp / "outside.txt").status(), tmp / "outside.txt");
+  ASSERT_TRUE(cap.WriteFile(tmp / "root/hard", "changed", false).ok());
+  EXPECT_EQ(Slurp(tmp / "outside.txt"), "changed");
+  // Removing the link removes that name only.
+  ASSERT_TRUE(cap.RemoveFile(tmp / "root/hard").ok());
+  EXPECT_EQ(Slurp(tmp / "outside.txt"), "changed");
+}
+
 TEST(FsCap, DevicesAreRefused) {
   // /dev/zero would read forever (up to the size cap), /dev/null swallows:
   // neither is a regular file.

@@ -25,7 +25,11 @@ struct FileMetadata {
 // absence and failure apart:
 //   kPermissionDenied  the path is outside every root (nothing was touched)
 //   kNotFound          the path (or a parent) does not exist
-//   kInternal          any other I/O failure (message: strerror and path)
+//   kInvalidArgument   the path holds a NUL byte: "io: invalid path" (the
+//                      kernel would cut the path there); nothing was touched
+//   kInternal          any other I/O failure (message: strerror and path);
+//                      a path ending in `/` whose file is not a directory is
+//                      "io: not a directory: <path>"
 class FsCap {
  public:
   // Allows everything.
@@ -84,6 +88,10 @@ class FsCap {
   bool unrestricted_ = false;
   std::vector<std::string> roots_;  // absolute, normalised, symlink-resolved
 };
+
+// OK, or "io: invalid path" (kInvalidArgument) for a path holding a NUL byte.
+// Every operation checks it first; hosts check it before any grant.
+absl::Status CheckPathText(std::string_view path);
 
 // The process-wide default caps (the original design's mechanism). Host
 // dispatch uses the cap of the call or of the active run first and falls
