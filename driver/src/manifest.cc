@@ -348,6 +348,146 @@ absl::Status CheckShape(std::string_view text, std::string_view file_name) {
   return absl::OkStatus();
 }
 
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// The parts of a dotted key as written (`sandbox . "fs.read"`): split at
+// the dots outside quotes, trimmed, quotes removed.
+std::vector<std::string> KeyParts(std::string_view key) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  char quote = 0;
+  for (size_t i = 0; i <= key.size(); ++i) {
+    const char c = i < key.size() ? key[i] : '.';
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      continue;
+    }
+    if (c != '.') continue;
+    std::string_view part = Trim(key.substr(start, i - start));
+    if (part.size() >= 2 && (part.front() == '"' || part.front() == '\'') &&
+        part.back() == part.front())
+      part = part.substr(1, part.size() - 2);
+    parts.emplace_back(part);
+    start = i + 1;
+  }
+  return parts;
+}
+
+// Where a value toml++ could not parse sits: the parts of the dotted key it
+// is the value of (the table header above, any inline tables it is in, its
+// own key: `sandbox`, `steps`), found from its line up to the error's
+// column; empty when that holds no `key =`.
+std::vector<std::string> KeyOfValue(std::string_view text, uint32_t line, uint32_t col,
+                                    std::string_view* row_out) {
+  std::vector<std::string> header;
+  uint32_t n = 1;
+  std::string_view row;
+  bool found = false;
+  for (size_t at = 0; at <= text.size(); ++n) {
+    size_t nl = std::min(text.find('\n', at), text.size());
+    std::string_view l = text.substr(at, nl - at);
+    at = nl + 1;
+    if (n == line) {
+      row = l;
+      found = true;
+      break;
+    }
+    std::string_view t = Trim(l);
+    if (t.starts_with('[')) {  // [table] or [[array of tables]]
+      while (t.starts_with('[')) t.remove_prefix(1);
+      header = KeyParts(t.substr(0, t.find(']')));
+    }
+  }
+  *row_out = row;
+  if (!found) return {};
+  std::string_view before = row.substr(0, std::min<size_t>(row.size(), col > 0 ? col - 1 : 0));
+  std::vector<std::vector<std::string>> open;  // keys of the inline tables the value is in
+  std::vector<std::string> current;
+  size_t start = 0;
+  bool in_value = false;
+  int brackets = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    const char c = before[i];
+    if (c == '"' || c == '\'') {  // a quoted key or string: skip to its end
+      size_t end = before.find(c, i + 1);
+      if (end == std::string_view::npos) break;
+      i = end;
+    } else if (c == '=' && brackets == 0) {
+      current = KeyParts(before.substr(start, i - start));
+      in_value = true;
+    } else if (c == '{') {
+      open.push_back(current);
+      start = i + 1;
+      in_value = false;
+    } else if (c == '}') {
+      if (!open.empty()) open.pop_back();
+    } else if (c == '[') {
+      ++brackets;
+    } else if (c == ']') {
+      if (brackets > 0) --brackets;
+    } else if (c == ',' && brackets == 0) {
+      start = i + 1;
+      in_value = false;
+    }
+  }
+  if (!in_value || current.empty()) return {};
+  std::vector<std::string> parts = header;
+  for (const std::vector<std::string>& o : open) parts.insert(parts.end(), o.begin(), o.end());
+  parts.insert(parts.end(), current.begin(), current.end());
+  return parts;
+}
+
+// toml++'s error, located. An integer TOML cannot hold (outside 64 bits)
+// fails in toml++ before any key is seen: that error names the key it is the
+// value of, at the integer, when its line shows one.
+absl::Status TomlError(std::string_view text, std::string_view file_name,
+                       const toml::parse_error& e) {
+  const uint32_t line = e.source().begin.line, col = e.source().begin.column;
+  const std::string description(e.description());
+  auto error = [&](uint32_t at, const std::string& msg) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(file_name), ":", line, ":", at, ": error: ", msg));
+  };
+  const size_t q1 = description.find('\'');
+  const size_t q2 = q1 == std::string::npos ? q1 : description.find('\'', q1 + 1);
+  if (description.find("not representable") == std::string::npos || q2 == std::string::npos)
+    return error(col, description);
+  std::string number = description.substr(q1 + 1, q2 - q1 - 1);
+  std::string_view row;
+  std::vector<std::string> parts = KeyOfValue(text, line, col, &row);
+  if (parts.empty()) return error(col, description);
+  std::vector<std::string> shown;
+  for (const std::string& p : parts) shown.push_back(KeyText(p));
+  const std::string name = absl::StrJoin(shown, ".");
+  size_t at = row.substr(0, std::min<size_t>(row.size(), col)).rfind(number);
+  if (at != std::string_view::npos && at > 0 && (row[at - 1] == '-' || row[at - 1] == '+')) {
+    --at;  // toml++ quotes the digits without their sign
+    if (row[at] == '-') number = "-" + number;
+  }
+  const uint32_t number_col = at == std::string_view::npos ? col : static_cast<uint32_t>(at + 1);
+  std::optional<ir::Key> key;
+  if (parts.size() >= 2 && parts[0] == "sandbox")
+    key = ir::FindKey(absl::StrJoin(parts.begin() + 1, parts.end(), "."));
+  std::string why;
+  if (key && key->kind == ir::Key::Kind::kLimit && number.starts_with('-'))
+    why = absl::StrCat("expected a non-negative integer, got ", number);
+  else if (key && key->kind == ir::Key::Kind::kLimit)
+    why = absl::StrCat("`", key->name, "` is out of range: the integer ", number,
+                       " is above the largest limit, ", ir::kMaxQuantity);
+  else
+    why = absl::StrCat("the integer ", number, " does not fit in 64 bits");
+  return error(number_col, absl::StrCat("manifest key `", name, "`: ", why));
+}
+
 }  // namespace
 
 absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view file_name) {
@@ -357,18 +497,11 @@ absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view
   try {
     root = toml::parse(text, file_name);
   } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(file_name), ":", e.source().begin.line, ":",
-                     e.source().begin.column, ": error: ", std::string(e.description())));
+    return TomlError(text, file_name, e);
   }
 #else
   toml::parse_result result = toml::parse(text, file_name);
-  if (!result) {
-    const toml::parse_error& e = result.error();
-    return absl::InvalidArgumentError(
-        absl::StrCat(std::string(file_name), ":", e.source().begin.line, ":",
-                     e.source().begin.column, ": error: ", std::string(e.description())));
-  }
+  if (!result) return TomlError(text, file_name, result.error());
   root = std::move(result).table();
 #endif
   return Checker(file_name).Check(root);

@@ -182,7 +182,7 @@ class Lexer {
       if (d == '\n' || d == ' ' || d == '\t' || d == '\r' || IsIdentChar(d) || d == '"' ||
           d == '\'' || IsPunctStart(d))
         break;
-      Advance(ir::DecodeUtf8(src_, pos_).length);  // one whole scalar
+      Advance(ir::ScalarLength(src_, pos_));  // one whole scalar
     }
     std::string what(src_.substr(start, pos_ - start));
     unsigned char b = static_cast<unsigned char>(what[0]);

@@ -367,7 +367,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     if (p->empty()) {
       MTY_WORK(n);
       for (size_t i = 0; i < n;) {
-        const size_t k = ir::DecodeUtf8(s, i).length;  // one char, as chars() counts them
+        const size_t k = ir::ScalarLength(s, i);  // one char, as chars() counts them
         add(s.substr(i, k));
         i += k;
       }
@@ -430,7 +430,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
           b_hi = i;
           break;
         }
-        i += ir::DecodeUtf8(s, i).length;
+        i += ir::ScalarLength(s, i);
       }
       MTY_WORK(i);
       if (i == n) {  // the scan reached the end: count the chars there are

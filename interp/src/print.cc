@@ -365,7 +365,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     const std::string& s = static_cast<StrObj*>(v.h())->s;
     size_t n = 0, b = 0;
     while (b < s.size() && n < static_cast<size_t>(prec)) {
-      b += ir::DecodeUtf8(s, b).length;
+      b += ir::ScalarLength(s, b);
       ++n;
     }
     body = s.substr(0, b);

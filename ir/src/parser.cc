@@ -531,7 +531,9 @@ class Parser {
           absl::StatusOr<uint64_t> v = ParseQuantity(info.unit, tok_.text);
           if (!v.ok())
             Fail(absl::StrCat("sandbox entry '", key, "' needs ", UnitExpectation(info.unit),
-                              ", found '", tok_.text, "'"));
+                              absl::IsOutOfRange(v.status()) ? ": " : ", found '",
+                              absl::IsOutOfRange(v.status()) ? std::string(v.status().message())
+                                                             : absl::StrCat(tok_.text, "'")));
           if (absl::Status s = CheckLimitValue(k->limit, *v); !s.ok())
             FailAt(at, absl::StrCat("sandbox entry ", s.message()));
           d.policy.limits.Set(k->limit, *v);

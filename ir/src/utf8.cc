@@ -17,7 +17,7 @@ const char* Utf8ErrorText(Utf8Error e) {
   return "invalid";
 }
 
-Utf8Decoded DecodeUtf8(std::string_view s, size_t pos) {
+Utf8Decoded DecodeUtf8Multibyte(std::string_view s, size_t pos) {
   Utf8Decoded d;
   const unsigned char b0 = static_cast<unsigned char>(s[pos]);
   if (b0 < 0x80) {
@@ -96,8 +96,7 @@ bool ValidUtf8(std::string_view s, size_t* bad_offset, Utf8Error* error) {
 
 size_t Utf8Length(std::string_view s) {
   size_t n = 0;
-  for (size_t i = 0; i < s.size(); ++n)
-    i += static_cast<unsigned char>(s[i]) < 0x80 ? 1 : DecodeUtf8(s, i).length;
+  for (size_t i = 0; i < s.size(); ++n) i += ScalarLength(s, i);
   return n;
 }
 
@@ -105,7 +104,7 @@ size_t Utf8Offset(std::string_view s, size_t index) {
   size_t i = 0;
   for (size_t n = 0; n < index; ++n) {
     if (i >= s.size()) return std::string_view::npos;
-    i += static_cast<unsigned char>(s[i]) < 0x80 ? 1 : DecodeUtf8(s, i).length;
+    i += ScalarLength(s, i);
   }
   return i;
 }

@@ -168,6 +168,25 @@ contains mailbox-zero-text "$tmp/o" 'error: --mailbox: `mailbox` must be at leas
 "$mty" run --mb-policy maybe "$fib" >"$tmp/o" 2>&1; check mb-policy-bad 64 $?
 contains mb-policy-bad-usage "$tmp/o" "usage: mty run"
 lacks mb-policy-bad-nothing-runs "$tmp/o" "fib(15)"
+# Numbers beyond their range are usage errors naming the flag, for every
+# unit (2^62 is the largest limit; 2^64 + 1 must not wrap to 1).
+for spec in "steps 99999999999999999999" "steps 18446744073709551617" "steps 4611686018427387905" \
+            "spawned 99999999999999999999k" "mailbox 9999999999999G" "depth 18446744073709551616" \
+            "memory 99999999999TiB" "memory 16777216TiB" "output 18446744073709551617B" \
+            "wall 999999999999h" "cpu 18446744073709551615ns" "wall 5124096h"; do
+  flag="${spec%% *}"; value="${spec#* }"
+  "$mty" run "--$flag" "$value" "$fib" >"$tmp/o" 2>&1; check "range-$flag-$value" 64 $?
+  contains "range-$flag-$value-text" "$tmp/o" "error: --$flag: \`$flag\` needs"
+  contains "range-$flag-$value-why" "$tmp/o" "'$value' is out of range"
+  lacks "range-$flag-$value-nothing-runs" "$tmp/o" "fib(15)"
+done
+"$mty" run --steps=99999999999999999999 "$fib" >"$tmp/o" 2>&1; check range-steps-equals 64 $?
+contains range-steps-equals-text "$tmp/o" "error: --steps:"
+"$mty" run --steps 4611686018427387904 "$fib" >"$tmp/o" 2>&1; check range-steps-max 0 $?
+# A manifest integer TOML cannot hold names its key.
+printf '[sandbox]\nsteps = 99999999999999999999\n' >"$tmp/big.toml"
+"$mty" run --manifest "$tmp/big.toml" "$fib" >"$tmp/o" 2>&1; check manifest-int-range 65 $?
+contains manifest-int-range-text "$tmp/o" "big.toml:2:9: error: manifest key \`sandbox.steps\`: \`steps\` is out of range"
 # Good values run normally.
 "$mty" run --cpu 10s --wall 10s --mailbox 16 --spawned 2 --mb-policy fail "$fib" >"$tmp/o" 2>&1; check budget-flags-ok 0 $?
 contains budget-flags-ok-output "$tmp/o" "fib(15) = 610"

@@ -210,6 +210,46 @@ TEST(Manifest, NegativeOrOutOfRangeInteger) {
             "(leave it out for no limit)");
 }
 
+// An integer outside 64 bits never reaches the checker (toml++ refuses it
+// while parsing): its error still names the key, at the integer.
+TEST(Manifest, IntegerBeyond64BitsNamesItsKey) {
+  const std::string over =
+      "`steps` is out of range: the integer 99999999999999999999 is above "
+      "the largest limit, 4611686018427387904";
+  EXPECT_EQ(Error("[sandbox]\nsteps = 99999999999999999999\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: " + over);
+  EXPECT_EQ(Error("# limits\n[ sandbox ]\n  steps   =   99999999999999999999  # comment\n"),
+            "app.toml:3:15: error: manifest key `sandbox.steps`: " + over);
+  EXPECT_EQ(Error("sandbox.steps = 99999999999999999999\n"),
+            "app.toml:1:17: error: manifest key `sandbox.steps`: " + over);
+  EXPECT_EQ(Error("sandbox = { mailbox = 2, \"steps\" = 99999999999999999999 }\n"),
+            "app.toml:1:36: error: manifest key `sandbox.steps`: " + over);
+  // 2^63, one past what TOML holds, for another limit.
+  EXPECT_EQ(Error("[sandbox]\nmemory = 9223372036854775808\n"),
+            "app.toml:2:10: error: manifest key `sandbox.memory`: `memory` is out of range: the "
+            "integer 9223372036854775808 is above the largest limit, 4611686018427387904");
+  EXPECT_EQ(Error("[sandbox]\ndepth = 0x1FFFFFFFFFFFFFFFF\n"),
+            "app.toml:2:9: error: manifest key `sandbox.depth`: `depth` is out of range: the "
+            "integer 0x1FFFFFFFFFFFFFFFF is above the largest limit, 4611686018427387904");
+  EXPECT_EQ(Error("[sandbox]\nsteps = -99999999999999999999\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: expected a non-negative integer, "
+            "got -99999999999999999999");
+  // Not a limit: still named, in an array or a group table.
+  EXPECT_EQ(Error("[sandbox]\nfs.read = [\"a\", 99999999999999999999]\n"),
+            "app.toml:2:17: error: manifest key `sandbox.fs.read`: the integer "
+            "99999999999999999999 does not fit in 64 bits");
+  EXPECT_EQ(Error("[sandbox.fs]\nread = 99999999999999999999\n"),
+            "app.toml:2:8: error: manifest key `sandbox.fs.read`: the integer "
+            "99999999999999999999 does not fit in 64 bits");
+  // The largest 64-bit integer parses, and the checker names the key.
+  EXPECT_EQ(Error("[sandbox]\nsteps = 9223372036854775807\n"),
+            "app.toml:2:9: error: manifest key `sandbox.steps`: `steps` is out of range");
+  // The largest limit itself is fine.
+  absl::StatusOr<Manifest> max = ParseManifest("[sandbox]\nsteps = 4611686018427387904\n", "a");
+  ASSERT_TRUE(max.ok()) << max.status();
+  EXPECT_EQ(max->limits.Get(ir::LimitId::kSteps), uint64_t{1} << 62);
+}
+
 TEST(Manifest, DuplicatedAlias) {
   EXPECT_EQ(Error("[sandbox]\nmemory = \"1MiB\"\nsteps = 5\nmem = 1024\n"),
             "app.toml:4:1: error: manifest key `sandbox.mem`: duplicates `sandbox.memory` (line "

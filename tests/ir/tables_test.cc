@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/policy.h"
@@ -71,6 +73,55 @@ TEST(PolicyTable, UnitsReadBackWhatTheyPrint) {
   EXPECT_FALSE(ParseQuantity(Unit::kCount, "_1").ok());
   EXPECT_FALSE(ParseQuantity(Unit::kCount, "99999999999999999999").ok());
   EXPECT_FALSE(ParseQuantity(Unit::kSize, "5000000TiB").ok());  // above 2^62
+}
+
+// Overflow, for every unit suffix: the largest multiple of the suffix that
+// is at most kMaxQuantity parses exactly, one more is out of range, and so
+// is every spelling whose product would wrap around 2^64 to a small number
+// (`16777216TiB` is 2^64 B, naively 0).
+TEST(PolicyTable, EveryUnitRefusesValuesBeyondItsRange) {
+  for (const UnitSuffix& suffix : kUnitSuffixes) {
+    for (Unit u : {Unit::kCount, Unit::kSize, Unit::kDuration}) {
+      if (!SuffixFits(u, suffix.unit)) continue;
+      const uint64_t top = kMaxQuantity / suffix.scale;
+      const std::string at_top = absl::StrCat(top, suffix.text);
+      absl::StatusOr<uint64_t> v = ParseQuantity(u, at_top);
+      ASSERT_TRUE(v.ok()) << at_top << ": " << v.status();
+      EXPECT_EQ(*v, top * suffix.scale) << at_top;
+      for (uint64_t n : {top + 1, UINT64_MAX / suffix.scale + 1, UINT64_MAX / suffix.scale,
+                         uint64_t{UINT64_MAX}}) {
+        if (n <= top) continue;
+        const std::string text = absl::StrCat(n, suffix.text);
+        absl::StatusOr<uint64_t> bad = ParseQuantity(u, text);
+        ASSERT_FALSE(bad.ok()) << text << " = " << *bad;
+        EXPECT_EQ(bad.status().code(), absl::StatusCode::kOutOfRange) << text;
+        EXPECT_EQ(bad.status().message(), absl::StrCat("'", text, "' is out of range"));
+      }
+      // More digits than 64 bits hold, before the suffix.
+      const std::string huge = absl::StrCat("99999999999999999999999", suffix.text);
+      EXPECT_EQ(ParseQuantity(u, huge).status().code(), absl::StatusCode::kOutOfRange) << huge;
+    }
+  }
+  // Bare numbers: 2^62 is the largest; 2^64 and 2^64 + 1 would wrap.
+  EXPECT_EQ(*ParseQuantity(Unit::kCount, "4611686018427387904"), kMaxQuantity);
+  for (const char* text : {"4611686018427387905", "18446744073709551615", "18446744073709551616",
+                           "18446744073709551617", "99999999999999999999"})
+    EXPECT_EQ(ParseQuantity(Unit::kCount, text).status().code(), absl::StatusCode::kOutOfRange)
+        << text;
+  EXPECT_FALSE(ParseQuantity(Unit::kSize, "99999999999TiB").ok());
+  EXPECT_FALSE(ParseQuantity(Unit::kDuration, "999999999999h").ok());
+  // Every limit's parser names its key.
+  for (const LimitInfo& l : kLimits) {
+    const char* text = l.unit == Unit::kDuration ? "999999999999h"
+                       : l.unit == Unit::kSize   ? "99999999999TiB"
+                                                 : "99999999999999999999";
+    absl::StatusOr<uint64_t> v = ParseLimitValue(l.id, text);
+    ASSERT_FALSE(v.ok()) << l.key;
+    EXPECT_TRUE(absl::StartsWith(v.status().message(), absl::StrCat("`", l.key, "` needs ")))
+        << v.status();
+    EXPECT_TRUE(absl::EndsWith(v.status().message(), absl::StrCat("'", text, "' is out of range")))
+        << v.status();
+  }
 }
 
 TEST(PolicyTable, TightenTakesTheSmallerAndIntersectNarrows) {

@@ -382,8 +382,8 @@ TEST(IrText, MalformedSandboxesGetALocatedError) {
        "bad.mtyir:1:15: error: sandbox entry `depth` must be at least 1 (leave it out for no "
        "limit)"},
       {"sandbox \"T\" { depth = 4611686018427387905 }\n",
-       "bad.mtyir:1:23: error: sandbox entry 'depth' needs a count such as 1000 or 10k, found "
-       "'4611686018427387905'"},
+       "bad.mtyir:1:23: error: sandbox entry 'depth' needs a count such as 1000 or 10k: "
+       "'4611686018427387905' is out of range"},
       {"sandbox Tool { steps = 1 }\n",
        "bad.mtyir:1:9: error: expected a sandbox name string, found 'Tool'"},
       {"sandbox \"\" {}\n", "bad.mtyir:1:9: error: a sandbox name cannot be empty"},

@@ -2,7 +2,8 @@
 # Rules with one home (docs/architecture.md, "One home per rule") stay so:
 # no trap-code string literal outside ir/include/mty/ir/traps.def, and no
 # builtin, method or effect name compared in the interpreter or the hosts
-# (they dispatch on the ids of ir/include/mty/ir/builtins.def).
+# (they dispatch on the ids of ir/include/mty/ir/builtins.def), and no UTF-8
+# byte mask outside ir/utf8.h (the one decoder).
 set -u
 root="$1"
 cd "$root" || exit 1
@@ -20,6 +21,11 @@ fi
 names=$(product="interp/src stdlib/src runtime/src" code_grep '(name|path|op) == "' || true)
 if [ -n "$names" ]; then
   echo "name comparisons in the interpreter or the hosts:"; echo "$names"; fail=1
+fi
+# UTF-8 is decoded by ir/utf8.h alone: no continuation-byte mask elsewhere.
+masks=$(code_grep '&\s*0x(C0|c0|3F|3f)\b' | grep -v '^ir/include/mty/ir/utf8.h:\|^ir/src/utf8.cc:' || true)
+if [ -n "$masks" ]; then
+  echo "UTF-8 byte masks outside ir/utf8.h (use ir::DecodeUtf8 / ir::StartsScalar):"; echo "$masks"; fail=1
 fi
 [ "$fail" = 0 ] && echo "one home: ok"
 exit $fail

@@ -40,15 +40,36 @@ struct Utf8Decoded {
   bool ok() const { return error == Utf8Error::kNone; }
 };
 
+// The sequence led by a byte of 0x80 or more (DecodeUtf8's slow path).
+Utf8Decoded DecodeUtf8Multibyte(std::string_view s, size_t pos);
+
 // Decodes the scalar starting at byte `pos` of `s` (pos < s.size()).
-Utf8Decoded DecodeUtf8(std::string_view s, size_t pos);
+inline Utf8Decoded DecodeUtf8(std::string_view s, size_t pos) {
+  const unsigned char b = static_cast<unsigned char>(s[pos]);
+  if (b < 0x80) {
+    Utf8Decoded d;
+    d.scalar = b;
+    return d;
+  }
+  return DecodeUtf8Multibyte(s, pos);
+}
 
 // The scalar at `pos`, or kReplacementChar for an ill-formed sequence;
 // advances *pos past it (by Utf8Decoded::length).
 inline uint32_t NextScalar(std::string_view s, size_t* pos) {
+  const unsigned char b = static_cast<unsigned char>(s[*pos]);
+  if (b < 0x80) {  // ASCII, inline
+    ++*pos;
+    return b;
+  }
   Utf8Decoded d = DecodeUtf8(s, *pos);
   *pos += d.length;
   return d.ok() ? d.scalar : kReplacementChar;
+}
+
+// The bytes of the scalar (or ill-formed run) at `pos`: DecodeUtf8's length.
+inline uint32_t ScalarLength(std::string_view s, size_t pos) {
+  return static_cast<unsigned char>(s[pos]) < 0x80 ? 1 : DecodeUtf8(s, pos).length;
 }
 
 // Whether byte `c` starts a scalar (is not a continuation byte 80..BF): in
