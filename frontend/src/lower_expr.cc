@@ -433,8 +433,17 @@ struct TermCounter {
 uint64_t Globals::ConstTerms(const std::string& name) {
   auto [it, fresh] = const_terms.emplace(name, 0);
   if (!fresh) return it->second;  // memoised, or 0 while in progress (a cycle: MT1007)
+  // Constants naming constants recurse here: a chain of 100 000 must not
+  // overflow the host stack. Lowering inlines at most kMaxConstNesting
+  // levels anyway, so a deeper chain counts as too large.
+  if (const_depth >= kMaxConstNesting) {
+    const_terms[name] = kMaxConstTerms + 1;
+    return kMaxConstTerms + 1;
+  }
+  ++const_depth;
   TermCounter c{*this, kMaxConstTerms + 1};
   c.Expr(consts.at(name)->value.get());
+  --const_depth;
   const_terms[name] = c.n;
   return c.n;
 }
@@ -446,7 +455,8 @@ FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
     if (g_.const_too_large.insert(name).second)
       Error("MT1016", c->loc,
             absl::StrCat("constant `", name, "` is too large: each use inlines more than ",
-                         Globals::kMaxConstTerms, " terms"),
+                         Globals::kMaxConstTerms, " terms or nests more than ",
+                         Globals::kMaxConstNesting, " constants deep"),
             "compute it in a function, or split it so that each use stays small");
     return Unit();
   }
@@ -462,7 +472,7 @@ FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
     return Unit();
   }
   static thread_local int depth = 0;
-  if (depth > 64) {
+  if (depth > Globals::kMaxConstNesting) {
     Error("MT1007", loc, absl::StrCat("constant `", name, "` refers to itself"));
     return Unit();
   }

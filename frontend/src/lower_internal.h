@@ -105,6 +105,8 @@ struct Globals {
   // kMaxConstTerms + 1; a constant over the limit is an error (MT1016), so
   // lowering constants is linear in the source however they nest.
   static constexpr uint64_t kMaxConstTerms = 65536;
+  static constexpr int kMaxConstNesting = 64;  // constants naming constants
+  int const_depth = 0;                         // ConstTerms' recursion
   uint64_t ConstTerms(const std::string& name);
   std::map<std::string, uint64_t> const_terms;  // done or in progress (0)
   std::set<std::string> const_too_large;        // reported

@@ -15,6 +15,7 @@ namespace mty::stdlib {
 namespace {
 
 constexpr size_t kMaxBody = size_t{64} << 20;  // 64 MiB per response
+constexpr size_t kMaxHeaders = 10000;          // header lines per response
 
 void GlobalInit() {
   static std::once_flag once;
@@ -34,12 +35,21 @@ size_t OnBody(char* data, size_t size, size_t n, void* user) {
     s->too_big = true;
     return 0;  // aborts the transfer
   }
-  s->body.append(data, len);
+  // No exception may cross libcurl's C frames: a body the real-bytes
+  // ceiling refuses (std::bad_alloc) aborts the transfer like one too big.
+  try {
+    s->body.append(data, len);
+  } catch (const std::exception&) {
+    s->too_big = true;
+    return 0;
+  }
   return len;
 }
 
-size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+size_t OnHeader(char* data, size_t size, size_t n, void* user) try {
   auto* s = static_cast<Sink*>(user);
+  // A hostile server can send headers without end: at most kMaxHeaders.
+  if (s->headers.size() >= kMaxHeaders) return 0;  // aborts the transfer
   std::string line(data, size * n);
   size_t colon = line.find(':');
   if (colon != std::string::npos) {
@@ -50,6 +60,8 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
     s->headers.clear();  // a new response (e.g. after 100 Continue)
   }
   return size * n;
+} catch (const std::exception&) {
+  return 0;  // nothing may cross libcurl's C frames; aborts the transfer
 }
 
 }  // namespace
@@ -157,7 +169,8 @@ absl::StatusOr<HttpResponse> HttpRequest(const ParsedUrl& url, bool post, std::s
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return absl::DeadlineExceededError(absl::StrCat("timeout: ", where));
   if (sink.too_big)
-    return absl::InternalError(absl::StrCat("io: ", where, ": response over 64 MiB"));
+    return absl::InternalError(absl::StrCat(
+        "io: ", where, ": response too large (over 64 MiB, or more than the run's heap allows)"));
   if (rc != CURLE_OK)
     return absl::InternalError(absl::StrCat("io: ", where, ": ", curl_easy_strerror(rc)));
   HttpResponse r;

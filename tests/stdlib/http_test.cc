@@ -67,6 +67,10 @@ class LoopbackServer {
           std::string body = req.substr(hdr_end + 4);
           resp = "HTTP/1.1 201 Created\r\nContent-Length: " + std::to_string(body.size()) +
                  "\r\nConnection: close\r\n\r\n" + body;
+        } else if (req.rfind("GET /big", 0) == 0) {
+          // 40 MB: more than a 1 MiB budget's real-bytes ceiling (18 MiB).
+          resp = "HTTP/1.1 200 OK\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n" +
+                 std::string(40000000, 'b');
         } else if (req.rfind("GET /redirect", 0) == 0) {
           resp =
               "HTTP/1.1 302 Found\r\nLocation: http://evil.example/\r\nContent-Length: 0\r\n"
@@ -119,6 +123,33 @@ std::string RunNet(const std::string& src, std::vector<std::string> allow_net, i
   mty::RunResult r = (*p)->Run(o);
   if (exit_code) *exit_code = r.exit_code;
   return out + r.Report();
+}
+
+// A body the run's real-bytes ceiling cannot hold: the refused allocation
+// must not cross libcurl's C frames (it aborted the process); the transfer
+// ends with an io error and the run carries on.
+TEST(Http, ABodyPastTheHeapCeilingIsAnIoError) {
+  LoopbackServer server(1);
+  std::string base = "http://127.0.0.1:" + std::to_string(server.port());
+  auto p = mty::Program::FromSource("fn main() {\n  let r = std.net.get(\"" + base +
+                                        "/big\")\n  log(r.is_err())\n  log(\"after\")\n}\n",
+                                    "net.mty");
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::string out;
+  mty::RunOptions o;
+  o.policy.grants.Set(mty::GrantId::kNet, {{"127.0.0.1:" + std::to_string(server.port())}});
+  o.policy.limits.Set(mty::LimitId::kMemory, 1 << 20);
+  o.on_stdout = [&](std::string_view s) { out.append(s); };
+  mty::RunResult r = (*p)->Run(o);
+  // Either the io error (the run goes on) or the real-heap breach; never a
+  // crash, and never the 40 MB.
+  if (r.outcome == mty::Outcome::kOk) {
+    EXPECT_EQ(out, "true\nafter\n");
+  } else {
+    EXPECT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
+    EXPECT_EQ(r.breach->limit, mty::LimitId::kMemory);
+  }
+  EXPECT_LE(r.heap_peak, uint64_t{20} << 20);
 }
 
 TEST(Http, GetAndPostWithAGrant) {
