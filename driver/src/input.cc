@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "mty/ir/policy.h"
 
 namespace mty::driver {
 
@@ -18,12 +19,6 @@ absl::Status Failed(int err) {
   if (err == ENOENT || err == ENOTDIR) return absl::NotFoundError(msg);
   if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(msg);
   return absl::UnavailableError(msg);
-}
-
-std::string SizeText(size_t bytes) {
-  if (bytes % (size_t{1} << 20) == 0) return absl::StrCat(bytes >> 20, " MiB");
-  if (bytes % 1024 == 0) return absl::StrCat(bytes >> 10, " KiB");
-  return absl::StrCat(bytes, " B");
 }
 
 }  // namespace
@@ -42,7 +37,8 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_by
     return absl::FailedPreconditionError(S_ISDIR(st.st_mode) ? "Is a directory"
                                                              : "not a regular file");
   auto too_large = [&] {
-    return absl::OutOfRangeError(absl::StrCat("larger than the limit of ", SizeText(max_bytes)));
+    return absl::OutOfRangeError(
+        absl::StrCat("larger than the limit of ", ir::FormatQuantity(ir::Unit::kSize, max_bytes)));
   };
   if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
   std::string text;

@@ -620,7 +620,7 @@ Policy Policy::Intersect(const Policy& a, const Policy& b) {
 
 std::string ProgramTooLargeMessage(size_t bytes) {
   return absl::StrCat("the program is too large: ", bytes, " bytes, over the limit of ",
-                      kMaxProgramBytes >> 20, " MiB");
+                      FormatQuantity(Unit::kSize, kMaxProgramBytes));
 }
 
 }  // namespace mty::ir

@@ -40,7 +40,7 @@ mkfifo "$tmp/fifo.mty"
 timeout 5 "$mty" run "$tmp/fifo.mty" >"$tmp/o" 2>&1; check program-fifo 66 $?
 truncate -s 17M "$tmp/huge.mty"
 "$mty" run "$tmp/huge.mty" >"$tmp/o" 2>&1; check program-too-large 66 $?
-contains program-too-large-text "$tmp/o" "huge.mty: larger than the limit of 16 MiB"
+contains program-too-large-text "$tmp/o" "huge.mty: larger than the limit of 16MiB"
 "$mty" run --manifest "$tmp/adir.mty" "$fib" >"$tmp/o" 2>&1; check manifest-directory 66 $?
 contains manifest-directory-text "$tmp/o" "cannot read manifest file: Is a directory"
 # A dotted key of 50 000 parts overflowed toml++'s stack (SIGSEGV).

@@ -323,7 +323,7 @@ TEST(Manifest, UnreadableFile) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(m.status().message(),
-            big + ": error: cannot read manifest file: larger than the limit of 1 MiB");
+            big + ": error: cannot read manifest file: larger than the limit of 1MiB");
 }
 
 }  // namespace
