@@ -35,6 +35,13 @@ struct Ctx {
   // not counted).
   uint64_t Affordable() const;
 
+  // Whether n more bytes that live only for this call (and so are not
+  // charged) fit in what the budget has left; false (and mem_breach) if not.
+  bool Fits(uint64_t n) {
+    if (*mem + n <= mem_limit && *mem + n >= *mem) return true;
+    mem_breach = true;
+    return false;
+  }
   // Charges n estimated bytes; false (and mem_breach) when over the limit.
   bool Charge(uint64_t n) {
     *mem += n;

@@ -35,6 +35,7 @@ inline uint64_t Insert(const Value& key) { return 4 * Size(key); }
 inline uint64_t Copy(const HeapObj& h) {
   switch (h.kind) {
     case Tag::kStr: return static_cast<const StrObj&>(h).s.size();
+    case Tag::kBytes: return static_cast<const BytesObj&>(h).b.size();
     case Tag::kArray:
     case Tag::kTuple: return static_cast<const ArrayObj&>(h).items.size();
     case Tag::kAdt: return static_cast<const AdtObj&>(h).fields.size();

@@ -223,13 +223,18 @@ dispatch:
   } while (0)
 // After a place operation (Resolve, Step, RefTarget, MakeRef), which may
 // charge work (a copy on write, hashing a map key) to the saved counter.
-#define PLACE_OK(ok)                   \
-  do {                                 \
-    if (!(ok)) {                       \
-      if (t.work_short_) WORK_SHORT(); \
-      return Stop::kTrap;              \
-    }                                  \
-    steps = t.steps_left_;             \
+// A place resolved (SAVE() came first): the steps and memory it charged
+// (copies on write, widened bytes) are reloaded; a failure is a step or
+// memory breach or a trap.
+#define PLACE_OK(ok)                                           \
+  do {                                                         \
+    if (!(ok)) {                                               \
+      if (t.work_short_) WORK_SHORT();                         \
+      if (t.mem_used_ > t.mem_limit_) return Stop::kMemBudget; \
+      return Stop::kTrap;                                      \
+    }                                                          \
+    steps = t.steps_left_;                                     \
+    mem = t.mem_used_;                                         \
   } while (0)
 // The next instruction, after one that charged work: when the charge used
 // steps its segment had charged in advance for the instructions after it
@@ -544,6 +549,7 @@ dispatch:
     int64_t n;
     switch (s.tag()) {
       case Tag::kStr: n = static_cast<int64_t>(static_cast<StrObj*>(s.h())->s.size()); break;
+      case Tag::kBytes: n = static_cast<int64_t>(static_cast<BytesObj*>(s.h())->b.size()); break;
       case Tag::kArray:
       case Tag::kTuple:
         n = static_cast<int64_t>(static_cast<ArrayObj*>(s.h())->items.size());

@@ -91,7 +91,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     // What `for x in v` walks: an array as is, a map's (key, value) pairs,
     // a string's chars.
     const Value& v = args[0];
-    if (v.Is(Tag::kArray)) {
+    if (IsArray(v)) {
       out = v;
       return CallStatus::kOk;
     }
@@ -516,8 +516,81 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   return CallStatus::kUnknown;
 }
 
+CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                           Value& out, int64_t* delta);
+
+// An array's slice(lo, hi) arguments: Ints with 0 <= lo <= hi <= n, else a
+// trap.
+bool SliceBounds(Ctx& cx, const std::vector<Value>& args, size_t n, int64_t* lo, int64_t* hi) {
+  if (!NeedInt(cx, args[0], lo) || !NeedInt(cx, args[1], hi)) return false;
+  if (*lo >= 0 && *hi >= *lo && static_cast<uint64_t>(*hi) <= n) return true;
+  cx.Trap(TrapCode::kIndex, absl::StrCat("slice ", *lo, "..", *hi, " out of range for length ", n));
+  return false;
+}
+
+// The methods of an array held as compact bytes (BytesObj). Reading it stays
+// compact: len, is_empty, get, first, last, iter and slice (a slice of bytes
+// is bytes). The other reading methods run on a widened copy that lives only
+// for the call: it must fit in what the memory budget has left (it is not
+// charged: it is freed before the call returns). A method that changes the
+// array widens it for good, which charges the difference (WidenCharge) and
+// adds it to the estimates of what contains it.
+CallStatus BytesMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                       Value& out, int64_t* delta) {
+  const std::string& b = static_cast<BytesObj*>(recv.h())->b;
+  uint64_t est;
+  auto byte = [&](size_t i) { return Value::Int(static_cast<unsigned char>(b[i])); };
+  if (id == N::kLen || id == N::kIsEmpty) {
+    out = id == N::kLen ? Value::Int(static_cast<int64_t>(b.size())) : Value::Bool(b.empty());
+    return Ok();
+  }
+  if (id == N::kGet || id == N::kFirst || id == N::kLast) {
+    int64_t i = id == N::kFirst ? 0 : static_cast<int64_t>(b.size()) - 1;
+    if (id == N::kGet && !NeedInt(cx, args[0], &i)) return Fail();
+    const bool in = i >= 0 && static_cast<uint64_t>(i) < b.size();
+    Value v = in ? byte(static_cast<size_t>(i)) : Value();
+    out = MakeOption(in ? &v : nullptr, &est);
+    return cx.Charge(est) ? Ok() : Fail();
+  }
+  if (id == N::kIter) {
+    out = recv;
+    return Ok();
+  }
+  if (id == N::kSlice) {
+    int64_t lo, hi;
+    if (!SliceBounds(cx, args, b.size(), &lo, &hi)) return Fail();
+    if (!cx.Work(static_cast<uint64_t>(hi - lo))) return Fail();
+    MTY_WORK(hi - lo);
+    Value v =
+        Value::Heap(new BytesObj(b.substr(static_cast<size_t>(lo), static_cast<size_t>(hi - lo))));
+    if (!cx.Charge(v.h()->est)) return Fail();
+    out = std::move(v);
+    return Ok();
+  }
+  const ir::MethodInfo* row = ir::FindMethod(ir::Recv::kArray, id);
+  const uint64_t wide = WidenCharge(*static_cast<BytesObj*>(recv.h()));
+  if (!cx.Work(b.size())) return Fail();
+  if (row && !row->mutates) {
+    if (!cx.Fits(recv.h()->est + wide)) return Fail();
+    Value copy = recv;
+    Widen(copy);
+    return WideArrayMethod(cx, copy, id, args, out, delta);
+  }
+  if (!cx.Charge(wide)) return Fail();
+  Widen(recv);
+  CallStatus st = WideArrayMethod(cx, recv, id, args, out, delta);
+  *delta += static_cast<int64_t>(wide);
+  return st;
+}
+
 CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
                        Value& out, int64_t* delta) {
+  if (recv.Is(Tag::kBytes)) return BytesMethod(cx, recv, id, args, out, delta);
+  return WideArrayMethod(cx, recv, id, args, out, delta);
+}
+
+CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                           Value& out, int64_t* delta) {
   auto* a = static_cast<ArrayObj*>(recv.h());
   uint64_t est;
   if (id == N::kLen) {
@@ -691,12 +764,7 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
   }
   if (id == N::kSlice) {
     int64_t lo, hi;
-    if (!NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi)) return Fail();
-    if (lo < 0 || hi < lo || static_cast<uint64_t>(hi) > a->items.size()) {
-      cx.Trap(TrapCode::kIndex,
-              absl::StrCat("slice ", lo, "..", hi, " out of range for length ", a->items.size()));
-      return Fail();
-    }
+    if (!SliceBounds(cx, args, a->items.size(), &lo, &hi)) return Fail();
     if (!cx.Work(static_cast<uint64_t>(hi - lo))) return Fail();
     MTY_WORK(hi - lo);
     auto* r = new ArrayObj(Tag::kArray);
@@ -712,12 +780,20 @@ CallStatus ArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     return Ok();
   }
   if (id == N::kExtend) {
-    if (!args[0].Is(Tag::kArray)) {
+    if (!IsArray(args[0])) {
       cx.Trap(TrapCode::kType,
               absl::StrCat("extend needs an array, found ", KindName(cx.m, args[0])));
       return Fail();
     }
     Value other = args[0];
+    // Bytes are widened for the copy, which must fit (their elements are
+    // charged below, as they are pushed).
+    if (other.Is(Tag::kBytes)) {
+      const uint64_t n = static_cast<BytesObj*>(other.h())->b.size();
+      if (!cx.Work(n)) return Fail();
+      if (!cx.Fits(24 + 16 * n)) return Fail();
+      Widen(other);
+    }
     const auto& items = static_cast<ArrayObj*>(other.h())->items;
     if (!cx.Work(2 * items.size())) return Fail();
     MTY_WORK(2 * items.size());
@@ -1048,7 +1124,8 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
 std::optional<ir::Recv> RecvOf(const Value& v) {
   switch (v.tag()) {
     case Tag::kStr: return ir::Recv::kStr;
-    case Tag::kArray: return ir::Recv::kArray;
+    case Tag::kArray:
+    case Tag::kBytes: return ir::Recv::kArray;
     case Tag::kMap: return ir::Recv::kMap;
     case Tag::kTuple: return ir::Recv::kTuple;
     case Tag::kAdt: {

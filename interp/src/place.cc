@@ -74,6 +74,33 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
       return &a->fields[index];
     }
     case RefStep::Kind::kIndex: {
+      if (cur->Is(Tag::kBytes)) {
+        if (!key->Is(Tag::kInt)) {
+          Trap(t, TrapCode::kType, absl::StrCat("array index must be Int, found ", Kind(t, *key)));
+          return nullptr;
+        }
+        const std::string& b = static_cast<BytesObj*>(cur->h())->b;
+        const int64_t i = key->i();
+        if (!write) {
+          if (i < 0 || static_cast<uint64_t>(i) >= b.size()) {
+            Trap(t, TrapCode::kIndex,
+                 absl::StrCat("index ", i, " out of range for an array of length ", b.size()));
+            return nullptr;
+          }
+          // Read where it is: the caller copies the element at once.
+          t.byte_scratch_.SetInt(static_cast<unsigned char>(b[static_cast<size_t>(i)]));
+          return &t.byte_scratch_;
+        }
+        // A write widens the bytes for good (value.h BytesObj): the work
+        // and the difference in memory are charged (the loop reloads the
+        // counter after a place), and so is each container above it.
+        const uint64_t wide = WidenCharge(*static_cast<BytesObj*>(cur->h()));
+        if (!ChargeWork(t, b.size())) return nullptr;
+        t.mem_used_ += wide;
+        if (t.mem_used_ > t.mem_limit_) return nullptr;
+        Widen(*cur);
+        AddEst(*chain, static_cast<int64_t>(wide));
+      }
       if (cur->Is(Tag::kArray)) {
         if (!key->Is(Tag::kInt)) {
           Trap(t, TrapCode::kType, absl::StrCat("array index must be Int, found ", Kind(t, *key)));

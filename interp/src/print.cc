@@ -152,6 +152,21 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
       }
       return;
     }
+    case Tag::kBytes: {
+      const std::string& b = static_cast<BytesObj*>(v.h())->b;
+      out += "[";
+      for (size_t i = 0; i < b.size(); ++i) {
+        ++r.units;
+        if (r.units + out.size() > r.limit) {
+          r.over = true;
+          return;
+        }
+        if (i) out += ", ";
+        absl::StrAppend(&out, static_cast<unsigned char>(b[i]));
+      }
+      out += "]";
+      return;
+    }
     case Tag::kArray:
     case Tag::kTuple: {
       const auto& items = static_cast<ArrayObj*>(v.h())->items;

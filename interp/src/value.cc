@@ -29,6 +29,7 @@ const char* TagName(Tag t) {
     case Tag::kAgent: return "Agent";
     case Tag::kDead: return "dead value";
     case Tag::kStr: return "Str";
+    case Tag::kBytes: return "Array";
     case Tag::kArray: return "Array";
     case Tag::kTuple: return "Tuple";
     case Tag::kMap: return "Map";
@@ -49,7 +50,7 @@ namespace {
 // work list stays small for wide values (a vec of a million strings).
 void Drop(Value& x, std::vector<Value>& out) {
   if (!x.IsHeap()) return;
-  if (x.h()->rc > 1 || x.Is(Tag::kStr) || x.Is(Tag::kCap)) {
+  if (x.h()->rc > 1 || x.Is(Tag::kStr) || x.Is(Tag::kBytes) || x.Is(Tag::kCap)) {
     x = Value();
   } else {
     out.push_back(std::move(x));
@@ -86,6 +87,7 @@ void TakeChildren(HeapObj* h, std::vector<Value>& out) {
 void DeleteObj(HeapObj* h) {
   switch (h->kind) {
     case Tag::kStr: delete static_cast<StrObj*>(h); break;
+    case Tag::kBytes: delete static_cast<BytesObj*>(h); break;
     case Tag::kArray:
     case Tag::kTuple: delete static_cast<ArrayObj*>(h); break;
     case Tag::kAdt: delete static_cast<AdtObj*>(h); break;
@@ -100,7 +102,7 @@ void DeleteObj(HeapObj* h) {
 }  // namespace
 
 void ReleaseObj(HeapObj* h) {
-  if (h->kind == Tag::kStr || h->kind == Tag::kCap) {
+  if (h->kind == Tag::kStr || h->kind == Tag::kBytes || h->kind == Tag::kCap) {
     DeleteObj(h);
     return;
   }
@@ -151,6 +153,10 @@ HeapObj* MakeUnique(Value& v) {
   switch (h->kind) {
     case Tag::kStr:
       copy = new StrObj(static_cast<StrObj*>(h)->s);
+      hold = Value::Heap(copy);
+      break;
+    case Tag::kBytes:
+      copy = new BytesObj(static_cast<BytesObj*>(h)->b);
       hold = Value::Heap(copy);
       break;
     case Tag::kArray:
@@ -212,6 +218,18 @@ HeapObj* MakeUnique(Value& v) {
   return copy;
 }
 
+ArrayObj* Widen(Value& v) {
+  const std::string& b = static_cast<BytesObj*>(v.h())->b;
+  MTY_WORK(b.size());
+  auto* a = new ArrayObj(Tag::kArray);
+  Value hold = Value::Heap(a);  // owns a if reserving throws
+  a->items.reserve(b.size());
+  for (unsigned char c : b) a->items.push_back(Value::Int(c));
+  a->est = 24 + 16 * b.size();
+  v = std::move(hold);
+  return a;
+}
+
 Value MakeStr(std::string s) { return Value::Heap(new StrObj(std::move(s))); }
 
 bool IsMapKey(const Value& v0) {
@@ -243,6 +261,26 @@ const std::vector<Value>* Children(const Value& v) {
     case Tag::kClosure: return &static_cast<ClosureObj*>(v.h())->captures;
     default: return nullptr;
   }
+}
+
+// Equality where a or b holds compact bytes: element by element against the
+// other array's Ints. Adds the elements read to *units.
+bool BytesEqual(const Value& a, const Value& b, uint64_t* units) {
+  if (!IsArray(a) || !IsArray(b)) return false;
+  if (a.Is(Tag::kBytes) && b.Is(Tag::kBytes)) {
+    const std::string& x = static_cast<BytesObj*>(a.h())->b;
+    const std::string& y = static_cast<BytesObj*>(b.h())->b;
+    if (x.size() == y.size()) *units += x.size();
+    return x == y;
+  }
+  const std::string& x = static_cast<BytesObj*>((a.Is(Tag::kBytes) ? a : b).h())->b;
+  const std::vector<Value>& ys = static_cast<ArrayObj*>((a.Is(Tag::kBytes) ? b : a).h())->items;
+  if (x.size() != ys.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    ++*units;
+    if (!ys[i].Is(Tag::kInt) || ys[i].i() != static_cast<unsigned char>(x[i])) return false;
+  }
+  return true;
 }
 
 bool ShallowEqual(const Value& a, const Value& b) {
@@ -290,6 +328,10 @@ bool ValuesEqual(const Value& a0, const Value& b0) {
     work.pop_back();
     ++units;
     if (a->IsHeap() && b->IsHeap() && a->h() == b->h()) continue;
+    if (a->Is(Tag::kBytes) || b->Is(Tag::kBytes)) {
+      if (!BytesEqual(*a, *b, &units)) return false;
+      continue;
+    }
     if (a->Is(Tag::kStr) && b->Is(Tag::kStr)) {
       // Strings of different lengths differ without reading their bytes.
       const size_t n = static_cast<StrObj*>(a->h())->s.size();
@@ -356,6 +398,31 @@ int CompareShallow(const Value& a, const Value& b, bool* descend) {
   }
 }
 
+// Ordering where a or b holds compact bytes: lexicographic over the bytes as
+// Ints, against the other array's elements (2 where one is not an Int).
+int CompareBytes(const Value& a, const Value& b, uint64_t* units) {
+  if (!IsArray(a) || !IsArray(b)) return 2;
+  auto at = [](const Value& v, size_t i, Value* scratch) -> const Value& {
+    if (!v.Is(Tag::kBytes)) return static_cast<ArrayObj*>(v.h())->items[i];
+    *scratch = Value::Int(static_cast<unsigned char>(static_cast<BytesObj*>(v.h())->b[i]));
+    return *scratch;
+  };
+  auto size = [](const Value& v) {
+    return v.Is(Tag::kBytes) ? static_cast<BytesObj*>(v.h())->b.size()
+                             : static_cast<ArrayObj*>(v.h())->items.size();
+  };
+  const size_t n = size(a), m = size(b);
+  Value sx, sy;
+  for (size_t i = 0; i < n && i < m; ++i) {
+    ++*units;
+    const Value& x = at(a, i, &sx);
+    const Value& y = at(b, i, &sy);
+    if (!x.Is(Tag::kInt) || !y.Is(Tag::kInt)) return 2;
+    if (x.i() != y.i()) return Cmp3(x.i(), y.i());
+  }
+  return Cmp3(n, m);
+}
+
 }  // namespace
 
 int CompareValues(const Value& a0, const Value& b0) {
@@ -377,6 +444,7 @@ int CompareValues(const Value& a0, const Value& b0) {
           std::min(static_cast<StrObj*>(x.h())->s.size(), static_cast<StrObj*>(y.h())->s.size());
   };
   str_units(a0, b0);
+  if (a0.Is(Tag::kBytes) || b0.Is(Tag::kBytes)) return CompareBytes(a0, b0, &units);
   int c = CompareShallow(a0, b0, &descend);
   if (!descend) return c;
   std::vector<Level> stack{{Children(a0), Children(b0), 0}};
@@ -394,6 +462,11 @@ int CompareValues(const Value& a0, const Value& b0) {
     ++l.i;
     if (x.IsHeap() && y.IsHeap() && x.h() == y.h()) continue;
     str_units(x, y);
+    if (x.Is(Tag::kBytes) || y.Is(Tag::kBytes)) {
+      c = CompareBytes(x, y, &units);
+      if (c != 0) return c;
+      continue;
+    }
     c = CompareShallow(x, y, &descend);
     if (c != 0) return c;
     if (descend) stack.push_back({Children(x), Children(y), 0});

@@ -200,14 +200,10 @@ std::optional<Value> StdHost::FsRead(Call& c) {
 std::optional<Value> StdHost::FsReadBytes(Call& c) {
   FS_TARGET(c, p, cap);
   std::string bytes;
-  std::optional<Value> fail = ReadWithin(c, cap, p, 16, &bytes);
+  std::optional<Value> fail = ReadWithin(c, cap, p, 1, &bytes);
   if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
-  std::string* r = &bytes;
-  auto* a = new ArrayObj(Tag::kArray);
-  Value v = Value::Heap(a);
-  for (unsigned char ch : *r) a->items.push_back(Value::Int(ch));
-  a->est = 24 + 16 * r->size();
-  return Ok(std::move(v));
+  // Held compactly, one byte per element (interp::BytesObj): a [U8].
+  return Ok(Value::Heap(new interp::BytesObj(std::move(bytes))));
 }
 
 std::optional<Value> StdHost::Write(Call& c, bool append) {

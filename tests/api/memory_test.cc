@@ -2,7 +2,10 @@
 // within 2x of the heap it really takes (the accounting allocator's count,
 // RunResult::heap_peak), and the real-bytes ceiling stops a run that passes
 // it with the `real heap` breach, with or without a memory budget.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -88,6 +91,44 @@ TEST_P(Estimates, WithinTwiceTheRealBytes) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, Estimates, ::testing::ValuesIn(kKinds),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// read_bytes: the [U8] is held one byte per element, charged 24 B + 1 B per
+// byte; widening it (a push) charges the 15 B per element more it takes.
+TEST(Estimates, BytesFromAFileWithinTwiceTheRealBytes) {
+  char dir[] = "/tmp/mty_bytes_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/b";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    const std::string chunk(1 << 20, 'q');
+    for (int i = 0; i < 8; ++i) std::fwrite(chunk.data(), 1, chunk.size(), f);
+    std::fclose(f);
+  }
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kMemory, uint64_t{1} << 32);
+  o.policy.grants.Set(mty::GrantId::kFsRead, std::vector<std::string>{dir});
+  auto run = [&](const std::string& body) {
+    return RunSource("fn main() {\n" + body + "\n}\n", o);
+  };
+  const std::string read = "let mut b = std.fs.read_bytes(\"" + path + "\").unwrap()\n";
+  mty::RunResult base = run("let x = 0");
+  mty::RunResult compact = run(read + "log(b.len())");
+  mty::RunResult wide = run(read + "b.push(1)\nlog(b.len())");
+  for (const mty::RunResult* r : {&compact, &wide}) {
+    ASSERT_EQ(r->outcome, mty::Outcome::kOk) << r->Report();
+    const double est = static_cast<double>(r->mem_used) - static_cast<double>(base.mem_used);
+    const double real = static_cast<double>(r->heap_peak) - static_cast<double>(base.heap_peak);
+    std::printf("%-14s estimate %10.0f B, real %10.0f B, real/estimate %.2f\n",
+                r == &compact ? "bytes" : "bytes_widened", est, real, real / est);
+    EXPECT_LE(real, 2 * est);
+    EXPECT_LE(est, 2 * real);
+  }
+  // Compact: about 1 B per byte of real heap, not 16.
+  EXPECT_LT(static_cast<double>(compact.heap_peak - base.heap_peak), 2.0 * (8 << 20));
+  std::remove(path.c_str());
+  rmdir(dir);
+}
 
 // No memory budget: the real-bytes ceiling still holds (the default is 4 GiB
 // or half the machine; RunOptions::heap_ceiling sets another). Each bomb

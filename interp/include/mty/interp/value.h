@@ -28,6 +28,7 @@ enum class Tag : uint8_t {
   kDead,   // moved-out, dropped or not yet live (reading it traps MT5002)
   // Heap values (h points to a HeapObj). Keep kStr first.
   kStr,
+  kBytes,  // an array of U8 held compactly (one byte per element): read_bytes' result
   kArray,
   kTuple,
   kMap,
@@ -181,6 +182,26 @@ struct ArrayObj : HeapObj {
   std::vector<Value> items;
   explicit ArrayObj(Tag k) : HeapObj(k) {}
 };
+
+// An array of U8 held one byte per element (what std.fs.read_bytes returns):
+// it is an array to the program (`[U8]`: len, index, for, ==, ordering and
+// printing read the bytes as they are). Anything else done to it first
+// widens it into an ArrayObj of Ints (Widen), which charges the difference.
+struct BytesObj : HeapObj {
+  std::string b;
+  explicit BytesObj(std::string v) : HeapObj(Tag::kBytes), b(std::move(v)) { est = 24 + b.size(); }
+};
+
+// An array to the program, in either representation.
+inline bool IsArray(const Value& v) { return v.Is(Tag::kArray) || v.Is(Tag::kBytes); }
+
+// What widening the bytes of `b` into an ArrayObj adds to its estimate (15 B
+// per element: each element's 16 B slot in place of its byte).
+inline uint64_t WidenCharge(const BytesObj& b) { return 15 * b.b.size(); }
+
+// Replaces the compact bytes in `v` by an ArrayObj of the same Ints (its
+// estimate 24 + 16 per element); the caller has charged WidenCharge.
+ArrayObj* Widen(Value& v);
 
 // What a push of an element estimated at `est` onto `a` charges (runtime.md
 // §2): a vec's charge follows the storage it really holds. When the vec is

@@ -241,6 +241,7 @@ class Task {
   // charge may use them; the task then yields after the operation).
   int64_t quantum_hidden_ = 0;
   bool work_short_ = false;  // the last work charge did not fit (exec.h ChargeWork)
+  Value byte_scratch_;       // an element read from compact bytes (place.cc Step)
   // A work charge used steps its segment had charged in advance for the
   // instructions after the current one: they are counted one by one next.
   bool go_exact_ = false;
