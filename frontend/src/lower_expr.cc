@@ -383,16 +383,13 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
 
 namespace {
 
-// AST nodes under `e`, each use of a constant counted as that constant's
-// terms; saturates at `cap`.
-struct TermCounter {
-  Globals& g;
-  uint64_t cap;
-  uint64_t n = 0;
-  void Add(uint64_t k) { n = std::min(cap, n + k); }
+// The constants an expression names (a path of one segment that is a
+// constant's name).
+struct ConstRefs {
+  const Globals& g;
+  std::vector<std::string> names;
   void Pat(const Pattern* p) {
-    if (!p || n >= cap) return;
-    Add(1);
+    if (!p) return;
     for (const PatPtr& s : p->subs) Pat(s.get());
     Expr(p->lit.get());
     Expr(p->hi.get());
@@ -405,10 +402,9 @@ struct TermCounter {
     }
   }
   void Expr(const mty::frontend::Expr* e) {
-    if (!e || n >= cap) return;
-    Add(1);
+    if (!e) return;
     if (e->kind == Expr::Kind::kPath && e->segs.size() == 1 && g.consts.count(e->segs[0].name))
-      Add(g.ConstTerms(e->segs[0].name));
+      names.push_back(e->segs[0].name);
     Expr(e->lhs.get());
     Expr(e->rhs.get());
     Expr(e->cond.get());
@@ -430,58 +426,76 @@ struct TermCounter {
 
 }  // namespace
 
-uint64_t Globals::ConstTerms(const std::string& name) {
-  auto [it, fresh] = const_terms.emplace(name, 0);
-  if (!fresh) return it->second;  // memoised, or 0 while in progress (a cycle: MT1007)
-  // Constants naming constants recurse here: a chain of 100 000 must not
-  // overflow the host stack. Lowering inlines at most kMaxConstNesting
-  // levels anyway, so a deeper chain counts as too large.
-  if (const_depth >= kMaxConstNesting) {
-    const_terms[name] = kMaxConstTerms + 1;
-    return kMaxConstTerms + 1;
+void Globals::CheckConstCycles() {
+  // Depth-first over "names" edges with an explicit stack (a chain of
+  // 100 000 constants must not recurse on the host stack): a constant met
+  // again while still on the stack closes a cycle, and every constant on
+  // that cycle is MT1007.
+  std::map<std::string, std::vector<std::string>> edges;
+  for (const auto& [name, c] : consts) {
+    ConstRefs r{*this, {}};
+    r.Expr(c->value.get());
+    edges[name] = std::move(r.names);
   }
-  ++const_depth;
-  TermCounter c{*this, kMaxConstTerms + 1};
-  c.Expr(consts.at(name)->value.get());
-  --const_depth;
-  const_terms[name] = c.n;
-  return c.n;
+  enum class Mark : uint8_t { kNew, kOpen, kDone };
+  std::map<std::string, Mark> mark;
+  for (const auto& [root, c0] : consts) {
+    if (mark[root] != Mark::kNew) continue;
+    std::vector<std::pair<std::string, size_t>> stack{{root, 0}};
+    mark[root] = Mark::kOpen;
+    while (!stack.empty()) {
+      auto& [name, next] = stack.back();
+      const std::vector<std::string>& out = edges[name];
+      if (next == out.size()) {
+        mark[name] = Mark::kDone;
+        stack.pop_back();
+        continue;
+      }
+      const std::string to = out[next++];
+      Mark& m = mark[to];
+      if (m == Mark::kNew) {
+        m = Mark::kOpen;
+        stack.push_back({to, 0});
+      } else if (m == Mark::kOpen) {
+        // The cycle: `to` and every constant above it on the stack.
+        size_t i = stack.size();
+        while (i > 0 && stack[i - 1].first != to) --i;
+        std::string via;
+        for (size_t j = i - 1; j < stack.size(); ++j) {
+          const std::string& n = stack[j].first;
+          if (const_cycle.insert(n).second) {
+            const std::string& other = stack[j + 1 < stack.size() ? j + 1 : i - 1].first;
+            diags.Error("MT1007", consts.at(n)->loc,
+                        other == n ? absl::StrCat("constant `", n, "` refers to itself")
+                                   : absl::StrCat("constant `", n, "` refers to itself (through `",
+                                                  other, "`)"));
+          }
+        }
+      }
+    }
+  }
+}
+
+void Globals::LowerConsts() {
+  for (const auto& [name, c] : consts) {
+    if (const_cycle.count(name)) continue;
+    TyP ty = Resolve(c->type);
+    FnLowerer fl(*this, name, ty);
+    fl.SetLoc(c->loc);
+    ir::Function f = fl.FinishWithExpr(*c->value, ty->Is(Ty::Kind::kUnit));
+    f.once = true;
+    program.functions.push_back(std::move(f));
+  }
 }
 
 FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
+  (void)loc;
   const ConstDecl* c = g_.consts.at(name);
-  if (g_.ConstTerms(name) > Globals::kMaxConstTerms) {
-    // One diagnostic per constant, at its declaration.
-    if (g_.const_too_large.insert(name).second)
-      Error("MT1016", c->loc,
-            absl::StrCat("constant `", name, "` is too large: each use inlines more than ",
-                         Globals::kMaxConstTerms, " terms or nests more than ",
-                         Globals::kMaxConstNesting, " constants deep"),
-            "compute it in a function, or split it so that each use stays small");
-    return Unit();
-  }
-  g_.const_inlined += g_.ConstTerms(name);
-  if (g_.const_inlined > Globals::kMaxInlinedTerms) {
-    if (!g_.inlined_reported) {
-      g_.inlined_reported = true;
-      Error("MT1016", loc,
-            absl::StrCat("constants are too large: their uses inline more than ",
-                         Globals::kMaxInlinedTerms, " terms in all"),
-            "compute large constants in a function");
-    }
-    return Unit();
-  }
-  static thread_local int depth = 0;
-  if (depth > Globals::kMaxConstNesting) {
-    Error("MT1007", loc, absl::StrCat("constant `", name, "` refers to itself"));
-    return Unit();
-  }
-  ++depth;
-  Val v = LowerExpr(*c->value);
-  --depth;
-  TyP declared = g_.Resolve(c->type);
-  if (!declared->Is(Ty::Kind::kUnknown)) v.ty = declared;
-  return v;
+  if (g_.const_cycle.count(name)) return Unit();
+  Rvalue r;
+  r.kind = Rvalue::Kind::kCall;
+  r.name = name;
+  return Emit(std::move(r), g_.Resolve(c->type));
 }
 
 FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,

@@ -99,21 +99,13 @@ struct Globals {
   std::map<std::string, FnDef> fns;                                   // by ir name
   std::map<std::string, std::map<std::string, std::string>> methods;  // type -> name -> ir name
   std::map<std::string, const ConstDecl*> consts;
-  // Constants are inlined at each use. ConstTerms(name) is the number of
-  // AST nodes one use of the constant lowers to (its own expression with
-  // every constant it names inlined), memoised and saturated at
-  // kMaxConstTerms + 1; a constant over the limit is an error (MT1016), so
-  // lowering constants is linear in the source however they nest.
-  static constexpr uint64_t kMaxConstTerms = 65536;
-  static constexpr int kMaxConstNesting = 64;  // constants naming constants
-  int const_depth = 0;                         // ConstTerms' recursion
-  uint64_t ConstTerms(const std::string& name);
-  std::map<std::string, uint64_t> const_terms;  // done or in progress (0)
-  std::set<std::string> const_too_large;        // reported
-  // And all uses together inline at most kMaxInlinedTerms.
-  static constexpr uint64_t kMaxInlinedTerms = uint64_t{1} << 22;
-  uint64_t const_inlined = 0;
-  bool inlined_reported = false;
+  // Each constant is lowered once, to a `once fn` of its own name that
+  // evaluates its expression at the first use in a task (language.md: const);
+  // a use is a call. Constants that name each other in a cycle are MT1007
+  // (CheckConstCycles) and are not lowered.
+  void CheckConstCycles();
+  void LowerConsts();
+  std::set<std::string> const_cycle;
   std::map<std::string, TyP> aliases;
   std::map<std::string, std::vector<std::string>> uses;  // local alias -> module path
   std::map<std::string, const AgentDecl*> agents;

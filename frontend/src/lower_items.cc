@@ -207,6 +207,8 @@ void Globals::Collect(const Module& m) {
                     absl::StrCat("supervisor `", name, "` has no child named `", f.child, "`"));
   }
   // ADTs into the program (in declaration order, after the prelude).
+  std::set<std::string> in_program;
+  for (const ir::Adt& a : program.adts) in_program.insert(a.name);
   for (const Item& it : m.items) {
     if (it.kind != Item::Kind::kStruct && it.kind != Item::Kind::kEnum) continue;
     const std::string& n = it.kind == Item::Kind::kStruct ? it.struct_decl.name : it.enum_decl.name;
@@ -221,7 +223,7 @@ void Globals::Collect(const Module& m) {
         iv.fields.push_back({f.name, f.ty ? f.ty->ToIr() : ir::Type::Named("Any")});
       a.variants.push_back(iv);
     }
-    if (program.FindAdtIndex(n) < 0) program.adts.push_back(a);
+    if (in_program.insert(n).second) program.adts.push_back(a);
   }
 }
 
@@ -259,6 +261,7 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
 }
 
 void Globals::LowerAll(const Module& m) {
+  CheckConstCycles();
   // Agents: handler names must be messages of their protocols.
   for (const auto& [name, a] : agents) {
     std::set<std::string> msgs;
@@ -296,6 +299,7 @@ void Globals::LowerAll(const Module& m) {
   for (const auto& [n, d] : fns)
     if (!d.self_type.empty()) order.push_back(&d);
   for (const FnDef* d : order) LowerFn(*d, *d->decl);
+  LowerConsts();
   // Agents: the state initialiser, each handler and each helper become
   // functions `A::__init`, `A::on_Msg`, `A::helper` (run by the agent runtime).
   for (const Item& it : m.items) {

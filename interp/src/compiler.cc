@@ -32,9 +32,8 @@ const char* OpFormat(Op op) {
 }
 
 int Module::FindFunction(std::string_view name) const {
-  for (size_t i = 0; i < functions.size(); ++i)
-    if (functions[i].name == name) return static_cast<int>(i);
-  return -1;
+  auto it = function_ids.find(absl::string_view(name.data(), name.size()));
+  return it == function_ids.end() ? -1 : it->second;
 }
 
 namespace {
@@ -472,7 +471,8 @@ class FunctionCompiler {
           Emit(Op::CallBuiltin, Dst(), AddCall(std::move(d)));
         } else {
           d.callee = m_.FindFunction(r.name);
-          Emit(Op::Call, Dst(), AddCall(std::move(d)));
+          const bool once = m_.functions[d.callee].once_slot >= 0;
+          Emit(once ? Op::CallOnce : Op::Call, Dst(), AddCall(std::move(d)));
           breaks_segment = true;
         }
         break;
@@ -572,7 +572,7 @@ class FunctionCompiler {
         Emit(t.kind == K::kSwitchInt ? Op::SwitchInt : Op::SwitchVariant, v, AddCases(t));
         break;
       }
-      case K::kReturn: Emit(Op::Return); break;
+      case K::kReturn: Emit(f_.once ? Op::ReturnOnce : Op::Return); break;
       case K::kPanic: Emit(Op::Panic, OperandReg(t.op)); break;
       case K::kUnreachable: Emit(Op::Unreachable); break;
       case K::kTryReturnErr: Emit(Op::TryReturnErr, OperandReg(t.op)); break;
@@ -637,7 +637,11 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
     if (!is_prelude) add_adt(a);
   }
   m->functions.resize(p.functions.size());
-  for (size_t i = 0; i < p.functions.size(); ++i) m->functions[i].name = p.functions[i].name;
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    m->functions[i].name = p.functions[i].name;
+    m->function_ids.try_emplace(p.functions[i].name, static_cast<int>(i));
+    if (p.functions[i].once) m->functions[i].once_slot = static_cast<int32_t>(m->num_once++);
+  }
   // User methods `Adt::name`: names interned before any call site is compiled.
   m->methods.resize(m->adts.size());
   for (size_t i = 0; i < m->functions.size(); ++i) {

@@ -25,7 +25,8 @@ std::string Disassemble(const Module& m) {
         const char* prefix = c == 'r' ? "r" : c == 'd' ? "#" : c == 't' ? "@" : "";
         absl::StrAppend(&line, k ? ", " : " ", prefix, ops[k]);
       }
-      if (in.op == Op::Call && in.b < static_cast<int32_t>(f.calls.size()))
+      if ((in.op == Op::Call || in.op == Op::CallOnce) &&
+          in.b < static_cast<int32_t>(f.calls.size()))
         absl::StrAppend(&line, "  ; ", f.calls[in.b].name);
       if ((in.op == Op::CallBuiltin || in.op == Op::CallMethod || in.op == Op::Effect) &&
           in.b < static_cast<int32_t>(f.calls.size()))

@@ -591,7 +591,20 @@ dispatch:
     R[pc->a] = std::move(v);
     NEXT();
   }
+  CASE(CallOnce) {
+    // A constant: its value once this task has evaluated it (ReturnOnce),
+    // else a plain call that evaluates it.
+    const int32_t slot = mod.functions[fn->calls[pc->b].callee].once_slot;
+    if (static_cast<size_t>(slot) < t.once_.size() && !t.once_[slot].Is(Tag::kDead)) {
+      R[pc->a] = t.once_[slot];
+      ++pc;
+      ENTER_SEGMENT(pc - code);
+      DISPATCH();
+    }
+    goto do_call;
+  }
   CASE(Call) {
+  do_call:
     const CallDesc& d = fn->calls[pc->b];
     const uint32_t base = TopOfStack(t);
     const uint32_t ret_pc = static_cast<uint32_t>(pc - code) + 1;
@@ -1009,6 +1022,12 @@ dispatch:
     goto do_return;
   }
   CASE(Return) { goto do_return; }
+  CASE(ReturnOnce) {
+    const size_t slot = static_cast<size_t>(fn->once_slot);
+    if (t.once_.size() <= slot) t.once_.resize(mod.num_once, Value::Dead());
+    t.once_[slot] = R[0];
+    goto do_return;
+  }
   CASE(Panic) {
     const Value& v = R[pc->a];
     TRAP(TrapCode::kPanic, PanicMessage(mod, v));

@@ -27,6 +27,24 @@ int Program::FindFunctionIndex(std::string_view name) const {
   return -1;
 }
 
+ProgramIndex::ProgramIndex(const Program& p) {
+  // The first of equal names wins, as with the scans.
+  for (size_t i = 0; i < p.functions.size(); ++i)
+    functions_.try_emplace(p.functions[i].name, static_cast<int>(i));
+  for (const struct Adt& a : p.adts) adts_.try_emplace(a.name, &a);
+  for (const struct Adt& a : PreludeAdts()) adts_.try_emplace(a.name, &a);
+}
+
+int ProgramIndex::Function(std::string_view name) const {
+  auto it = functions_.find(name);
+  return it == functions_.end() ? -1 : it->second;
+}
+
+const Adt* ProgramIndex::Adt(std::string_view name) const {
+  auto it = adts_.find(name);
+  return it == adts_.end() ? nullptr : it->second;
+}
+
 int Program::FindAdtIndex(std::string_view name) const {
   for (size_t i = 0; i < adts.size(); ++i)
     if (adts[i].name == name) return static_cast<int>(i);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -326,6 +327,12 @@ class Parser {
  public:
   Parser(std::string_view src, std::string_view file) : lex_(src, file) {}
 
+ private:
+  // The names declared so far ("fn f", "adt S", "sandbox N"): duplicates
+  // are errors, found without scanning (a program may declare 100 000).
+  absl::flat_hash_set<std::string> names_;
+
+ public:
   absl::StatusOr<Program> Run() {
     try {
       lex_.CheckText();
@@ -487,7 +494,11 @@ class Parser {
       } else if (IsIdent("enum")) {
         ParseEnum(p);
       } else if (IsIdent("fn")) {
-        ParseFunction(p);
+        ParseFunction(p, false);
+      } else if (IsIdent("once")) {
+        Bump();
+        if (!IsIdent("fn")) Fail(absl::StrCat("expected 'fn' after 'once', found ", Describe()));
+        ParseFunction(p, true);
       } else if (IsIdent("sandbox")) {
         ParseSandbox(p);
       } else {
@@ -506,7 +517,8 @@ class Parser {
       Fail(absl::StrCat("expected a sandbox name string, found ", Describe()));
     d.name = tok_.text;
     if (d.name.empty()) Fail("a sandbox name cannot be empty");
-    if (p.FindSandbox(d.name)) Fail(absl::StrCat("duplicate sandbox \"", d.name, "\""));
+    if (!names_.insert("sandbox " + d.name).second)
+      Fail(absl::StrCat("duplicate sandbox \"", d.name, "\""));
     Bump();
     Expect("{");
     SkipNewlines();
@@ -577,8 +589,9 @@ class Parser {
     p.sandboxes.push_back(std::move(d));
   }
 
-  void CheckNewAdt(Program& p, const std::string& name, Loc at) {
-    if (p.FindAdtIndex(name) >= 0) FailAt(at, absl::StrCat("duplicate ADT '", name, "'"));
+  void CheckNewAdt(const std::string& name, Loc at) {
+    if (!names_.insert("adt " + name).second)
+      FailAt(at, absl::StrCat("duplicate ADT '", name, "'"));
   }
 
   void ParseStruct(Program& p) {
@@ -587,7 +600,7 @@ class Parser {
     Bump();
     Loc at = tok_.loc;
     a.name = Ident("a struct name");
-    CheckNewAdt(p, a.name, at);
+    CheckNewAdt(a.name, at);
     Variant v;
     v.name = a.name;
     Expect("{");
@@ -618,7 +631,7 @@ class Parser {
     Bump();
     Loc at = tok_.loc;
     a.name = Ident("an enum name");
-    CheckNewAdt(p, a.name, at);
+    CheckNewAdt(a.name, at);
     Expect("{");
     SkipNewlines();
     while (!IsPunct("}")) {
@@ -690,13 +703,14 @@ class Parser {
     return t;
   }
 
-  void ParseFunction(Program& p) {
+  void ParseFunction(Program& p, bool once) {
     Function f;
+    f.once = once;
     f.loc = tok_.loc;
     Bump();
     Loc nat = tok_.loc;
     f.name = Path("a function name");
-    if (p.FindFunctionIndex(f.name) >= 0)
+    if (!names_.insert("fn " + f.name).second)
       FailAt(nat, absl::StrCat("duplicate function '", f.name, "'"));
     f.locals.emplace_back();  // _0, typed below
     Expect("(");

@@ -298,7 +298,7 @@ std::string PrintText(const Program& p) {
   }
   for (const SandboxDecl& d : p.sandboxes) out += "\n" + PrintSandbox(d) + "\n";
   for (const Function& f : p.functions) {
-    absl::StrAppend(&out, "\nfn ", f.name, "(");
+    absl::StrAppend(&out, "\n", f.once ? "once " : "", "fn ", f.name, "(");
     for (uint32_t i = 1; i <= f.num_params && i < f.locals.size(); ++i) {
       if (i > 1) out += ", ";
       absl::StrAppend(&out, "_", i, ": ", PrintType(f.locals[i].type));

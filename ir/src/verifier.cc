@@ -17,7 +17,7 @@ namespace {
 
 class Verifier {
  public:
-  Verifier(const Program& p, std::string_view file) : p_(p), file_(file) {}
+  Verifier(const Program& p, std::string_view file) : p_(p), index_(p), file_(file) {}
 
   absl::Status Run() {
     for (const Adt& a : p_.adts) {
@@ -48,7 +48,7 @@ class Verifier {
   // A `fn name` constant names a function of the program.
   absl::Status CheckFnConstant(const Operand& o, Loc loc) const {
     if (o.kind == Operand::Kind::kConst && o.constant.kind == Constant::Kind::kFn &&
-        p_.FindFunctionIndex(o.constant.s) < 0)
+        index_.Function(o.constant.s) < 0)
       return Err(loc, absl::StrCat("unknown function '", o.constant.s, "'"));
     return absl::OkStatus();
   }
@@ -82,7 +82,7 @@ class Verifier {
         if (r.ops.size() != 2) return Err(loc, "a binary operation needs two operands");
         break;
       case K::kAdtInit: {
-        const Adt* a = p_.FindAdt(r.name);
+        const Adt* a = index_.Adt(r.name);
         if (!a) return Err(loc, absl::StrCat("unknown ADT '", r.name, "'"));
         const Variant* v = nullptr;
         if (!a->is_enum) {
@@ -111,7 +111,7 @@ class Verifier {
                                          r.ops.size()));
           break;
         }
-        const Function* callee = p_.FindFunction(r.name);
+        const Function* callee = FindFunction(r.name);
         if (!callee) return Err(loc, absl::StrCat("unknown function '", r.name, "'"));
         if (callee->num_params != r.ops.size())
           return Err(loc, absl::StrCat("fn ", r.name, " takes ", callee->num_params,
@@ -122,7 +122,7 @@ class Verifier {
         if (r.ops.empty()) return Err(loc, "call_indirect needs a callee operand");
         break;
       case K::kClosure: {
-        const Function* callee = p_.FindFunction(r.name);
+        const Function* callee = FindFunction(r.name);
         if (!callee) return Err(loc, absl::StrCat("unknown function '", r.name, "'"));
         if (callee->num_params < r.ops.size())
           return Err(loc, absl::StrCat("closure over fn ", r.name, " captures ", r.ops.size(),
@@ -166,6 +166,7 @@ class Verifier {
   absl::Status CheckFunction(const Function& f) {
     if (f.locals.empty()) return Err(f.loc, "fn has no return slot _0");
     if (f.num_params + 1 > f.locals.size()) return Err(f.loc, "fn has more params than locals");
+    if (f.once && f.num_params != 0) return Err(f.loc, "a once fn takes no parameters");
     if (f.blocks.empty()) return Err(f.loc, "fn has no blocks");
     for (const Block& b : f.blocks) {
       for (const Statement& s : b.stmts) {
@@ -185,7 +186,13 @@ class Verifier {
     return absl::OkStatus();
   }
 
+  const Function* FindFunction(std::string_view name) const {
+    const int i = index_.Function(name);
+    return i < 0 ? nullptr : &p_.functions[i];
+  }
+
   const Program& p_;
+  ProgramIndex index_;
   std::string_view file_;
   const Function* fn_ = nullptr;
 };

@@ -103,6 +103,7 @@ struct CompiledFunction {
   uint32_t num_locals = 0;              // including _0 and params
   uint32_t frame_size = 0;              // locals + constants + scratch
   bool first_param_is_mut_ref = false;  // methods taking `&mut self`
+  int32_t once_slot = -1;  // a once fn (a constant): its value's slot in Task's once cache
   std::vector<ir::Constant> constants;  // materialised per run into registers
   std::vector<Instr> code;
   // Steps charged when control enters the segment starting at pc (block
@@ -142,12 +143,14 @@ struct Module {
   std::vector<CompiledFunction> functions;
   std::vector<AdtInfo> adts;  // prelude Option (0), Result (1), then the program's
   int main_index = -1;
+  uint32_t num_once = 0;                   // once fns (constants): slots of each task's once cache
   std::vector<ir::SandboxDecl> sandboxes;  // sandbox_enter operands index this
   // User methods, from functions named `Adt::method`: their names interned
   // (at compile time), and per ADT id: interned name -> function index (the
   // dynamic dispatch of `method` calls on ADT receivers).
   absl::flat_hash_map<std::string, int32_t> method_ids;
   std::vector<absl::flat_hash_map<int32_t, int>> methods;
+  absl::flat_hash_map<std::string, int> function_ids;  // by name (the first of equal names)
   int FindFunction(std::string_view name) const;
 };
 

@@ -242,6 +242,9 @@ class Task {
   int64_t quantum_hidden_ = 0;
   bool work_short_ = false;  // the last work charge did not fit (exec.h ChargeWork)
   Value byte_scratch_;       // an element read from compact bytes (place.cc Step)
+  // The values of the once fns (constants) this task has evaluated, by
+  // once_slot (kDead: not yet); sized at the first.
+  std::vector<Value> once_;
   // A work charge used steps its segment had charged in advance for the
   // instructions after the current one: they are counted one by one next.
   bool go_exact_ = false;

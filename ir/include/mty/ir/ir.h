@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "mty/ir/policy.h"
 
 namespace mty::ir {
@@ -258,6 +259,9 @@ struct Function {
   std::vector<Local> locals;  // [0] is the return slot
   std::vector<Block> blocks;
   Loc loc;
+  // `once fn`: a function of no parameters (a Mighty constant) whose body
+  // runs at its first call in a task; later calls give the same value.
+  bool once = false;
   bool operator==(const Function&) const = default;
 };
 
@@ -305,6 +309,21 @@ struct Program {
   const Adt* FindAdt(std::string_view name) const;
   const SandboxDecl* FindSandbox(std::string_view name) const;
   int FindAdtIndex(std::string_view name) const;
+};
+
+// A program's functions and ADTs by name, for code that looks many names up
+// (the Find* members scan; a program may have 100 000 functions). It points
+// into `p`, which must outlive it and not change.
+class ProgramIndex {
+ public:
+  explicit ProgramIndex(const Program& p);
+  int Function(std::string_view name) const;  // index in p.functions, or -1
+  // As Program::FindAdt: the program's, else the prelude's, else nullptr.
+  const struct Adt* Adt(std::string_view name) const;
+
+ private:
+  absl::flat_hash_map<std::string_view, int> functions_;
+  absl::flat_hash_map<std::string_view, const struct Adt*> adts_;
 };
 
 // The Option and Result ADTs every program may use without declaring them
