@@ -62,7 +62,6 @@ class Lexer {
   Lexer(std::string_view text, Diagnostics& diags) : src_(text), diags_(diags) {}
 
   LexResult Run() {
-    out_.tokens.reserve(src_.size() / 4 + 16);
     // Source text is UTF-8 (one decoder, ir/utf8.h): the first ill-formed
     // byte is MT0009 and nothing is lexed, so no raw byte reaches a literal.
     size_t bad = 0;

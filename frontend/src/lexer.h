@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -87,8 +88,13 @@ struct Token {
   bool bad = false;  // a literal already reported as malformed (no cascades)
 };
 
+// Tokens in a deque: it grows without copying (a vector's doubling held two
+// copies of every token at its peak; compile memory is linear in the
+// source, runtime.md §2).
+using TokenList = std::deque<Token>;
+
 struct LexResult {
-  std::vector<Token> tokens;  // always ends with kEof
+  TokenList tokens;  // always ends with kEof
   // The lexer reported an error that swallowed the rest of the file (an
   // unterminated block comment): the parser stays quiet about end of file.
   bool eof_error = false;

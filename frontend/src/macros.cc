@@ -105,7 +105,7 @@ bool IsBuiltinMacro(std::string_view s) {
 }  // namespace
 
 void PrescanMacros(Shared& sh, size_t n) {
-  const std::vector<Token>& t = *sh.toks;
+  const TokenList& t = *sh.toks;
   auto skip_nl = [&](size_t j) {
     while (j < n && t[j].kind == Tok::kNewline) ++j;
     return j;

@@ -40,7 +40,7 @@ struct MacroDef {
 // State shared by the file's parser and the sub-parsers of macro bodies.
 struct Shared {
   Diagnostics* diags = nullptr;
-  const std::vector<Token>* toks = nullptr;
+  const TokenList* toks = nullptr;
   std::string_view src;
   std::unordered_map<std::string, MacroDef> macros;
   std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location

@@ -71,7 +71,7 @@ std::vector<Token> LexOk(std::string_view text) {
   Diagnostics d;
   LexResult r = Lex(text, d);
   EXPECT_FALSE(d.HasErrors());
-  return r.tokens;
+  return std::vector<Token>(r.tokens.begin(), r.tokens.end());
 }
 
 TEST(Lexer, NumbersDurationsSizes) {
