@@ -317,6 +317,13 @@ bool ValuesEqual(const Value& a0, const Value& b0) {
     MTY_WORK(1);
     return ShallowEqual(a0, b0);
   }
+  // Two strings (map keys, the common case): no work list.
+  if (a0.Is(Tag::kStr) && b0.Is(Tag::kStr)) {
+    const std::string& x = static_cast<StrObj*>(a0.h())->s;
+    const std::string& y = static_cast<StrObj*>(b0.h())->s;
+    MTY_WORK(1 + (x.size() == y.size() ? x.size() : 0));
+    return a0.h() == b0.h() || x == y;
+  }
   std::vector<std::pair<const Value*, const Value*>> work{{&a0, &b0}};
   uint64_t units = 0;
   struct Count {
@@ -474,35 +481,50 @@ int CompareValues(const Value& a0, const Value& b0) {
   return 0;
 }
 
+namespace {
+
+// Mixes one node that is not a tuple into h: its kind and its payload (a
+// string's bytes). Adds the units it read.
+size_t HashLeaf(size_t h, const Value& v, uint64_t* units) {
+  ++*units;
+  switch (v.tag()) {
+    case Tag::kStr: {
+      const std::string& str = static_cast<StrObj*>(v.h())->s;
+      *units += str.size();
+      return absl::HashOf(h, static_cast<int>(Tag::kStr), std::string_view(str));
+    }
+    case Tag::kFloat: return absl::HashOf(h, static_cast<int>(Tag::kFloat), v.f());
+    case Tag::kUnit: return absl::HashOf(h, static_cast<int>(Tag::kUnit));
+    default:
+      return v.IsHeap() ? absl::HashOf(h, static_cast<int>(v.tag()))
+                        : absl::HashOf(h, static_cast<int>(v.tag()), v.i());
+  }
+}
+
+}  // namespace
+
 size_t HashValue(const Value& v0, uint64_t* work) {
   // The whole key, iteratively (keys may nest deeply): a pre-order walk that
   // mixes each node's kind, a tuple's length and each leaf, so keys that
-  // differ anywhere, however deep, hash apart.
+  // differ anywhere, however deep, hash apart. A key that is not a tuple
+  // (an Int, a Str: the common case) needs no work list.
   size_t h = 0x6d7479;  // "mty"
   uint64_t units = 0;
-  std::vector<const Value*> work_list{&v0};
-  while (!work_list.empty()) {
-    const Value* v = work_list.back();
-    work_list.pop_back();
-    ++units;
-    switch (v->tag()) {
-      case Tag::kStr: {
-        const std::string& str = static_cast<StrObj*>(v->h())->s;
-        units += str.size();
-        h = absl::HashOf(h, static_cast<int>(Tag::kStr), std::string_view(str));
-        break;
+  if (!v0.Is(Tag::kTuple)) {
+    h = HashLeaf(h, v0, &units);
+  } else {
+    std::vector<const Value*> work_list{&v0};
+    while (!work_list.empty()) {
+      const Value* v = work_list.back();
+      work_list.pop_back();
+      if (!v->Is(Tag::kTuple)) {
+        h = HashLeaf(h, *v, &units);
+        continue;
       }
-      case Tag::kTuple: {
-        const auto& items = static_cast<ArrayObj*>(v->h())->items;
-        h = absl::HashOf(h, static_cast<int>(Tag::kTuple), items.size());
-        for (size_t i = items.size(); i-- > 0;) work_list.push_back(&items[i]);
-        break;
-      }
-      case Tag::kFloat: h = absl::HashOf(h, static_cast<int>(Tag::kFloat), v->f()); break;
-      case Tag::kUnit: h = absl::HashOf(h, static_cast<int>(Tag::kUnit)); break;
-      default:
-        h = v->IsHeap() ? absl::HashOf(h, static_cast<int>(v->tag()))
-                        : absl::HashOf(h, static_cast<int>(v->tag()), v->i());
+      ++units;
+      const auto& items = static_cast<ArrayObj*>(v->h())->items;
+      h = absl::HashOf(h, static_cast<int>(Tag::kTuple), items.size());
+      for (size_t i = items.size(); i-- > 0;) work_list.push_back(&items[i]);
     }
   }
   MTY_WORK(units);
