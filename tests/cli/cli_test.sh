@@ -190,5 +190,16 @@ contains manifest-int-range-text "$tmp/o" "big.toml:2:9: error: manifest key \`s
 # Good values run normally.
 "$mty" run --cpu 10s --wall 10s --mailbox 16 --spawned 2 --mb-policy fail "$fib" >"$tmp/o" 2>&1; check budget-flags-ok 0 $?
 contains budget-flags-ok-output "$tmp/o" "fib(15) = 610"
+# libcurl is loaded at the first network use, not at start-up: a program
+# without one never loads it; one that parses a URL does (LD_DEBUG=files
+# lists every library the dynamic loader opens).
+printf 'fn main() {\n    log("hi")\n}\n' >"$tmp/nonet.mty"
+LD_DEBUG=files "$mty" run "$tmp/nonet.mty" >"$tmp/o" 2>&1; check lazy-curl-none 0 $?
+lacks lazy-curl-none-not-loaded "$tmp/o" "libcurl"
+printf 'fn main() {\n    log(std.net.get("http://127.0.0.1:9/").is_ok())\n}\n' >"$tmp/net.mty"
+LD_DEBUG=files "$mty" run --allow-net 127.0.0.1 --wall 5s "$tmp/net.mty" >"$tmp/o" 2>&1
+check lazy-curl-used 0 $?
+contains lazy-curl-used-loaded "$tmp/o" "libcurl.so.4"
+contains lazy-curl-used-result "$tmp/o" "false"
 echo "$fails failed"
 [ "$fails" -eq 0 ]
