@@ -143,6 +143,10 @@ void Exec::Refill(Task& t) {
   } else {
     t.mem_limit_ = std::numeric_limits<uint64_t>::max();
   }
+  if (rc && !t.cpu_counted_) {
+    t.cpu_counted_ = true;
+    if (t.running_) t.StartCpuClock();
+  }
   t.cpu_deadline_ = rc ? SatAdd(t.cpu_used_ns(), std::max<int64_t>(*rc, 0)) : Fences::kNone;
   t.wall_deadline_ = std::min(wall.value_or(Fences::kNone), t.cancel_deadline_);
   PublishFences(t);

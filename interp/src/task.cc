@@ -51,7 +51,14 @@ void Task::Resume(Value reply) {
 }
 
 int64_t Task::cpu_used_ns() const {
-  return running_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
+  return running_ && cpu_counted_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
+}
+
+void Task::StartCpuClock() {
+  thread_cpu_at_run_ = ThreadCpuNow();
+  clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
+  pthread_getcpuclockid(pthread_self(), &clock);
+  fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
 }
 
 void Exec::SetTrap(Task& t, TrapCode code, std::string message) {
@@ -223,12 +230,10 @@ ExecOutcome Task::Run() {
     pending_breach_.reset();
     return Exec::Finish(*this, Stop::kBreach);
   }
-  // CPU time is the thread's CPU clock while the task runs.
+  // CPU time is the thread's CPU clock while the task runs, read only when a
+  // CPU limit applies (Refill starts it when one first does).
   running_ = true;
-  thread_cpu_at_run_ = ThreadCpuNow();
-  clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
-  pthread_getcpuclockid(pthread_self(), &clock);
-  fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
+  if (cpu_counted_) StartCpuClock();
   // The cache starts from what the chain has left now (other tasks of the
   // run may have used some since this task last ran).
   Exec::Refill(*this);
@@ -244,7 +249,7 @@ ExecOutcome Task::Run() {
     std::atomic<bool>* prev_wake;
     ~EndRun() {
       if (heap) heap->SetWake(prev_wake);
-      t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
+      if (t.cpu_counted_) t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
       t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
       t.running_ = false;
       t.fences_.wall_deadline.store(Fences::kNone, std::memory_order_relaxed);

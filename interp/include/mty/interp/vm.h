@@ -265,6 +265,10 @@ class Task {
   int64_t cpu_base_ = 0;           // task CPU used before the current Run
   int64_t thread_cpu_at_run_ = 0;  // the thread's CPU clock when the current Run began
   bool running_ = false;
+  // Whether a CPU limit applies to this task (Exec::Refill): only then is the
+  // thread's CPU clock read (StartCpuClock at a Run, and on each use).
+  bool cpu_counted_ = false;
+  void StartCpuClock();
   int64_t resume_reg_ = -1;   // absolute register awaiting an ask's reply
   bool waited_ = false;       // the last Run stopped waiting for the host (pc_ is past the call)
   bool relax_exact_ = false;  // leave the exact loop at the next jump
