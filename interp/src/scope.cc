@@ -153,12 +153,15 @@ void Exec::Refill(Task& t) {
 }
 
 void Exec::PublishFences(Task& t) {
-  t.fences_.wall_deadline.store(t.wall_deadline_, std::memory_order_relaxed);
   int64_t cpu = Fences::kNone;
   if (t.cpu_deadline_ != Fences::kNone && t.running_)
     cpu = SatAdd(t.thread_cpu_at_run_, t.cpu_deadline_ - t.cpu_base_);
-  t.fences_.cpu_deadline.store(cpu, std::memory_order_relaxed);
-  if (t.watcher_) t.watcher_->FencesChanged(t);
+  // The watchdog is told only of a change (a turn with no deadline, as most
+  // agent turns are, costs it nothing).
+  const int64_t old_wall =
+      t.fences_.wall_deadline.exchange(t.wall_deadline_, std::memory_order_relaxed);
+  const int64_t old_cpu = t.fences_.cpu_deadline.exchange(cpu, std::memory_order_relaxed);
+  if ((old_wall != t.wall_deadline_ || old_cpu != cpu) && t.watcher_) t.watcher_->FencesChanged(t);
 }
 
 Stop Exec::CheckDeadlines(Task& t) {

@@ -252,9 +252,12 @@ ExecOutcome Task::Run() {
       if (t.cpu_counted_) t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
       t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
       t.running_ = false;
-      t.fences_.wall_deadline.store(Fences::kNone, std::memory_order_relaxed);
-      t.fences_.cpu_deadline.store(Fences::kNone, std::memory_order_relaxed);
-      if (t.watcher_) t.watcher_->FencesChanged(t);
+      const int64_t old_wall =
+          t.fences_.wall_deadline.exchange(Fences::kNone, std::memory_order_relaxed);
+      const int64_t old_cpu =
+          t.fences_.cpu_deadline.exchange(Fences::kNone, std::memory_order_relaxed);
+      if ((old_wall != Fences::kNone || old_cpu != Fences::kNone) && t.watcher_)
+        t.watcher_->FencesChanged(t);
     }
   } end_run{*this, heap, prev_wake};
   try {
