@@ -230,6 +230,7 @@ class FunctionCompiler {
     if (const_regs_.count(key)) return;
     const_regs_[key] = out_.num_locals + static_cast<int32_t>(out_.constants.size());
     out_.constants.push_back(o.constant);
+    if (o.constant.kind == ir::Constant::Kind::kStr) out_.consts_immediate = false;
   }
 
   int32_t ConstReg(const ir::Constant& c) {

@@ -66,10 +66,18 @@ inline constexpr size_t kMaxScopes = 10000;
 
 struct Exec {
   // ---- frames ----
-  static const std::vector<Value>& Consts(Task& t, uint32_t fi) {
+  // Function fi's constants as values of this task (materialised at its
+  // first call).
+  [[gnu::always_inline]] static const std::vector<Value>& Consts(Task& t, uint32_t fi) {
+    std::vector<Value>& c = t.consts_[fi];
+    if (c.size() != t.module_->functions[fi].constants.size()) [[unlikely]]
+      MaterialiseConsts(t, fi);
+    return c;
+  }
+  [[gnu::noinline]] static void MaterialiseConsts(Task& t, uint32_t fi) {
     std::vector<Value>& c = t.consts_[fi];
     const CompiledFunction& f = t.module_->functions[fi];
-    if (c.size() != f.constants.size()) {
+    {
       c.clear();
       for (const ir::Constant& k : f.constants) {
         switch (k.kind) {
@@ -89,7 +97,6 @@ struct Exec {
         }
       }
     }
-    return c;
   }
 
   // Pushes a frame for fn `fi` at the top of the stack; its locals are
@@ -120,15 +127,24 @@ struct Exec {
     }
     // Registers above the top frame hold no heap values (PopFrame releases
     // them), so they are initialised without release checks.
+    // Bounds and pointers in locals: the stores below could alias them.
     Value* r = t.stack_.data() + base;
-    for (uint32_t i = 0; i < f.num_locals; ++i) r[i].RawSetUnit();
-    const std::vector<Value>& c = Consts(t, fi);
-    for (size_t i = 0; i < c.size(); ++i) {
-      if (c[i].IsHeap()) {
-        r[f.num_locals + i].RawSetUnit();
-        r[f.num_locals + i] = c[i];
-      } else {
-        r[f.num_locals + i].RawCopyImmediate(c[i]);
+    const uint32_t num_locals = f.num_locals;
+    for (uint32_t i = 0; i < num_locals; ++i) r[i].RawSetUnit();
+    const std::vector<Value>& cv = Consts(t, fi);
+    const Value* c = cv.data();
+    const size_t nc = cv.size();
+    Value* k = r + num_locals;
+    if (f.consts_immediate) {
+      for (size_t i = 0; i < nc; ++i) k[i].RawCopyImmediate(c[i]);
+    } else {
+      for (size_t i = 0; i < nc; ++i) {
+        if (c[i].IsHeap()) {
+          k[i].RawSetUnit();
+          k[i] = c[i];
+        } else {
+          k[i].RawCopyImmediate(c[i]);
+        }
       }
     }
     const size_t cap = t.frames_.capacity();
@@ -146,7 +162,8 @@ struct Exec {
   static void PopFrame(Task& t) {
     const Frame& fr = t.frames_.back();
     Value* r = t.stack_.data() + fr.base;
-    for (uint32_t i = 0; i < fr.size; ++i)
+    const uint32_t n = fr.size;  // a local: releasing a value could alias fr
+    for (uint32_t i = 0; i < n; ++i)
       if (r[i].IsHeap()) r[i].SetImm(Tag::kUnit, 0);
     t.frames_.pop_back();
   }

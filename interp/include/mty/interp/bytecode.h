@@ -103,6 +103,7 @@ struct CompiledFunction {
   uint32_t num_locals = 0;              // including _0 and params
   uint32_t frame_size = 0;              // locals + constants + scratch
   bool first_param_is_mut_ref = false;  // methods taking `&mut self`
+  bool consts_immediate = true;         // no constant is a heap value (frames copy them plainly)
   int32_t once_slot = -1;  // a once fn (a constant): its value's slot in Task's once cache
   std::vector<ir::Constant> constants;  // materialised per run into registers
   std::vector<Instr> code;
