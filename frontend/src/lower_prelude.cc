@@ -123,19 +123,37 @@ fn __mty_for_each(r, f) {
 }
 
 fn __mty_sort_by(r, f) {
-  // A stable insertion sort; f(a, b) returns a negative, zero or positive Int.
+  // A stable bottom-up merge sort: ceil(log2 n) passes of n moves and at
+  // most n comparisons each; f(a, b) returns a negative, zero or positive
+  // Int, and of two elements that compare equal the earlier stays first.
   let mut v = r
   let n = v.len()
-  let mut i = 1
-  while i < n {
-    let x = v[i]
-    let mut j = i
-    while j > 0 && f(v[j - 1], x) > 0 {
-      v[j] = v[j - 1]
-      j -= 1
+  let mut buf = v
+  let mut width = 1
+  while width < n {
+    let mut lo = 0
+    while lo < n {
+      let mid = if lo + width < n { lo + width } else { n }
+      let hi = if mid + width < n { mid + width } else { n }
+      let mut i = lo
+      let mut j = mid
+      let mut k = lo
+      while k < hi {
+        if i < mid && (j >= hi || f(v[i], v[j]) <= 0) {
+          buf[k] = v[i]
+          i += 1
+        } else {
+          buf[k] = v[j]
+          j += 1
+        }
+        k += 1
+      }
+      lo = hi
     }
-    v[j] = x
-    i += 1
+    let done = buf
+    buf = v
+    v = done
+    width *= 2
   }
   v
 }
