@@ -1,0 +1,6 @@
+# fib: recursive fib(32); prints 2178309 (bench/mty/fib.mty).
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+print(fib(32))

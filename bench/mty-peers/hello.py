@@ -1,0 +1,2 @@
+# hello: prints hello; start-up time (bench/mty/hello.mty).
+print("hello")
