@@ -13,6 +13,7 @@ PACKAGES=(
   libtomlplusplus-dev   # toml++: manifest files
   clang-format       # the style check in the test suite
   clang libclang-rt-14-dev  # the clang build: sanitizers and libFuzzer (scripts/sanitize.sh, fuzz.sh)
+  lua5.4 python3 hyperfine valgrind time  # bench/peer.sh: the peers, start-up timing, callgrind, /usr/bin/time
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
