@@ -493,6 +493,15 @@ void Scheduler::RecycleTurnRec(TaskRec* rec) {
   free_recs_.push_back(rec);
 }
 
+int Scheduler::TurnFn(uint32_t init_fn, const std::string& type, const std::string& msg) {
+  absl::flat_hash_map<std::string, int>& by_msg = turn_fns_[init_fn];
+  auto it = by_msg.find(absl::string_view(msg.data(), msg.size()));
+  if (it != by_msg.end()) return it->second;
+  const int fn = module_->FindFunction(absl::StrCat(type, "::__turn_", msg));
+  by_msg.emplace(msg, fn);
+  return fn;
+}
+
 bool Scheduler::BeginTurn(TaskRec* rec) {
   Agent* a = rec->agent;
   rec->pending = false;
@@ -518,7 +527,7 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     a->busy = false;
     return false;
   }
-  int fn = module_->FindFunction(absl::StrCat(a->type, "::__turn_", rec->msg.name));
+  int fn = TurnFn(a->init_fn, a->type, rec->msg.name);
   if (fn < 0) {
     FailAgent(a,
               absl::StrCat("trap ", ir::TrapText(TrapCode::kHandlerMissing),

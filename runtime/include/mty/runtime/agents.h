@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/policy.h"
 #include "mty/runtime/budget.h"
@@ -139,6 +140,11 @@ class Scheduler {
   bool has_agents_ = false;  // the program defines agents: tasks get quanta
 
   std::shared_ptr<const interp::Module> module_;
+  // The turn function `A::__turn_Msg` of each (agent type, message) met so
+  // far, or -1: by the type's init function, then the message name (no
+  // string is built per message).
+  absl::flat_hash_map<uint32_t, absl::flat_hash_map<std::string, int>> turn_fns_;
+  int TurnFn(uint32_t init_fn, const std::string& type, const std::string& msg);
   AgentOptions options_;
   std::shared_ptr<BudgetTracker> root_;
   interp::Host* host_;
