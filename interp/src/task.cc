@@ -201,7 +201,10 @@ bool Task::Start(int fn, std::vector<Value> args, std::string* error) {
     *error = Exec::DepthBreach(*this).Message();
     return false;
   }
-  stack_.resize(std::max<size_t>(64, f.frame_size));
+  // Sized for the entry frame and a few calls (an agent turn is usually
+  // shallow); PushFrame doubles it as calls need (the first 64 registers
+  // stay free of charge: StackPaid).
+  stack_.resize(std::max<size_t>(16, 2 * static_cast<size_t>(f.frame_size)));
   Exec::PushFrame(*this, static_cast<uint32_t>(fn), 0, 0, -1);
   for (size_t i = 0; i < args.size(); ++i) stack_[1 + i] = std::move(args[i]);
   pc_ = 0;
