@@ -40,15 +40,16 @@ Watchdog::~Watchdog() {
   for (Entry& e : tasks_) e.task->SetFenceWatcher(nullptr);
 }
 
-void Watchdog::Watch(interp::Task& task) {
-  std::lock_guard<std::mutex> lock(mu_);
-  tasks_.push_back(Entry{&task});
-  task.SetFenceWatcher(this);
-}
+// A task is listed (and the lock taken) only once it has a finite fence:
+// most agent turns never have one, and watching them costs nothing.
+void Watchdog::Watch(interp::Task& task) { task.SetFenceWatcher(this); }
 
 void Watchdog::Unwatch(interp::Task& task) {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::erase_if(tasks_, [&](const Entry& e) { return e.task == &task; });
+  if (task.fence_listed()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase_if(tasks_, [&](const Entry& e) { return e.task == &task; });
+    task.set_fence_listed(false);
+  }
   task.SetFenceWatcher(nullptr);
 }
 
@@ -56,11 +57,17 @@ void Watchdog::FencesChanged(interp::Task& task) {
   bool finite =
       task.fences().wall_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone ||
       task.fences().cpu_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone;
+  if (!finite && !task.fence_listed()) return;  // nothing to watch
   {
     std::lock_guard<std::mutex> lock(mu_);
     changed_ = true;
-    for (Entry& e : tasks_)
-      if (e.task == &task) e.poked_at = 0;
+    if (!task.fence_listed()) {
+      tasks_.push_back(Entry{&task});
+      task.set_fence_listed(true);
+    } else {
+      for (Entry& e : tasks_)
+        if (e.task == &task) e.poked_at = 0;
+    }
     if (finite && !thread_.joinable()) thread_ = std::thread([this] { Loop(); });
   }
   cv_.notify_all();

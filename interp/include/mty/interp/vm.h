@@ -179,6 +179,10 @@ class Task {
   void Poke() { interrupt_.store(true, std::memory_order_relaxed); }
   Fences& fences() { return fences_; }
   void SetFenceWatcher(FenceWatcher* w) { watcher_ = w; }
+  // Whether the watcher keeps this task in its list (runtime::Watchdog lists
+  // a task only once it has a finite fence; touched on the task's thread).
+  bool fence_listed() const { return fence_listed_; }
+  void set_fence_listed(bool listed) { fence_listed_ = listed; }
   // A deadline of this task that is not a budget (steady ns): when it
   // passes, Run returns kDeadlinePassed at the next safepoint (a turn
   // answering an ask whose deadline passed). Call before Run.
@@ -226,6 +230,7 @@ class Task {
   std::atomic<bool> cancel_{false};
   Fences fences_;
   FenceWatcher* watcher_ = nullptr;
+  bool fence_listed_ = false;
   // Open sandbox scopes, innermost last: each a child tracker of the one
   // before it, entered at a frame.
   struct Scope {

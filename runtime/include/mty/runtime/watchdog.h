@@ -29,8 +29,10 @@ class Watchdog : public interp::FenceWatcher {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  // Starts watching `task` (which must outlive the watch) and makes this the
-  // task's fence watcher.
+  // Starts watching `task` (which must outlive the watch, and be unwatched
+  // before this watchdog goes) and makes this the task's fence watcher. The
+  // task is listed, under the lock, only when it first has a finite fence.
+  // Watch, Unwatch and the task's FencesChanged run on the task's thread.
   void Watch(interp::Task& task);
   void Unwatch(interp::Task& task);
 
