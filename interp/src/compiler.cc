@@ -121,6 +121,7 @@ class FunctionCompiler {
       ir::ForEachOperand(b.term, note_const);
     }
     CountUses();
+    FindStableLocals();
     preds_.assign(f_.blocks.size(), 0);
     preds_[0] = 1;  // the function entry
     for (const ir::Block& b : f_.blocks)
@@ -131,7 +132,11 @@ class FunctionCompiler {
     for (size_t bi = 0; bi < f_.blocks.size(); ++bi) {
       const ir::Block& b = f_.blocks[bi];
       block_pc[bi] = Pc();
-      if (merge_pending_) {
+      if (fall_merge_) {
+        // The previous block falls into this one, its only predecessor: one
+        // segment (no jump, no second charge).
+        fall_merge_ = false;
+      } else if (merge_pending_) {
         // This block is the fall-through of a fused branch: its first
         // segment is charged with the branch's (the false path refunds it).
         merge_pending_ = false;
@@ -140,24 +145,33 @@ class FunctionCompiler {
         seg_start_ = Pc();
         seg_steps_ = 0;
       }
+      cur_block_ = static_cast<uint32_t>(bi);
       const ir::Statement* fused = FusableCompare(b, static_cast<uint32_t>(bi));
-      for (const ir::Statement& s : b.stmts) {
-        if (&s == fused) {
-          loc_ = s.loc;
-          Step();  // counted here, executed by the fused branch
-          continue;
-        }
-        Statement(s);
-      }
+      Statements(b, fused);
       if (fused) {
         FusedBranch(*fused, b.term);
         merge_pending_ = true;
         refund_pc_ = Pc() - 1;
         refund_base_ = seg_steps_;
+      } else if (FallsThrough(b.term, static_cast<uint32_t>(bi))) {
+        loc_ = b.term.loc;
+        Step();  // the goto's step, counted on the next block's first instruction
+        alias_.clear();
+        fall_merge_ = true;
+      } else if (const ir::Block* tail = SmallReturnBlock(b.term)) {
+        // `goto` a short block that returns: its copy runs here instead of a
+        // jump (the steps are the same: the goto's, then the block's).
+        loc_ = b.term.loc;
+        Step();
+        alias_.clear();
+        Statements(*tail, nullptr);
+        Terminator(tail->term);
+        CloseSegment();
       } else {
         Terminator(b.term);
         CloseSegment();
       }
+      alias_.clear();
     }
     // Patch block numbers into pcs: every operand opcodes.def formats `t`.
     for (Instr& in : out_.code) {
@@ -191,6 +205,168 @@ class FunctionCompiler {
       for (const ir::Statement& s : b.stmts) ir::ForEachPlace(s, place);
       ir::ForEachPlace(b.term, place);
     }
+  }
+
+  // Locals that, once assigned, are never dead again: never moved out, dropped,
+  // storage-marked, borrowed or a method's receiver (a call could move out
+  // through it). Such a local, assigned in the entry block (or a parameter),
+  // is live wherever a later statement reads it, so a copy of it can be read
+  // from the local itself (Elidable): reading it cannot trap where the copy
+  // would not have.
+  void FindStableLocals() {
+    const size_t n = f_.locals.size();
+    stable_.assign(n, 1);
+    first_assign_.assign(n, kNever);
+    for (uint32_t i = 1; i <= f_.num_params && i < n; ++i) first_assign_[i] = -1;
+    auto unstable_moves = [&](const ir::Operand& o) {
+      if (o.kind == ir::Operand::Kind::kMove) stable_[o.place.local] = 0;
+    };
+    for (const ir::Block& b : f_.blocks) {
+      for (const ir::Statement& s : b.stmts) {
+        ir::ForEachOperand(s, unstable_moves);
+        ir::ForEachPlace(s, [&](const ir::Place& p, ir::PlaceAccess a) {
+          if (a == ir::PlaceAccess::kStorage) stable_[p.local] = 0;
+        });
+        if (s.kind == ir::Statement::Kind::kAssign && ir::Info(s.rvalue.kind).uses_place)
+          stable_[s.rvalue.place.local] = 0;
+      }
+      ir::ForEachOperand(b.term, unstable_moves);
+    }
+    if (f_.blocks.empty()) return;
+    const auto& entry = f_.blocks[0].stmts;
+    for (size_t si = 0; si < entry.size(); ++si) {
+      const ir::Statement& s = entry[si];
+      if (s.kind == ir::Statement::Kind::kAssign && s.place.IsLocal() &&
+          first_assign_[s.place.local] == kNever)
+        first_assign_[s.place.local] = static_cast<int64_t>(si);
+    }
+  }
+
+  // Whether `_t = copy _s` (statement si of the current block) can be left
+  // out, its one reader taking _s instead: _t is read once, by the next
+  // statement (or the terminator) as a plain copy, and _s is stable and
+  // assigned before (see FindStableLocals). Returns _s's register, or -1.
+  int32_t Elidable(const ir::Block& b, size_t si) {
+    const ir::Statement& s = b.stmts[si];
+    if (s.kind != ir::Statement::Kind::kAssign || !s.place.IsLocal() || s.place.local == 0 ||
+        s.rvalue.kind != ir::Rvalue::Kind::kUse)
+      return -1;
+    const ir::Operand& o = s.rvalue.ops[0];
+    if (o.kind != ir::Operand::Kind::kCopy || !o.place.IsLocal()) return -1;
+    const uint32_t t = s.place.local;
+    const int32_t src = LocalReg(o.place.local);
+    if (uses_[t] != 1 || src == static_cast<int32_t>(t)) return -1;
+    if (src < static_cast<int32_t>(f_.locals.size())) {  // not a constant's register
+      if (!stable_[src]) return -1;
+      const int64_t at = first_assign_[src];
+      if (at == kNever || (cur_block_ == 0 && at >= static_cast<int64_t>(si))) return -1;
+    }
+    // The reader: the next statement, or the terminator after the last one.
+    bool read = false;
+    auto reads_t = [&](const ir::Operand& r) {
+      read |= r.kind == ir::Operand::Kind::kCopy && r.place.IsLocal() && r.place.local == t;
+    };
+    if (si + 1 < b.stmts.size()) {
+      const ir::Statement& next = b.stmts[si + 1];
+      // A receiver or a projected destination on _s could change _s while
+      // the reader still takes it: keep the copy.
+      if (next.kind == ir::Statement::Kind::kAssign && ir::Info(next.rvalue.kind).uses_place &&
+          static_cast<int32_t>(next.rvalue.place.local) == src)
+        return -1;
+      if (!next.place.IsLocal() && static_cast<int32_t>(next.place.local) == src) return -1;
+      ir::ForEachOperand(next, reads_t);
+    } else {
+      ir::ForEachOperand(b.term, reads_t);
+    }
+    return read ? src : -1;
+  }
+
+  // Whether statement si computes a fresh value into a temporary that the
+  // next statement only copies or moves into a local: `_t = a + b; _x =
+  // copy _t` is computed straight into _x (the copy emits nothing; its step
+  // is still counted), and so on along `_y = copy _x` while each is read
+  // once. Returns how many copies follow (0: none), their last local in *to.
+  size_t CopiesAfter(const ir::Block& b, size_t si, const ir::Statement* fused, int32_t* to) {
+    const ir::Statement& s = b.stmts[si];
+    if (s.kind != ir::Statement::Kind::kAssign || !s.place.IsLocal() || s.place.local == 0)
+      return 0;
+    using K = ir::Rvalue::Kind;
+    const K k = s.rvalue.kind;
+    if (k != K::kBinOp && k != K::kUnOp && k != K::kLen && k != K::kCast) return 0;
+    uint32_t t = s.place.local;
+    size_t n = 0;
+    for (size_t ni = si + 1; ni < b.stmts.size() && &b.stmts[ni] != fused; ++ni) {
+      const ir::Statement& next = b.stmts[ni];
+      if (uses_[t] != 1 || next.kind != ir::Statement::Kind::kAssign || !next.place.IsLocal() ||
+          next.place.local == t || next.rvalue.kind != K::kUse)
+        break;
+      const ir::Operand& o = next.rvalue.ops[0];
+      if (o.kind == ir::Operand::Kind::kConst || !o.place.IsLocal() || o.place.local != t) break;
+      t = next.place.local;
+      ++n;
+      if (t == 0) break;  // the result: read by the return
+    }
+    *to = static_cast<int32_t>(t);
+    return n;
+  }
+
+  // Compiles a block's statements (fused: the compare its branch computes).
+  void Statements(const ir::Block& b, const ir::Statement* fused) {
+    for (size_t si = 0; si < b.stmts.size(); ++si) {
+      const ir::Statement& s = b.stmts[si];
+      if (&s == fused) {
+        loc_ = s.loc;
+        Step();  // counted here, executed by the fused branch
+        continue;
+      }
+      if (int32_t src = Elidable(b, si); src >= 0) {
+        loc_ = s.loc;
+        Step();  // counted on the next instruction; its reader reads src
+        alias_.assign(1, {static_cast<int32_t>(s.place.local), src});
+        continue;
+      }
+      if (size_t copies = CopiesAfter(b, si, fused, &retarget_); copies > 0) {
+        Statement(s);
+        retarget_ = -1;
+        alias_.clear();
+        for (size_t i = 0; i < copies; ++i) {
+          loc_ = b.stmts[++si].loc;
+          Step();  // the copy's step: it emits nothing
+        }
+        continue;
+      }
+      retarget_ = -1;
+      Statement(s);
+      alias_.clear();
+    }
+  }
+
+  // `goto` the next block when this is its only predecessor.
+  bool FallsThrough(const ir::Terminator& t, uint32_t bi) const {
+    return t.kind == ir::Terminator::Kind::kGoto && t.target == bi + 1 &&
+           t.target < f_.blocks.size() && preds_[t.target] == 1;
+  }
+
+  // The target of a `goto` when it is a block of at most three plain
+  // assignments that returns (the join of an if/else or a match arm's end).
+  const ir::Block* SmallReturnBlock(const ir::Terminator& t) const {
+    if (t.kind != ir::Terminator::Kind::kGoto || t.target >= f_.blocks.size()) return nullptr;
+    const ir::Block& b = f_.blocks[t.target];
+    if (b.term.kind != ir::Terminator::Kind::kReturn || b.stmts.size() > 3) return nullptr;
+    for (const ir::Statement& s : b.stmts) {
+      if (s.kind != ir::Statement::Kind::kAssign) return nullptr;
+      const ir::Rvalue::Kind k = s.rvalue.kind;
+      if (k != ir::Rvalue::Kind::kUse && k != ir::Rvalue::Kind::kBinOp) return nullptr;
+    }
+    return &b;
+  }
+
+  // A local's register in operand position: the source of an elided copy
+  // that the current statement reads, else the local itself.
+  int32_t LocalReg(uint32_t local) const {
+    for (const auto& [t, src] : alias_)
+      if (t == static_cast<int32_t>(local)) return src;
+    return static_cast<int32_t>(local);
   }
 
   // `_t = a < b` as the last statement, `if copy _t then ...` as the
@@ -296,7 +472,7 @@ class FunctionCompiler {
     if (o.kind == ir::Operand::Kind::kConst) return ConstReg(o.constant);
     if (o.place.IsLocal()) {
       if (o.kind == ir::Operand::Kind::kMove) kills_.push_back(static_cast<int32_t>(o.place.local));
-      return static_cast<int32_t>(o.place.local);
+      return LocalReg(o.place.local);
     }
     int32_t r = Scratch();
     Emit(Op::LoadPlace, r, PlaceDescOf(o.place));
@@ -377,6 +553,7 @@ class FunctionCompiler {
     const ir::Rvalue& r = s.rvalue;
     bool direct = s.place.IsLocal();
     int32_t dst = direct ? static_cast<int32_t>(s.place.local) : -1;
+    if (retarget_ >= 0) dst = retarget_;  // Retargetable: straight into the copy's local
     auto Dst = [&] {
       if (dst < 0) dst = Scratch();
       return dst;
@@ -390,7 +567,7 @@ class FunctionCompiler {
           if (direct && o.place.local == s.place.local) break;  // _1 = move _1
           Emit(Op::MoveKill, Dst(), static_cast<int32_t>(o.place.local));
         } else if (!direct && o.kind != ir::Operand::Kind::kConst && o.place.IsLocal()) {
-          dst = static_cast<int32_t>(o.place.local);  // store straight from the local
+          dst = LocalReg(o.place.local);  // store straight from the local
         } else {
           int32_t src = OperandReg(o);
           if (direct) {
@@ -542,7 +719,7 @@ class FunctionCompiler {
     if (breaks_segment) CloseSegment();
     if (!direct && dst >= 0) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
     // `_1 = move _1 + x` moves _1 out and then assigns it: it stays live.
-    if (direct) std::erase(kills_, static_cast<int32_t>(s.place.local));
+    if (direct) std::erase(kills_, dst);
     FlushKills();
   }
 
@@ -599,6 +776,13 @@ class FunctionCompiler {
   std::vector<int32_t> kills_;
   std::vector<uint32_t> uses_;
   std::vector<uint32_t> preds_;
+  static constexpr int64_t kNever = INT64_MAX;
+  std::vector<uint8_t> stable_;                     // FindStableLocals
+  std::vector<int64_t> first_assign_;               // index in the entry block; -1: a parameter
+  std::vector<std::pair<int32_t, int32_t>> alias_;  // elided copy: its local -> source register
+  int32_t retarget_ = -1;  // the local the current statement's result goes to instead
+  uint32_t cur_block_ = 0;
+  bool fall_merge_ = false;
   bool merge_pending_ = false;
   bool refund_open_ = false;
   int32_t refund_pc_ = 0;

@@ -260,4 +260,94 @@ bb1:
   EXPECT_GT(r.r.mem_used, 1u << 20);
 }
 
+// The bytecode leaves out copies whose value can be read from their source
+// (`_3 = copy _2; _4 = copy _3`), computes a result straight into the local
+// a following copy names (`_5 = a + b; _1 = copy _5`), merges a block into
+// its only predecessor and copies a short returning block into the goto that
+// reaches it (docs/performance.md). None of that may move a step: with every
+// budget k the run stops exactly after k steps, at the statement of step
+// k + 1, in the function that statement belongs to.
+constexpr const char* kElided = R"(
+fn pick(_1: I64) -> I64 {
+  let mut _2: I64
+  let mut _3: Bool
+  let mut _4: I64
+  let mut _5: I64
+bb0:
+  _3 = copy _1 < 2
+  if copy _3 then bb1 else bb2
+bb1:
+  _2 = copy _1
+  goto bb3
+bb2:
+  _4 = copy _1 - 1
+  _5 = copy _4
+  _2 = copy _5
+  goto bb3
+bb3:
+  _0 = copy _2
+  return
+}
+fn main() -> I64 {
+  let mut _1: I64
+  let mut _2: I64
+  let mut _3: I64
+  let mut _4: I64
+  let mut _5: I64
+  let mut _6: Bool
+bb0:
+  _1 = 0
+  _2 = 0
+  goto bb1
+bb1:
+  _6 = copy _2 < 3
+  if copy _6 then bb2 else bb4
+bb2:
+  _3 = copy _2
+  _4 = copy _3
+  _5 = copy _1 + copy _4
+  _1 = copy _5
+  goto bb3
+bb3:
+  _2 = copy _2 + 1
+  _5 = call pick(copy _2)
+  goto bb1
+bb4:
+  _0 = copy _1
+  return
+}
+)";
+
+TEST(BudgetCharges, LeftOutCopiesAndMergedBlocksKeepEveryStepAndItsStatement) {
+  // The statements in the order they run, by (function, line of the text
+  // above, counting the opening newline as line 1).
+  std::vector<std::pair<std::string, int>> trace = {{"main", 30}, {"main", 31}, {"main", 32}};
+  for (int arg = 1; arg <= 3; ++arg) {
+    for (int line : {34, 35, 37, 38, 39, 40, 41, 43, 44}) trace.push_back({"main", line});
+    for (int line : {8, 9}) trace.push_back({"pick", line});
+    if (arg < 2) {
+      for (int line : {11, 12}) trace.push_back({"pick", line});
+    } else {
+      for (int line : {14, 15, 16, 17}) trace.push_back({"pick", line});
+    }
+    for (int line : {19, 20}) trace.push_back({"pick", line});
+    trace.push_back({"main", 45});
+  }
+  for (int line : {34, 35, 47, 48}) trace.push_back({"main", line});
+  auto p = Compile(kElided);
+  Outcome ok = RunWith(p, trace.size(), 0);
+  ASSERT_EQ(ok.r.outcome, mty::Outcome::kOk) << ok.r.message;
+  EXPECT_EQ(ok.r.exit_code, 3);  // 0 + 1 + 2
+  EXPECT_EQ(ok.r.steps_used, trace.size());
+  for (uint64_t k = 1; k < trace.size(); ++k) {
+    Outcome r = RunWith(p, k, 0);
+    ASSERT_EQ(r.r.outcome, mty::Outcome::kBreach) << k;
+    EXPECT_EQ(r.r.steps_used, k);
+    ASSERT_FALSE(r.r.backtrace.empty()) << k;
+    const auto& [fn, line] = trace[k];
+    EXPECT_EQ(r.r.backtrace[0], fn + " (budget.mtyir:" + std::to_string(line) + ":3)")
+        << "budget " << k;
+  }
+}
+
 }  // namespace
