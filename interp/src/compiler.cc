@@ -568,6 +568,10 @@ class FunctionCompiler {
           Emit(Op::MoveKill, Dst(), static_cast<int32_t>(o.place.local));
         } else if (!direct && o.kind != ir::Operand::Kind::kConst && o.place.IsLocal()) {
           dst = LocalReg(o.place.local);  // store straight from the local
+        } else if (direct && o.kind != ir::Operand::Kind::kConst && !o.place.IsLocal()) {
+          // `_x = copy (_1).f`: loaded straight into _x (the load copies
+          // the value before it writes, so _x may be the place's base).
+          Emit(Op::LoadPlace, dst, PlaceDescOf(o.place));
         } else {
           int32_t src = OperandReg(o);
           if (direct) {
