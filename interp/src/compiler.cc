@@ -462,6 +462,11 @@ class FunctionCompiler {
     PlaceDesc d;
     d.base = static_cast<int32_t>(p.local);
     d.proj = p.proj;
+    if (d.proj.size() == 2 && d.proj[0].kind == ir::Projection::Kind::kDeref &&
+        d.proj[1].kind == ir::Projection::Kind::kField) {
+      d.shape = PlaceDesc::Shape::kDerefField;
+      d.field = d.proj[1].index;
+    }
     out_.places.push_back(std::move(d));
     return static_cast<int32_t>(out_.places.size() - 1);
   }

@@ -147,12 +147,14 @@ struct Exec {
         }
       }
     }
-    const size_t cap = t.frames_.capacity();
+    if (t.next_frame_id_ == t.frame_id_end_) [[unlikely]]
+      t.ReserveFrameIds();
     t.frames_.push_back(Frame{fi, f.frame_size, base, ret_pc, ret_reg, t.next_frame_id_++});
-    if (t.frames_.capacity() != cap) [[unlikely]] {
-      if (t.frames_.capacity() > t.paid_.frames) {
-        t.mem_used_ += kFrameBytes * (t.frames_.capacity() - t.paid_.frames);
-        t.paid_.frames = t.frames_.capacity();
+    if (t.frames_.size() > t.frames_cap_) [[unlikely]] {
+      t.frames_cap_ = std::max<size_t>(1, 2 * t.frames_cap_);
+      if (t.frames_cap_ > t.paid_.frames) {
+        t.mem_used_ += kFrameBytes * (t.frames_cap_ - t.paid_.frames);
+        t.paid_.frames = t.frames_cap_;
         result = Push::kGrew;
       }
     }
@@ -224,8 +226,32 @@ struct Exec {
   // Applies one projection step to cur. key is the index/key for kIndex.
   static Value* Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
                      const Value* key, bool write, Chain* chain);
-  static Value* RefTarget(Task& t, const RefObj* r, bool write, Chain* chain);
-  static Value* Resolve(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain);
+  static Value* RefTarget(Task& t, const Value& ref, bool write, Chain* chain);
+  // The place d names in the frame at R; write: for a write (copy on write
+  // along the path, each object on it added to chain).
+  [[gnu::always_inline]] static Value* Resolve(Task& t, Value* R, const PlaceDesc& d, bool write,
+                                               Chain* chain) {
+    if (d.shape == PlaceDesc::Shape::kDerefField) {
+      // `(*_r).f` through a reference to a whole local whose value is a
+      // struct held once (or read): what the general walk does, without it.
+      const Value& r = R[d.base];
+      if (r.Is(Tag::kLocalRef) && (!write || r.ref_mut())) {
+        const uint32_t depth = r.ref_depth();
+        if (depth < t.frames_.size() && t.frames_[depth].id == r.ref_frame_id()) {
+          Value& target = t.stack_[t.frames_[depth].base + r.ref_local()];
+          if (target.Is(Tag::kAdt) && (!write || target.h()->rc == 1)) {
+            auto* a = static_cast<AdtObj*>(target.h());
+            if (d.field < a->fields.size()) {
+              if (write) chain->objs.push_back(a);
+              return &a->fields[d.field];
+            }
+          }
+        }
+      }
+    }
+    return ResolveWalk(t, R, d, write, chain);
+  }
+  static Value* ResolveWalk(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain);
   static bool MakeRef(Task& t, Value* R, const PlaceDesc& d, bool is_mut, Value& out);
   static void AddEst(Chain& chain, int64_t delta) {
     for (HeapObj* h : chain.objs)

@@ -350,6 +350,17 @@ dispatch:
     NEXT();
   }
   CASE(MakeRef) {
+    const PlaceDesc& d = fn->places[pc->b];
+    if (d.proj.empty()) {
+      // `&_x` / `&mut _x`: a reference to a whole local of this frame
+      // (place.cc MakeRef, without the call).
+      const uint32_t depth = static_cast<uint32_t>(t.frames_.size() - 1);
+      const uint64_t id = t.frames_.back().id;
+      if (Value::LocalRefFits(depth, static_cast<uint32_t>(d.base), id)) [[likely]] {
+        R[pc->a] = Value::LocalRef(depth, static_cast<uint32_t>(d.base), id, pc->c != 0);
+        NEXT();
+      }
+    }
     SAVE();
     Value out;
     PLACE_OK(MakeRef(t, R, fn->places[pc->b], pc->c != 0, out));
@@ -358,10 +369,10 @@ dispatch:
   }
   CASE(Deref) {
     const Value& r = R[pc->b];
-    if (!r.Is(Tag::kRef))
+    if (!IsRef(r))
       TRAP(TrapCode::kType, absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
     SAVE();
-    Value* target = RefTarget(t, static_cast<RefObj*>(r.h()), false, nullptr);
+    Value* target = RefTarget(t, r, false, nullptr);
     PLACE_OK(target);
     DEAD_CHECK(*target);
     Value copy = *target;
@@ -484,7 +495,7 @@ dispatch:
     NEXT_OR_EXACT();
   }
   CASE(GetField) {
-    if (R[pc->b].Is(Tag::kRef)) {
+    if (IsRef(R[pc->b])) {
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 0, nullptr,
                       false, nullptr);
@@ -506,7 +517,7 @@ dispatch:
     NEXT_OR_EXACT();
   }
   CASE(GetTuple) {
-    if (R[pc->b].Is(Tag::kRef)) {
+    if (IsRef(R[pc->b])) {
       SAVE();
       Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 1, nullptr,
                       false, nullptr);
@@ -538,11 +549,11 @@ dispatch:
   }
   CASE(Len) {
     const Value* sp = &R[pc->b];
-    for (int hops = 0; sp->Is(Tag::kRef); ++hops) {
+    for (int hops = 0; IsRef(*sp); ++hops) {
       SAVE();
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
-      sp = RefTarget(t, static_cast<RefObj*>(sp->h()), false, nullptr);
+      sp = RefTarget(t, *sp, false, nullptr);
       PLACE_OK(sp);
     }
     const Value& s = *sp;
@@ -665,10 +676,10 @@ dispatch:
     // Find the receiver (following references) without changing it yet.
     Value* recv = Resolve(t, R, fn->places[d.place], false, nullptr);
     PLACE_OK(recv);
-    for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
+    for (int hops = 0; IsRef(*recv); ++hops) {
       if (hops > kMaxRefHops)
         return Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
-      recv = RefTarget(t, static_cast<RefObj*>(recv->h()), false, nullptr);
+      recv = RefTarget(t, *recv, false, nullptr);
       PLACE_OK(recv);
     }
     DEAD_CHECK(*recv);
@@ -684,9 +695,9 @@ dispatch:
           PLACE_OK(MakeRef(t, R, fn->places[d.place], true, ref));
           // Follow references held in the place so the method sees the value.
           for (int hops = 0; hops <= kMaxRefHops; ++hops) {
-            Value* cur = RefTarget(t, static_cast<RefObj*>(ref.h()), false, nullptr);
+            Value* cur = RefTarget(t, ref, false, nullptr);
             if (t.work_short_) WORK_SHORT();
-            if (!cur || !cur->Is(Tag::kRef)) break;
+            if (!cur || !IsRef(*cur)) break;
             ref = *cur;
           }
           steps = t.steps_left_;
@@ -725,11 +736,11 @@ dispatch:
       if (mut) {
         recv = Resolve(t, R, fn->places[d.place], true, &chain);
         PLACE_OK(recv);
-        for (int hops = 0; recv->Is(Tag::kRef); ++hops) {
+        for (int hops = 0; IsRef(*recv); ++hops) {
           if (hops > kMaxRefHops)
             return Trap(t, TrapCode::kType,
                         "reference cycle: a reference that leads back to itself");
-          recv = RefTarget(t, static_cast<RefObj*>(recv->h()), true, &chain);
+          recv = RefTarget(t, *recv, true, &chain);
           PLACE_OK(recv);
         }
         // The method writes the receiver in place: a shared one is copied

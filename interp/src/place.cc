@@ -24,12 +24,12 @@ inline HeapObj* CopyForWrite(Task& t, Value& v) {
 Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
                   const Value* key, bool write, Chain* chain) {
   // Projections look through references, as Rust's auto-deref does.
-  for (int hops = 0; cur->Is(Tag::kRef); ++hops) {
+  for (int hops = 0; IsRef(*cur); ++hops) {
     if (hops > kMaxRefHops) {
       Trap(t, TrapCode::kType, "reference cycle: a reference that leads back to itself");
       return nullptr;
     }
-    cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
+    cur = RefTarget(t, *cur, write, chain);
     if (!cur) return nullptr;
   }
   const Module& m = *t.module_;
@@ -153,7 +153,22 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
   return nullptr;
 }
 
-Value* Exec::RefTarget(Task& t, const RefObj* r, bool write, Chain* chain) {
+Value* Exec::RefTarget(Task& t, const Value& ref, bool write, Chain* chain) {
+  if (ref.Is(Tag::kLocalRef)) {
+    // The frame at the reference's depth is the one it was made in while
+    // it has the same id (ids are never reused in a process).
+    const uint32_t depth = ref.ref_depth();
+    if (depth >= t.frames_.size() || t.frames_[depth].id != ref.ref_frame_id()) {
+      Trap(t, TrapCode::kUseOfDropped, "use of a reference to a local whose frame has returned");
+      return nullptr;
+    }
+    if (write && !ref.ref_mut()) {
+      Trap(t, TrapCode::kType, "write through a shared reference (&); use &mut");
+      return nullptr;
+    }
+    return &t.stack_[t.frames_[depth].base + ref.ref_local()];
+  }
+  const auto* r = static_cast<const RefObj*>(ref.h());
   if (r->frame_id != 0) {
     bool live = false;
     for (size_t i = t.frames_.size(); i-- > 0;) {
@@ -181,16 +196,16 @@ Value* Exec::RefTarget(Task& t, const RefObj* r, bool write, Chain* chain) {
   return cur;
 }
 
-Value* Exec::Resolve(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain) {
+Value* Exec::ResolveWalk(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* chain) {
   Value* cur = &R[d.base];
   for (const ir::Projection& pr : d.proj) {
     switch (pr.kind) {
       case ir::Projection::Kind::kDeref:
-        if (!cur->Is(Tag::kRef)) {
+        if (!IsRef(*cur)) {
           Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
           return nullptr;
         }
-        cur = RefTarget(t, static_cast<RefObj*>(cur->h()), write, chain);
+        cur = RefTarget(t, *cur, write, chain);
         break;
       case ir::Projection::Kind::kField:
         cur = Step(t, cur, RefStep::Kind::kField, pr.index, 0, nullptr, write, chain);
@@ -218,20 +233,56 @@ Value* Exec::Resolve(Task& t, Value* R, const PlaceDesc& d, bool write, Chain* c
 }
 
 bool Exec::MakeRef(Task& t, Value* R, const PlaceDesc& d, bool is_mut, Value& out) {
+  const uint32_t depth = static_cast<uint32_t>(t.frames_.size() - 1);
+  const Frame& top = t.frames_.back();
+  // A whole local, or what a reference to a whole local refers to: the
+  // reference lives in the value (no heap object, nothing to check: the
+  // local is in a live frame).
+  if (d.proj.empty() && Value::LocalRefFits(depth, d.base, top.id)) {
+    out = Value::LocalRef(depth, static_cast<uint32_t>(d.base), top.id, is_mut);
+    return true;
+  }
+  if (d.proj.size() == 1 && d.proj[0].kind == ir::Projection::Kind::kDeref &&
+      R[d.base].Is(Tag::kLocalRef)) {
+    const Value& inner = R[d.base];
+    if (!RefTarget(t, inner, false, nullptr)) return false;
+    if (is_mut && !inner.ref_mut()) {
+      Trap(t, TrapCode::kType, "&mut through a shared reference");
+      return false;
+    }
+    out = Value::LocalRef(inner.ref_depth(), inner.ref_local(), inner.ref_frame_id(), is_mut);
+    return true;
+  }
   auto* ref = new RefObj();
   Value result = Value::Heap(ref);
   ref->is_mut = is_mut;
-  const Frame& fr = t.frames_.back();
-  ref->slot = fr.base + static_cast<uint32_t>(d.base);
-  ref->frame_id = fr.id;
+  ref->slot = top.base + static_cast<uint32_t>(d.base);
+  ref->frame_id = top.id;
   for (const ir::Projection& pr : d.proj) {
     switch (pr.kind) {
       case ir::Projection::Kind::kDeref: {
-        Value* cur = RefTarget(t, ref, false, nullptr);
+        Value* cur = RefTarget(t, result, false, nullptr);
         if (!cur) return false;
-        if (!cur->Is(Tag::kRef)) {
+        if (!IsRef(*cur)) {
           Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
           return false;
+        }
+        if (cur->Is(Tag::kLocalRef)) {
+          if (is_mut && !cur->ref_mut()) {
+            Trap(t, TrapCode::kType, "&mut through a shared reference");
+            return false;
+          }
+          // Live: RefTarget(result) just followed the path to it.
+          const uint32_t at = cur->ref_depth();
+          if (at >= t.frames_.size() || t.frames_[at].id != cur->ref_frame_id()) {
+            Trap(t, TrapCode::kUseOfDropped,
+                 "use of a reference to a local whose frame has returned");
+            return false;
+          }
+          ref->slot = t.frames_[at].base + cur->ref_local();
+          ref->frame_id = cur->ref_frame_id();
+          ref->steps.clear();
+          break;
         }
         auto* inner = static_cast<RefObj*>(cur->h());
         if (is_mut && !inner->is_mut) {
@@ -258,7 +309,7 @@ bool Exec::MakeRef(Task& t, Value* R, const PlaceDesc& d, bool is_mut, Value& ou
     }
   }
   // Check now that the place exists, so a bad reference fails where made.
-  if (!RefTarget(t, ref, false, nullptr)) return false;
+  if (!RefTarget(t, result, false, nullptr)) return false;
   out = std::move(result);
   return true;
 }

@@ -223,7 +223,8 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
       absl::StrAppend(&out, "<closure ", m.functions[static_cast<ClosureObj*>(v.h())->fn].name,
                       ">");
       return;
-    case Tag::kRef: out += "<ref>"; return;
+    case Tag::kRef:
+    case Tag::kLocalRef: out += "<ref>"; return;
     case Tag::kCap: {
       auto* c = static_cast<CapObj*>(v.h());
       absl::StrAppend(&out, "<cap ", c->family, " ", QuoteDebug(c->constraint), ">");

@@ -1,6 +1,7 @@
 // The task lifecycle: making a task, starting it, running it (choosing the
 // loop variant, refilling the budget cache), traps and how a run of the
 // loop becomes an ExecOutcome.
+#include <atomic>
 #include <new>
 
 #include "exec.h"
@@ -8,9 +9,50 @@
 
 namespace mty::interp {
 
+namespace {
+// The next block of frame ids handed out in this process (0 is no frame).
+std::atomic<uint64_t> g_frame_id_blocks{1};
+constexpr uint64_t kFrameIdBlock = 4096;
+}  // namespace
+
+void Task::ReserveFrameIds() {
+  next_frame_id_ = g_frame_id_blocks.fetch_add(1, std::memory_order_relaxed) * kFrameIdBlock;
+  frame_id_end_ = next_frame_id_ + kFrameIdBlock;
+}
+
 Task::Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter)
     : module_(std::move(m)), host_(host), meter_(std::move(meter)) {
   consts_.resize(module_->functions.size());
+}
+
+Task::Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter, Buffers reuse)
+    : module_(std::move(m)), host_(host), meter_(std::move(meter)) {
+  stack_ = std::move(reuse.stack);
+  stack_.clear();
+  frames_ = std::move(reuse.frames);
+  frames_.clear();
+  // Constants materialised by a task of the same module are the same values.
+  if (reuse.module == module_) consts_ = std::move(reuse.consts);
+  consts_.resize(module_->functions.size());
+}
+
+Task::Buffers Task::TakeBuffers() {
+  Buffers b;
+  if (running_) return b;
+  stack_.clear();
+  frames_.clear();
+  // A deep task's stacks are not kept (a reused buffer holds real memory
+  // that no budget is charged for any more).
+  if (stack_.capacity() > 4096) std::vector<Value>().swap(stack_);
+  if (frames_.capacity() > 256) std::vector<Frame>().swap(frames_);
+  b.module = module_;
+  b.stack = std::move(stack_);
+  b.frames = std::move(frames_);
+  b.consts = std::move(consts_);
+  stack_.clear();
+  frames_.clear();
+  consts_.clear();
+  return b;
 }
 
 Task::~Task() {

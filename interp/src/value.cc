@@ -28,6 +28,7 @@ const char* TagName(Tag t) {
     case Tag::kFn: return "Fn";
     case Tag::kAgent: return "Agent";
     case Tag::kDead: return "dead value";
+    case Tag::kLocalRef: return "Ref";
     case Tag::kStr: return "Str";
     case Tag::kBytes: return "Array";
     case Tag::kArray: return "Array";
@@ -300,6 +301,7 @@ bool ShallowEqual(const Value& a, const Value& b) {
     case Tag::kTuple:
     case Tag::kMap: return true;
     case Tag::kRef: return a.h() == b.h();
+    case Tag::kLocalRef: return a.i() == b.i() && a.aux() == b.aux();
     case Tag::kCap: {
       auto* x = static_cast<CapObj*>(a.h());
       auto* y = static_cast<CapObj*>(b.h());

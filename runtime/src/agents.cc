@@ -171,7 +171,13 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
                          std::shared_ptr<BudgetTracker> meter, std::string* error,
                          int64_t deadline) {
   rec->host = std::make_unique<TaskHost>(this, rec);
-  rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter));
+  if (!spare_buffers_.empty()) {
+    rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter),
+                                               std::move(spare_buffers_.back()));
+    spare_buffers_.pop_back();
+  } else {
+    rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter));
+  }
   if (rec->agent) rec->task->SetStackPaid(rec->agent->stack_paid);
   // A turn answering an ask with a deadline stops at that deadline too.
   if (deadline) rec->task->SetCancelDeadline(deadline);
@@ -199,6 +205,9 @@ void Scheduler::Finished(TaskRec* rec) {
     rec->agent->stack_paid.registers = std::max(rec->agent->stack_paid.registers, p.registers);
     rec->agent->stack_paid.frames = std::max(rec->agent->stack_paid.frames, p.frames);
   }
+  // A few finished tasks' buffers are kept for the next turns.
+  constexpr size_t kSpareBuffers = 4;
+  if (spare_buffers_.size() < kSpareBuffers) spare_buffers_.push_back(rec->task->TakeBuffers());
   rec->task.reset();
   rec->host.reset();
   rec->msg.args.clear();

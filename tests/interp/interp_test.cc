@@ -30,7 +30,11 @@ class TestMeter : public Meter {
     if (!lim) return std::nullopt;
     return steps_ >= *lim ? 0 : *lim - steps_;
   }
-  std::optional<uint64_t> RemainingMemory() const override { return std::nullopt; }
+  std::optional<uint64_t> RemainingMemory() const override {
+    auto lim = policy_.limits.Get(ir::LimitId::kMemory);
+    if (!lim) return std::nullopt;
+    return memory_ >= *lim ? 0 : *lim - memory_;
+  }
   std::optional<int64_t> RemainingCpu() const override { return std::nullopt; }
   std::optional<int64_t> WallDeadline() const override { return std::nullopt; }
   std::optional<ir::Breach> Exhausted(ir::LimitId id) const override {
@@ -52,6 +56,7 @@ class TestMeter : public Meter {
     return std::make_shared<TestMeter>(decl.policy);
   }
   uint64_t steps() const { return steps_; }
+  uint64_t memory() const { return memory_; }
 
  private:
   ir::Policy policy_;
@@ -343,6 +348,62 @@ bb1:
   ASSERT_EQ(o.kind, Outcome::kOk);
   EXPECT_EQ(host.out, "before\nafter\n");
   EXPECT_EQ(meter->steps(), 5u);
+}
+
+// An agent's turns run in new tasks that reuse a finished task's buffers
+// (Task::Buffers): the stacks are charged by what the task itself grows
+// them to, as for a fresh task, never by the capacity the buffers kept.
+TEST(Interp, ATaskOnReusedBuffersChargesItsStacksAsAFreshOne) {
+  auto m = Build(R"(mtyir 1
+fn down(_1: I64) -> I64 {
+  let _2: Bool
+  let _3: I64
+  let _4: I64
+bb0:
+  _2 = copy _1 == 0
+  if copy _2 then bb1 else bb2
+bb1:
+  _0 = 0
+  return
+bb2:
+  _3 = copy _1 - 1
+  _4 = call down(copy _3)
+  _0 = copy _4 + 1
+  return
+}
+
+fn main() -> I64 {
+bb0:
+  _0 = call down(100)
+  return
+}
+)");
+  ASSERT_TRUE(m);
+  CaptureHost host;
+  std::string err;
+  auto run = [&](Task& task, const std::shared_ptr<TestMeter>& meter) {
+    EXPECT_TRUE(task.Start(m->main_index, {}, &err)) << err;
+    ExecOutcome o = task.Run();
+    EXPECT_EQ(o.kind, Outcome::kOk) << o.message;
+    EXPECT_EQ(Debug(*m, o.value), "100");
+    return meter->memory();
+  };
+  ir::Policy policy;  // memory is charged when a memory limit is set
+  policy.limits.Set(ir::LimitId::kMemory, uint64_t{1} << 30);
+  auto fresh_meter = std::make_shared<TestMeter>(policy);
+  Task fresh(m, &host, fresh_meter);
+  const uint64_t charged = run(fresh, fresh_meter);
+  // 101 frames: the frame stack grew past its 16 free slots (to 128) and
+  // the registers past their 64.
+  EXPECT_GE(charged, 64u * (128 - 16));  // 64 B per frame slot (runtime.md §2)
+  Task::Buffers buffers = fresh.TakeBuffers();
+  EXPECT_GE(buffers.frames.capacity(), 101u);
+  for (int i = 0; i < 3; ++i) {
+    auto meter = std::make_shared<TestMeter>(policy);
+    Task reused(m, &host, meter, std::move(buffers));
+    EXPECT_EQ(run(reused, meter), charged) << "reuse " << i;
+    buffers = reused.TakeBuffers();
+  }
 }
 
 TEST(Interp, InterruptStopsASpinningTask) {

@@ -68,6 +68,10 @@ using ir::CastKind;  // the builtin table's (ir/builtins.h)
 struct PlaceDesc {
   int32_t base = 0;
   std::vector<ir::Projection> proj;  // kIndex: index field is a register
+  // The shape the loop resolves without the general walk (Exec::Resolve):
+  // `(*_r).f`, a field of what a reference in a register refers to.
+  enum class Shape : uint8_t { kGeneral, kDerefField } shape = Shape::kGeneral;
+  uint32_t field = 0;  // kDerefField: f
 };
 
 // Operands of variable-length instructions.

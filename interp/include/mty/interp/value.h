@@ -26,6 +26,9 @@ enum class Tag : uint8_t {
   kFn,     // i = function index
   kAgent,  // an agent handle: i = agent id, aux = the agent's `A::__init` function
   kDead,   // moved-out, dropped or not yet live (reading it traps MT5002)
+  // A reference to a whole local of a live frame, held in the value itself
+  // (no heap object): see Value::LocalRef. Any other reference is a kRef.
+  kLocalRef,
   // Heap values (h points to a HeapObj). Keep kStr first.
   kStr,
   kBytes,  // an array of U8 held compactly (one byte per element): read_bytes' result
@@ -94,6 +97,24 @@ class Value {
     return v;
   }
   uint32_t aux() const { return aux_; }
+  // A reference to local `local` of the frame at depth `depth` (index in
+  // the task's frame stack) whose id is `frame_id`: the frame is live while
+  // the frame at that depth still has that id (ids are unique in the
+  // process, vm.h). i = frame_id << 16 | local, aux = depth << 1 | is_mut.
+  // Fits is whether the three fit; a reference that does not is a RefObj.
+  static constexpr uint64_t kLocalRefMaxId = (uint64_t{1} << 48) - 1;
+  static bool LocalRefFits(uint64_t depth, uint64_t local, uint64_t frame_id) {
+    return depth < (uint64_t{1} << 31) && local < (uint64_t{1} << 16) && frame_id <= kLocalRefMaxId;
+  }
+  static Value LocalRef(uint32_t depth, uint32_t local, uint64_t frame_id, bool is_mut) {
+    Value v = Imm(Tag::kLocalRef, static_cast<int64_t>(frame_id << 16 | local));
+    v.aux_ = depth << 1 | (is_mut ? 1u : 0u);
+    return v;
+  }
+  uint32_t ref_depth() const { return aux_ >> 1; }
+  uint32_t ref_local() const { return static_cast<uint32_t>(i_ & 0xffff); }
+  uint64_t ref_frame_id() const { return static_cast<uint64_t>(i_) >> 16; }
+  bool ref_mut() const { return (aux_ & 1) != 0; }
   static Value Float(double d) {
     Value v;
     v.tag_ = Tag::kFloat;
@@ -176,6 +197,9 @@ struct StrObj : HeapObj {
   int8_t ascii = -1;
   explicit StrObj(std::string v) : HeapObj(Tag::kStr), s(std::move(v)) { est = 24 + s.size(); }
 };
+
+// Whether v is a reference, in either representation.
+inline bool IsRef(const Value& v) { return v.Is(Tag::kRef) || v.Is(Tag::kLocalRef); }
 
 // Arrays and tuples share a representation; kind tells them apart.
 struct ArrayObj : HeapObj {
@@ -352,7 +376,8 @@ inline uint64_t Estimate(const Value& v) {
     case Tag::kDuration:
     case Tag::kSize:
     case Tag::kFn:
-    case Tag::kAgent: return 16;
+    case Tag::kAgent:
+    case Tag::kLocalRef: return 16;  // as a RefObj's estimate
     default: return v.h()->est;
   }
 }

@@ -160,6 +160,20 @@ class Task {
   // `meter` is the budget chain the task runs in (the run's tracker, an
   // agent's); it must not be null.
   Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter);
+  // The storage a finished task leaves for the next one (its value and frame
+  // stacks' buffers, emptied, and the constants it materialised): an agent's
+  // turns each run in a new task, and reusing these spares the allocations.
+  // Nothing observable carries over: the stacks are empty and their charges
+  // (StackPaid) follow their sizes, not the buffers' capacities.
+  struct Buffers {
+    std::shared_ptr<const Module> module;
+    std::vector<Value> stack;
+    std::vector<Frame> frames;
+    std::vector<std::vector<Value>> consts;
+  };
+  Task(std::shared_ptr<const Module> m, Host* host, std::shared_ptr<Meter> meter, Buffers reuse);
+  // Empties this task (it must not be running) and hands its buffers over.
+  Buffers TakeBuffers();
   ~Task();
 
   // Prepares a call of function `fn` with `args`. Call once before Run.
@@ -282,10 +296,18 @@ class Task {
   std::optional<ir::Breach> pending_breach_;
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
+  // The frame stack's capacity as a fresh vector would have it (libstdc++
+  // doubles from 1): what its charge follows, whatever buffer it reuses.
+  size_t frames_cap_ = 0;
   StackPaid paid_;
   std::vector<std::vector<Value>> consts_;  // per function, materialised lazily
   uint32_t pc_ = 0;
-  uint64_t next_frame_id_ = 1;
+  // Frame ids are unique in the process (a reference made in one task never
+  // names a frame of another): each task takes them in blocks from a
+  // process-wide counter (ReserveFrameIds, task.cc).
+  uint64_t next_frame_id_ = 0;
+  uint64_t frame_id_end_ = 0;
+  void ReserveFrameIds();
   bool exact_ = false;
   bool started_ = false;
   bool finished_ = false;

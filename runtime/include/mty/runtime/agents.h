@@ -120,6 +120,8 @@ class Scheduler {
   TaskRec* AcquireTurnRec();
   void RecycleTurnRec(TaskRec* rec);
   std::vector<TaskRec*> free_recs_;
+  // Buffers of finished tasks, for the next turns' tasks (interp::Task::Buffers).
+  std::vector<interp::Task::Buffers> spare_buffers_;
 
   struct Timer {
     int64_t at;       // steady ns
