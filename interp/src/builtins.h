@@ -62,6 +62,18 @@ struct Ctx {
 
 enum class CallStatus { kOk, kFail, kUnknown };
 
+// `a.push(v)` on a uniquely owned array (runtime.md §2: PushCharge): false,
+// with nothing appended, when the memory budget cannot pay it; *delta is
+// what the array's estimate grew by.
+inline bool PushOnto(Ctx& cx, ArrayObj* a, Value v, int64_t* delta) {
+  const uint64_t e = Estimate(v);
+  if (!cx.Charge(PushCharge(*a, e))) return false;
+  a->items.push_back(std::move(v));
+  a->est += e;
+  *delta = static_cast<int64_t>(e);
+  return true;
+}
+
 // Printing a value with its work charged (runtime.md §2): one unit per node,
 // per byte written and per byte of a quoted string scanned. The size is
 // known only as it is written, so the writer stops as soon as the step

@@ -540,6 +540,16 @@ dispatch:
     NEXT_OR_EXACT();
   }
   CASE(GetIndex) {
+    if (R[pc->b].Is(Tag::kArray) && R[pc->c].Is(Tag::kInt)) {
+      // An element of an array in a register: what Step does for it.
+      const auto* o = static_cast<const ArrayObj*>(R[pc->b].h());
+      const uint64_t i = static_cast<uint64_t>(R[pc->c].i());
+      if (i < o->items.size()) {
+        Value copy = o->items[i];
+        R[pc->a] = std::move(copy);
+        NEXT();
+      }
+    }
     SAVE();
     Value* v = Step(t, &R[pc->b], RefStep::Kind::kIndex, 0, 0, &R[pc->c], false, nullptr);
     PLACE_OK(v);
@@ -672,6 +682,25 @@ dispatch:
   }
   CASE(CallMethod) {
     const CallDesc& d = fn->calls[pc->b];
+    if (d.id == static_cast<int32_t>(ir::MethodName::kPush) && d.args.size() == 1) {
+      // `v.push(x)` on a local array held once: what the general path
+      // below does for it (the same PushOnto), without finding the method.
+      const PlaceDesc& pd = fn->places[d.place];
+      const ArgDesc& a = d.args[0];
+      Value& recv = R[pd.base];
+      if (pd.proj.empty() && a.reg != pd.base && recv.Is(Tag::kArray) && recv.h()->rc == 1) {
+        DEAD_CHECK(R[a.reg]);
+        Value v = R[a.reg];
+        if (a.move) R[a.reg].Kill();
+        int64_t delta = 0;
+        SAVE();
+        if (!PushOnto(cx, static_cast<ArrayObj*>(recv.h()), std::move(v), &delta)) FAIL_CX();
+        R[pc->a] = Value::Unit();
+        ++pc;
+        ENTER_SEGMENT(pc - code);
+        DISPATCH();
+      }
+    }
     SAVE();
     // Find the receiver (following references) without changing it yet.
     Value* recv = Resolve(t, R, fn->places[d.place], false, nullptr);

@@ -602,12 +602,8 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     return Ok();
   }
   if (id == N::kPush) {
-    uint64_t e = Estimate(args[0]);
     a = static_cast<ArrayObj*>(MakeUnique(recv));
-    if (!cx.Charge(PushCharge(*a, e))) return Fail();
-    a->items.push_back(std::move(args[0]));
-    a->est += e;
-    *delta = static_cast<int64_t>(e);
+    if (!PushOnto(cx, a, std::move(args[0]), delta)) return Fail();
     out = Value::Unit();
     return Ok();
   }

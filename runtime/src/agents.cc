@@ -57,33 +57,50 @@ struct Scheduler::Agent {
   Value state;
   // Boost.Container deques allocate nothing until used (idle agents stay small).
   boost::container::deque<Msg> mailbox;
-  boost::container::deque<std::pair<TaskRec*, Msg>> blocked;  // senders waiting (`block`)
-  // Its budget and grants: a child tracker of the scope its spawner was in.
+  // Senders waiting for room (`block`): made when the first one waits.
+  using Blocked = boost::container::deque<std::pair<TaskRec*, Msg>>;
+  std::unique_ptr<Blocked> blocked;
+  Blocked& Block() {
+    if (!blocked) blocked = std::make_unique<Blocked>();
+    return *blocked;
+  }
+  bool HasBlocked() const { return blocked && !blocked->empty(); }
+  // Its budget and grants: the tracker of the scope its spawner was in.
   std::shared_ptr<BudgetTracker> tracker;
   bool busy = false;
   bool turn_pending = false;  // a turn taken from the mailbox that has not started (it counts)
   bool dead = false;
+  bool restarting = false;  // waiting out a backoff
+  ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;
   // Supervision (runtime.md §6).
   std::vector<Value> init_args;  // to restart with a fresh state
   uint64_t generation = 0;       // bumped by a restart: older turns commit nothing
-  bool restarting = false;       // waiting out a backoff
   Agent* sup = nullptr;          // its supervisor
-  std::string child_name;        // its name there (`w` of `child w = ...`)
-  int64_t backoff = 0;           // the last backoff delay
   uint64_t mailbox_cap = 1024;
-  ir::MailboxPolicy mb_policy = ir::MailboxPolicy::kBlock;
-  boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
-  // A supervisor's own record.
-  bool is_supervisor = false;
-  std::string strategy;
   struct Policy {
     std::string name;
     bool restart = true;
     int64_t up_to = -1, within = 0, backoff_lo = 0, backoff_hi = 0;
     bool escalate = false;
   };
-  std::vector<Policy> policy;
-  std::vector<Agent*> children;
+  // What only supervisors and supervised children use, made when first
+  // needed (an idle unsupervised agent stays under 1 KiB: docs/performance.md).
+  struct Supervision {
+    std::string child_name;                     // its name there (`w` of `child w = ...`)
+    int64_t backoff = 0;                        // the last backoff delay
+    boost::container::deque<int64_t> restarts;  // when it was restarted (steady ns)
+    // A supervisor's own record.
+    bool is_supervisor = false;
+    std::string strategy;
+    std::vector<Policy> policy;
+    std::vector<Agent*> children;
+  };
+  std::unique_ptr<Supervision> supervision;
+  Supervision& Sv() {
+    if (!supervision) supervision = std::make_unique<Supervision>();
+    return *supervision;
+  }
+  bool IsSupervisor() const { return supervision && supervision->is_supervisor; }
 };
 
 struct Scheduler::TaskRec {
@@ -403,9 +420,9 @@ void Scheduler::AddTimer(Timer t) {
 // Room in `a`'s mailbox admits the senders that wait for it under `block`,
 // however the room appeared (a turn started, a stale ask was dropped).
 void Scheduler::AdmitBlocked(Agent* a) {
-  while (!a->blocked.empty() && a->mailbox.size() + (a->turn_pending ? 1 : 0) < a->mailbox_cap) {
-    auto [sender, msg] = std::move(a->blocked.front());
-    a->blocked.pop_front();
+  while (a->HasBlocked() && a->mailbox.size() + (a->turn_pending ? 1 : 0) < a->mailbox_cap) {
+    auto [sender, msg] = std::move(a->blocked->front());
+    a->blocked->pop_front();
     bool is_ask = msg.asker != nullptr;
     a->mailbox.push_back(std::move(msg));
     if (!is_ask) {
@@ -612,7 +629,8 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn,
   std::string dead = absl::StrCat("ask failed: agent ", a->name, " is dead");
   for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(2), nullptr);
   a->mailbox.clear();
-  for (auto& [sender, m] : a->blocked) {
+  if (!a->blocked) return;
+  for (auto& [sender, m] : *a->blocked) {
     if (m.asker) {
       fail_asker(m, dead, AskErr(2), nullptr);
     } else {  // the send is dropped, the sender carries on
@@ -621,17 +639,17 @@ void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn,
       Wake(sender);
     }
   }
-  a->blocked.clear();
+  a->blocked->clear();
 }
 
 // Applies supervisor `s`'s policy to its failed child `c` (runtime.md §6).
 void Scheduler::Supervise(Agent* s, Agent* c) {
   const Agent::Policy* p = nullptr;
   size_t index = 0;
-  for (size_t i = 0; i < s->children.size(); ++i)
-    if (s->children[i] == c) {
+  for (size_t i = 0; i < s->Sv().children.size(); ++i)
+    if (s->Sv().children[i] == c) {
       index = i;
-      if (i < s->policy.size()) p = &s->policy[i];
+      if (i < s->Sv().policy.size()) p = &s->Sv().policy[i];
     }
   Agent::Policy fallback;  // no on_fail clause: restart up_to 3 in 5s
   if (!p) {
@@ -639,31 +657,35 @@ void Scheduler::Supervise(Agent* s, Agent* c) {
     fallback.within = 5'000'000'000;
     p = &fallback;
   }
-  if (s->strategy == "escalate" || p->escalate || !p->restart) {
-    Escalate(s, c, TrapCode::kEscalated, absl::StrCat("supervisor escalated: ", c->child_name));
+  if (s->Sv().strategy == "escalate" || p->escalate || !p->restart) {
+    Escalate(s, c, TrapCode::kEscalated,
+             absl::StrCat("supervisor escalated: ", c->Sv().child_name));
     return;
   }
   const int64_t now = SteadyNowNs();
   if (p->within > 0)
-    while (!c->restarts.empty() && now - c->restarts.front() > p->within) c->restarts.pop_front();
-  if (p->up_to >= 0 && static_cast<int64_t>(c->restarts.size()) >= p->up_to) {
-    Escalate(s, c, TrapCode::kRestartLimit,
-             absl::StrCat("supervisor escalated: ", c->child_name, " (restart limit ", p->up_to,
-                          p->within > 0 ? absl::StrCat(" in ", FormatNs(p->within)) : "", ")"));
+    while (!c->Sv().restarts.empty() && now - c->Sv().restarts.front() > p->within)
+      c->Sv().restarts.pop_front();
+  if (p->up_to >= 0 && static_cast<int64_t>(c->Sv().restarts.size()) >= p->up_to) {
+    Escalate(
+        s, c, TrapCode::kRestartLimit,
+        absl::StrCat("supervisor escalated: ", c->Sv().child_name, " (restart limit ", p->up_to,
+                     p->within > 0 ? absl::StrCat(" in ", FormatNs(p->within)) : "", ")"));
     return;
   }
-  c->restarts.push_back(now);
+  c->Sv().restarts.push_back(now);
   int64_t delay = 0;
   if (p->backoff_lo > 0) {
-    delay = c->backoff ? std::min(c->backoff * 2, std::max(p->backoff_hi, p->backoff_lo))
-                       : p->backoff_lo;
-    c->backoff = delay;
+    delay = c->Sv().backoff ? std::min(c->Sv().backoff * 2, std::max(p->backoff_hi, p->backoff_lo))
+                            : p->backoff_lo;
+    c->Sv().backoff = delay;
   }
   std::vector<Agent*> targets;
-  if (s->strategy == "one_for_all") {
-    targets = s->children;
-  } else if (s->strategy == "rest_for_one") {
-    targets.assign(s->children.begin() + static_cast<std::ptrdiff_t>(index), s->children.end());
+  if (s->Sv().strategy == "one_for_all") {
+    targets = s->Sv().children;
+  } else if (s->Sv().strategy == "rest_for_one") {
+    targets.assign(s->Sv().children.begin() + static_cast<std::ptrdiff_t>(index),
+                   s->Sv().children.end());
   } else {
     targets = {c};
   }
@@ -679,8 +701,8 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
     return;
   }
   a->restarting = false;
-  if (a->is_supervisor) {  // a restarted supervisor restarts its children
-    for (Agent* c : a->children) Restart(c, 0);
+  if (a->IsSupervisor()) {  // a restarted supervisor restarts its children
+    for (Agent* c : a->Sv().children) Restart(c, 0);
     return;
   }
   // A fresh state from the initialiser, with the same arguments.
@@ -698,7 +720,7 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
         init ? absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message) : error, "\n"));
     if (a->sup)
       Escalate(a->sup, a, TrapCode::kEscalated,
-               absl::StrCat("supervisor escalated: ", a->child_name));
+               absl::StrCat("supervisor escalated: ", a->Sv().child_name));
     return;
   }
   a->state = std::move(o.value);
@@ -729,8 +751,8 @@ std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name,
   if (sup.Is(interp::Tag::kAgent) && sup.i() >= 1 &&
       sup.i() <= static_cast<int64_t>(agents_.size())) {
     Agent* s = agents_[sup.i() - 1].get();
-    for (Agent* c : s->children)
-      if (c->child_name == name) return Value::Agent(c->id, c->init_fn);
+    for (Agent* c : s->Sv().children)
+      if (c->Sv().child_name == name) return Value::Agent(c->id, c->init_fn);
     err->message = absl::StrCat(s->name, " has no child ", std::string(name));
   } else {
     err->message = absl::StrCat("`.", std::string(name), "` needs a supervisor handle");
@@ -748,14 +770,14 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   (void)from;
   auto s = std::make_unique<Agent>();
   s->id = static_cast<int64_t>(agents_.size()) + 1;
-  s->is_supervisor = true;
+  s->Sv().is_supervisor = true;
   s->init_fn = static_cast<uint32_t>(children_fn);
   s->type = std::string(name);
   s->name = absl::StrCat(std::string(name), "#", s->id);
   s->sup = spawning_sup_;
   Agent* sp = s.get();
   agents_.push_back(std::move(s));
-  if (spawning_sup_) spawning_sup_->children.push_back(sp);  // a nested supervisor
+  if (spawning_sup_) spawning_sup_->Sv().children.push_back(sp);  // a nested supervisor
   auto run = [&](int fn, ExecOutcome* o) {
     std::string error;
     // The policy and children run in the spawner's scope: what they spawn
@@ -777,7 +799,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
     auto* top = static_cast<interp::ArrayObj*>(po.value.h());
     if (top->items.size() == 2 && top->items[0].Is(interp::Tag::kStr) &&
         top->items[1].Is(interp::Tag::kArray)) {
-      sp->strategy = static_cast<interp::StrObj*>(top->items[0].h())->s;
+      sp->Sv().strategy = static_cast<interp::StrObj*>(top->items[0].h())->s;
       for (const Value& cv : static_cast<interp::ArrayObj*>(top->items[1].h())->items) {
         if (!cv.Is(interp::Tag::kTuple)) continue;
         auto& f = static_cast<interp::ArrayObj*>(cv.h())->items;
@@ -790,7 +812,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
         p.backoff_lo = f[4].i();
         p.backoff_hi = f[5].i();
         p.escalate = f[6].b();
-        sp->policy.push_back(std::move(p));
+        sp->Sv().policy.push_back(std::move(p));
       }
     }
   }
@@ -810,8 +832,8 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
                        : absl::StrCat("spawn ", std::string(name), ": ", co.message);
     return std::nullopt;
   }
-  for (size_t i = 0; i < sp->children.size() && i < sp->policy.size(); ++i)
-    sp->children[i]->child_name = sp->policy[i].name;
+  for (size_t i = 0; i < sp->Sv().children.size() && i < sp->Sv().policy.size(); ++i)
+    sp->Sv().children[i]->Sv().child_name = sp->Sv().policy[i].name;
   return Value::Agent(sp->id, static_cast<uint32_t>(children_fn));
 }
 
@@ -837,7 +859,10 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->init_fn = static_cast<uint32_t>(init_fn);
   a->type = std::string(name);
   a->name = absl::StrCat(std::string(name), "#", a->id);
-  a->tracker = BudgetTracker::Child(scope, Policy{});
+  // An agent has no limits or grants of its own: its tracker is the scope's
+  // (a child tracker with an empty policy would count exactly the same, at
+  // 456 B per agent and one more level on every charge).
+  a->tracker = scope;
   // The agent itself (its record, task, mailbox): a fixed charge; its state
   // is charged as its initialiser builds it.
   if (std::optional<ir::Breach> b = a->tracker->Charge(0, kAgentBytes, 0)) {
@@ -878,7 +903,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
     return std::nullopt;
   }
   a->state = std::move(o.value);
-  if (spawning_sup_) spawning_sup_->children.push_back(a.get());
+  if (spawning_sup_) spawning_sup_->Sv().children.push_back(a.get());
   agents_.push_back(std::move(a));
   return Value::Agent(agents_.back()->id, static_cast<uint32_t>(init_fn));
 }
@@ -943,7 +968,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   }
   if (full) {  // `block`: the sender waits for room
     from->waiting = true;
-    a->blocked.emplace_back(from, std::move(m));
+    a->Block().emplace_back(from, std::move(m));
     return Host::AskStatus::kWait;
   }
   a->mailbox.push_back(std::move(m));

@@ -5,10 +5,12 @@
 // A turn runs `A::__turn_Msg(state, args) -> (state, reply)` as its own
 // interp::Task on a copy of the agent's state; the state is committed only
 // when the turn completes, so a turn that traps or breaches changes nothing.
-// Budgets are one tracker chain (runtime/budget.h): each agent has a child
-// tracker of the scope its spawner was in, so its initialiser and turns
-// draw from that sandbox (if any) and from the run, and each task refills
-// its counters from the chain before it continues.
+// Budgets are one tracker chain (runtime/budget.h): each agent draws from
+// the tracker of the scope its spawner was in (an agent has no limits of
+// its own, so its child tracker would be an empty one: it is that scope's
+// tracker itself), so its initialiser and turns draw from that sandbox (if
+// any) and from the run, and each task refills its counters from the chain
+// before it continues.
 #pragma once
 
 #include <atomic>
