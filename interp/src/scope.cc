@@ -143,11 +143,20 @@ void Exec::Refill(Task& t) {
   } else {
     t.mem_limit_ = std::numeric_limits<uint64_t>::max();
   }
+  bool started_here = false;
   if (rc && !t.cpu_counted_) {
     t.cpu_counted_ = true;
-    if (t.running_) t.StartCpuClock();
+    if (t.running_) {
+      t.StartCpuClock();
+      started_here = true;
+    }
   }
-  t.cpu_deadline_ = rc ? SatAdd(t.cpu_used_ns(), std::max<int64_t>(*rc, 0)) : Fences::kNone;
+  // Right after StartCpuClock (a Run's first refill) the clock was just
+  // read: the task has used cpu_base_.
+  const int64_t cpu_used = rc ? (t.cpu_just_started_ ? t.cpu_base_ : t.cpu_used_ns()) : 0;
+  if (started_here) t.cpu_just_started_ = false;  // guest code runs next
+  t.cpu_deadline_ = rc ? SatAdd(cpu_used, std::max<int64_t>(*rc, 0)) : Fences::kNone;
+  t.cpu_wake_ = rc ? SatAdd(SteadyNow(), std::max<int64_t>(*rc, 0)) : Fences::kNone;
   t.wall_deadline_ = std::min(wall.value_or(Fences::kNone), t.cancel_deadline_);
   PublishFences(t);
 }
@@ -161,6 +170,8 @@ void Exec::PublishFences(Task& t) {
   const int64_t old_wall =
       t.fences_.wall_deadline.exchange(t.wall_deadline_, std::memory_order_relaxed);
   const int64_t old_cpu = t.fences_.cpu_deadline.exchange(cpu, std::memory_order_relaxed);
+  t.fences_.earliest.store(std::min(t.wall_deadline_, cpu == Fences::kNone ? cpu : t.cpu_wake_),
+                           std::memory_order_relaxed);
   if ((old_wall != t.wall_deadline_ || old_cpu != cpu) && t.watcher_) t.watcher_->FencesChanged(t);
 }
 
@@ -170,7 +181,8 @@ Stop Exec::CheckDeadlines(Task& t) {
     if (now >= t.cancel_deadline_) return Stop::kDeadlinePassed;
     if (now >= t.wall_deadline_) return Stop::kWallBudget;
   }
-  if (t.cpu_deadline_ != Fences::kNone && t.cpu_used_ns() >= t.cpu_deadline_)
+  if (t.cpu_deadline_ != Fences::kNone &&
+      (t.cpu_just_started_ ? t.cpu_base_ : t.cpu_used_ns()) >= t.cpu_deadline_)
     return Stop::kCpuBudget;
   return Stop::kContinue;
 }

@@ -98,6 +98,7 @@ int64_t Task::cpu_used_ns() const {
 
 void Task::StartCpuClock() {
   thread_cpu_at_run_ = ThreadCpuNow();
+  cpu_just_started_ = true;
   clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
   pthread_getcpuclockid(pthread_self(), &clock);
   fences_.cpu_clock.store(static_cast<int>(clock), std::memory_order_relaxed);
@@ -301,6 +302,7 @@ ExecOutcome Task::Run() {
           t.fences_.wall_deadline.exchange(Fences::kNone, std::memory_order_relaxed);
       const int64_t old_cpu =
           t.fences_.cpu_deadline.exchange(Fences::kNone, std::memory_order_relaxed);
+      t.fences_.earliest.store(Fences::kNone, std::memory_order_relaxed);
       if ((old_wall != Fences::kNone || old_cpu != Fences::kNone) && t.watcher_)
         t.watcher_->FencesChanged(t);
     }
@@ -312,6 +314,8 @@ ExecOutcome Task::Run() {
       if (waited_ && pc_ > 0) --pc_;
       s = d;
     }
+    // From here guest code runs: the CPU clock is read again when needed.
+    cpu_just_started_ = false;
     waited_ = false;
     if (go_exact_) {  // left mid-way through an instruction's work charge
       go_exact_ = false;

@@ -58,9 +58,9 @@ void Watchdog::FencesChanged(interp::Task& task) {
       task.fences().wall_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone ||
       task.fences().cpu_deadline.load(std::memory_order_relaxed) != interp::Fences::kNone;
   if (!finite && !task.fence_listed()) return;  // nothing to watch
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    changed_ = true;
     if (!task.fence_listed()) {
       tasks_.push_back(Entry{&task});
       task.set_fence_listed(true);
@@ -69,14 +69,20 @@ void Watchdog::FencesChanged(interp::Task& task) {
         if (e.task == &task) e.poked_at = 0;
     }
     if (finite && !thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    // The thread is woken only when this fence can pass before it would
+    // look anyway (a fence removed, or later than its next look, costs no
+    // wake-up: an agent's turn per ask would otherwise wake it each time).
+    wake = finite && task.fences().earliest.load(std::memory_order_relaxed) < next_wake_;
+    if (wake) changed_ = true;
   }
-  cv_.notify_all();
+  if (wake) cv_.notify_all();
 }
 
 void Watchdog::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_) {
     changed_ = false;
+    next_wake_ = INT64_MIN;  // scanning: every change is seen by this scan or the next
     const int64_t now = SteadyNow();
     int64_t wake = now + kMaxCpuSleepNs * 20;  // idle: sleep long, woken by changes
     for (Entry& e : tasks_) {
@@ -108,6 +114,7 @@ void Watchdog::Loop() {
       }
     }
     if (changed_) continue;
+    next_wake_ = wake;
     cv_.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(wake)),
                    [this] { return stop_ || changed_; });
   }

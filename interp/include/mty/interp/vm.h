@@ -120,6 +120,11 @@ struct Fences {
   std::atomic<int64_t> wall_deadline{kNone};  // steady_clock ns since its epoch
   std::atomic<int64_t> cpu_deadline{kNone};   // on cpu_clock, ns
   std::atomic<int> cpu_clock{0};              // clockid_t of the running thread
+  // The soonest steady_clock time either deadline can pass: the wall
+  // deadline, or now plus the CPU time left when it was published (a thread
+  // cannot use CPU faster than wall time). A watcher already due to look
+  // before then need not be woken.
+  std::atomic<int64_t> earliest{kNone};
 };
 
 class Task;
@@ -277,6 +282,7 @@ class Task {
   int64_t wall_deadline_ = Fences::kNone;    // effective, steady ns (budget or cancel)
   int64_t cancel_deadline_ = Fences::kNone;  // SetCancelDeadline
   int64_t cpu_deadline_ = Fences::kNone;     // in task CPU ns (cpu_used_ns)
+  int64_t cpu_wake_ = Fences::kNone;         // steady ns: now + the CPU left, at the last refill
   uint32_t depth_limit_ = 0;                 // frames
   int depth_owner_ = -1;                     // scope index whose limit it is (-1: inherited)
   const Meter* depth_meter_ = nullptr;       // the tracker whose depth limit it is
@@ -288,6 +294,9 @@ class Task {
   // thread's CPU clock read (StartCpuClock at a Run, and on each use).
   bool cpu_counted_ = false;
   void StartCpuClock();
+  // StartCpuClock read the clock and no guest code has run since (Run's
+  // first Refill and deadline check use cpu_base_ instead of reading it).
+  bool cpu_just_started_ = false;
   int64_t resume_reg_ = -1;   // absolute register awaiting an ask's reply
   bool waited_ = false;       // the last Run stopped waiting for the host (pc_ is past the call)
   bool relax_exact_ = false;  // leave the exact loop at the next jump

@@ -57,6 +57,9 @@ class Watchdog : public interp::FenceWatcher {
   std::vector<Entry> tasks_;
   bool stop_ = false;
   bool changed_ = false;
+  // When the thread will next look at the fences (steady ns; it is asleep
+  // until then unless woken).
+  int64_t next_wake_ = INT64_MIN;
   std::thread thread_;
 };
 
