@@ -96,8 +96,13 @@ int64_t Task::cpu_used_ns() const {
   return running_ && cpu_counted_ ? cpu_base_ + (ThreadCpuNow() - thread_cpu_at_run_) : cpu_base_;
 }
 
-void Task::StartCpuClock() {
-  thread_cpu_at_run_ = ThreadCpuNow();
+void Task::StartCpuClock(bool from_mark) {
+  if (from_mark && cpu_mark_ && *cpu_mark_ >= 0) {
+    thread_cpu_at_run_ = *cpu_mark_;
+    *cpu_mark_ = -1;
+  } else {
+    thread_cpu_at_run_ = ThreadCpuNow();
+  }
   cpu_just_started_ = true;
   clockid_t clock = CLOCK_THREAD_CPUTIME_ID;
   pthread_getcpuclockid(pthread_self(), &clock);
@@ -279,7 +284,11 @@ ExecOutcome Task::Run() {
   // CPU time is the thread's CPU clock while the task runs, read only when a
   // CPU limit applies (Refill starts it when one first does).
   running_ = true;
-  if (cpu_counted_) StartCpuClock();
+  if (cpu_counted_) {
+    StartCpuClock(/*from_mark=*/true);
+  } else if (cpu_mark_) {
+    *cpu_mark_ = -1;  // this task's CPU is not counted: the mark is stale after it
+  }
   // The cache starts from what the chain has left now (other tasks of the
   // run may have used some since this task last ran).
   Exec::Refill(*this);
@@ -295,7 +304,11 @@ ExecOutcome Task::Run() {
     std::atomic<bool>* prev_wake;
     ~EndRun() {
       if (heap) heap->SetWake(prev_wake);
-      if (t.cpu_counted_) t.cpu_base_ += ThreadCpuNow() - t.thread_cpu_at_run_;
+      if (t.cpu_counted_) {
+        const int64_t now = ThreadCpuNow();
+        t.cpu_base_ += now - t.thread_cpu_at_run_;
+        if (t.cpu_mark_) *t.cpu_mark_ = now;
+      }
       t.cpu_flushed_ = std::min(t.cpu_flushed_, t.cpu_base_);
       t.running_ = false;
       const int64_t old_wall =

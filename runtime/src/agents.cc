@@ -196,6 +196,7 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
     rec->task = std::make_unique<interp::Task>(module_, rec->host.get(), std::move(meter));
   }
   if (rec->agent) rec->task->SetStackPaid(rec->agent->stack_paid);
+  rec->task->SetCpuMark(&cpu_mark_);
   // A turn answering an ask with a deadline stops at that deadline too.
   if (deadline) rec->task->SetCancelDeadline(deadline);
   if (watchdog_) watchdog_->Watch(*rec->task);

@@ -2,6 +2,8 @@
 // deterministic output, a fair FIFO run queue, the run results and exit
 // codes of the agent limits and of failed agents, and host interruption of
 // a run whose agent spins.
+#include <time.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -369,6 +371,52 @@ fn main() {
   EXPECT_EQ(c.out, "2\n");
   EXPECT_TRUE(c.err.starts_with("agent Fragile#1 failed: trap MT5003: ")) << c.err;
   EXPECT_EQ(CountLines(c.err, "failed"), 1) << c.err;
+}
+
+// The CPU budget holds across many short agent turns: each turn's task
+// publishes its fence (the watchdog is woken only when that fence can pass
+// before it would look anyway) and the thread's CPU between turns is
+// charged to the next task, so the run stops with exit 6 once it has used
+// the budget, not seconds later.
+TEST(Scheduler, CpuBudgetHoldsAcrossManyShortTurns) {
+  auto p = Compile(R"(
+agent Spinner {
+    n = 0
+    on Spin(k) -> {
+        let mut i = 0
+        while i < k { i += 1 }
+        n += 1
+        n
+    }
+}
+fn main() {
+    let s = spawn Spinner()
+    let mut total = 0
+    loop {
+        total += s?Spin(2000)
+    }
+}
+)",
+                   "turns.mty");
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.policy.limits.Set(mty::LimitId::kCpu, 100'000'000);
+  o.on_stderr = [](std::string_view) {};
+  timespec t0{}, t1{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  const auto start = std::chrono::steady_clock::now();
+  mty::RunResult r = p->Run(o);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  const int64_t cpu_ns = (t1.tv_sec - t0.tv_sec) * 1'000'000'000 + (t1.tv_nsec - t0.tv_nsec);
+  EXPECT_EQ(r.outcome, mty::Outcome::kBreach);
+  EXPECT_EQ(LimitOf(r), mty::LimitId::kCpu);
+  EXPECT_EQ(r.exit_code, 6);
+  // Not before the budget is used; the thread's CPU past it (the last
+  // watchdog period, 50 ms at most) and the wall time stay bounded.
+  EXPECT_GE(cpu_ns, 100'000'000);
+  EXPECT_LT(cpu_ns, 400'000'000) << cpu_ns / 1'000'000 << " ms of CPU";
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
 }
 
 TEST(Scheduler, InterruptStopsASpinningAgent) {

@@ -234,6 +234,10 @@ class Task {
     size_t frames = 16;
   };
   void SetStackPaid(StackPaid paid) { paid_ = paid; }
+  // Where the tasks of one run on one thread keep their shared CPU mark
+  // (an int64_t the scheduler owns, -1 at first): with it, every bit of the
+  // thread's CPU time from the first task's start is charged to some task.
+  void SetCpuMark(int64_t* mark) { cpu_mark_ = mark; }
   StackPaid stack_paid() const { return paid_; }
   // The budget chain of the innermost open scope (what an agent spawned now
   // draws from).
@@ -293,7 +297,12 @@ class Task {
   // Whether a CPU limit applies to this task (Exec::Refill): only then is the
   // thread's CPU clock read (StartCpuClock at a Run, and on each use).
   bool cpu_counted_ = false;
-  void StartCpuClock();
+  void StartCpuClock(bool from_mark = false);
+  // The thread's CPU clock when the last counted Run of this run's tasks on
+  // this thread ended (-1: none, or another task ran since). A Run starts
+  // its CPU window there, so the scheduler's own CPU between tasks is
+  // charged to the next task instead of to nobody (SetCpuMark).
+  int64_t* cpu_mark_ = nullptr;
   // StartCpuClock read the clock and no guest code has run since (Run's
   // first Refill and deadline check use cpu_base_ instead of reading it).
   bool cpu_just_started_ = false;

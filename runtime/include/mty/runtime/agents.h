@@ -124,6 +124,9 @@ class Scheduler {
   std::vector<TaskRec*> free_recs_;
   // Buffers of finished tasks, for the next turns' tasks (interp::Task::Buffers).
   std::vector<interp::Task::Buffers> spare_buffers_;
+  // The tasks' shared CPU mark (interp::Task::SetCpuMark): the scheduler's
+  // own CPU time between turns is charged to the next task that runs.
+  int64_t cpu_mark_ = -1;
 
   struct Timer {
     int64_t at;       // steady ns
