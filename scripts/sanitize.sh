@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/sanitize_build.sh
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+# ASan and UBSan run code about 3x slower: the golden tests' work-bound
+# time limits (`// mty-time-limit:`) are scaled by 3 (run_golden.sh).
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 MTY_TIME_FACTOR=3 \
   ctest --test-dir build-san --output-on-failure -j2

@@ -7,7 +7,8 @@
 #   NAME.code   expected exit code (absent = 0)
 # The run must also end in time: within `// mty-time-limit: D` when the
 # program has that line, else within 2 x its `--wall` budget (plus 300ms for
-# starting the process), else within 60s. D is a duration: 500ms, 2s, 1m.
+# starting the process), else within 60s. D is a duration: 500ms, 2s, 1m;
+# MTY_TIME_FACTOR (an integer, default 1) multiplies it, for sanitizer builds.
 # Real bytes: with MTY_RSS_RUN set (tests/tools/rss_run), the run's peak RSS
 # is measured and must stay within 2 x its `--memory` budget + 16 MiB
 # (runtime.md §2), or within `// mty-rss-limit: SIZE` when the program has
@@ -44,6 +45,10 @@ wall="$(printf '%s\n' $args | sed -n '/^--wall$/{n;p;}' | head -n1)"
 if [ -n "$time_limit" ]; then
   limit_ms="$(to_ms "$time_limit")"
   [ -n "$limit_ms" ] || { echo "bad mty-time-limit: $time_limit"; exit 1; }
+  # An instrumented build (scripts/sanitize.sh: ASan runs code about 3x
+  # slower) scales the work-bound limits by MTY_TIME_FACTOR; the limits
+  # derived from --wall, which check the wall budget itself, stay as they are.
+  limit_ms=$((limit_ms * ${MTY_TIME_FACTOR:-1}))
 elif [ -n "$wall" ] && [ -n "$(to_ms "$wall")" ]; then
   limit_ms=$(($(to_ms "$wall") * 2 + 300))
 fi
