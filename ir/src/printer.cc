@@ -296,7 +296,7 @@ std::string PrintText(const Program& p) {
     }
     out += "}\n";
   }
-  for (const SandboxDecl& d : p.sandboxes) out += "\n" + PrintSandbox(d) + "\n";
+  for (const SandboxDecl& d : p.sandboxes) absl::StrAppend(&out, "\n", PrintSandbox(d), "\n");
   for (const Function& f : p.functions) {
     absl::StrAppend(&out, "\n", f.once ? "once " : "", "fn ", f.name, "(");
     for (uint32_t i = 1; i <= f.num_params && i < f.locals.size(); ++i) {
