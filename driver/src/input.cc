@@ -61,4 +61,13 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_by
   return text;
 }
 
+absl::StatusOr<mty::Policy> LoadManifestFile(const std::string& path) {
+  auto text = ReadInputFile(path, mty::kMaxManifestBytes);
+  if (!text.ok())
+    return absl::Status(
+        text.status().code(),
+        absl::StrCat(path, ": error: cannot read manifest file: ", text.status().message()));
+  return mty::LoadManifest(*text, path);
+}
+
 }  // namespace mty::driver

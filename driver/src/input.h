@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "mty/manifest.h"
 
 namespace mty::driver {
 
@@ -17,5 +18,12 @@ namespace mty::driver {
 // not a regular file), kOutOfRange (over max_bytes), kPermissionDenied or
 // kUnavailable (any other failure to read).
 absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes);
+
+// Reads a manifest file (at most mty::kMaxManifestBytes) and loads it with
+// mty::LoadManifest, naming the file in errors. Malformed text is
+// kInvalidArgument (`app.toml:3:8: error: ...`); a file that cannot be read
+// keeps ReadInputFile's code: `app.toml: error: cannot read manifest file:
+// No such file or directory`.
+absl::StatusOr<mty::Policy> LoadManifestFile(const std::string& path);
 
 }  // namespace mty::driver

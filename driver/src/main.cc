@@ -18,7 +18,6 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "input.h"
-#include "manifest.h"
 #include "mty/mty.h"
 
 namespace {
@@ -40,7 +39,7 @@ int UsageError(const std::string& message) {
 // Loads a manifest; returns an exit code on failure (nothing runs).
 int LoadManifestFile(const std::string& path, std::optional<mty::Policy>* out) {
   if (path.empty()) return 0;
-  auto m = mty::driver::LoadManifest(path);
+  auto m = mty::driver::LoadManifestFile(path);
   if (!m.ok()) {
     std::cerr << m.status().message() << "\n";
     // Malformed text is 65; a file that cannot be read (missing, not a

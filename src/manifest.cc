@@ -1,28 +1,26 @@
-#include "manifest.h"
+// The manifest loader (include/mty/manifest.h), shared by the embedding
+// API and the `mty` command: toml++ for the syntax, the policy table
+// (ir/policy.h) for every key, unit, choice and message.
+#include "mty/manifest.h"
 
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <limits>
 #include <map>
-#include <system_error>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "input.h"
 #include "mty/ir/policy.h"
-#include "mty/mty.h"
 
-namespace mty::driver {
+namespace mty {
 namespace {
-
-constexpr size_t kMaxManifestBytes = size_t{1} << 20;
 
 // The keys of [sandbox] are the policy table's (ir/policy.h). `fs.read` is
 // TOML's dotted key, so `fs` is a group: the table keys that start `fs.`.
@@ -175,7 +173,7 @@ class Checker {
     }
     switch (e.key->kind) {
       case ir::Key::Kind::kLimit: return LimitValue(e);
-      case ir::Key::Kind::kMbPolicy: return Policy(e);
+      case ir::Key::Kind::kMbPolicy: return MbPolicy(e);
       case ir::Key::Kind::kGrant: return Strings(e);
     }
     return absl::InternalError("manifest: no key kind");
@@ -251,7 +249,7 @@ class Checker {
     return absl::OkStatus();
   }
 
-  absl::Status Policy(const Entry& e) {
+  absl::Status MbPolicy(const Entry& e) {
     std::string expected = ir::ChoiceList(ir::kMbPolicyChoice);
     const toml::value<std::string>* s = e.node->as_string();
     if (s == nullptr) {
@@ -490,7 +488,11 @@ absl::Status TomlError(std::string_view text, std::string_view file_name,
 
 }  // namespace
 
-absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view file_name) {
+absl::StatusOr<Policy> LoadManifest(std::string_view text, std::string_view file_name) {
+  if (text.size() > kMaxManifestBytes)
+    return absl::OutOfRangeError(
+        absl::StrCat(std::string(file_name), ": error: manifest larger than the limit of ",
+                     ir::FormatQuantity(ir::Unit::kSize, kMaxManifestBytes)));
   if (absl::Status shape = CheckShape(text, file_name); !shape.ok()) return shape;
   toml::table root;
 #if TOML_EXCEPTIONS
@@ -507,13 +509,4 @@ absl::StatusOr<ir::Policy> ParseManifest(std::string_view text, std::string_view
   return Checker(file_name).Check(root);
 }
 
-absl::StatusOr<ir::Policy> LoadManifest(const std::string& path) {
-  auto text = ReadInputFile(path, kMaxManifestBytes);
-  if (!text.ok())
-    return absl::Status(
-        text.status().code(),
-        absl::StrCat(path, ": error: cannot read manifest file: ", text.status().message()));
-  return ParseManifest(*text, path);
-}
-
-}  // namespace mty::driver
+}  // namespace mty
