@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "mty/frontend/parser.h"
 
 namespace mty::frontend {
@@ -86,7 +87,7 @@ void Print(const SNode& n, int indent, std::string& out) {
       continue;
     }
     broken = true;
-    out += "\n" + std::string(static_cast<size_t>(indent + 2), ' ');
+    out.append(1, '\n').append(static_cast<size_t>(indent + 2), ' ');
     Print(k, indent + 2, out);
   }
   out += ")" + n.suffix;
@@ -441,7 +442,8 @@ SNode DumpItem(const Item& it) {
     case Item::Kind::kConst: {
       const ConstDecl& c = it.const_decl;
       std::vector<SNode> kids{Atom(c.name)};
-      if (c.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(c.type)));
+      if (c.type.kind != TypeExpr::Kind::kInfer)
+        kids.push_back(Atom(absl::StrCat(":", TypeText(c.type))));
       kids.push_back(DumpExpr(c.value.get()));
       return List("const", std::move(kids));
     }

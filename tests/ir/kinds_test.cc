@@ -76,7 +76,7 @@ std::string Renumbered(std::string_view text, const char* prefix) {
   size_t last = 0;
   for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
     out += s.substr(last, it->position() - last);
-    out += prefix + std::to_string(std::stoul((*it)[1]) + 10);
+    out.append(prefix).append(std::to_string(std::stoul((*it)[1]) + 10));
     last = it->position() + it->length();
   }
   return out + s.substr(last);
