@@ -62,7 +62,7 @@ std::string Ty::Name() const {
       for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
       return s + (args.size() == 1 ? ",)" : ")");
     }
-    case Kind::kArray: return "[" + arg(0) + "]";
+    case Kind::kArray: return absl::StrCat("[", arg(0), "]");
     case Kind::kMap: return "Map[" + arg(0) + ", " + arg(1) + "]";
     case Kind::kRef: return std::string(is_mut ? "&mut " : "&") + arg(0);
     case Kind::kFn: return "fn";
