@@ -2,12 +2,16 @@
 // run). The driver uses only this.
 #include "mty/mty.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "api_internal.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
@@ -27,6 +31,7 @@ namespace mty {
 struct Program::Impl {
   ir::Program ir;
   std::shared_ptr<const interp::Module> module;
+  std::shared_ptr<const Linker::Table> host;  // the linker's snapshot (null: none)
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -55,45 +60,121 @@ auto Guarded(F&& f) -> decltype(f()) {
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_view text,
                                                                    std::string_view file_name) {
-  return Guarded([&] { return FromIrTextUnguarded(text, file_name); });
+  return FromIrText(text, file_name, CompileOptions{});
+}
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
+                                                                   std::string_view file_name) {
+  return FromSource(text, file_name, CompileOptions{});
+}
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_view text,
+                                                                 std::string_view file_name) {
+  return FromFile(text, file_name, CompileOptions{});
+}
+
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_view text,
+                                                                   std::string_view file_name,
+                                                                   const CompileOptions& options) {
+  return Guarded([&] { return FromIrTextUnguarded(text, file_name, options); });
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
-                                                                   std::string_view file_name) {
-  return Guarded([&] { return FromSourceUnguarded(text, file_name); });
+                                                                   std::string_view file_name,
+                                                                   const CompileOptions& options) {
+  return Guarded([&] { return FromSourceUnguarded(text, file_name, options); });
 }
 
+absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_view text,
+                                                                 std::string_view file_name,
+                                                                 const CompileOptions& options) {
+  if (file_name.size() >= 6 && file_name.substr(file_name.size() - 6) == ".mtyir")
+    return FromIrText(text, file_name, options);
+  return FromSource(text, file_name, options);
+}
+
+namespace {
+
+// A located MtyIR error (`file:line:col: error: message`) as a diagnostic.
+Diagnostic IrDiagnostic(std::string_view file, std::string_view text) {
+  Diagnostic d;
+  d.file = std::string(file);
+  d.message = std::string(text);
+  if (text.substr(0, file.size()) != file || text.size() <= file.size() || text[file.size()] != ':')
+    return d;
+  const char* p = text.data() + file.size() + 1;
+  const char* end = text.data() + text.size();
+  int line = 0, col = 0;
+  auto [q, e1] = std::from_chars(p, end, line);
+  if (e1 != std::errc() || q == end || *q != ':') return d;
+  auto [r, e2] = std::from_chars(q + 1, end, col);
+  if (e2 != std::errc() || r == end || *r != ':') return d;
+  std::string_view msg(r + 1, static_cast<size_t>(end - r - 1));
+  while (!msg.empty() && msg.front() == ' ') msg.remove_prefix(1);
+  if (msg.substr(0, 6) == "error:") msg.remove_prefix(6);
+  while (!msg.empty() && msg.front() == ' ') msg.remove_prefix(1);
+  d.line = d.end_line = line;
+  d.column = d.end_column = col;
+  d.message = std::string(msg);
+  return d;
+}
+
+std::shared_ptr<const Linker::Table> HostTable(const CompileOptions& o) {
+  if (!o.linker) return nullptr;
+  return o.linker->snapshot();
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
-    std::string_view text, std::string_view file_name) {
+    std::string_view text, std::string_view file_name, const CompileOptions& options) {
+  auto fail = [&](const absl::Status& s) {
+    if (options.diagnostics)
+      options.diagnostics->push_back(IrDiagnostic(file_name, std::string(s.message())));
+    return s;
+  };
   auto parsed = ir::ParseText(text, file_name);
-  if (!parsed.ok()) return parsed.status();
-  auto module = interp::Compile(*parsed, file_name);
-  if (!module.ok()) return module.status();
+  if (!parsed.ok()) return fail(parsed.status());
+  std::shared_ptr<const Linker::Table> host = HostTable(options);
+  auto module = interp::Compile(*parsed, file_name, host ? &host->decls : nullptr);
+  if (!module.ok()) return fail(module.status());
   auto impl = std::make_unique<Impl>();
   impl->ir = std::move(*parsed);
   impl->module = std::move(*module);
+  impl->host = std::move(host);
   return std::make_shared<const Program>(std::move(impl));
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
-    std::string_view text, std::string_view file_name) {
+    std::string_view text, std::string_view file_name, const CompileOptions& options) {
   frontend::SourceFile file{std::string(file_name), std::string(text)};
   frontend::Diagnostics diags;
-  ir::Program p = frontend::CompileSource(file, diags);
-  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
-  auto module = interp::Compile(p, file_name);
-  if (!module.ok()) return module.status();
+  std::shared_ptr<const Linker::Table> host = HostTable(options);
+  ir::Program p = frontend::CompileSource(file, diags, host ? &host->decls : nullptr);
+  if (diags.HasErrors()) {
+    if (options.diagnostics)
+      for (const frontend::Diagnostic& fd : diags.list()) {
+        Diagnostic d;
+        d.code = fd.code;
+        d.file = file.name;
+        d.line = d.end_line = static_cast<int>(fd.loc.line);
+        d.column = d.end_column = static_cast<int>(fd.loc.col);
+        d.message = fd.message;
+        if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
+        options.diagnostics->push_back(std::move(d));
+      }
+    return absl::InvalidArgumentError(diags.Render(file));
+  }
+  auto module = interp::Compile(p, file_name, host ? &host->decls : nullptr);
+  if (!module.ok()) {
+    if (options.diagnostics)
+      options.diagnostics->push_back(
+          IrDiagnostic(file_name, std::string(module.status().message())));
+    return module.status();
+  }
   auto impl = std::make_unique<Impl>();
   impl->ir = std::move(p);
   impl->module = std::move(*module);
+  impl->host = std::move(host);
   return std::make_shared<const Program>(std::move(impl));
-}
-
-absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_view text,
-                                                                 std::string_view file_name) {
-  if (file_name.size() >= 6 && file_name.substr(file_name.size() - 6) == ".mtyir")
-    return FromIrText(text, file_name);
-  return FromSource(text, file_name);
 }
 
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name) {
@@ -136,12 +217,20 @@ std::vector<Program::EffectUse> Program::Effects() const {
       for (const ir::Statement& s : b.stmts) {
         if (s.kind != ir::Statement::Kind::kEffectInvoke) continue;
         std::string family = EffectFamily(s.path);
+        // A host function: family `host`, its host family as the literal.
+        const int host_fn = impl_->host ? ir::FindHostFn(&impl_->host->decls, s.path) : -1;
+        if (host_fn >= 0) family = "host";
         if (family.empty()) continue;
         EffectUse u;
         u.family = family;
         u.effect = s.path;
         u.line = static_cast<int>(s.loc.line);
         u.col = static_cast<int>(s.loc.col);
+        if (host_fn >= 0) {
+          u.literal = impl_->host->decls[host_fn].family;
+          out.push_back(std::move(u));
+          continue;
+        }
         // The path, URL or name is the first argument, or the second after
         // an explicit capability (`std.fs.read(fs, "p")`).
         size_t at = 0;
@@ -256,13 +345,44 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
-stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>* cancel) {
+stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>* cancel,
+                                    stdlib::HostFnDispatch* host_fns) {
   stdlib::HostOptions h;
   h.cancel = cancel;
   h.args = o.args;
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
+  h.host_fns = host_fns;
+  if (o.on_event)
+    h.on_denied = [cb = o.on_event](const stdlib::Denial& d) {
+      Event e;
+      e.kind = Event::Kind::kDenied;
+      e.effect = std::string(d.effect);
+      e.family = std::string(d.family);
+      e.target = std::string(d.target);
+      e.line = static_cast<int>(d.loc.line);
+      e.column = static_cast<int>(d.loc.col);
+      cb(e);
+    };
   return h;
+}
+
+runtime::AgentOptions MakeAgentOptions(const RunOptions& o) {
+  runtime::AgentOptions a;
+  if (o.on_event)
+    a.on_event = [cb = o.on_event](const runtime::AgentEvent& ae) {
+      Event e;
+      switch (ae.kind) {
+        case runtime::AgentEvent::Kind::kFailed: e.kind = Event::Kind::kAgentFailed; break;
+        case runtime::AgentEvent::Kind::kRestarted: e.kind = Event::Kind::kRestarted; break;
+        case runtime::AgentEvent::Kind::kEscalated: e.kind = Event::Kind::kEscalated; break;
+      }
+      e.agent = ae.agent;
+      e.code = ae.code;
+      e.message = ae.message;
+      cb(e);
+    };
+  return a;
 }
 
 // The run's root tracker: the options' policy, with what a root means for
@@ -271,8 +391,9 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
 // is the default 10000 frames.
 std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
   Policy root = p;
-  for (GrantId id : {GrantId::kNet, GrantId::kEnv})
-    if (!root.grants.Get(id)) root.grants.Set(id, std::vector<std::string>{});
+  for (const ir::GrantInfo& g : ir::kGrants)
+    if (g.entry != ir::EntryKind::kPath && !root.grants.Get(g.id))
+      root.grants.Set(g.id, std::vector<std::string>{});
   if (!root.limits.Get(LimitId::kDepth)) root.limits.Set(LimitId::kDepth, ir::kDefaultDepth);
   return std::make_shared<runtime::BudgetTracker>(std::move(root));
 }
@@ -281,11 +402,15 @@ std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
 
 struct Runner::State {
   std::atomic<bool> interrupted{false};  // Runner::Interrupt
+  bool ran = false;                      // a Runner runs once
   // Real bytes: counted while Run() runs (mty/interp/heap.h).
   interp::HeapAccount heap;
   std::shared_ptr<const Program> program;
   RunOptions options;
   CallbackHost out;
+  // The embedder's host functions (outlives the scheduler: late
+  // completions are built through it).
+  internal::RunHostFns host_fns;
   stdlib::StdHost host;
   std::shared_ptr<runtime::BudgetTracker> root;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
@@ -295,9 +420,10 @@ struct Runner::State {
         program(std::move(p)),
         options(std::move(o)),
         out(options),
-        host(&out, MakeHostOptions(options, &interrupted)),
+        host_fns(program->impl_->host, program->impl_->module, &out, &interrupted),
+        host(&out, MakeHostOptions(options, &interrupted, &host_fns)),
         root(RootTracker(options.policy)),
-        scheduler(program->impl_->module, runtime::AgentOptions{}, root, &host,
+        scheduler(program->impl_->module, MakeAgentOptions(options), root, &host,
                   &runtime::Watchdog::Shared()) {
     out.Bind(root.get(), &interrupted);
   }
@@ -312,7 +438,40 @@ void Runner::Interrupt() {
   state_->scheduler.Interrupt();
 }
 
+namespace {
+
+constexpr const char* kCancelledMessage = "run cancelled by the host";
+
+int64_t ThreadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+RunResult Invalid(const absl::Status& s) {
+  RunResult r;
+  r.outcome = Outcome::kInvalid;
+  r.message = std::string(s.message());
+  r.exit_code = 64;
+  return r;
+}
+
+}  // namespace
+
 RunResult Runner::Run() {
+  if (state_->ran)
+    return Invalid(absl::FailedPreconditionError("a Runner runs once; make a new one"));
+  state_->ran = true;
+  if (absl::Status s = state_->options.Validate(); !s.ok()) return Invalid(s);
+  if (state_->interrupted.load()) {  // interrupted before it started
+    RunResult r;
+    r.outcome = Outcome::kCancelled;
+    r.message = kCancelledMessage;
+    r.exit_code = 1;
+    return r;
+  }
+  const int64_t wall0 = runtime::SteadyNowNs();
+  const int64_t cpu0 = ThreadCpuNs();
   RunResult r;
   {
     interp::HeapScope scope(&state_->heap);
@@ -325,6 +484,8 @@ RunResult Runner::Run() {
     }
   }
   r.heap_peak = state_->heap.peak();
+  r.wall_ns = static_cast<uint64_t>(std::max<int64_t>(0, runtime::SteadyNowNs() - wall0));
+  r.cpu_ns = static_cast<uint64_t>(std::max<int64_t>(0, ThreadCpuNs() - cpu0));
   // Past the ceiling with no safepoint after it: still the breach.
   if (state_->heap.over() && (r.outcome == Outcome::kOk || r.outcome == Outcome::kMainErr ||
                               (r.outcome == Outcome::kTrap && r.code == TrapCode::kBudget))) {
@@ -361,26 +522,53 @@ RunResult Runner::RunUnguarded() {
     return r;
   }
   // `fn main(fs: Fs, net: Net, env: Env)` receives the run's capabilities as
-  // values (the full grant of each family; `fs.ro(p)` etc. narrow them).
+  // values (the full grant of each family; `fs.ro(p)` etc. narrow them);
+  // every other parameter takes the next of options.params, checked
+  // against its declared type.
   std::vector<interp::Value> main_args;
+  const std::vector<Value>& params = state_->options.params;
+  size_t next = 0;
   if (const ir::Function* f = state_->program->impl_->ir.FindFunction(state_->options.entry)) {
     for (uint32_t i = 1; i <= f->num_params && i < f->locals.size(); ++i) {
-      const std::string& tn = f->locals[i].type.name;
+      const ir::Type& type = f->locals[i].type;
+      const std::string& tn = type.name;
       const char* family = tn == "Fs" ? "fs" : tn == "Net" ? "net" : tn == "Env" ? "env" : nullptr;
-      if (!family) {
+      if (family) {
+        auto* c = new interp::CapObj();
+        c->family = family;
+        main_args.push_back(interp::Value::Heap(c));
+        continue;
+      }
+      const std::string field = absl::StrCat("params[", next, "]");
+      if (params.empty()) {
+        // A program whose entry wants values no host gave (`mty run`).
         r.outcome = Outcome::kTrap;
         r.code = TrapCode::kType;
         r.message = absl::StrCat("fn ", state_->options.entry,
                                  " can only take capabilities (Fs, Net, Env); parameter ", i,
-                                 " is ", ir::PrintType(f->locals[i].type));
+                                 " is ", ir::PrintType(type));
         r.exit_code = ir::Trap(r.code).exit_code;
         return r;
       }
-      auto* c = new interp::CapObj();
-      c->family = family;
-      main_args.push_back(interp::Value::Heap(c));
+      if (next >= params.size())
+        return Invalid(absl::InvalidArgumentError(
+            absl::StrCat(field, ": fn ", state_->options.entry, " takes parameter ", i, " (",
+                         ir::PrintType(type), "); ", params.size(), " given")));
+      absl::StatusOr<interp::Value> v = internal::ToGuest(m, params[next]);
+      if (v.ok() && !internal::GuestFits(m, *v, type))
+        v = absl::InvalidArgumentError(absl::StrCat("fn ", state_->options.entry, " parameter ", i,
+                                                    " is ", ir::PrintType(type), ", given ",
+                                                    params[next].Debug()));
+      if (!v.ok())
+        return Invalid(absl::InvalidArgumentError(absl::StrCat(field, ": ", v.status().message())));
+      main_args.push_back(std::move(*v));
+      ++next;
     }
   }
+  if (next < params.size())
+    return Invalid(absl::InvalidArgumentError(absl::StrCat("params: fn ", state_->options.entry,
+                                                           " takes ", next, " value parameter(s), ",
+                                                           params.size(), " given")));
   std::string err;
   interp::ExecOutcome o = state_->scheduler.Run(entry, std::move(main_args), &err);
   state_->out.Flush();
@@ -415,6 +603,12 @@ RunResult Runner::RunUnguarded() {
     case Outcome::kOk: {
       r.outcome = Outcome::kOk;
       r.value = interp::Debug(m, o.value);
+      // The copy is bounded like an allocation of the run: by its memory
+      // limit, else by internal::kMaxCrossingBytes.
+      const uint64_t cap =
+          state_->options.policy.limits.Get(LimitId::kMemory).value_or(internal::kMaxCrossingBytes);
+      if (absl::StatusOr<Value> v = internal::FromGuest(m, o.value, cap); v.ok())
+        r.returned = std::move(*v);
       const interp::Value& v = o.value;
       if (v.Is(interp::Tag::kInt)) {
         r.exit_code = static_cast<int>(std::clamp<int64_t>(v.i(), 0, 255));
@@ -443,7 +637,7 @@ RunResult Runner::RunUnguarded() {
     case Outcome::kCancelled:
       r.outcome = Outcome::kCancelled;
       r.code = TrapCode::kNone;
-      r.message = "run cancelled by the host";
+      r.message = kCancelledMessage;
       r.exit_code = 1;
       break;
     case Outcome::kTrap:
@@ -453,6 +647,7 @@ RunResult Runner::RunUnguarded() {
       break;
     case Outcome::kMainErr:
     case Outcome::kNoEntry:
+    case Outcome::kInvalid:
     case Outcome::kSuspended:
     case Outcome::kPreempted:
     case Outcome::kDeadlinePassed:
@@ -471,6 +666,45 @@ bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wai
          runtime::WriteEnd::kDone;
 }
 
+absl::Status RunOptions::Validate() const {
+  // The policy table's own checks (one home: manifests and flags use them).
+  for (const ir::LimitInfo& l : ir::kLimits)
+    if (std::optional<uint64_t> v = policy.limits.Get(l.id))
+      if (absl::Status s = ir::CheckLimitValue(l.id, *v); !s.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("policy.limits[", l.key, "]: ", s.message()));
+  if (policy.limits.mb_policy &&
+      static_cast<uint8_t>(*policy.limits.mb_policy) > static_cast<uint8_t>(MailboxPolicy::kFail))
+    return absl::InvalidArgumentError(
+        absl::StrCat("policy.limits.mb_policy: not one of ", ir::ChoiceList(ir::kMbPolicyChoice)));
+  for (const ir::GrantInfo& g : ir::kGrants)
+    if (const auto& list = policy.grants.Get(g.id))
+      for (size_t i = 0; i < list->size(); ++i)
+        if (absl::Status s = ir::CheckGrantEntry(g.id, (*list)[i]); !s.ok())
+          return absl::InvalidArgumentError(
+              absl::StrCat("policy.grants[", g.key, "][", i, "]: ", s.message()));
+  if (entry.empty()) return absl::InvalidArgumentError("entry: empty function name");
+  if (stdout_fd < -1) return absl::InvalidArgumentError("stdout_fd: not a file descriptor or -1");
+  if (stderr_fd < -1) return absl::InvalidArgumentError("stderr_fd: not a file descriptor or -1");
+  if (on_stdout && stdout_fd >= 0)
+    return absl::InvalidArgumentError("stdout_fd: set together with on_stdout (choose one)");
+  if (on_stderr && stderr_fd >= 0)
+    return absl::InvalidArgumentError("stderr_fd: set together with on_stderr (choose one)");
+  return absl::OkStatus();
+}
+
+RunResult Program::Run(std::string_view entry, std::vector<Value> params,
+                       RunOptions options) const {
+  options.entry = std::string(entry);
+  options.params = std::move(params);
+  return Run(options);
+}
+
+const std::string& RunResult::sandbox() const {
+  static const std::string kNone;
+  return breach ? breach->sandbox : kNone;
+}
+
 RunResult Program::Run(const RunOptions& options) const {
   // The Program is owned by a shared_ptr (FromIrText); a non-owning alias
   // keeps this call free of ownership assumptions.
@@ -483,7 +717,8 @@ std::string RunResult::Report() const {
   switch (outcome) {
     case Outcome::kOk: return "";
     case Outcome::kMainErr: return absl::StrCat("error ", TrapText(code), ": ", message, "\n");
-    case Outcome::kNoEntry: return absl::StrCat("error: ", message, "\n");
+    case Outcome::kNoEntry:
+    case Outcome::kInvalid: return absl::StrCat("error: ", message, "\n");
     default: {
       std::string s = outcome == Outcome::kCancelled
                           ? absl::StrCat("error: ", message, "\n")
@@ -511,6 +746,7 @@ absl::Status RunResult::ToStatus() const {
       break;
     case Outcome::kCancelled: return absl::CancelledError(message);
     case Outcome::kNoEntry: return absl::NotFoundError(message);
+    case Outcome::kInvalid: return absl::InvalidArgumentError(message);
     default: break;
   }
   return absl::Status(ir::Trap(code).status, absl::StrCat(TrapText(code), ": ", message));

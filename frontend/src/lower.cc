@@ -200,8 +200,37 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
     return a;
   }
   if (n.size() <= 2 || n == "Self" || n == "Any") return Ty::Unknown();  // generic params
+  if (resolve_quiet) return Ty::Unknown();
   diags.Error("MT1003", t.loc, absl::StrCat("cannot find type `", n, "` in this scope"));
   return Ty::Unknown();
+}
+
+namespace {
+
+TypeExpr ToTypeExpr(const ir::Type& t) {
+  TypeExpr e;
+  switch (t.kind) {
+    case ir::Type::Kind::kNamed:
+      if (t.name == "_") return e;  // kInfer: any value
+      e.kind = TypeExpr::Kind::kPath;
+      e.name = t.name;
+      break;
+    case ir::Type::Kind::kTuple: e.kind = TypeExpr::Kind::kTuple; break;
+    case ir::Type::Kind::kArray: e.kind = TypeExpr::Kind::kArray; break;
+    default: return e;
+  }
+  for (const ir::Type& a : t.args) e.args.push_back(ToTypeExpr(a));
+  return e;
+}
+
+}  // namespace
+
+TyP Globals::ResolveIr(const ir::Type& t) {
+  const bool quiet = resolve_quiet;
+  resolve_quiet = true;
+  TyP out = Resolve(ToTypeExpr(t));
+  resolve_quiet = quiet;
+  return out;
 }
 
 const FieldDef* Globals::FindField(const std::string& adt, const std::string& field,
@@ -248,8 +277,9 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
 
 // --------------------------------------------------------- entry point ----
 
-ir::Program Lower(const Module& m, Diagnostics& diags) {
+ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* host_fns) {
   Globals g(diags);
+  g.host_fns = host_fns;
   g.Collect(m);
   if (diags.HasErrors()) return {};
   g.LowerAll(m);
@@ -263,11 +293,12 @@ ir::Program Lower(const Module& m, Diagnostics& diags) {
   return p;
 }
 
-ir::Program CompileSource(const SourceFile& file, Diagnostics& diags) {
+ir::Program CompileSource(const SourceFile& file, Diagnostics& diags,
+                          const ir::HostFnTable* host_fns) {
   Module m = Parse(file, diags);
   if (diags.HasErrors()) return {};
   m.file = file.name;
-  return Lower(m, diags);
+  return Lower(m, diags, host_fns);
 }
 
 }  // namespace mty::frontend

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "lower_internal.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/host_fns.h"
 
 namespace mty::frontend {
 
@@ -63,8 +65,70 @@ FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, 
   return Emit(std::move(r), def.ret);
 }
 
+namespace {
+
+// Whether a value of type `have` can be passed where `want` is declared:
+// unknown on either side admits anything (the run checks it again).
+bool TyFits(const Ty& have, const Ty& want) {
+  if (have.Is(Ty::Kind::kUnknown) || want.Is(Ty::Kind::kUnknown)) return true;
+  if (have.kind != want.kind) return false;
+  if (have.Is(Ty::Kind::kAdt) && have.name != want.name) return false;
+  for (size_t i = 0; i < have.args.size() && i < want.args.size(); ++i)
+    if (have.args[i] && want.args[i] && !TyFits(*have.args[i], *want.args[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+FnLowerer::Val FnLowerer::HostCall(const std::string& path, const std::vector<ExprPtr>& args,
+                                   Loc loc) {
+  const int index = ir::FindHostFn(g_.host_fns, path);
+  if (index < 0) {
+    std::string help;
+    if (!g_.host_fns || g_.host_fns->empty()) {
+      help =
+          "this program is compiled without host functions; an embedder defines them with "
+          "mty::Linker (docs/embedding.md)";
+    } else {
+      std::vector<std::string> names;
+      for (const ir::HostFnDecl& d : *g_.host_fns) names.push_back(d.path);
+      help = absl::StrCat("the host defines ", absl::StrJoin(names, ", "));
+    }
+    Error("MT1005", loc, absl::StrCat("unknown host function `", path, "`"), std::move(help));
+    return Unit();
+  }
+  const ir::HostFnDecl& d = (*g_.host_fns)[index];
+  if (args.size() != d.params.size()) {
+    Error(
+        "MT2001", loc,
+        absl::StrCat("`", path, "` takes ", d.params.size(), " argument(s), given ", args.size()));
+    return Unit();
+  }
+  ir::Statement s;
+  s.kind = ir::Statement::Kind::kEffectInvoke;
+  s.path = path;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Val v = LowerExpr(*args[i]);
+    TyP want = g_.ResolveIr(d.params[i]);
+    if (v.ty && want && !TyFits(*v.ty, *want))
+      Error("MT2015", args[i]->loc,
+            absl::StrCat("mismatched types: argument ", i + 1, " of `", path, "` is ", want->Name(),
+                         ", found ", v.ty->Name()));
+    s.args.push_back(std::move(v.op));
+  }
+  TyP result = g_.ResolveIr(d.result);
+  uint32_t t = Temp(result);
+  s.has_dest = true;
+  s.place = Place{t, {}};
+  s.loc = IrLoc(loc_);
+  s.loc_explicit = true;
+  Push(std::move(s));
+  return Val{Operand::Copy(Place{t, {}}), result};
+}
+
 FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<ExprPtr>& args,
                                  Loc loc) {
+  if (ir::IsHostPath(path)) return HostCall(path, args, loc);
   int lo, hi;
   if (!IsKnownEffect(path, &lo, &hi)) {
     Error("MT1005", loc, absl::StrCat("unknown effect `", path, "`"),
@@ -228,7 +292,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (!path.empty() && !FindLocal(path[0]) && !g_.consts.count(path[0])) {
     // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
     std::vector<std::string> full;
-    if (path[0] == "std") {
+    if (path[0] == "std" || path[0] == "host") {
       full = path;
     } else if (auto u = g_.uses.find(path[0]); u != g_.uses.end()) {
       full = u->second;

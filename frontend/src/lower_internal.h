@@ -14,6 +14,7 @@
 
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
+#include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 
 namespace mty::frontend {
@@ -128,6 +129,12 @@ struct Globals {
   void LowerAll(const Module& m);
   // Types, fields and variants (lower.cc).
   TyP Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generics = nullptr);
+  // A type of a host function's signature (ir/host_fns.h): as Resolve, with
+  // names the program does not declare left unknown (no error).
+  TyP ResolveIr(const ir::Type& t);
+  bool resolve_quiet = false;  // Resolve reports no unknown names
+  // The embedder's host functions calls may name (null: none).
+  const ir::HostFnTable* host_fns = nullptr;
   const FieldDef* FindField(const std::string& adt, const std::string& field,
                             uint32_t* index) const;
   const VariantDef* FindVariant(const std::string& adt, const std::string& v,
@@ -484,6 +491,8 @@ class FnLowerer {
   Val Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating, Loc loc);
   Val CallUser(const FnDef& def, std::vector<Operand> args, Loc loc);
   Val Effect(const std::string& path, const std::vector<ExprPtr>& args, Loc loc);
+  // `host.kv.get(k)`: a call of the embedder's host function (lower_call.cc).
+  Val HostCall(const std::string& path, const std::vector<ExprPtr>& args, Loc loc);
   Val CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty);
   std::vector<Operand> LowerArgs(const std::vector<ExprPtr>& args) {
     std::vector<Operand> ops;

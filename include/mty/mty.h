@@ -10,12 +10,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "mty/ir/policy.h"
 #include "mty/ir/traps.h"
+#include "mty/manifest.h"
 
 namespace mty {
 
@@ -57,6 +59,293 @@ void InstallDefaultFsCaps(const Grants& grants);
 // the write failed. What `mty run` writes its final report with.
 bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait);
 
+// ---- Typed values ------------------------------------------------------
+
+// A value crossing the boundary, by copy (runtime.md §7): host-function
+// arguments and results, the entry function's parameters, the returned
+// value. No guest heap object is ever shared with the host.
+class Value {
+ public:
+  enum class Kind : uint8_t {
+    kUnit,
+    kBool,
+    kInt,
+    kFloat,
+    kChar,
+    kStr,
+    kBytes,   // [U8] held as bytes (std.fs.read_bytes)
+    kVec,     // [T]
+    kMap,     // entries in insertion order
+    kTuple,   // (A, B, ...)
+    kStruct,  // a named struct: type_name(), field_names(), items()
+    kEnum,    // type_name(), variant(), items() (Option and Result included)
+    kOpaque,  // a guest value with no host form (a closure, an agent handle,
+              // a capability): as_str() is its debug text
+  };
+
+  Value() = default;  // ()
+  static Value Unit() { return Value(); }
+  static Value Bool(bool b);
+  static Value Int(int64_t i);
+  static Value Float(double d);
+  static Value Char(char32_t c);
+  static Value Str(std::string s);
+  static Value Bytes(std::string bytes);
+  static Value Vec(std::vector<Value> items);
+  static Value Map(std::vector<std::pair<Value, Value>> entries);
+  static Value Tuple(std::vector<Value> items);
+  static Value Struct(std::string type, std::vector<std::pair<std::string, Value>> fields);
+  // A variant with positional fields (`Shape::Circle(2.0)`) or none.
+  static Value Enum(std::string type, std::string variant, std::vector<Value> fields = {});
+  static Value Some(Value v) { return Enum("Option", "Some", {std::move(v)}); }
+  static Value None() { return Enum("Option", "None"); }
+  static Value Ok(Value v) { return Enum("Result", "Ok", {std::move(v)}); }
+  static Value Err(Value v) { return Enum("Result", "Err", {std::move(v)}); }
+
+  Kind kind() const { return kind_; }
+  bool is(Kind k) const { return kind_ == k; }
+  // The scalar of a kBool, kInt, kFloat or kChar value (0 / false for others).
+  bool as_bool() const { return i_ != 0; }
+  int64_t as_int() const { return i_; }
+  double as_float() const { return f_; }
+  char32_t as_char() const { return static_cast<char32_t>(i_); }
+  // kStr: UTF-8 text; kBytes: the bytes; kOpaque: the debug text.
+  const std::string& as_str() const { return s_; }
+  // kVec, kTuple: the elements; kStruct: the field values in declaration
+  // order; kEnum: the variant's fields.
+  const std::vector<Value>& items() const { return items_; }
+  const std::vector<std::pair<Value, Value>>& entries() const { return entries_; }  // kMap
+  const std::string& type_name() const { return type_; }   // kStruct, kEnum
+  const std::string& variant() const { return variant_; }  // kEnum
+  // kStruct (and enum variants with named fields): the field names, in the
+  // order of items().
+  const std::vector<std::string>& field_names() const { return names_; }
+  // A struct's field by name; nullptr when it has none.
+  const Value* field(std::string_view name) const;
+  bool is_variant(std::string_view type, std::string_view variant) const {
+    return kind_ == Kind::kEnum && type_ == type && variant_ == variant;
+  }
+
+  // Mighty's `{:?}` form (what RunResult::value holds), e.g. `Ok(60)`.
+  std::string Debug() const;
+  bool operator==(const Value& other) const;
+
+ private:
+  friend struct ValueAccess;
+  Kind kind_ = Kind::kUnit;
+  int64_t i_ = 0;
+  double f_ = 0;
+  std::string s_;
+  std::string type_, variant_;
+  std::vector<Value> items_;
+  std::vector<std::string> names_;
+  std::vector<std::pair<Value, Value>> entries_;
+};
+
+// A type in a host function's signature (the Mighty type it stands for
+// in brackets).
+class Type {
+ public:
+  enum class Kind : uint8_t {
+    kAny,  // any value (no check)
+    kUnit,
+    kBool,
+    kInt,    // I64
+    kFloat,  // F64
+    kChar,
+    kStr,
+    kBytes,   // [U8]
+    kVec,     // [T]
+    kMap,     // Map[K, V]
+    kOption,  // Option[T]
+    kResult,  // Result[T, E]
+    kTuple,   // (A, B, ...)
+    kNamed,   // a struct or enum the program declares, by name
+  };
+  static Type Any() { return Type(Kind::kAny); }
+  static Type Unit() { return Type(Kind::kUnit); }
+  static Type Bool() { return Type(Kind::kBool); }
+  static Type Int() { return Type(Kind::kInt); }
+  static Type Float() { return Type(Kind::kFloat); }
+  static Type Char() { return Type(Kind::kChar); }
+  static Type Str() { return Type(Kind::kStr); }
+  static Type Bytes() { return Type(Kind::kBytes); }
+  static Type Vec(Type elem) { return Type(Kind::kVec, {std::move(elem)}); }
+  static Type Map(Type key, Type value) {
+    return Type(Kind::kMap, {std::move(key), std::move(value)});
+  }
+  static Type Option(Type t) { return Type(Kind::kOption, {std::move(t)}); }
+  static Type Result(Type ok, Type err) {
+    return Type(Kind::kResult, {std::move(ok), std::move(err)});
+  }
+  static Type Tuple(std::vector<Type> elems) { return Type(Kind::kTuple, std::move(elems)); }
+  static Type Named(std::string name) {
+    Type t(Kind::kNamed);
+    t.name_ = std::move(name);
+    return t;
+  }
+  Kind kind() const { return kind_; }
+  const std::vector<Type>& args() const { return args_; }
+  const std::string& name() const { return name_; }
+  // The Mighty spelling: `I64`, `Option[Str]`, `Map[Str, I64]`, `(I64, Bool)`.
+  std::string ToString() const;
+  // Whether `v` has this shape (kNamed: a struct or enum of that name).
+  bool Admits(const Value& v) const;
+
+ private:
+  explicit Type(Kind k, std::vector<Type> args = {}) : kind_(k), args_(std::move(args)) {}
+  Kind kind_;
+  std::vector<Type> args_;
+  std::string name_;
+};
+
+struct HostSignature {
+  std::vector<Type> params;
+  Type result = Type::Unit();
+};
+
+// ---- Host functions ----------------------------------------------------
+
+// What a host function sees of the call that invoked it. Valid only during
+// the call (an async function copies what it needs before returning).
+class HostCall {
+ public:
+  std::string_view function() const { return function_; }  // `host.kv.get`
+  const std::vector<Value>& args() const { return args_; }
+  // What the calling scope has left (nullopt: unlimited).
+  std::optional<uint64_t> steps_left() const;
+  std::optional<uint64_t> memory_left() const;  // estimated bytes
+  std::optional<std::chrono::nanoseconds> wall_left() const;
+  bool interrupted() const;  // Runner::Interrupt() was called
+  // Writes to the run's stdout / stderr sinks, counted against its output
+  // budget; false (nothing written) when the budget cannot take it.
+  bool Stdout(std::string_view text);
+  bool Stderr(std::string_view text);
+  // Where the guest's call is.
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+  struct Impl;
+  HostCall(std::string_view function, std::vector<Value> args, Impl* impl, int line, int column)
+      : function_(function), args_(std::move(args)), impl_(impl), line_(line), column_(column) {}
+
+ private:
+  std::string_view function_;
+  std::vector<Value> args_;
+  Impl* impl_;
+  int line_, column_;
+};
+
+// The completion of an async host function. Resolve it once, from any
+// thread; the calling task waits (other agents run) until then, the run's
+// wall deadline, or Runner::Interrupt(). Dropping it unresolved makes the
+// call trap (MT5022). Resolving after the run ended does nothing.
+class HostPromise {
+ public:
+  struct State;
+  explicit HostPromise(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  HostPromise(HostPromise&&) noexcept = default;
+  HostPromise& operator=(HostPromise&&) noexcept;
+  HostPromise(const HostPromise&) = delete;
+  HostPromise& operator=(const HostPromise&) = delete;
+  ~HostPromise();
+  // A value (checked against the signature's result type), or an error
+  // status: the call traps MT5022 with its message.
+  void Resolve(absl::StatusOr<Value> result);
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+// A synchronous host function: a value (its signature's result type; for
+// a Result, Value::Ok / Value::Err), or an error status, which traps the
+// calling task (MT5022, the status message).
+using HostFunction = std::function<absl::StatusOr<Value>(HostCall&)>;
+// An async host function: resolves `promise` later, on any thread.
+using AsyncHostFunction = std::function<void(HostCall&, HostPromise promise)>;
+
+// The host functions a program may call, defined before compiling (like
+// wasmtime's Linker or lua_register). A compile takes a snapshot: defining
+// more later does not change programs compiled already. Thread-safe for
+// concurrent compiles; Define is not thread-safe with them.
+class Linker {
+ public:
+  Linker();
+  ~Linker();
+  Linker(const Linker&);
+  Linker& operator=(const Linker&);
+  // `path`: `host.` then dotted identifiers (`host.kv.get`); `family`: the
+  // capability a run must grant (`Grants` `host` list, manifest
+  // `host = ["kv"]`, `mty run --allow-host=kv`); deny by default.
+  // kInvalidArgument for a malformed path or family, kAlreadyExists for a
+  // path defined already.
+  absl::Status Define(std::string_view path, std::string_view family, HostSignature signature,
+                      HostFunction fn);
+  absl::Status DefineAsync(std::string_view path, std::string_view family, HostSignature signature,
+                           AsyncHostFunction fn);
+  // `host.kv.get(Str) -> Option[Str]  [kv]`, one per function.
+  std::vector<std::string> Describe() const;
+
+  // What a compile keeps (opaque outside mty).
+  struct Table;
+  std::shared_ptr<const Table> snapshot() const { return table_; }
+
+ private:
+  absl::Status Add(std::string_view path, std::string_view family, HostSignature signature,
+                   HostFunction fn, AsyncHostFunction async_fn);
+  std::shared_ptr<Table> table_;
+};
+
+// ---- Compiling -----------------------------------------------------------
+
+// One compile error or warning (runtime.md §7), located in the source.
+struct Diagnostic {
+  enum class Severity : uint8_t { kError, kWarning, kNote };
+  Severity severity = Severity::kError;
+  std::string code;  // `MT0001`, `MT2001`, ...; "" for MtyIR text errors
+  std::string file;
+  int line = 0;  // 1-based; 0 when the error has no location
+  int column = 0;
+  int end_line = 0;  // the span's end (inclusive), when known; else = line/column
+  int end_column = 0;
+  std::string message;
+  std::vector<std::string> notes;  // `help:` and `note:` lines
+};
+
+struct CompileOptions {
+  // The host functions calls may name (`host.kv.get(k)`); none when null.
+  const Linker* linker = nullptr;
+  // Filled with every diagnostic when the compile fails (the status then
+  // holds the rendered text, rustc style).
+  std::vector<Diagnostic>* diagnostics = nullptr;
+};
+
+// ---- Events -------------------------------------------------------------
+
+// What happened during a run, as it happens (RunOptions::on_event), on the
+// run's thread.
+struct Event {
+  enum class Kind : uint8_t {
+    kDenied,       // an effect or host function the grants do not admit
+    kAgentFailed,  // an agent's turn or initialiser trapped or breached
+    kRestarted,    // a supervisor restarted a child
+    kEscalated,    // a supervisor escalated (the run ends kEscalated)
+  };
+  Kind kind = Kind::kDenied;
+  // kDenied: the call (`std.fs.read`, `host.kv.get`), its family (`fs.read`,
+  // `host kv`), what it asked for (a path, `host:port`, a variable name, the
+  // host family), where the call is.
+  std::string effect;
+  std::string family;
+  std::string target;
+  int line = 0;
+  int column = 0;
+  // Agent events: the agent (`Worker#2`), the trap code and message.
+  std::string agent;
+  TrapCode code = TrapCode::kNone;
+  std::string message;
+};
+
 struct RunOptions {
   // The run's limits and grants. An unset limit is unlimited (depth
   // defaults to 10000 frames, mailbox to 1024 messages). Grants deny by
@@ -67,10 +356,16 @@ struct RunOptions {
   // Combine a manifest with flags by Policy::Intersect.
   Policy policy;
   std::string entry = "main";
+  // The entry function's parameters, in order, each checked against the
+  // parameter's declared type (a mismatch: kInvalid naming it). Parameters
+  // of type Fs, Net or Env are not listed: they receive the run's grants.
+  std::vector<Value> params;
   std::vector<std::string> args;  // what std.env.args() returns (after `--`)
   bool deny_is_trap = false;      // the first denial traps MT5015
   // One line per denied effect (`mty run --trace`).
   std::function<void(std::string_view)> on_trace;
+  // Denials, agent failures, restarts, escalations as they happen (Event).
+  std::function<void(const Event&)> on_event;
   // Program output (log, print) and eprint. Default: discarded.
   std::function<void(std::string_view)> on_stdout;
   std::function<void(std::string_view)> on_stderr;
@@ -88,6 +383,12 @@ struct RunOptions {
   // half the machine's memory, whichever is smaller. Passing it is a
   // memory breach whose message says `real heap` (exit 4).
   uint64_t heap_ceiling = 0;
+
+  // OK, or kInvalidArgument naming the first field that is out of range
+  // (a limit below its minimum or above the largest quantity, a malformed
+  // grant entry, both a callback and a descriptor for one stream, ...).
+  // Run checks this first; an invalid run ends Outcome::kInvalid.
+  absl::Status Validate() const;
 };
 
 // How a run ended, with everything a host needs to act on it without
@@ -100,7 +401,9 @@ struct RunResult {
   // kTrap: the trap; kMainErr: MT5006; kEscalated: MT5013 or MT5014;
   // kBreach: the limit's code (MT5009, MT5012, MT5018).
   TrapCode code = TrapCode::kNone;
-  std::string value;                   // kOk: Debug form of the returned value
+  std::string value;  // kOk: Debug form of the returned value
+  // kOk and kMainErr: the returned value itself (kMainErr: the `Err(e)`).
+  std::optional<Value> returned;
   std::string message;                 // what `mty run` prints after the code
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
   int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
@@ -114,6 +417,10 @@ struct RunResult {
   uint64_t agents_spawned = 0;
   // The most heap the run really held (bytes, the accounting allocator).
   uint64_t heap_peak = 0;
+  uint64_t wall_ns = 0;  // from the start of Run to its end
+  uint64_t cpu_ns = 0;   // CPU time of the thread that ran it, during Run
+  // kBreach: the sandbox whose limit went over ("" for the run's own).
+  const std::string& sandbox() const;
 
   // What `mty run` prints on stderr for this result ("" for a clean exit).
   std::string Report() const;
@@ -138,6 +445,17 @@ class Program {
   // Compiles by file extension: `.mtyir` as MtyIR text, anything else as source.
   static absl::StatusOr<std::shared_ptr<const Program>> FromFile(std::string_view text,
                                                                  std::string_view file_name);
+  // The same, with host functions and structured diagnostics
+  // (CompileOptions).
+  static absl::StatusOr<std::shared_ptr<const Program>> FromIrText(std::string_view text,
+                                                                   std::string_view file_name,
+                                                                   const CompileOptions& options);
+  static absl::StatusOr<std::shared_ptr<const Program>> FromSource(std::string_view text,
+                                                                   std::string_view file_name,
+                                                                   const CompileOptions& options);
+  static absl::StatusOr<std::shared_ptr<const Program>> FromFile(std::string_view text,
+                                                                 std::string_view file_name,
+                                                                 const CompileOptions& options);
   // The parsed AST of Mighty source, for `mty dump --ast` (diagnostics as
   // for FromSource).
   static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name);
@@ -146,9 +464,12 @@ class Program {
   // Runs the entry function to completion. Thread-safe: one program may be
   // run many times, also concurrently; each run has fresh state.
   RunResult Run(const RunOptions& options) const;
+  // Runs `entry(params...)` (RunOptions::entry and ::params).
+  RunResult Run(std::string_view entry, std::vector<Value> params, RunOptions options = {}) const;
 
   // The effect calls a program can make (`mty caps`, `mty check
-  // --manifest`): family (fs.read, fs.write, net, env), effect path, the
+  // --manifest`): family (fs.read, fs.write, net, env; `host` for a host
+  // function, whose `literal` is then its host family), effect path, the
   // literal path/URL/name argument when it is a constant ("" otherwise), and
   // where the call is.
   struct EffectUse {
@@ -176,18 +497,25 @@ class Program {
   std::unique_ptr<Impl> impl_;
   friend class Runner;
   static absl::StatusOr<std::shared_ptr<const Program>> FromIrTextUnguarded(
-      std::string_view text, std::string_view file_name);
+      std::string_view text, std::string_view file_name, const CompileOptions& options);
   static absl::StatusOr<std::shared_ptr<const Program>> FromSourceUnguarded(
-      std::string_view text, std::string_view file_name);
+      std::string_view text, std::string_view file_name, const CompileOptions& options);
 };
 
-// A run that another thread can interrupt.
+// A run that another thread can interrupt. One Runner is one run: Run()
+// runs the program once; calling it again returns kInvalid ("a Runner runs
+// once"), so an Interrupt() can never leak into a later run. Make a new
+// Runner (cheap: no compile) for each run.
 class Runner {
  public:
   Runner(std::shared_ptr<const Program> program, RunOptions options);
   ~Runner();
   RunResult Run();
-  void Interrupt();  // thread-safe; the run stops at its next safepoint
+  // Thread-safe, also before Run() starts (the run then ends kCancelled at
+  // once): the run stops at its next safepoint, and every wait of the run
+  // (a sleep, an ask, a late host function, an HTTP request, a blocked
+  // output write) ends within milliseconds.
+  void Interrupt();
 
  private:
   RunResult RunUnguarded();

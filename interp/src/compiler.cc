@@ -523,7 +523,11 @@ class FunctionCompiler {
       case ir::Statement::Kind::kEffectInvoke: {
         CallDesc d;
         d.name = s.path;
-        if (const ir::EffectInfo* e = ir::FindEffect(s.path)) d.id = static_cast<int32_t>(e->id);
+        if (const ir::EffectInfo* e = ir::FindEffect(s.path)) {
+          d.id = static_cast<int32_t>(e->id);
+        } else if (int h = ir::FindHostFn(&m_.host_fns, s.path); h >= 0) {
+          d.id = static_cast<int32_t>(ir::kNumEffects) + h;  // an embedder's host function
+        }
         d.args = Args(s.args);
         bool direct = s.has_dest && s.place.IsLocal();
         int32_t dst = direct ? static_cast<int32_t>(s.place.local) : Scratch();
@@ -801,9 +805,11 @@ class FunctionCompiler {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
-                                                      std::string_view file_name) {
+                                                      std::string_view file_name,
+                                                      const ir::HostFnTable* host_fns) {
   if (auto s = ir::Verify(p, file_name); !s.ok()) return s;
   auto m = std::make_shared<Module>();
+  if (host_fns) m->host_fns = *host_fns;
   m->source = std::string(file_name.empty() ? std::string_view(p.source) : file_name);
   if (!p.source.empty()) m->source = p.source;
   std::map<std::string, int> adt_ids;

@@ -827,11 +827,18 @@ dispatch:
     herr.Clear();
     if constexpr (M != Mode::kFree) herr.memory_left = mem_limit > mem ? mem_limit - mem : 0;
     std::optional<Value> out;
-    if (d.id >= 0 && t.host_)
-      out = t.host_->InvokeEffect(static_cast<ir::EffectId>(d.id), args, Scope(t), &herr);
+    if (d.id >= 0 && t.host_) {
+      const size_t at = static_cast<size_t>(pc - code);
+      herr.loc = at < fn->loc.size() ? fn->loc[at] : ir::Loc{};
+      if (static_cast<size_t>(d.id) < ir::kNumEffects)
+        out = t.host_->InvokeEffect(static_cast<ir::EffectId>(d.id), args, Scope(t), &herr);
+      else
+        out = t.host_->InvokeHostFn(static_cast<uint32_t>(d.id - ir::kNumEffects), args, Scope(t),
+                                    &herr);
+    }
     if (!out) {
       if (herr.memory_needed) CHARGE_MEM(herr.memory_needed);  // breaches: more than is left
-      if (herr.wait) WAIT_FOR_HOST();                          // a sleep: the host resumes the task
+      if (herr.wait) WAIT_FOR_HOST();  // a sleep, a late host function: the host resumes the task
       if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.
       if (herr.code == TrapCode::kBudget) {

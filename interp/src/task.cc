@@ -86,6 +86,11 @@ void Task::SetQuantum(uint64_t steps) {
   quantum_left_ = static_cast<int64_t>(std::min<uint64_t>(steps, kUnlimitedSteps));
 }
 
+void Task::ResumeHostValue(Value value) {
+  resume_charge_ = Estimate(value);
+  Resume(std::move(value));
+}
+
 void Task::Resume(Value reply) {
   if (resume_reg_ >= 0 && static_cast<size_t>(resume_reg_) < stack_.size())
     stack_[resume_reg_] = std::move(reply);
@@ -275,6 +280,14 @@ ExecOutcome Task::Run() {
     pending_trap_code_ = TrapCode::kNone;
     return Exec::Finish(*this, Stop::kTrap);
   }
+  if (resume_charge_) {
+    // A host call's late value: its size charged as the call would have
+    // (memory, and work at the effect's rate of one step per 64 bytes).
+    const uint64_t est = resume_charge_;
+    resume_charge_ = 0;
+    if (std::optional<ir::Breach> b = current_meter()->Charge(est / 64, est, 0))
+      pending_breach_ = std::move(b);
+  }
   if (pending_breach_) {
     if (pc_ > 0) --pc_;
     breach_ = std::move(pending_breach_);
@@ -368,6 +381,37 @@ ExecOutcome Task::Run() {
     Exec::SetTrap(*this, TrapCode::kBudget, "out of memory: allocation too large");
     return Exec::Finish(*this, Stop::kTrap);
   }
+}
+
+void PendingCall::Complete(Finish finish) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (complete_ || detached_) return;  // later completions, or the run ended
+  complete_ = true;
+  finish_ = std::move(finish);
+  // The sink is told under the lock, so Detach cannot run in between.
+  if (sink_) sink_->Posted(id_);
+}
+
+void PendingCall::Attach(Sink* sink, uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sink_ = sink;
+  id_ = id;
+  if (complete_) sink->Posted(id);
+}
+
+void PendingCall::Detach() {
+  Finish drop;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    detached_ = true;
+    sink_ = nullptr;
+    drop = std::move(finish_);
+  }
+}
+
+PendingCall::Finish PendingCall::Take() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::move(finish_);
 }
 
 }  // namespace mty::interp

@@ -1,6 +1,8 @@
 // The builtin table's lookups by name (builtins.def).
 #include "mty/ir/builtins.h"
 
+#include "mty/ir/host_fns.h"
+
 namespace mty::ir {
 
 const BuiltinFnInfo* FindBuiltinFn(std::string_view name) {
@@ -37,6 +39,31 @@ const EffectInfo* FindEffect(std::string_view path) {
   for (const EffectInfo& e : kEffects)
     if (path == e.path) return &e;
   return nullptr;
+}
+
+int FindHostFn(const HostFnTable* table, std::string_view path) {
+  if (!table) return -1;
+  for (size_t i = 0; i < table->size(); ++i)
+    if ((*table)[i].path == path) return static_cast<int>(i);
+  return -1;
+}
+
+bool IsHostPath(std::string_view path) {
+  if (path.substr(0, 5) != "host.") return false;
+  std::string_view rest = path.substr(5);
+  if (rest.empty() || rest.front() == '.' || rest.back() == '.') return false;
+  bool at_start = true;
+  for (char c : rest) {
+    if (c == '.') {
+      if (at_start) return false;
+      at_start = true;
+      continue;
+    }
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!alpha && !(c >= '0' && c <= '9' && !at_start)) return false;
+    at_start = false;
+  }
+  return true;
 }
 
 const CastInfo* FindCast(std::string_view name) {

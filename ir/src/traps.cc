@@ -25,6 +25,7 @@ const char* OutcomeName(Outcome o) {
     case Outcome::kCancelled: return "cancelled";
     case Outcome::kEscalated: return "escalated";
     case Outcome::kNoEntry: return "no entry function";
+    case Outcome::kInvalid: return "invalid options";
     case Outcome::kSuspended: return "suspended";
     case Outcome::kPreempted: return "preempted";
     case Outcome::kDeadlinePassed: return "deadline passed";

@@ -113,7 +113,8 @@ struct Scheduler::TaskRec {
   uint64_t waiting_ask = 0;  // the ask it waits for
   bool init = false;         // an agent initialiser (run at spawn)
   bool pending = false;      // a turn whose task is made when it reaches the front
-  ExecOutcome outcome;       // init tasks: how it ended
+  std::shared_ptr<interp::PendingCall> host_call;  // the late host call it waits for
+  ExecOutcome outcome;                             // init tasks: how it ended
 };
 
 // The host of one task: the scheduler for agent operations, the run's host
@@ -129,6 +130,13 @@ class Scheduler::TaskHost : public Host {
     // A sleep suspends only the sleeping task: a timer wakes it (runtime.md §5).
     if (id == ir::EffectId::kTimeSleep) return s_->Sleep(rec_, args, err);
     return s_->host_->InvokeEffect(id, args, scope, err);
+  }
+  std::optional<Value> InvokeHostFn(uint32_t index, std::vector<Value>& args, interp::Meter& scope,
+                                    interp::HostError* err) override {
+    std::optional<Value> v = s_->host_->InvokeHostFn(index, args, scope, err);
+    // A host function that completes later: only this task waits.
+    if (!v && err->wait && err->pending) s_->ParkHostCall(rec_, std::move(err->pending));
+    return v;
   }
   std::optional<Value> Spawn(int init_fn, std::string_view agent, std::vector<Value>& args,
                              interp::HostError* err) override {
@@ -164,12 +172,17 @@ Scheduler::Scheduler(std::shared_ptr<const interp::Module> module, AgentOptions 
 }
 
 Scheduler::~Scheduler() {
+  DropHostWaits();
   for (auto& rec : tasks_)
     if (rec->task && watchdog_) watchdog_->Unwatch(*rec->task);
 }
 
 void Scheduler::Interrupt() {
   cancelled_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(inbox_mu_);
+    inbox_cv_.notify_all();  // a scheduler waiting for a host call or a timer
+  }
   std::lock_guard<std::mutex> lock(current_mu_);
   if (current_) current_->Interrupt();
 }
@@ -244,10 +257,20 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
     return std::move(main_outcome_);
   }
   ready_.push_back(main_);
-  while (!ready_.empty() || !timers_.empty()) {
+  while (!ready_.empty() || !timers_.empty() || !host_parked_.empty()) {
+    DrainCompletions();
     FireTimers(/*wait=*/ready_.empty());
     if (ready_.empty()) {
-      if (cancelled_.load()) EndRun(std::nullopt);  // interrupted while every task waits
+      if (cancelled_.load()) {
+        EndRun(std::nullopt);  // interrupted while every task waits
+      } else if (timers_.empty() && !host_parked_.empty() && !InboxReady()) {
+        // Only host calls can end the wait: until one completes, the
+        // run's wall deadline or an interrupt.
+        const std::optional<int64_t> wall = root_->WallDeadlineNs();
+        const int64_t now = SteadyNowNs();
+        if (!WallPassed(wall, now))
+          WaitInbox(wall ? std::min(*wall, now + 100'000'000) : now + 100'000'000);
+      }
       continue;
     }
     TaskRec* rec = ready_.front();
@@ -257,7 +280,8 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
       continue;
     }
     RunSlice(rec);
-    if (ready_.empty() && timers_.empty() && !main_done_ && main_->waiting) {
+    if (ready_.empty() && timers_.empty() && host_parked_.empty() && !main_done_ &&
+        main_->waiting) {
       // Nothing can run and main waits: no reply or room can ever come.
       main_->waiting = false;
       main_->task->ResumeTrap(TrapCode::kDeadAgent,
@@ -265,6 +289,7 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
       Wake(main_);
     }
   }
+  DropHostWaits();
   return std::move(main_outcome_);
 }
 
@@ -310,6 +335,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
       main_outcome_ = std::move(o);
       main_done_ = true;
       ready_.clear();
+      DropHostWaits();
       return;
     case Outcome::kDeadlinePassed:
       if (rec->msg.deadline) {
@@ -356,10 +382,10 @@ void Scheduler::RunSlice(TaskRec* rec) {
     main_done_ = true;
     Finished(rec);
     ready_.clear();  // a trap in main ends the run
+    DropHostWaits();
     return;
   }
-  FailAgent(rec->agent, absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message), rec,
-            o.breach ? &*o.breach : nullptr);
+  FailAgent(rec->agent, o.code, o.message, rec, o.breach ? &*o.breach : nullptr);
   Finished(rec);
 }
 
@@ -388,6 +414,84 @@ void Scheduler::EndRun(std::optional<ir::Breach> breach) {
   }
   ready_.clear();
   timers_.clear();
+  DropHostWaits();
+}
+
+bool Scheduler::WallPassed(std::optional<int64_t> wall, int64_t now) {
+  if (!wall || now < *wall) return false;
+  std::optional<ir::Breach> b = root_->Exhausted(ir::LimitId::kWall);
+  EndRun(
+      b ? std::move(b)
+        : ir::Breach::Over(ir::LimitId::kWall, 0, *root_->policy().limits.Get(ir::LimitId::kWall)));
+  return true;
+}
+
+void Scheduler::ParkHostCall(TaskRec* rec, std::shared_ptr<interp::PendingCall> call) {
+  rec->waiting = true;
+  rec->waiting_ask = next_ask_id_++;
+  rec->host_call = call;
+  host_parked_[rec->waiting_ask] = rec;
+  // It ends at the task's wall deadline at the latest (a sandbox's or the
+  // run's): the task then resumes into the breach.
+  if (std::optional<int64_t> wall = rec->task->current_meter()->WallDeadline())
+    AddTimer(Timer{*wall, rec->waiting_ask, rec, nullptr, /*sleep=*/false, /*host=*/true});
+  call->Attach(this, rec->waiting_ask);  // posts at once when complete already
+}
+
+void Scheduler::Posted(uint64_t id) {
+  std::lock_guard<std::mutex> lock(inbox_mu_);
+  inbox_.push_back(id);
+  inbox_cv_.notify_all();
+}
+
+bool Scheduler::InboxReady() {
+  std::lock_guard<std::mutex> lock(inbox_mu_);
+  return !inbox_.empty();
+}
+
+void Scheduler::WaitInbox(int64_t until) {
+  std::unique_lock<std::mutex> lock(inbox_mu_);
+  const auto deadline = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(until));
+  inbox_cv_.wait_until(lock, deadline, [&] { return !inbox_.empty() || cancelled_.load(); });
+}
+
+void Scheduler::DrainCompletions() {
+  std::vector<uint64_t> ids;
+  {
+    std::lock_guard<std::mutex> lock(inbox_mu_);
+    if (inbox_.empty()) return;
+    ids.swap(inbox_);
+  }
+  for (uint64_t id : ids) {
+    auto it = host_parked_.find(id);
+    if (it == host_parked_.end()) continue;  // its wait ended already (a deadline)
+    TaskRec* rec = it->second;
+    host_parked_.erase(it);
+    interp::PendingCall::Finish finish = rec->host_call->Take();
+    rec->host_call.reset();
+    rec->waiting = false;
+    rec->waiting_ask = 0;
+    // The value is built here, on the run's thread, under its heap account.
+    interp::HostError herr;
+    std::optional<Value> v = finish ? finish(&herr) : std::nullopt;
+    if (v) {
+      rec->task->ResumeHostValue(std::move(*v));
+    } else if (herr.breach) {
+      rec->task->ResumeBreach(std::move(*herr.breach));
+    } else {
+      rec->task->ResumeTrap(herr.code == TrapCode::kNone ? TrapCode::kHost : herr.code,
+                            herr.message.empty() ? "host function failed" : herr.message);
+    }
+    Wake(rec);
+  }
+}
+
+void Scheduler::DropHostWaits() {
+  for (auto& [id, rec] : host_parked_) {
+    if (rec->host_call) rec->host_call->Detach();
+    rec->host_call.reset();
+  }
+  host_parked_.clear();
 }
 
 std::optional<Value> Scheduler::Sleep(TaskRec* rec, std::vector<Value>& args,
@@ -443,17 +547,11 @@ void Scheduler::FireTimers(bool wait) {
     int64_t now = SteadyNowNs();
     bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
-      if (!wait || cancelled_.load()) return;
-      if (wall && now >= *wall) {
-        std::optional<ir::Breach> b = root_->Exhausted(ir::LimitId::kWall);
-        EndRun(b ? std::move(b)
-                 : ir::Breach::Over(ir::LimitId::kWall, 0,
-                                    *root_->policy().limits.Get(ir::LimitId::kWall)));
-        return;
-      }
+      if (!wait || cancelled_.load() || InboxReady()) return;
+      if (WallPassed(wall, now)) return;
       int64_t until = wall ? std::min(t.at, *wall) : t.at;
-      std::this_thread::sleep_for(
-          std::chrono::nanoseconds(std::clamp<int64_t>(until - now, 0, 10'000'000)));
+      // A host call's completion or an interrupt wakes it sooner.
+      WaitInbox(std::min(until, now + 10'000'000));
       continue;
     }
     std::pop_heap(timers_.begin(), timers_.end(), later);
@@ -464,6 +562,27 @@ void Scheduler::FireTimers(bool wait) {
       continue;
     }
     if (stale) continue;
+    if (t.host) {  // a late host call's wall deadline passed first
+      auto it = host_parked_.find(t.ask_id);
+      if (it != host_parked_.end()) {
+        TaskRec* rec = it->second;
+        host_parked_.erase(it);
+        rec->host_call->Detach();
+        rec->host_call.reset();
+        rec->waiting = false;
+        rec->waiting_ask = 0;
+        const std::shared_ptr<interp::Meter>& m = rec->task->current_meter();
+        std::optional<ir::Breach> b = m->Exhausted(ir::LimitId::kWall);
+        if (b) {
+          rec->task->ResumeBreach(std::move(*b));
+        } else {
+          rec->task->ResumeTrap(TrapCode::kBudget, "wall-clock budget exceeded");
+        }
+        Wake(rec);
+      }
+      wait = false;
+      continue;
+    }
     if (t.sleep) {  // a sleep ended
       t.asker->waiting = false;
       t.asker->waiting_ask = 0;
@@ -556,9 +675,8 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   }
   int fn = TurnFn(a->init_fn, a->type, rec->msg.name);
   if (fn < 0) {
-    FailAgent(a,
-              absl::StrCat("trap ", ir::TrapText(TrapCode::kHandlerMissing),
-                           ": handler missing: ", a->type, " has no handler for ", rec->msg.name),
+    FailAgent(a, TrapCode::kHandlerMissing,
+              absl::StrCat("handler missing: ", a->type, " has no handler for ", rec->msg.name),
               rec);
     return false;
   }
@@ -568,9 +686,7 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   rec->msg.args.clear();
   std::string error;
   if (!InitTask(rec, fn, std::move(args), a->tracker, &error, rec->msg.deadline)) {
-    FailAgent(
-        a, absl::StrCat("trap ", ir::TrapText(TrapCode::kType), ": ", rec->msg.name, ": ", error),
-        rec);
+    FailAgent(a, TrapCode::kType, absl::StrCat(rec->msg.name, ": ", error), rec);
     return false;
   }
   rec->generation = a->generation;
@@ -591,9 +707,16 @@ void Scheduler::FailPlainAsk(TaskRec* asker, const std::string& text, const ir::
   Wake(asker);
 }
 
-void Scheduler::FailAgent(Agent* a, const std::string& why, TaskRec* turn,
+void Scheduler::Emit(AgentEvent::Kind kind, const Agent* a, TrapCode code,
+                     const std::string& message) {
+  if (options_.on_event) options_.on_event(AgentEvent{kind, a->name, code, message});
+}
+
+void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, TaskRec* turn,
                           const ir::Breach* breach) {
+  const std::string why = absl::StrCat("trap ", ir::TrapText(code), ": ", message);
   host_->Stderr(absl::StrCat("agent ", a->name, " failed: ", why, "\n"));
+  Emit(AgentEvent::Kind::kFailed, a, code, message);
   a->busy = false;
   if (a->sup && !a->sup->dead) {
     // Supervised: the failed turn's asker learns of it; the mailbox stays
@@ -719,19 +842,22 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
     host_->Stderr(absl::StrCat(
         "agent ", a->name, " failed: restart: ",
         init ? absl::StrCat("trap ", ir::TrapText(o.code), ": ", o.message) : error, "\n"));
+    Emit(AgentEvent::Kind::kFailed, a, init ? o.code : TrapCode::kType,
+         absl::StrCat("restart: ", init ? o.message : error));
     if (a->sup)
       Escalate(a->sup, a, TrapCode::kEscalated,
                absl::StrCat("supervisor escalated: ", a->Sv().child_name));
     return;
   }
   a->state = std::move(o.value);
+  Emit(AgentEvent::Kind::kRestarted, a, TrapCode::kNone, "");
   StartTurn(a);
 }
 
 // A supervisor gives up on child `c`: its own supervisor handles it as a
 // failure of `s`; at the top the run ends (exit 8).
 void Scheduler::Escalate(Agent* s, Agent* c, TrapCode code, const std::string& message) {
-  (void)c;
+  Emit(AgentEvent::Kind::kEscalated, s, code, absl::StrCat(message, " (child ", c->name, ")"));
   if (s->sup && !s->sup->dead) {
     host_->Stderr(
         absl::StrCat("agent ", s->name, " failed: trap ", ir::TrapText(code), ": ", message, "\n"));
@@ -745,6 +871,7 @@ void Scheduler::Escalate(Agent* s, Agent* c, TrapCode code, const std::string& m
   main_done_ = true;
   ready_.clear();
   timers_.clear();
+  DropHostWaits();
 }
 
 std::optional<Value> Scheduler::Child(const Value& sup, std::string_view name,

@@ -159,7 +159,8 @@ std::optional<Breach> BudgetTracker::CheckGrant(GrantId id, std::string_view req
     case GrantId::kFsRead: return CheckReadPath(request);
     case GrantId::kFsWrite: return CheckWritePath(request);
     case GrantId::kNet: return CheckHost(request);
-    case GrantId::kEnv: return CheckEnv(request);
+    case GrantId::kEnv:
+    case GrantId::kHost: return CheckName(id, request);
   }
   return std::nullopt;
 }
@@ -290,9 +291,12 @@ std::optional<Breach> BudgetTracker::CheckWritePath(std::string_view path) const
 }
 
 std::optional<Breach> BudgetTracker::CheckEnv(std::string_view name) const {
+  return CheckName(GrantId::kEnv, name);
+}
+
+std::optional<Breach> BudgetTracker::CheckName(GrantId id, std::string_view name) const {
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_)
-    if (!t->policy_.grants.Allows(GrantId::kEnv, name))
-      return Breach::Denied(GrantId::kEnv, std::string(name), t->name_);
+    if (!t->policy_.grants.Allows(id, name)) return Breach::Denied(id, std::string(name), t->name_);
   return std::nullopt;
 }
 

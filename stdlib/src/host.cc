@@ -110,18 +110,44 @@ std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& 
   return (this->*kHandlers[static_cast<size_t>(id)])(c);
 }
 
-std::optional<Value> StdHost::Denied(Call& c, const std::string& what) {
+bool StdHost::Deny(const std::string& path, const std::string& family, const std::string& what,
+                   interp::HostError* err) {
   ++denials_;
-  std::string text = absl::StrCat("forbidden: ", what);
   if (options_.trace)
-    options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ", c.effect.path, " ",
-                                what, " (", c.effect.family, ")"));
-  if (options_.deny_is_trap) {
-    c.err->code = TrapCode::kCapability;
-    c.err->message = absl::StrCat("capability outside sandbox: ", c.effect.path, ": ", text);
+    options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ", path, " ", what,
+                                " (", family, ")"));
+  if (options_.on_denied) options_.on_denied(Denial{path, family, what, err->loc});
+  if (!options_.deny_is_trap) return false;
+  err->code = TrapCode::kCapability;
+  err->message = absl::StrCat("capability outside sandbox: ", path, ": forbidden: ", what);
+  return true;
+}
+
+std::optional<Value> StdHost::Denied(Call& c, const std::string& what) {
+  if (Deny(c.effect.path, c.effect.family, what, c.err)) return std::nullopt;
+  return Err(absl::StrCat("forbidden: ", what));
+}
+
+std::optional<Value> StdHost::InvokeHostFn(uint32_t index, std::vector<Value>& args,
+                                           interp::Meter& scope, interp::HostError* err) {
+  const ir::HostFnDecl* decl = options_.host_fns ? options_.host_fns->Decl(index) : nullptr;
+  if (!decl) {
+    err->code = TrapCode::kUnknown;
+    err->message = "no host function provides this call";
     return std::nullopt;
   }
-  return Err(text);
+  // Deny by default: the family must be on every list of the chain (the
+  // run's `host` grant and each sandbox's). A host function's result need
+  // not be a Result, so a denial traps (MT5015) instead of returning Err.
+  if (scope.CheckGrant(ir::GrantId::kHost, decl->family)) {
+    if (!Deny(decl->path, absl::StrCat("host ", decl->family), decl->family, err)) {
+      err->code = TrapCode::kCapability;
+      err->message = absl::StrCat("capability denied: ", decl->path, " needs host family `",
+                                  decl->family, "`, which the run does not grant");
+    }
+    return std::nullopt;
+  }
+  return options_.host_fns->Call(index, args, scope, err);
 }
 
 std::optional<Value> StdHost::BadArgs(Call& c, const char* want) {

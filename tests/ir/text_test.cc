@@ -346,7 +346,7 @@ TEST(IrText, MalformedSandboxesGetALocatedError) {
   const BadCase cases[] = {
       {"sandbox \"T\" { stepz = 1 }\n",
        "bad.mtyir:1:15: error: unknown sandbox entry 'stepz' (known: steps, memory, wall, cpu, "
-       "spawned, mailbox, depth, output, mb_policy, fs.read, fs.write, net, env)"},
+       "spawned, mailbox, depth, output, mb_policy, fs.read, fs.write, net, env, host)"},
       {"sandbox \"T\" { fs.exec = [] }\n",
        "bad.mtyir:1:15: error: unknown sandbox entry 'fs.exec'"},
       {"sandbox \"T\" { steps = 1, steps = 2 }\n",

@@ -5,13 +5,17 @@
 
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
+#include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 
 namespace mty::frontend {
 
-ir::Program Lower(const Module& m, Diagnostics& diags);
+// `host_fns`: the embedder's host functions (`host.kv.get(k)` calls are
+// checked against them: name MT1005, arity MT2001, argument types MT2015).
+ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* host_fns = nullptr);
 
 // Parse + lower. On errors, diags holds them and the program is empty.
-ir::Program CompileSource(const SourceFile& file, Diagnostics& diags);
+ir::Program CompileSource(const SourceFile& file, Diagnostics& diags,
+                          const ir::HostFnTable* host_fns = nullptr);
 
 }  // namespace mty::frontend

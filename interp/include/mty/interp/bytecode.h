@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "mty/interp/value.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 
 namespace mty::interp {
@@ -85,10 +86,10 @@ struct CallDesc {
   std::vector<ArgDesc> args;
   std::string name;  // builtin / method / effect / message name (for messages only)
   // The names resolved once, by the compiler (the loop never compares or
-  // hashes a name): CallBuiltin: ir::BuiltinFnId; Effect: ir::EffectId (-1:
-  // no such effect, MT5008); CallMethod: ir::MethodName of a built-in
-  // method (-1: none) and the interned name of user methods `Adt::name`
-  // (Module::method_ids; -1: no ADT has one).
+  // hashes a name): CallBuiltin: ir::BuiltinFnId; Effect: ir::EffectId, or
+  // ir::kNumEffects + a host function's index (-1: no such effect, MT5008); CallMethod:
+  // ir::MethodName of a built-in method (-1: none) and the interned name of user methods
+  // `Adt::name` (Module::method_ids; -1: no ADT has one).
   int32_t id = -1;
   int32_t user_method = -1;
   int32_t place = -1;    // CallMethod: receiver place desc
@@ -150,6 +151,9 @@ struct Module {
   int main_index = -1;
   uint32_t num_once = 0;                   // once fns (constants): slots of each task's once cache
   std::vector<ir::SandboxDecl> sandboxes;  // sandbox_enter operands index this
+  // The host functions effect calls resolve to: a call's id is
+  // ir::kNumEffects + the index here.
+  ir::HostFnTable host_fns;
   // User methods, from functions named `Adt::method`: their names interned
   // (at compile time), and per ADT id: interned name -> function index (the
   // dynamic dispatch of `method` calls on ADT receivers).
@@ -166,8 +170,11 @@ inline constexpr uint32_t kAdtResponse = 3;  // std.net.get / post
 inline constexpr uint32_t kAdtAskError = 4;  // asks with a deadline
 
 // Verifies and lowers a program. Errors are located (`file:line:col`).
+// `host_fns`: the embedder's host functions (ir/host_fns.h) that effect
+// calls may name; an effect no table names traps MT5008 when it runs.
 absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
-                                                      std::string_view file_name);
+                                                      std::string_view file_name,
+                                                      const ir::HostFnTable* host_fns = nullptr);
 
 // A readable listing of every function's bytecode.
 std::string Disassemble(const Module& m);

@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,41 @@ namespace mty::interp {
 using ir::Outcome;
 using ir::TrapCode;
 
+struct HostError;
+
+// A host call that completes later (runtime.md §7, an embedder's async host
+// function): the host returns nullopt with HostError::wait set and
+// HostError::pending pointing here; the scheduler parks the calling task
+// and attaches itself; whoever completes the call, on any thread, calls
+// Complete once. The value is built on the run's thread when the task
+// resumes (Take), so the guest heap is only touched there.
+class PendingCall {
+ public:
+  // Builds the call's value (nullopt with *err set: the call traps).
+  using Finish = std::function<std::optional<Value>(HostError* err)>;
+  // Told, from the completing thread, that call `id` is complete.
+  class Sink {
+   public:
+    virtual ~Sink() = default;
+    virtual void Posted(uint64_t id) = 0;
+  };
+  // Thread-safe; the first call wins, later ones are ignored. After Detach
+  // the completion is dropped.
+  void Complete(Finish finish);
+  // The scheduler's side (the run's thread).
+  void Attach(Sink* sink, uint64_t id);  // posts at once when already complete
+  void Detach();                         // the run ended first
+  Finish Take();
+
+ private:
+  std::mutex mu_;
+  Finish finish_;
+  bool complete_ = false;
+  bool detached_ = false;
+  Sink* sink_ = nullptr;
+  uint64_t id_ = 0;
+};
+
 // Why a host call failed: a trap (code MT50xx and message; kNone for an
 // unknown effect or method, which traps MT5008), or a limit of the budget
 // chain gone over (then `breach` is set and the task ends with it).
@@ -33,6 +70,10 @@ struct HostError {
   // Not an error: the task must wait (a sleep); Run returns kSuspended and
   // the host resumes it with Task::Resume(value).
   bool wait = false;
+  // With `wait`: a host function that completes later (PendingCall).
+  std::shared_ptr<PendingCall> pending;
+  // In: where the call is (the effect instruction's source location).
+  ir::Loc loc;
   // In: what the caller's memory budget has left (estimated bytes) for the
   // result. Out: when the result would take more (a file larger than that),
   // the host builds nothing and sets `memory_needed` to its estimate; the
@@ -44,6 +85,7 @@ struct HostError {
     message.clear();
     breach.reset();
     wait = false;
+    pending.reset();
     memory_left = UINT64_MAX;
     memory_needed = 0;
   }
@@ -64,6 +106,17 @@ class Host {
   virtual std::optional<Value> InvokeEffect(ir::EffectId effect, std::vector<Value>& args,
                                             Meter& scope, HostError* err) {
     (void)effect;
+    (void)args;
+    (void)scope;
+    (void)err;
+    return std::nullopt;
+  }
+
+  // A call of the embedder's host function `index` (Module::host_fns),
+  // as InvokeEffect. The default host has none: MT5008.
+  virtual std::optional<Value> InvokeHostFn(uint32_t index, std::vector<Value>& args, Meter& scope,
+                                            HostError* err) {
+    (void)index;
     (void)args;
     (void)scope;
     (void)err;
@@ -211,6 +264,9 @@ class Task {
   // After Run returned kSuspended on an ask that waits: the reply, written
   // to the ask's destination before the next Run.
   void Resume(Value reply);
+  // ... the value of a host call that completed later: as Resume, and the
+  // next Run charges its size (memory and work) as the call would have.
+  void ResumeHostValue(Value value);
   // ... or makes the next Run trap at the ask (e.g. MT5021, the agent died).
   void ResumeTrap(TrapCode code, std::string message);
   // ... or makes the next Run end at the ask with a breach of a budget this
@@ -312,6 +368,7 @@ class Task {
   TrapCode pending_trap_code_ = TrapCode::kNone;
   std::string pending_trap_message_;
   std::optional<ir::Breach> pending_breach_;
+  uint64_t resume_charge_ = 0;  // ResumeHostValue: the value's estimate
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
   // The frame stack's capacity as a fresh vector would have it (libstdc++

@@ -53,6 +53,7 @@ enum class Outcome : uint8_t {
   kCancelled,  // interrupted by the host
   kEscalated,  // a supervisor escalated at the top (MT5013, MT5014 for a restart limit)
   kNoEntry,    // the entry function does not exist (exit 2)
+  kInvalid,    // the embedder's options or entry arguments are invalid (kInvalidArgument, exit 64)
   // A task's Run() also stops before its end, which is never a run's result:
   kSuspended,       // it waits (an ask, a full mailbox, `suspend`); Run() resumes
   kPreempted,       // its scheduler quantum ran out; Run() resumes

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -45,13 +46,23 @@ inline constexpr uint64_t kMessageBytes = 64;
 // run by a spawn in an initialiser ...); one more level is MT5018.
 inline constexpr int kMaxSpawnNesting = 100;
 
+// What happens to agents, as it happens (the embedding API's events).
+struct AgentEvent {
+  enum class Kind : uint8_t { kFailed, kRestarted, kEscalated };
+  Kind kind;
+  const std::string& agent;  // `Worker#2`
+  TrapCode code;             // kFailed, kEscalated
+  const std::string& message;
+};
+
 struct AgentOptions {
   // Steps a task runs before it yields to the others (programs that use
   // agents only; at least 10 000 by runtime.md §5).
   uint64_t quantum = 10000;
+  std::function<void(const AgentEvent&)> on_event;  // may be empty
 };
 
-class Scheduler {
+class Scheduler : private interp::PendingCall::Sink {
  public:
   // `root` is the run's tracker; `host` the run's host (output, effects:
   // the grants are the tracker chain's, passed with each call).
@@ -82,8 +93,9 @@ class Scheduler {
   void RunSlice(TaskRec* rec);
   void StartTurn(Agent* a);
   // `breach` is the budget the failed turn ran out of, if that was why.
-  void FailAgent(Agent* a, const std::string& why, TaskRec* turn,
+  void FailAgent(Agent* a, TrapCode code, const std::string& message, TaskRec* turn,
                  const ir::Breach* breach = nullptr);
+  void Emit(AgentEvent::Kind kind, const Agent* a, TrapCode code, const std::string& message);
   // Ends the wait of `asker` on its plain ask `m` whose turn failed: with
   // the breach when the asker draws from the budget that ran out (so the run
   // ends with that budget's exit code), else with MT5021 `text`.
@@ -134,6 +146,7 @@ class Scheduler {
     TaskRec* asker;
     Agent* restart = nullptr;  // a backoff: restart this agent
     bool sleep = false;        // the end of a std.time.sleep
+    bool host = false;         // the wall deadline of a host call that completes later
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   void AddTimer(Timer t);
@@ -142,6 +155,23 @@ class Scheduler {
                                      interp::HostError* err);
   void AdmitBlocked(Agent* a);
   void EndRun(std::optional<ir::Breach> breach);
+  // Ends the run with the wall breach when its deadline has passed.
+  bool WallPassed(std::optional<int64_t> wall, int64_t now);
+
+  // Host calls that complete later (interp::PendingCall): the parked
+  // tasks by wait id, and the ids completed on other threads (the inbox,
+  // which also wakes the scheduler when it has nothing to run).
+  void ParkHostCall(TaskRec* rec, std::shared_ptr<interp::PendingCall> call);
+  void Posted(uint64_t id) override;  // any thread
+  void DrainCompletions();
+  // Waits until a completion arrives, an interrupt, or `until` (steady ns).
+  void WaitInbox(int64_t until);
+  bool InboxReady();
+  void DropHostWaits();  // the run ended: late completions are dropped
+  absl::flat_hash_map<uint64_t, TaskRec*> host_parked_;
+  std::mutex inbox_mu_;
+  std::condition_variable inbox_cv_;
+  std::vector<uint64_t> inbox_;
   std::vector<Timer> timers_;  // a min-heap on `at`
   uint64_t next_ask_id_ = 1;
   bool has_agents_ = false;  // the program defines agents: tasks get quanta

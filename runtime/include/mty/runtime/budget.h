@@ -65,6 +65,8 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> CheckReadPath(std::string_view path) const;
   std::optional<Breach> CheckWritePath(std::string_view path) const;
   std::optional<Breach> CheckEnv(std::string_view name) const;
+  // A name grant (env variables, host-function families).
+  std::optional<Breach> CheckName(GrantId id, std::string_view name) const;
 
   // Effective limits: the tightest on the path. Remaining* subtract what each
   // tracker has already used (0 once a tracker is over); nullopt when no

@@ -13,12 +13,32 @@
 #include "absl/status/statusor.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/host_fns.h"
 #include "mty/ir/policy.h"
 #include "mty/stdlib/fs_cap.h"
 
 namespace mty::stdlib {
 
 using ir::TrapCode;
+
+// One denied effect (the run's event stream): the effect or host function,
+// its family, what it asked for, where the call is.
+struct Denial {
+  std::string_view effect;
+  std::string_view family;
+  std::string_view target;
+  ir::Loc loc;
+};
+
+// The embedder's host functions (ir/host_fns.h), called once the run's
+// grants admit the function's family.
+class HostFnDispatch {
+ public:
+  virtual ~HostFnDispatch() = default;
+  virtual const ir::HostFnDecl* Decl(uint32_t index) const = 0;
+  virtual std::optional<interp::Value> Call(uint32_t index, std::vector<interp::Value>& args,
+                                            interp::Meter& scope, interp::HostError* err) = 0;
+};
 
 struct HostOptions {
   std::vector<std::string> args;   // std.env.args()
@@ -28,6 +48,10 @@ struct HostOptions {
   std::function<void(std::string_view)> trace;
   // The run's interrupt flag: a blocking call (HTTP) gives up when it is set.
   const std::atomic<bool>* cancel = nullptr;
+  // Called once per denial; may be empty.
+  std::function<void(const Denial&)> on_denied;
+  // The embedder's host functions; none when null (calls trap MT5008).
+  HostFnDispatch* host_fns = nullptr;
 };
 
 // One host serves every task of a run: what a call may touch is the
@@ -46,6 +70,10 @@ class StdHost : public interp::Host {
   // Dispatches through a handler table indexed by the effect's id (one
   // handler per EFFECT row of ir/builtins.def).
   std::optional<interp::Value> InvokeEffect(ir::EffectId id, std::vector<interp::Value>& args,
+                                            interp::Meter& scope, interp::HostError* err) override;
+  // Checks the function's family against the chain's `host` lists, then
+  // calls the embedder's code (HostOptions::host_fns).
+  std::optional<interp::Value> InvokeHostFn(uint32_t index, std::vector<interp::Value>& args,
                                             interp::Meter& scope, interp::HostError* err) override;
 
   int denials() const { return denials_; }
@@ -79,6 +107,9 @@ class StdHost : public interp::Host {
   std::optional<interp::Value> Http(Call& c, bool post);
   std::optional<interp::Value> FsTarget(Call& c, std::string* path, FsCap* cap);
   std::optional<interp::Value> Denied(Call& c, const std::string& what);
+  // Counts and reports a denial; true when it traps (deny_is_trap, *err set).
+  bool Deny(const std::string& path, const std::string& family, const std::string& what,
+            interp::HostError* err);
   std::optional<interp::Value> BadArgs(Call& c, const char* want);
   std::optional<interp::Value> FromStatus(Call& c, const absl::Status& s, const std::string& p);
 
