@@ -285,4 +285,73 @@ void BM_WorkCorpus(benchmark::State& state) {
 }
 BENCHMARK(BM_WorkCorpus)->Unit(benchmark::kSecond)->Iterations(3);
 
+// ---- host functions (docs/embedding.md) ----
+
+// 10 000 calls of a host function from a loop: the cost of one call
+// (arguments and result converted, grant checked, charged), sync and async
+// (arg 1: the promise is resolved inside the call, so the task still
+// parks and resumes through the scheduler).
+void BM_HostCall(benchmark::State& state) {
+  mty::Linker linker;
+  const mty::HostSignature sig{{mty::Type::Int()}, mty::Type::Int()};
+  absl::Status defined =
+      state.range(0) == 0
+          ? linker.Define("host.b.inc", "b", sig,
+                          [](mty::HostCall& c) -> absl::StatusOr<mty::Value> {
+                            return mty::Value::Int(c.args()[0].as_int() + 1);
+                          })
+          : linker.DefineAsync("host.b.inc", "b", sig, [](mty::HostCall& c, mty::HostPromise p) {
+              p.Resolve(mty::Value::Int(c.args()[0].as_int() + 1));
+            });
+  if (!defined.ok()) return state.SkipWithError("define failed");
+  mty::CompileOptions co;
+  co.linker = &linker;
+  auto program = mty::Program::FromSource(R"(fn main() -> I64 {
+    let mut i = 0
+    while i < 10000 {
+        i = host.b.inc(i)
+    }
+    i
+}
+)",
+                                          "host.mty", co);
+  if (!program.ok()) return state.SkipWithError("does not compile");
+  mty::RunOptions opts;
+  opts.policy.grants.Set(mty::GrantId::kHost, std::vector<std::string>{"b"});
+  for (auto _ : state) {
+    mty::RunResult r = (*program)->Run(opts);
+    if (r.outcome != mty::Outcome::kOk) return state.SkipWithError(r.Report().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * 10000);  // items/s = host calls per second
+}
+BENCHMARK(BM_HostCall)->ArgName("async")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// A tiny source program run with a step and memory budget and one host
+// call, its value returned typed: what an embedder pays per job.
+void BM_TinyRunWithHostCall(benchmark::State& state) {
+  mty::Linker linker;
+  if (!linker
+           .Define("host.b.get", "b", {{mty::Type::Str()}, mty::Type::Option(mty::Type::Str())},
+                   [](mty::HostCall& c) -> absl::StatusOr<mty::Value> {
+                     return mty::Value::Some(c.args()[0]);
+                   })
+           .ok())
+    return state.SkipWithError("define failed");
+  mty::CompileOptions co;
+  co.linker = &linker;
+  auto program = mty::Program::FromSource(
+      "fn main() -> Str {\n  host.b.get(\"k\").unwrap_or(\"\")\n}\n", "tiny.mty", co);
+  if (!program.ok()) return state.SkipWithError("does not compile");
+  mty::RunOptions opts;
+  opts.policy.grants.Set(mty::GrantId::kHost, std::vector<std::string>{"b"});
+  opts.policy.limits.Set(mty::LimitId::kSteps, 100000);
+  opts.policy.limits.Set(mty::LimitId::kMemory, 1 << 20);
+  for (auto _ : state) {
+    mty::RunResult r = (*program)->Run(opts);
+    if (!r.returned) return state.SkipWithError(r.Report().c_str());
+    benchmark::DoNotOptimize(r.returned->as_str().size());
+  }
+}
+BENCHMARK(BM_TinyRunWithHostCall)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_MAIN();
