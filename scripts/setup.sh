@@ -4,6 +4,7 @@
 set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build
+  pkg-config         # scripts/package_test.sh: building examples/embed against mty.pc
   libabsl-dev        # Abseil: containers, Status, strings
   libboost-dev       # Boost.Container
   libgtest-dev libgmock-dev  # GoogleTest + GoogleMock

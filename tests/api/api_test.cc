@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "mty/mty.h"
 #include "mty/stdlib/fs_cap.h"
@@ -560,7 +561,7 @@ TEST(Api, DefaultCapsAreTheHostsAndNoRunChangesThem) {
   TempTree tree;
   std::vector<std::string> files;
   for (int i = 0; i < kDirs; ++i) {
-    std::string dir = tree.Path("d" + std::to_string(i));
+    std::string dir = tree.Path(absl::StrCat("d", i));
     std::filesystem::create_directories(dir);
     std::ofstream(dir + "/f.txt") << "d" << i;
     files.push_back(dir + "/f.txt");
@@ -583,11 +584,21 @@ TEST(Api, DefaultCapsAreTheHostsAndNoRunChangesThem) {
 
   auto expect_only = [&](int i) {  // dI readable, the others denied
     std::string out;
-    for (int j = 0; j < kDirs; ++j) out += j == i ? "d" + std::to_string(j) : "-";
+    for (int j = 0; j < kDirs; ++j) {
+      if (j == i) {
+        out += 'd';
+        out += std::to_string(j);
+      } else {
+        out += '-';
+      }
+    }
     return out;
   };
   std::string all;
-  for (int j = 0; j < kDirs; ++j) all += "d" + std::to_string(j);
+  for (int j = 0; j < kDirs; ++j) {
+    all += 'd';
+    all += std::to_string(j);
+  }
 
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
@@ -599,7 +610,7 @@ TEST(Api, DefaultCapsAreTheHostsAndNoRunChangesThem) {
         switch ((t + k) % 4) {
           case 0:  // its own directory
             o.policy.grants.Set(mty::GrantId::kFsRead,
-                                std::vector<std::string>{tree.Path("d" + std::to_string(t))});
+                                std::vector<std::string>{tree.Path(absl::StrCat("d", t))});
             want = expect_only(t);
             break;
           case 1:  // no fs grant: the host's default cap
