@@ -9,7 +9,6 @@ PACKAGES=(
   libboost-dev       # Boost.Container
   libgtest-dev libgmock-dev  # GoogleTest + GoogleMock
   libbenchmark-dev   # Google Benchmark
-  libcli11-dev       # CLI11: the command line
   libcurl4-openssl-dev  # libcurl: HTTP for std.net
   libtomlplusplus-dev   # toml++: manifest files
   clang-format       # the style check in the test suite

@@ -199,6 +199,8 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text) { return ir::ParseD
 
 std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
 
+const std::string& Program::source_file() const { return impl_->ir.source; }
+
 namespace {
 
 // The capability family an effect needs ("" for none: std.time,
@@ -362,6 +364,7 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
       e.target = std::string(d.target);
       e.line = static_cast<int>(d.loc.line);
       e.column = static_cast<int>(d.loc.col);
+      e.sandbox = std::string(d.sandbox);
       cb(e);
     };
   return h;

@@ -21,6 +21,33 @@ absl::Status Failed(int err) {
   return absl::UnavailableError(msg);
 }
 
+absl::Status TooLarge(size_t max_bytes) {
+  return absl::OutOfRangeError(
+      absl::StrCat("larger than the limit of ", ir::FormatQuantity(ir::Unit::kSize, max_bytes)));
+}
+
+// Reads `fd` to its end, at most max_bytes (one more is an error): the size
+// of a file may change while it is read.
+absl::StatusOr<std::string> ReadToEnd(int fd, size_t expected, size_t max_bytes) {
+  std::string text;
+  text.resize(expected);
+  size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      if (text.size() > max_bytes) return TooLarge(max_bytes);
+      text.resize(std::min(max_bytes + 1, std::max<size_t>(text.size() * 2, 4096)));
+    }
+    ssize_t n = read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Failed(errno);
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (got > max_bytes) return TooLarge(max_bytes);
+  text.resize(got);
+  return text;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes) {
@@ -36,29 +63,12 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_by
   if (!S_ISREG(st.st_mode))
     return absl::FailedPreconditionError(S_ISDIR(st.st_mode) ? "Is a directory"
                                                              : "not a regular file");
-  auto too_large = [&] {
-    return absl::OutOfRangeError(
-        absl::StrCat("larger than the limit of ", ir::FormatQuantity(ir::Unit::kSize, max_bytes)));
-  };
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large();
-  std::string text;
-  text.resize(static_cast<size_t>(st.st_size));
-  size_t got = 0;
-  // The size may change while reading: read to the end, at most max + 1.
-  for (;;) {
-    if (got == text.size()) {
-      if (text.size() > max_bytes) return too_large();
-      text.resize(std::min(max_bytes + 1, std::max<size_t>(text.size() * 2, 4096)));
-    }
-    ssize_t n = read(fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Failed(errno);
-    if (n == 0) break;
-    got += static_cast<size_t>(n);
-  }
-  if (got > max_bytes) return too_large();
-  text.resize(got);
-  return text;
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) return TooLarge(max_bytes);
+  return ReadToEnd(fd, static_cast<size_t>(st.st_size), max_bytes);
+}
+
+absl::StatusOr<std::string> ReadStandardInput(size_t max_bytes) {
+  return ReadToEnd(STDIN_FILENO, 0, max_bytes);
 }
 
 absl::StatusOr<mty::Policy> LoadManifestFile(const std::string& path) {

@@ -18,6 +18,9 @@ namespace mty::driver {
 // not a regular file), kOutOfRange (over max_bytes), kPermissionDenied or
 // kUnavailable (any other failure to read).
 absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes);
+// Standard input to its end (`mty run -`), at most `max_bytes` (the same
+// error when it is longer).
+absl::StatusOr<std::string> ReadStandardInput(size_t max_bytes);
 
 // Reads a manifest file (at most mty::kMaxManifestBytes) and loads it with
 // mty::LoadManifest, naming the file in errors. Malformed text is

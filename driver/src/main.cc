@@ -1,7 +1,9 @@
 // The `mty` command line: run, check, list capabilities of and dump programs.
 // One function per subcommand; uses only the public API (include/mty/mty.h).
-// The limit and grant flags are made from the policy table, so they take
-// the same keys and units as manifests and sandbox entries.
+// The grammar (every subcommand's options, usage, help, completions and man
+// page) is one table, commands.cc; the limit and grant flags come from the
+// policy table, so they take the same keys and units as manifests and
+// sandbox entries.
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -12,11 +14,16 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
-#include "CLI/CLI.hpp"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "args.h"
+#include "commands.h"
 #include "input.h"
 #include "mty/mty.h"
 
@@ -26,13 +33,12 @@ constexpr int kExitUsage = 64;
 constexpr int kExitDataErr = 65;  // a malformed manifest
 constexpr int kExitNoInput = 66;
 
-constexpr char kUsage[] =
-    "usage: mty run [--manifest FILE] [--steps N] [--memory SIZE] [--wall DUR] [--cpu DUR] "
-    "[--allow-* ...] FILE [-- ARGS] | mty check [--manifest FILE] FILE | mty caps FILE | mty "
-    "dump --ast|--ir|--bytecode FILE | mty --help";
-
-int UsageError(const std::string& message) {
-  std::cerr << "error: " << message << "\n" << kUsage << "\n";
+// A usage error: the message, then the command's usage line (exit 64).
+int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
+  std::cerr << "error: " << message << "\n"
+            << (command ? mty::driver::UsageLine(*command)
+                        : std::string("usage: mty COMMAND [OPTIONS] ... (mty --help lists them)"))
+            << "\n";
   return kExitUsage;
 }
 
@@ -50,10 +56,14 @@ int LoadManifestFile(const std::string& path, std::optional<mty::Policy>* out) {
   return 0;
 }
 
+// The name diagnostics use for an input ("-" is standard input).
+std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
 // Reads an input program (a regular file of at most kMaxProgramBytes);
 // returns an exit code on failure.
 int ReadInput(const std::string& path, std::string* text) {
-  auto read = mty::driver::ReadInputFile(path, mty::kMaxProgramBytes);
+  auto read = path == "-" ? mty::driver::ReadStandardInput(mty::kMaxProgramBytes)
+                          : mty::driver::ReadInputFile(path, mty::kMaxProgramBytes);
   if (!read.ok()) {
     std::cerr << "error: cannot read " << path << ": " << read.status().message() << "\n";
     return kExitNoInput;
@@ -67,7 +77,7 @@ int ReadInput(const std::string& path, std::string* text) {
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
   if (int rc = ReadInput(path, &text); rc != 0) return rc;
-  auto p = mty::Program::FromFile(text, path);
+  auto p = mty::Program::FromFile(text, DisplayName(path));
   if (!p.ok()) {
     std::string msg(p.status().message());
     std::cerr << msg << (msg.empty() || msg.back() != '\n' ? "\n" : "");
@@ -79,73 +89,37 @@ int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
 
 // ---- mty run ----------------------------------------------------------------
 
-struct RunFlags {
-  std::string file, manifest;
-  std::vector<std::string> args;
-  // One text per limit row of the policy table (`--steps 10k`, `--wall 2s`).
-  std::array<std::string, mty::ir::kNumLimits> limits;
-  std::string mb_policy;
-  // One list per grant row (`--allow-read PATH`).
-  std::array<std::vector<std::string>, mty::ir::kNumGrants> grants;
-  bool allow_all = false, deny_is_trap = false, trace = false;
-};
+using mty::driver::ParsedCommand;
 
-void AddRunFlags(CLI::App* run, RunFlags& f) {
-  run->add_option("--manifest", f.manifest,
-                  "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
-                  "tightest limit and intersection")
-      ->type_name("FILE");
-  for (const mty::ir::LimitInfo& l : mty::ir::kLimits) {
-    run->add_option(absl::StrCat("--", l.key), f.limits[static_cast<size_t>(l.id)],
-                    absl::StrCat(l.doc, ": ", mty::ir::UnitExpectation(l.unit)))
-        ->type_name(l.unit == mty::ir::Unit::kDuration ? "DUR"
-                    : l.unit == mty::ir::Unit::kSize   ? "SIZE"
-                                                       : "N");
-  }
-  run->add_option("--mb-policy", f.mb_policy, mty::ir::kMbPolicyChoice.doc)
-      ->type_name("block|drop|fail");
-  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
-    const char* what = g.entry == mty::ir::EntryKind::kPath   ? "PATH"
-                       : g.entry == mty::ir::EntryKind::kHost ? "HOST"
-                                                              : "NAME";
-    run->add_option(
-           absl::StrCat("--", g.flag), f.grants[static_cast<size_t>(g.id)],
-           absl::StrCat("Allow ", g.doc, ": ", what, " (repeatable; the `", g.key, "` grant)"))
-        ->type_name(what);
-  }
-  run->add_flag("--allow-all", f.allow_all, "Allow every file, host and variable (trusted code)");
-  run->add_flag("--deny-is-trap", f.deny_is_trap, "Trap MT5015 at the first denied effect");
-  run->add_flag("--trace", f.trace, "Report each denied effect on stderr");
-  run->add_option("file", f.file, "Program file (.mty or .mtyir)")->required();
-  run->add_option("args", f.args, "Arguments for the program (after --)");
-}
-
-// The flags as a policy: each limit through the table's parser, each grant
-// flag an entry of its family (`--allow-all`: every family).
-int FlagsPolicy(const RunFlags& f, mty::Policy* out) {
-  for (const mty::ir::LimitInfo& l : mty::ir::kLimits) {
-    const std::string& text = f.limits[static_cast<size_t>(l.id)];
-    if (text.empty()) continue;
-    absl::StatusOr<uint64_t> v = mty::ir::ParseLimitValue(l.id, text);
-    if (!v.ok()) return UsageError(absl::StrCat("--", l.key, ": ", v.status().message()));
-    out->limits.Set(l.id, *v);
-  }
-  if (!f.mb_policy.empty()) {
-    std::optional<mty::MailboxPolicy> p = mty::ir::ParseMailboxPolicy(f.mb_policy);
-    if (!p)
-      return UsageError(absl::StrCat("--mb-policy: expected ",
-                                     mty::ir::ChoiceList(mty::ir::kMbPolicyChoice), ", got '",
-                                     f.mb_policy, "'"));
-    out->limits.mb_policy = p;
-  }
-  if (f.allow_all) out->grants = mty::Grants::All();
-  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
-    for (const std::string& entry : f.grants[static_cast<size_t>(g.id)]) {
-      if (absl::Status s = mty::ir::CheckGrantEntry(g.id, entry); !s.ok())
-        return UsageError(absl::StrCat("--", g.flag, ": ", s.message()));
-      if (!f.allow_all) out->grants.Add(g.id, entry);
+// The flags as a policy, in the order given: each limit through the
+// table's parser, each grant flag entries of its family (alone: every
+// entry), `--allow-all` every family.
+int FlagsPolicy(const ParsedCommand& cmd, mty::Policy* out) {
+  bool all = false;
+  for (const auto& [name, value] : cmd.given) {
+    if (name == "allow-all") all = true;
+    for (const mty::ir::LimitInfo& l : mty::ir::kLimits) {
+      if (name != mty::driver::FlagName(l.key)) continue;
+      absl::StatusOr<uint64_t> v = mty::ir::ParseLimitValue(l.id, *value);
+      if (!v.ok())
+        return UsageError(absl::StrCat("--", l.key, ": ", v.status().message()), cmd.command);
+      out->limits.Set(l.id, *v);
+    }
+    if (name == mty::driver::FlagName(mty::ir::kMbPolicyChoice.key))
+      out->limits.mb_policy = mty::ir::ParseMailboxPolicy(*value);  // a choice: checked
+    for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
+      if (name != g.flag) continue;
+      std::vector<std::string> entries = value
+                                             ? mty::driver::SplitList(*value)
+                                             : std::vector<std::string>{mty::ir::EveryEntry(g.id)};
+      for (const std::string& entry : entries) {
+        if (absl::Status s = mty::ir::CheckGrantEntry(g.id, entry); !s.ok())
+          return UsageError(absl::StrCat("--", g.flag, ": ", s.message()), cmd.command);
+        out->grants.Add(g.id, entry);
+      }
     }
   }
+  if (all) out->grants = mty::Grants::All();
   return 0;
 }
 
@@ -194,24 +168,107 @@ class CtrlC {
   std::thread thread_;
 };
 
-int RunCommand(const RunFlags& f) {
+// Text from the program (a path, a host) made safe for a terminal: control
+// characters as \xNN, a backslash doubled.
+std::string Printable(std::string_view text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch < 0x20 || ch == 0x7f || ch == '\\')
+      absl::StrAppend(&out, ch == '\\' ? "\\\\" : absl::StrFormat("\\x%02x", ch));
+    else
+      out += static_cast<char>(ch);
+  }
+  return out;
+}
+
+// A flag value quoted for the shell when it needs it.
+std::string ShellWord(std::string_view word) {
+  bool plain = !word.empty();
+  for (char ch : word)
+    plain = plain && (absl::ascii_isalnum(static_cast<unsigned char>(ch)) ||
+                      std::string_view("_./:@+-=").find(ch) != std::string_view::npos);
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// The line `mty run` prints on stderr for a denied effect (docs/cli.md,
+// Denials): the call, its target, where, and what would allow it: the
+// flag, the manifest's key, or the sandbox's list that refused it.
+std::string DenialHint(const mty::Event& e, const std::string& file, const mty::Policy& flags,
+                       const std::string& manifest_path,
+                       const std::optional<mty::Policy>& manifest) {
+  const bool host_fn = e.family.rfind("host ", 0) == 0;
+  std::optional<mty::ir::Key> key = mty::ir::FindKey(host_fn ? "host" : e.family);
+  std::string target = Printable(e.target);
+  std::string out = absl::StrCat(
+      "mty: denied ", e.effect,
+      host_fn ? absl::StrCat(" (host family ", target, ")") : absl::StrCat("(\"", target, "\")"),
+      " at ", file, ":", e.line, ":", e.column);
+  if (!key || key->kind != mty::ir::Key::Kind::kGrant) return out + "\n";
+  const mty::ir::GrantInfo& g = mty::ir::Grant(key->grant);
+  if (!e.sandbox.empty())
+    return absl::StrCat(out, ": sandbox ", e.sandbox, " does not grant it (add it to its `", g.key,
+                        "` list)\n");
+  std::vector<std::string> ways;
+  // An unset list of the flags grants nothing (the run's root denies).
+  if (!flags.grants.Get(g.id) || !flags.grants.Allows(g.id, e.target))
+    ways.push_back(absl::StrCat("run with --", g.flag, "=", ShellWord(target)));
+  if (manifest && manifest->grants.Get(g.id) && !manifest->grants.Allows(g.id, e.target))
+    ways.push_back(absl::StrCat("add it to `", g.key, "` in ", manifest_path));
+  if (ways.empty()) return out + "\n";
+  return absl::StrCat(out, "; to allow it, ", absl::StrJoin(ways, " and "), "\n");
+}
+
+// A manifest and the flags that together grant nothing of a family both
+// grant something of (docs/cli.md): one warning line each.
+void WarnEmptyIntersections(const mty::Policy& flags, const mty::Policy& manifest,
+                            const mty::Policy& both, const std::string& manifest_path) {
+  for (const mty::ir::GrantInfo& g : mty::ir::kGrants) {
+    const auto& a = flags.grants.Get(g.id);
+    const auto& b = manifest.grants.Get(g.id);
+    const auto& c = both.grants.Get(g.id);
+    if (a && b && !a->empty() && !b->empty() && c && c->empty())
+      std::cerr << "mty: warning: --" << g.flag << " and `" << g.key << "` in " << manifest_path
+                << " have nothing in common: the run may use no " << g.key << "\n";
+  }
+}
+
+int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
   mty::Policy policy;
   if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
   std::optional<mty::Policy> manifest;
-  if (int rc = LoadManifestFile(f.manifest, &manifest); rc != 0) return rc;
-  if (manifest) policy = mty::Policy::Intersect(policy, *manifest);
+  if (int rc = LoadManifestFile(f.Last("manifest").value_or(""), &manifest); rc != 0) return rc;
+  const mty::Policy flags = policy;
+  const std::string manifest_path = f.Last("manifest").value_or("");
+  if (manifest) {
+    policy = mty::Policy::Intersect(policy, *manifest);
+    WarnEmptyIntersections(flags, *manifest, policy, manifest_path);
+  }
   // The run's file grants double as the process-wide default caps (the
   // original design's mechanism), installed once here, by the host.
   mty::InstallDefaultFsCaps(policy.grants);
 
   std::shared_ptr<const mty::Program> program;
-  if (int rc = Load(f.file, &program); rc != 0) return rc;
+  if (int rc = Load(f.operand, &program); rc != 0) return rc;
   mty::RunOptions opts;
   opts.policy = std::move(policy);
-  opts.args = f.args;
-  opts.deny_is_trap = f.deny_is_trap;
-  if (f.trace) opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
+  opts.args = f.program_args;
+  opts.deny_is_trap = f.Has("deny-is-trap");
+  if (f.Has("trace"))
+    opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
+  // One hint per denied target, unless --quiet.
+  std::set<std::pair<std::string, std::string>> hinted;
+  const std::string display =
+      program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
+  if (!f.Has("quiet"))
+    opts.on_event = [&](const mty::Event& e) {
+      if (e.kind != mty::Event::Kind::kDenied || !hinted.emplace(e.family, e.target).second) return;
+      mty::WriteOutput(STDERR_FILENO, DenialHint(e, display, flags, manifest_path, manifest),
+                       std::chrono::milliseconds(500));
+    };
   // The run writes 1 and 2 itself: a stdout or stderr nobody drains never
   // holds it past its wall deadline.
   std::fflush(stdout);
@@ -274,13 +331,17 @@ int CapsCommand(const std::string& file) {
 
 // ---- mty dump -----------------------------------------------------------------
 
-int DumpCommand(const std::string& file, bool bytecode, bool ir, bool ast) {
-  if (bytecode + ir + ast != 1)
-    return UsageError("dump needs exactly one of --ast, --ir or --bytecode");
-  if (ast) {
+int DumpCommand(const ParsedCommand& cmd) {
+  const std::string& file = cmd.operand;
+  const bool bytecode = cmd.Has("bytecode");
+  if (cmd.Has("ast")) {
+    if (file.size() > 6 && file.substr(file.size() - 6) == ".mtyir")
+      return UsageError(
+          absl::StrCat("--ast needs Mighty source, and ", file, " is MtyIR text (try --ir)"),
+          cmd.command);
     std::string text;
     if (int rc = ReadInput(file, &text); rc != 0) return rc;
-    auto tree = mty::Program::SourceAst(text, file);
+    auto tree = mty::Program::SourceAst(text, DisplayName(file));
     if (!tree.ok()) {
       std::cerr << tree.status().message();
       return 1;
@@ -297,50 +358,65 @@ int DumpCommand(const std::string& file, bool bytecode, bool ir, bool ast) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"mty: run Mighty programs (MtyIR) under budgets and capabilities", "mty"};
-  app.set_version_flag("--version", std::string("mty ") + mty::kVersion);
-  app.require_subcommand(1);
-
-  auto* run = app.add_subcommand("run", "Run a program (.mty source or .mtyir)");
-  RunFlags run_flags;
-  AddRunFlags(run, run_flags);
-
-  auto* check = app.add_subcommand("check", "Report a program's diagnostics without running it");
-  std::string check_file, check_manifest;
-  check
-      ->add_option("--manifest", check_manifest,
-                   "Also report every effect the manifest does not grant")
-      ->type_name("FILE");
-  check->add_option("file", check_file, "Program file (.mty or .mtyir)")->required();
-
-  auto* caps =
-      app.add_subcommand("caps", "List the files, hosts and variables a program can touch");
-  std::string caps_file;
-  caps->add_option("file", caps_file, "Program file (.mty or .mtyir)")->required();
-
-  auto* dump = app.add_subcommand("dump", "Print a program's AST, IR or bytecode");
-  std::string dump_file;
-  bool dump_bytecode = false, dump_ir = false, dump_ast = false;
-  dump->add_flag("--bytecode", dump_bytecode, "Disassemble the bytecode");
-  dump->add_flag("--ir", dump_ir, "Print the canonical MtyIR text");
-  dump->add_flag("--ast", dump_ast, "Print the parsed syntax tree (.mty only)");
-  dump->add_option("file", dump_file, "Program file (.mty or .mtyir)")->required();
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return UsageError(e.what());
+  using mty::driver::Commands;
+  using mty::driver::CommandSpec;
+  std::vector<std::string> words(argv + 1, argv + argc);
+  if (words.empty()) return UsageError("no command given");
+  const std::string& first = words[0];
+  if (first == "--help" || first == "-h") {
+    std::cout << mty::driver::TopHelp(Commands());
+    return 0;
   }
-
-  if (*run) return RunCommand(run_flags);
-  if (*check) return CheckCommand(check_file, check_manifest);
-  if (*caps) return CapsCommand(caps_file);
-  if (*dump) return DumpCommand(dump_file, dump_bytecode, dump_ir, dump_ast);
+  if (first == "--version" || first == "-V") {
+    std::cout << "mty " << mty::kVersion << "\n";
+    return 0;
+  }
+  if (first == "help") {
+    if (words.size() == 1) {
+      std::cout << mty::driver::TopHelp(Commands());
+      return 0;
+    }
+    if (const CommandSpec* c = mty::driver::FindCommand(Commands(), words[1])) {
+      std::cout << mty::driver::CommandHelp(*c);
+      return 0;
+    }
+    if (words[1] == "help") {
+      std::cout << "usage: mty help [COMMAND]\n";
+      return 0;
+    }
+    return UsageError(mty::driver::UnknownCommand(Commands(), words[1]));
+  }
+  const CommandSpec* spec = mty::driver::FindCommand(Commands(), first);
+  if (!spec) {
+    if (first.size() > 1 && first[0] == '-')
+      return UsageError(absl::StrCat("'", first, "' before a command (options follow it: mty run ",
+                                     first, " FILE)"));
+    return UsageError(mty::driver::UnknownCommand(Commands(), first));
+  }
+  absl::StatusOr<ParsedCommand> cmd =
+      mty::driver::ParseCommand(*spec, std::vector<std::string>(words.begin() + 1, words.end()));
+  if (!cmd.ok()) return UsageError(std::string(cmd.status().message()), spec);
+  if (cmd->help) {
+    std::cout << mty::driver::CommandHelp(*spec);
+    return 0;
+  }
+  const std::string& name = spec->name;
+  if (name == "run") return RunCommand(*cmd);
+  if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));
+  if (name == "caps") return CapsCommand(cmd->operand);
+  if (name == "dump") return DumpCommand(*cmd);
+  if (name == "completions") {
+    if (cmd->operand == "bash")
+      std::cout << mty::driver::BashCompletion(Commands());
+    else if (cmd->operand == "zsh")
+      std::cout << mty::driver::ZshCompletion(Commands());
+    else
+      return UsageError(absl::StrCat("no completions for '", cmd->operand, "': bash or zsh"), spec);
+    return 0;
+  }
+  if (name == "man") {
+    std::cout << mty::driver::ManPage(Commands(), mty::kVersion, mty::driver::ManTail());
+    return 0;
+  }
   return kExitUsage;
 }

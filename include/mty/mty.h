@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "mty/ir/policy.h"
+#include "mty/ir/suggest.h"
 #include "mty/ir/traps.h"
 #include "mty/manifest.h"
 
@@ -340,6 +341,9 @@ struct Event {
   std::string target;
   int line = 0;
   int column = 0;
+  // kDenied: the sandbox whose grants refused it; "" for the run's own
+  // grants (RunOptions::policy, or the host's default file caps).
+  std::string sandbox;
   // Agent events: the agent (`Worker#2`), the trap code and message.
   std::string agent;
   TrapCode code = TrapCode::kNone;
@@ -487,6 +491,9 @@ class Program {
   // `file:line:col: ...`.
   std::vector<std::string> CheckAgainst(const Grants& grants) const;
 
+  // The source file its locations are in (backtraces, events): the name
+  // it was compiled under, or an MtyIR `source "x.mty"` line's.
+  const std::string& source_file() const;
   std::string IrText() const;       // canonical .mtyir
   std::string Disassembly() const;  // bytecode listing
 

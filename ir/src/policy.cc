@@ -231,7 +231,7 @@ int Breach::ExitCode() const { return limit ? Limit(*limit).exit_code : Trap(Cod
 
 std::string Breach::Message() const {
   std::string text = limit ? BreachText(*limit, bound, observed, subject)
-                           : absl::StrCat("capability outside sandbox: ", Key(), " ", subject);
+                           : absl::StrCat("capability not granted: ", Key(), " ", subject);
   // The real-bytes ceiling of the memory limit (runtime.md §2).
   if (limit == LimitId::kMemory && subject == kRealHeapSubject)
     text =
@@ -578,10 +578,12 @@ void Grants::Add(GrantId id, std::string entry) {
   l->push_back(std::move(entry));
 }
 
+const char* EveryEntry(GrantId id) { return Grant(id).entry == EntryKind::kPath ? "/" : "*"; }
+
 Grants Grants::All() {
   Grants g;
   for (const GrantInfo& info : kGrants)
-    g.Set(info.id, std::vector<std::string>{info.entry == EntryKind::kPath ? "/" : "*"});
+    g.Set(info.id, std::vector<std::string>{EveryEntry(info.id)});
   return g;
 }
 

@@ -110,21 +110,37 @@ std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& 
   return (this->*kHandlers[static_cast<size_t>(id)])(c);
 }
 
-bool StdHost::Deny(const std::string& path, const std::string& family, const std::string& what,
-                   interp::HostError* err) {
+namespace {
+
+// The grant row of an effect's family (`fs.read`); every denied effect has one.
+ir::GrantId FamilyGrant(std::string_view family) {
+  std::optional<ir::Key> key = ir::FindKey(family);
+  return key && key->kind == ir::Key::Kind::kGrant ? key->grant : ir::GrantId::kFsRead;
+}
+
+}  // namespace
+
+bool StdHost::Deny(const std::string& path, const std::string& family, ir::GrantId grant,
+                   const std::string& what, const interp::Meter& scope, interp::HostError* err) {
   ++denials_;
+  std::optional<ir::Breach> refused = scope.CheckGrant(grant, what);
+  const std::string sandbox = refused ? refused->sandbox : "";
   if (options_.trace)
     options_.trace(absl::StrCat(ir::TrapText(TrapCode::kCapability), " denied ", path, " ", what,
-                                " (", family, ")"));
-  if (options_.on_denied) options_.on_denied(Denial{path, family, what, err->loc});
+                                " (", family, sandbox.empty() ? "" : ", sandbox ", sandbox, ")"));
+  if (options_.on_denied) options_.on_denied(Denial{path, family, what, err->loc, sandbox});
   if (!options_.deny_is_trap) return false;
   err->code = TrapCode::kCapability;
-  err->message = absl::StrCat("capability outside sandbox: ", path, ": forbidden: ", what);
+  err->message =
+      absl::StrCat(sandbox.empty() ? "capability not granted"
+                                   : absl::StrCat("sandbox ", sandbox, " does not grant it"),
+                   ": ", path, ": forbidden: ", what);
   return true;
 }
 
 std::optional<Value> StdHost::Denied(Call& c, const std::string& what) {
-  if (Deny(c.effect.path, c.effect.family, what, c.err)) return std::nullopt;
+  if (Deny(c.effect.path, c.effect.family, FamilyGrant(c.effect.family), what, c.scope, c.err))
+    return std::nullopt;
   return Err(absl::StrCat("forbidden: ", what));
 }
 
@@ -140,7 +156,8 @@ std::optional<Value> StdHost::InvokeHostFn(uint32_t index, std::vector<Value>& a
   // run's `host` grant and each sandbox's). A host function's result need
   // not be a Result, so a denial traps (MT5015) instead of returning Err.
   if (scope.CheckGrant(ir::GrantId::kHost, decl->family)) {
-    if (!Deny(decl->path, absl::StrCat("host ", decl->family), decl->family, err)) {
+    if (!Deny(decl->path, absl::StrCat("host ", decl->family), ir::GrantId::kHost, decl->family,
+              scope, err)) {
       err->code = TrapCode::kCapability;
       err->message = absl::StrCat("capability denied: ", decl->path, " needs host family `",
                                   decl->family, "`, which the run does not grant");

@@ -21,7 +21,7 @@ contains help-text "$tmp/o" "run"
 "$mty" --version >"$tmp/o" 2>&1; check version 0 $?
 contains version-text "$tmp/o" "mty 0.1.0"
 "$mty" >"$tmp/o" 2>&1; check no-subcommand 64 $?
-contains no-subcommand-usage "$tmp/o" "usage: mty run"
+contains no-subcommand-usage "$tmp/o" "usage: mty COMMAND"
 "$mty" run --bogus "$fib" >"$tmp/o" 2>&1; check bad-flag 64 $?
 contains bad-flag-usage "$tmp/o" "usage: mty run"
 "$mty" run --steps notanumber "$fib" >"$tmp/o" 2>&1; check bad-steps 64 $?

@@ -16,6 +16,8 @@
 # Setup: each `// mty-setup: CMD` line is run by bash in a scratch copy of
 # the program's folder, and the program runs there (for inputs too large or
 # too odd to check in: a sparse 900 MB file, a link to /dev/zero).
+# With MTY_GOLDEN_BLESS=1 (direct mode), the run's stderr replaces NAME.err
+# (review the diff before committing it).
 # Usage: run_golden.sh MTY_BINARY PROGRAM [roundtrip]
 # With `roundtrip`, the program is first printed as MtyIR (`mty dump --ir`)
 # and that IR is run instead: it must give identical stdout, stderr and exit
@@ -116,6 +118,10 @@ if [ "$code" != "$want_code" ]; then
 fi
 if ! diff -u "$tmp/want_out" "$tmp/out" >"$tmp/d1"; then
   echo "stdout differs:"; cat "$tmp/d1"; fail=1
+fi
+if [ "${MTY_GOLDEN_BLESS:-}" = 1 ] && [ "$mode" = direct ]; then
+  if [ -s "$tmp/err" ]; then cp "$tmp/err" "$base.err"; else rm -f "$base.err"; fi
+  cp "$tmp/err" "$tmp/want_err"
 fi
 if ! diff -u "$tmp/want_err" "$tmp/err" >"$tmp/d2"; then
   echo "stderr differs:"; cat "$tmp/d2"; fail=1

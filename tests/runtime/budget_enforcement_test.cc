@@ -122,7 +122,7 @@ TEST(BudgetEnforcement, BreachToStatusMapsCorrectly) {
   EXPECT_EQ(cpu.message(), "MT5009: cpu budget exceeded: 10ms");
   absl::Status host = Make(GrantId::kNet, "evil").ToStatus();
   EXPECT_EQ(host.code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(host.message(), "MT5015: capability outside sandbox: net evil");
+  EXPECT_EQ(host.message(), "MT5015: capability not granted: net evil");
 }
 
 // ---- The remaining limits --------------------------------------------------
@@ -315,12 +315,12 @@ TEST(BudgetEnforcement, BreachMappingForEveryKind) {
       {Make(K::kDepth, 10001, 10000), "MT5018", 1, "call depth exceeded: 10000 frames",
        absl::StatusCode::kResourceExhausted},
       {Make(G::kNet, "evil.example.com:443"), "MT5015", 1,
-       "capability outside sandbox: net evil.example.com:443", absl::StatusCode::kPermissionDenied},
-      {Make(G::kFsRead, "/etc/passwd"), "MT5015", 1,
-       "capability outside sandbox: fs.read /etc/passwd", absl::StatusCode::kPermissionDenied},
+       "capability not granted: net evil.example.com:443", absl::StatusCode::kPermissionDenied},
+      {Make(G::kFsRead, "/etc/passwd"), "MT5015", 1, "capability not granted: fs.read /etc/passwd",
+       absl::StatusCode::kPermissionDenied},
       {Make(G::kFsWrite, "/etc/passwd"), "MT5015", 1,
-       "capability outside sandbox: fs.write /etc/passwd", absl::StatusCode::kPermissionDenied},
-      {Make(G::kEnv, "HOME"), "MT5015", 1, "capability outside sandbox: env HOME",
+       "capability not granted: fs.write /etc/passwd", absl::StatusCode::kPermissionDenied},
+      {Make(G::kEnv, "HOME"), "MT5015", 1, "capability not granted: env HOME",
        absl::StatusCode::kPermissionDenied},
   };
   for (const Expected& e : cases) {

@@ -211,7 +211,7 @@ TEST(SandboxEnforcement, EnvAllowlistIsExact) {
   std::optional<Breach> b = t.CheckEnv("home");
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->grant, GrantId::kEnv);
-  EXPECT_EQ(b->Message(), "sandbox Env: capability outside sandbox: env home");
+  EXPECT_EQ(b->Message(), "sandbox Env: capability not granted: env home");
   EXPECT_FALSE(Allowed(t.CheckEnv("PATH")));
 }
 

@@ -220,6 +220,9 @@ struct Policy {
 absl::StatusOr<uint64_t> ParseLimitValue(LimitId id, std::string_view text);
 absl::Status CheckLimitValue(LimitId id, uint64_t value);
 absl::Status CheckGrantEntry(GrantId id, std::string_view entry);
+// The entry that admits everything of a family: `/` for paths, `*` else
+// (Grants::All, a bare `--allow-read`).
+const char* EveryEntry(GrantId id);
 
 // The breach message of runtime.md §1 without the `trap MT5009: ` prefix,
 // e.g. "step budget exceeded: 1000 steps". `limit` and `used` are in the
@@ -250,7 +253,7 @@ struct Breach {
   TrapCode Code() const;
   // `mty run`'s exit code: the limit's row; 1 for a grant.
   int ExitCode() const;
-  // BreachText (or `capability outside sandbox: fs.read /etc/passwd`),
+  // BreachText (or `capability not granted: fs.read /etc/passwd`),
   // preceded by `sandbox <name>: ` for a named sandbox.
   std::string Message() const;
   // The code's status (kResourceExhausted, kPermissionDenied); message

@@ -28,6 +28,9 @@ struct Denial {
   std::string_view family;
   std::string_view target;
   ir::Loc loc;
+  // The sandbox whose grants refused it; "" for the run's own grants (or
+  // the host's default file caps).
+  std::string_view sandbox;
 };
 
 // The embedder's host functions (ir/host_fns.h), called once the run's
@@ -108,8 +111,9 @@ class StdHost : public interp::Host {
   std::optional<interp::Value> FsTarget(Call& c, std::string* path, FsCap* cap);
   std::optional<interp::Value> Denied(Call& c, const std::string& what);
   // Counts and reports a denial; true when it traps (deny_is_trap, *err set).
-  bool Deny(const std::string& path, const std::string& family, const std::string& what,
-            interp::HostError* err);
+  // `grant`: the family's row, to name the level of `scope` that refused.
+  bool Deny(const std::string& path, const std::string& family, ir::GrantId grant,
+            const std::string& what, const interp::Meter& scope, interp::HostError* err);
   std::optional<interp::Value> BadArgs(Call& c, const char* want);
   std::optional<interp::Value> FromStatus(Call& c, const absl::Status& s, const std::string& p);
 

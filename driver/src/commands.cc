@@ -1,0 +1,149 @@
+#include "commands.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "mty/mty.h"
+
+namespace mty::driver {
+
+namespace {
+
+const char* ValueName(ir::Unit unit) {
+  switch (unit) {
+    case ir::Unit::kCount: return "N";
+    case ir::Unit::kSize: return "SIZE";
+    case ir::Unit::kDuration: return "DUR";
+  }
+  return "N";
+}
+
+const char* EntryName(ir::EntryKind kind) {
+  switch (kind) {
+    case ir::EntryKind::kPath: return "PATH";
+    case ir::EntryKind::kHost: return "HOST";
+    case ir::EntryKind::kName: return "NAME";
+  }
+  return "NAME";
+}
+
+OptionSpec Flag(std::string name, char short_name, std::string help) {
+  return {std::move(name), short_name, ValueKind::kNone, "", std::move(help), {}};
+}
+
+CommandSpec Command(std::string name, std::string summary, std::string operand = "",
+                    std::string operand_help = "") {
+  CommandSpec c;
+  c.name = std::move(name);
+  c.summary = std::move(summary);
+  c.operand = std::move(operand);
+  c.operand_help = std::move(operand_help);
+  return c;
+}
+
+constexpr char kProgram[] = "the program (.mty or .mtyir); - reads stdin";
+
+CommandSpec Run() {
+  CommandSpec c =
+      Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
+              "the program: .mtyir is MtyIR text, anything else Mighty source; - reads stdin");
+  c.program_args = true;
+  c.options.push_back({"manifest",
+                       0,
+                       ValueKind::kRequired,
+                       "FILE",
+                       "Sandbox manifest (TOML, a [sandbox] table); combines with the flags by "
+                       "tightest limit and intersection",
+                       {}});
+  for (const ir::LimitInfo& l : ir::kLimits)
+    c.options.push_back({l.key,
+                         0,
+                         ValueKind::kRequired,
+                         ValueName(l.unit),
+                         absl::StrCat(l.doc, ": ", ir::UnitExpectation(l.unit)),
+                         {}});
+  std::vector<std::string> policies = absl::StrSplit(ir::kMbPolicyChoice.values, '|');
+  c.options.push_back({FlagName(ir::kMbPolicyChoice.key), 0, ValueKind::kRequired, "POLICY",
+                       ir::kMbPolicyChoice.doc, policies});
+  for (const ir::GrantInfo& g : ir::kGrants)
+    c.options.push_back({g.flag,
+                         0,
+                         ValueKind::kList,
+                         EntryName(g.entry),
+                         absl::StrCat("Allow ", g.doc, " (the `", g.key,
+                                      "` grant); alone: all of them; repeatable"),
+                         {}});
+  c.options.push_back(Flag("allow-all", 'A', "Allow every file, host, variable and host family"));
+  c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
+  c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
+  c.options.push_back(Flag("trace", 0, "Report each denied effect on stderr"));
+  return c;
+}
+
+CommandSpec Check() {
+  CommandSpec c =
+      Command("check", "Report a program's diagnostics without running it", "FILE", kProgram);
+  c.options.push_back({"manifest",
+                       0,
+                       ValueKind::kRequired,
+                       "FILE",
+                       "Also report every effect call the manifest does not grant",
+                       {}});
+  return c;
+}
+
+CommandSpec Caps() {
+  return Command("caps", "List the files, hosts, variables and host families a program can touch",
+                 "FILE", kProgram);
+}
+
+CommandSpec Dump() {
+  CommandSpec c = Command("dump", "Print a program's syntax tree, MtyIR or bytecode", "FILE",
+                          "the program (.mty or .mtyir; --ast needs .mty); - reads stdin");
+  c.options.push_back(Flag("ast", 0, "Print the parsed syntax tree (Mighty source only)"));
+  c.options.push_back(Flag("ir", 0, "Print the canonical MtyIR text"));
+  c.options.push_back(Flag("bytecode", 0, "Disassemble the bytecode"));
+  c.one_of = {"ast", "ir", "bytecode"};
+  return c;
+}
+
+CommandSpec Completions() {
+  return Command("completions", "Print the shell completion script (bash or zsh)", "SHELL",
+                 "bash or zsh");
+}
+
+CommandSpec Man() { return Command("man", "Print the man page (roff)"); }
+
+}  // namespace
+
+std::string FlagName(std::string_view key) {
+  std::string flag(key);
+  for (char& ch : flag)
+    if (ch == '_') ch = '-';
+  return flag;
+}
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> commands = {Run(),  Check(),       Caps(),
+                                                    Dump(), Completions(), Man()};
+  return commands;
+}
+
+std::string ManTail() {
+  std::string out =
+      ".SH EXIT STATUS\n.TP\n0\nmain returned (a returned Int is the status, "
+      "clamped to 0..255)\n.TP\n1\na trap, main returned Err, or a compile error\n"
+      ".TP\n2\nno fn main\n";
+  for (const ir::LimitInfo& l : ir::kLimits) {
+    if (l.exit_code <= 2) continue;
+    absl::StrAppend(&out, ".TP\n", l.exit_code, "\n",
+                    Roff(absl::StrCat("the ", l.key, " limit: ", l.doc)), "\n");
+  }
+  absl::StrAppend(&out,
+                  ".TP\n8\na supervisor escalated at the top\n.TP\n64\na usage error\n.TP\n65\n"
+                  "a malformed manifest\n.TP\n66\nan input that cannot be read\n.TP\n130\n"
+                  "interrupted (Ctrl\\-C)\n.SH SEE ALSO\ndocs/cli.md, docs/language.md, "
+                  "docs/sandboxing.md and docs/runtime.md in the mty sources\n");
+  return out;
+}
+
+}  // namespace mty::driver

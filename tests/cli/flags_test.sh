@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The `mty` command line's flag forms through the real binary (docs/cli.md):
+# Deno-style --allow-* (=LIST, one spaced value, bare = all, -A), program
+# arguments after the file, the denial hint on stderr (once per target,
+# --quiet), manifest/flag intersections that grant nothing, `mty run -`,
+# `dump --ast` of MtyIR, subcommand suggestions, `mty help CMD`, the
+# generated completions and man page.
+set -u
+mty="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+check() {  # check NAME WANT_CODE GOT_CODE
+  if [ "$2" != "$3" ]; then bad "$1: exit $3, want $2"; else ok "$1"; fi
+}
+same() {  # same NAME FILE WANT_TEXT: the file is exactly the text
+  if [ "$(cat "$2")" == "$3" ]; then ok "$1"; else bad "$1: got:"; cat "$2"; echo "want:"; echo "$3"; fi
+}
+contains() {  # contains NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: '$3' not in:"; cat "$2"; fi
+}
+lacks() {  # lacks NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then bad "$1: '$3' in:"; cat "$2"; else ok "$1"; fi
+}
+
+mkdir -p "$tmp/inputs" "$tmp/outputs" "$tmp/other"
+echo one >"$tmp/inputs/a.txt"
+echo two >"$tmp/outputs/b.txt"
+echo three >"$tmp/other/c.txt"
+cat >"$tmp/args.mty" <<'MTY'
+fn main() -> Result[I64, Str] {
+    let a = std.env.args()?
+    log(format!("{} args", a.len()))
+    for x in a { log(x) }
+    Ok(0)
+}
+MTY
+# Reads each argument twice: one hint per target, not per call.
+cat >"$tmp/read.mty" <<'MTY'
+fn main() -> Result[I64, Str] {
+    let a = std.env.args()?
+    for p in a {
+        for _ in 0..2 {
+            match std.fs.read(p) {
+                Ok(t) => log(format!("read {}", t.trim())),
+                Err(e) => log(format!("no {}", e)),
+            }
+        }
+    }
+    Ok(0)
+}
+MTY
+cd "$tmp"
+
+# The synopsis of docs/cli.md: the arguments after `--` are the program's.
+"$mty" run --allow-read=inputs args.mty -- x y >o 2>e; check synopsis 0 $?
+same synopsis-args o "$(printf '2 args\nx\ny')"
+# Without `--`, everything after the file is the program's, --help included.
+"$mty" run --allow-read=inputs args.mty a b >o 2>e; check args-no-dashes 0 $?
+same args-no-dashes-out o "$(printf '2 args\na\nb')"
+"$mty" run args.mty hello --help --steps 1 >o 2>e; check args-help 0 $?
+same args-help-out o "$(printf '4 args\nhello\n--help\n--steps\n1')"
+
+# --allow-read=A,B, one spaced value, bare, repeated, -A.
+"$mty" run --allow-read=inputs,outputs read.mty inputs/a.txt outputs/b.txt other/c.txt >o 2>e
+check list 0 $?
+contains list-a o "read one"
+contains list-b o "read two"
+contains list-c o "no forbidden:"
+"$mty" run --allow-read inputs read.mty inputs/a.txt outputs/b.txt >o 2>e; check spaced 0 $?
+contains spaced-a o "read one"
+contains spaced-b o "no forbidden:"
+"$mty" run --allow-read inputs --allow-read=outputs read.mty outputs/b.txt >o 2>e
+contains repeated o "read two"
+"$mty" run --allow-read read.mty other/c.txt >o 2>e; check bare 0 $?
+contains bare-reads-all o "read three"
+"$mty" run --allow-read --allow-write=outputs read.mty other/c.txt >o 2>e; check bare-then-flag 0 $?
+contains bare-then-flag-reads o "read three"
+"$mty" run -A read.mty other/c.txt >o 2>e; check allow-all-short 0 $?
+contains allow-all-short-reads o "read three"
+"$mty" run --allow-read= read.mty >o 2>e; check empty-list 64 $?
+contains empty-list-text e "--allow-read=: an empty list"
+
+# The denial hint: stderr, once per target, the flag that would allow it.
+"$mty" run --allow-read=inputs read.mty other/c.txt inputs/a.txt >o 2>e; check hint-run 0 $?
+contains hint e "mty: denied std.fs.read(\"other/c.txt\") at read.mty:5:13; to allow it, run with --allow-read=other/c.txt"
+[ "$(grep -c 'mty: denied' e)" = 1 ] && ok hint-once || { bad "hint-once"; cat e; }
+lacks hint-not-on-stdout o "mty: denied"
+"$mty" run --quiet --allow-read=inputs read.mty other/c.txt >o 2>e
+[ -s e ] && { bad "quiet: stderr not empty"; cat e; } || ok quiet
+"$mty" run -q read.mty other/c.txt >o 2>e
+[ -s e ] && { bad "quiet-short"; cat e; } || ok quiet-short
+# A target with control characters is escaped in the hint.
+"$mty" run read.mty "$(printf 'x\033[2Jy')" >o 2>e
+contains hint-escaped e 'std.fs.read("x\x1b[2Jy")'
+# The manifest's key when the flags grant it but the manifest does not.
+printf '[sandbox]\nfs.read = ["outputs"]\n' >m.toml
+"$mty" run --manifest m.toml --allow-read read.mty inputs/a.txt outputs/b.txt >o 2>e
+contains manifest-hint e "to allow it, add it to \`fs.read\` in m.toml"
+contains manifest-reads o "read two"
+# Flags and a manifest that share nothing: a warning.
+"$mty" run --manifest m.toml --allow-read=inputs read.mty >o 2>e
+contains empty-intersection e "mty: warning: --allow-read and \`fs.read\` in m.toml have nothing in common"
+# A sandbox's own list: the hint names the sandbox.
+cat >sb.mty <<'MTY'
+fn main() -> Result[I64, Str] {
+    sandbox Tool with { fs.read = ["inputs"] } {
+        let r = std.fs.read("outputs/b.txt")
+        log(format!("{}", r.is_ok()))
+    }
+    Ok(0)
+}
+MTY
+"$mty" run -A sb.mty >o 2>e
+contains sandbox-hint e "at sb.mty:3:9: sandbox Tool does not grant it (add it to its \`fs.read\` list)"
+"$mty" run -A --deny-is-trap sb.mty >o 2>e; check deny-is-trap-sandbox 1 $?
+contains deny-is-trap-sandbox-text e "trap MT5015: sandbox Tool does not grant it: std.fs.read: forbidden: outputs/b.txt"
+"$mty" run --deny-is-trap read.mty other/c.txt >o 2>e; check deny-is-trap 1 $?
+contains deny-is-trap-text e "trap MT5015: capability not granted: std.fs.read: forbidden: other/c.txt"
+
+# Standard input.
+echo 'fn main() { log("from stdin") }' | "$mty" run - >o 2>e; check stdin 0 $?
+same stdin-out o "from stdin"
+printf 'fn main() {\n  let x: = 1\n}\n' | "$mty" run - >o 2>e; check stdin-error 1 $?
+contains stdin-error-name e "<stdin>:2:"
+
+# Usage: one line naming the word, then the command's usage line.
+"$mty" rnu args.mty >o 2>e; check unknown-command 64 $?
+contains unknown-command-text e "error: unknown command 'rnu'; did you mean 'run'?"
+"$mty" run --alow-read=x args.mty >o 2>e; check unknown-flag 64 $?
+same unknown-flag-text e "$(printf "error: unknown option '--alow-read'; did you mean '--allow-read'?\nusage: mty run [OPTIONS] FILE [--] [ARGS...]")"
+for v in abc 1e3 -5 99999999999999999999999; do
+  "$mty" run --steps "$v" args.mty >o 2>e; check "steps-$v" 64 $?
+  [ "$(wc -l <e)" = 2 ] && ok "steps-$v-two-lines" || { bad "steps-$v-two-lines"; cat e; }
+  contains "steps-$v-names-flag" e "error: --steps:"
+done
+"$mty" run --steps 1k --mailbox 1k args.mty >o 2>e; check units-both 0 $?
+"$mty" dump --ast "$(dirname "$0")/../../examples/fib.mtyir" >o 2>e; check dump-ast-ir 64 $?
+contains dump-ast-ir-text e "--ast needs Mighty source"
+"$mty" help run >o 2>e; check help-run 0 $?
+contains help-run-usage o "usage: mty run [OPTIONS] FILE [--] [ARGS...]"
+contains help-run-allow o "--allow-read[=PATH,...]"
+"$mty" run --help >o2 2>e; check run-help 0 $?
+cmp -s o o2 && ok run-help-same || bad run-help-same
+"$mty" help bogus >o 2>e; check help-bogus 64 $?
+
+# Generated from the same table.
+"$mty" completions bash >c.bash 2>e; check completions-bash 0 $?
+bash -n c.bash && ok completions-bash-syntax || bad completions-bash-syntax
+contains completions-bash-flag c.bash "--allow-read"
+bash -c 'source c.bash; COMP_WORDS=(mty run --allow-r); COMP_CWORD=2; _mty; echo "${COMPREPLY[@]}"' >o 2>e
+same completions-bash-complete o "--allow-read"
+"$mty" completions zsh >c.zsh 2>e; check completions-zsh 0 $?
+contains completions-zsh-flag c.zsh "#compdef mty"
+if command -v zsh >/dev/null; then zsh -n c.zsh && ok completions-zsh-syntax || bad completions-zsh-syntax; fi
+"$mty" completions fish >o 2>e; check completions-fish 64 $?
+"$mty" man >mty.1 2>e; check man 0 $?
+contains man-th mty.1 ".TH MTY 1"
+contains man-flag mty.1 '\-\-allow\-read'
+if command -v groff >/dev/null; then
+  groff -man -Tutf8 -ww mty.1 >o 2>e && [ ! -s e ] && ok man-renders || { bad man-renders; cat e; }
+fi
+
+echo "$fails failure(s)"
+[ "$fails" = 0 ]
