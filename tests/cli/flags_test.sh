@@ -126,6 +126,12 @@ same stdin-out o "from stdin"
 printf 'fn main() {\n  let x: = 1\n}\n' | "$mty" run - >o 2>e; check stdin-error 1 $?
 contains stdin-error-name e "<stdin>:2:"
 
+# log and eprint keep their order on one pipe (stdout is buffered, and
+# flushed before each stderr write).
+printf 'fn main() {\n  log("one")\n  eprint("two")\n  log("three")\n  eprint("four")\n}\n' >ord.mty
+"$mty" run ord.mty 2>&1 | cat >o
+same order-on-one-pipe o "$(printf 'one\ntwothree\nfour')"
+
 # Usage: one line naming the word, then the command's usage line.
 "$mty" rnu args.mty >o 2>e; check unknown-command 64 $?
 contains unknown-command-text e "error: unknown command 'rnu'; did you mean 'run'?"
