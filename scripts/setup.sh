@@ -6,6 +6,7 @@ PACKAGES=(
   build-essential cmake ninja-build
   pkg-config         # scripts/package_test.sh: building examples/embed against mty.pc
   libabsl-dev        # Abseil: containers, Status, strings
+  nlohmann-json3-dev # JSON output of the command line (--stats=json)
   libboost-dev       # Boost.Container
   libgtest-dev libgmock-dev  # GoogleTest + GoogleMock
   libbenchmark-dev   # Google Benchmark

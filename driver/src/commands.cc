@@ -76,6 +76,13 @@ CommandSpec Run() {
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   c.options.push_back(Flag("trace", 0, "Report each denied effect on stderr"));
+  c.options.push_back({"stats",
+                       0,
+                       ValueKind::kOptional,
+                       "FORMAT",
+                       "After the run, print its usage on stderr: steps, estimated and real "
+                       "bytes, output, wall and CPU time, agents (text, or json: one object)",
+                       {"text", "json"}});
   return c;
 }
 

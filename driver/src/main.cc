@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "input.h"
 #include "mty/mty.h"
+#include "nlohmann/json.hpp"
 
 namespace {
 
@@ -235,13 +236,44 @@ void WarnEmptyIntersections(const mty::Policy& flags, const mty::Policy& manifes
   }
 }
 
+// `--stats`: the run's usage (docs/cli.md), one line of text or one JSON
+// object, on stderr after the report.
+std::string Stats(const mty::RunResult& r, bool json) {
+  if (json) {
+    nlohmann::json j = {{"outcome", mty::ir::OutcomeName(r.outcome)},
+                        {"exit_code", r.exit_code},
+                        {"steps", r.steps_used},
+                        {"memory_bytes", r.mem_used},
+                        {"heap_peak_bytes", r.heap_peak},
+                        {"output_bytes", r.output_bytes},
+                        {"wall_ns", r.wall_ns},
+                        {"cpu_ns", r.cpu_ns},
+                        {"agents_spawned", r.agents_spawned}};
+    if (r.breach) {
+      j["breach"] = {{"limit", r.breach->Key()}, {"sandbox", r.sandbox()}};
+    }
+    return j.dump() + "\n";
+  }
+  return absl::StrCat("mty: stats: ", r.steps_used, " steps, ", r.mem_used, " B estimated, ",
+                      r.heap_peak, " B real peak, ", r.output_bytes, " B output, wall ",
+                      absl::StrFormat("%.3f", r.wall_ns / 1e6), " ms, cpu ",
+                      absl::StrFormat("%.3f", r.cpu_ns / 1e6), " ms, ", r.agents_spawned,
+                      " agents\n");
+}
+
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
   mty::Policy policy;
   if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
   std::optional<mty::Policy> manifest;
   if (int rc = LoadManifestFile(f.Last("manifest").value_or(""), &manifest); rc != 0) return rc;
+  // Steps and output are counted only under some limit: --stats sets the
+  // largest one where none is given, so that they are counted.
+  std::optional<std::string> stats = f.Last("stats");
   const mty::Policy flags = policy;
+  if (stats)
+    for (mty::LimitId id : {mty::LimitId::kSteps, mty::LimitId::kOutput})
+      if (!policy.limits.Get(id)) policy.limits.Set(id, mty::ir::kMaxQuantity);
   const std::string manifest_path = f.Last("manifest").value_or("");
   if (manifest) {
     policy = mty::Policy::Intersect(policy, *manifest);
@@ -282,6 +314,7 @@ int RunCommand(const ParsedCommand& f) {
   if (interrupted) r.message = "interrupted (Ctrl-C)";
   std::string report = r.Report();
   // The report too gives up on a stderr nobody drains (after 500 ms).
+  if (stats) report += Stats(r, *stats == "json");
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
   if (interrupted) return 130;
   return r.exit_code;

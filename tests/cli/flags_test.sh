@@ -152,6 +152,43 @@ contains help-run-allow o "--allow-read[=PATH,...]"
 cmp -s o o2 && ok run-help-same || bad run-help-same
 "$mty" help bogus >o 2>e; check help-bogus 64 $?
 
+# --stats: one line of text, or one JSON object (parsed here) after the report.
+cat >agents.mty <<'MTY'
+agent Echo(id) {
+    on Ping(n) -> n + id
+}
+fn main() -> I64 {
+    let a = spawn Echo(1)
+    let b = spawn Echo(2)
+    log(format!("{}", a?Ping(1) + b?Ping(2)))
+    0
+}
+MTY
+"$mty" run --stats agents.mty >o 2>e; check stats-text 0 $?
+same stats-text-out o "6"
+contains stats-text-line e "mty: stats: "
+contains stats-text-agents e " 2 agents"
+"$mty" run --stats=json agents.mty >o 2>e; check stats-json 0 $?
+python3 - e <<'PY' && ok stats-json-fields || bad stats-json-fields
+import json, sys
+j = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+assert j["outcome"] == "ok" and j["exit_code"] == 0, j
+assert j["agents_spawned"] == 2 and j["steps"] > 0 and j["output_bytes"] == 2, j
+assert j["heap_peak_bytes"] > 0 and j["memory_bytes"] > 0 and j["wall_ns"] > 0 and j["cpu_ns"] > 0, j
+assert "breach" not in j, j
+PY
+"$mty" run --stats=json --steps 10 agents.mty >o 2>e; check stats-json-breach 3 $?
+python3 - e <<'PY' && ok stats-json-breach-fields || bad stats-json-breach-fields
+import json, sys
+lines = open(sys.argv[1]).read().strip().splitlines()
+assert lines[0].startswith("trap MT5009: step budget exceeded"), lines
+j = json.loads(lines[-1])
+assert j["outcome"] == "budget exceeded" and j["exit_code"] == 3, j
+assert j["breach"] == {"limit": "steps", "sandbox": ""} and j["steps"] >= 10, j
+PY
+"$mty" run --stats=xml agents.mty >o 2>e; check stats-bad-format 64 $?
+contains stats-bad-format-text e "error: --stats: expected text, json, got 'xml'"
+
 # Generated from the same table.
 "$mty" completions bash >c.bash 2>e; check completions-bash 0 $?
 bash -n c.bash && ok completions-bash-syntax || bad completions-bash-syntax
