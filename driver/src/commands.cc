@@ -42,6 +42,16 @@ CommandSpec Command(std::string name, std::string summary, std::string operand =
 
 constexpr char kProgram[] = "the program (.mty or .mtyir); - reads stdin";
 
+// Every command that compiles a program takes it.
+OptionSpec ErrorFormat() {
+  return {"error-format",
+          0,
+          ValueKind::kRequired,
+          "FORMAT",
+          "Compile errors as human (rustc style, the default) or json (one object per line)",
+          {"human", "json"}};
+}
+
 CommandSpec Run() {
   CommandSpec c =
       Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
@@ -73,6 +83,7 @@ CommandSpec Run() {
                                       "` grant); alone: all of them; repeatable"),
                          {}});
   c.options.push_back(Flag("allow-all", 'A', "Allow every file, host, variable and host family"));
+  c.options.push_back(ErrorFormat());
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   c.options.push_back(Flag("trace", 0, "Report each denied effect on stderr"));
@@ -95,12 +106,16 @@ CommandSpec Check() {
                        "FILE",
                        "Also report every effect call the manifest does not grant",
                        {}});
+  c.options.push_back(ErrorFormat());
   return c;
 }
 
 CommandSpec Caps() {
-  return Command("caps", "List the files, hosts, variables and host families a program can touch",
-                 "FILE", kProgram);
+  CommandSpec c =
+      Command("caps", "List the files, hosts, variables and host families a program can touch",
+              "FILE", kProgram);
+  c.options.push_back(ErrorFormat());
+  return c;
 }
 
 CommandSpec Dump() {
@@ -109,6 +124,7 @@ CommandSpec Dump() {
   c.options.push_back(Flag("ast", 0, "Print the parsed syntax tree (Mighty source only)"));
   c.options.push_back(Flag("ir", 0, "Print the canonical MtyIR text"));
   c.options.push_back(Flag("bytecode", 0, "Disassemble the bytecode"));
+  c.options.push_back(ErrorFormat());
   c.one_of = {"ast", "ir", "bytecode"};
   return c;
 }

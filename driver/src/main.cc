@@ -73,13 +73,40 @@ int ReadInput(const std::string& path, std::string* text) {
   return 0;
 }
 
+// How compile errors are printed (`--error-format`): rendered, rustc style,
+// or one JSON object per diagnostic and line. Set once, from the command.
+bool json_errors = false;
+
+// One diagnostic as a JSON line (docs/cli.md, Machine-readable output).
+std::string DiagnosticJson(const mty::Diagnostic& d) {
+  const char* severity = d.severity == mty::Diagnostic::Severity::kError     ? "error"
+                         : d.severity == mty::Diagnostic::Severity::kWarning ? "warning"
+                                                                             : "note";
+  nlohmann::json span = {{"file", d.file},
+                         {"line", d.line},
+                         {"column", d.column},
+                         {"end_line", d.end_line},
+                         {"end_column", d.end_column},
+                         {"primary", true}};
+  nlohmann::json j = {{"code", d.code},  {"severity", severity}, {"message", d.message},
+                      {"file", d.file},  {"line", d.line},       {"column", d.column},
+                      {"spans", {span}}, {"notes", d.notes}};
+  // Program text may hold any bytes: invalid UTF-8 is replaced, never fatal.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
 // Mighty source); returns an exit code on failure.
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
   if (int rc = ReadInput(path, &text); rc != 0) return rc;
-  auto p = mty::Program::FromFile(text, DisplayName(path));
+  std::vector<mty::Diagnostic> diagnostics;
+  auto p = mty::Program::FromFile(text, DisplayName(path), {nullptr, &diagnostics});
   if (!p.ok()) {
+    if (json_errors && !diagnostics.empty()) {
+      for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
+      return 1;
+    }
     std::string msg(p.status().message());
     std::cerr << msg << (msg.empty() || msg.back() != '\n' ? "\n" : "");
     return 1;
@@ -433,6 +460,7 @@ int main(int argc, char** argv) {
     std::cout << mty::driver::CommandHelp(*spec);
     return 0;
   }
+  json_errors = cmd->Last("error-format") == "json";
   const std::string& name = spec->name;
   if (name == "run") return RunCommand(*cmd);
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));

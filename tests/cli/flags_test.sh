@@ -189,6 +189,30 @@ PY
 "$mty" run --stats=xml agents.mty >o 2>e; check stats-bad-format 64 $?
 contains stats-bad-format-text e "error: --stats: expected text, json, got 'xml'"
 
+# --error-format=json: one JSON object per diagnostic and line, with spans.
+printf 'fn main() {\n    log(totl)\n    let s = foo(1)\n}\n' >bad.mty
+"$mty" check --error-format=json bad.mty >o 2>e; check error-json 1 $?
+python3 - e <<'PY' && ok error-json-fields || { bad error-json-fields; cat e; }
+import json, sys
+ds = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
+assert [d["code"] for d in ds] == ["MT1001", "MT1002"], ds
+a = ds[0]
+assert a["severity"] == "error" and a["file"] == "bad.mty" and (a["line"], a["column"]) == (2, 9), a
+assert "totl" in a["message"], a
+s = a["spans"][0]
+assert s["primary"] and (s["line"], s["column"]) == (2, 9) and s["end_line"] >= 2, s
+PY
+"$mty" run --error-format json bad.mty >o 2>e; check error-json-run 1 $?
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' e && ok error-json-run-parses || bad error-json-run-parses
+printf 'fn main() -> I64 {\n  ret 1\n}\n' >bad.mtyir
+"$mty" check --error-format=json bad.mtyir >o 2>e; check error-json-ir 1 $?
+python3 - e <<'PY' && ok error-json-ir-fields || { bad error-json-ir-fields; cat e; }
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+assert d["file"] == "bad.mtyir" and d["line"] == 2 and d["code"] == "", d
+PY
+"$mty" check --error-format=xml bad.mty >o 2>e; check error-format-bad 64 $?
+
 # Generated from the same table.
 "$mty" completions bash >c.bash 2>e; check completions-bash 0 $?
 bash -n c.bash && ok completions-bash-syntax || bad completions-bash-syntax

@@ -132,8 +132,10 @@ TEST(Args, UsageLinesAreOnePerCommand) {
   EXPECT_EQ(mty::driver::UsageLine(*FindCommand(Commands(), "run")),
             "usage: mty run [OPTIONS] FILE [--] [ARGS...]");
   EXPECT_EQ(mty::driver::UsageLine(*FindCommand(Commands(), "dump")),
-            "usage: mty dump --ast|--ir|--bytecode FILE");
-  EXPECT_EQ(mty::driver::UsageLine(*FindCommand(Commands(), "caps")), "usage: mty caps FILE");
+            "usage: mty dump --ast|--ir|--bytecode [OPTIONS] FILE");
+  EXPECT_EQ(mty::driver::UsageLine(*FindCommand(Commands(), "caps")),
+            "usage: mty caps [OPTIONS] FILE");
+  EXPECT_EQ(mty::driver::UsageLine(*FindCommand(Commands(), "man")), "usage: mty man");
 }
 
 TEST(Args, HelpCompletionsAndManPageListEveryOptionOfTheTable) {
