@@ -86,7 +86,19 @@ CommandSpec Run() {
   c.options.push_back(ErrorFormat());
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
-  c.options.push_back(Flag("trace", 0, "Report each denied effect on stderr"));
+  c.options.push_back({"trace",
+                       0,
+                       ValueKind::kOptional,
+                       "FORMAT",
+                       "Report denials as text lines, or (json) every event as a JSON line: "
+                       "denials, agent failures, restarts, escalations, the end",
+                       {"text", "json"}});
+  c.options.push_back({"trace-file",
+                       0,
+                       ValueKind::kRequired,
+                       "FILE",
+                       "Write the trace to FILE instead of stderr",
+                       {}});
   c.options.push_back({"stats",
                        0,
                        ValueKind::kOptional,

@@ -4,13 +4,16 @@
 // page) is one table, commands.cc; the limit and grant flags come from the
 // policy table, so they take the same keys and units as manifests and
 // sandbox entries.
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -33,6 +36,7 @@ namespace {
 constexpr int kExitUsage = 64;
 constexpr int kExitDataErr = 65;  // a malformed manifest
 constexpr int kExitNoInput = 66;
+constexpr int kExitCantCreate = 73;  // --trace-file cannot be written
 
 // A usage error: the message, then the command's usage line (exit 64).
 int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
@@ -73,6 +77,11 @@ int ReadInput(const std::string& path, std::string* text) {
   return 0;
 }
 
+// A JSON line; text from the program that is not UTF-8 is replaced.
+std::string Json(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 // How compile errors are printed (`--error-format`): rendered, rustc style,
 // or one JSON object per diagnostic and line. Set once, from the command.
 bool json_errors = false;
@@ -91,8 +100,7 @@ std::string DiagnosticJson(const mty::Diagnostic& d) {
   nlohmann::json j = {{"code", d.code},  {"severity", severity}, {"message", d.message},
                       {"file", d.file},  {"line", d.line},       {"column", d.column},
                       {"spans", {span}}, {"notes", d.notes}};
-  // Program text may hold any bytes: invalid UTF-8 is replaced, never fatal.
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return Json(j);
 }
 
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
@@ -288,6 +296,29 @@ std::string Stats(const mty::RunResult& r, bool json) {
                       " agents\n");
 }
 
+// `--trace=json`: one line per event (docs/cli.md).
+std::string EventJson(const mty::Event& e, const std::string& file) {
+  nlohmann::json j;
+  switch (e.kind) {
+    case mty::Event::Kind::kDenied:
+      j = {{"event", "denied"},  {"effect", e.effect},   {"family", e.family},
+           {"target", e.target}, {"sandbox", e.sandbox}, {"file", file},
+           {"line", e.line},     {"column", e.column}};
+      break;
+    case mty::Event::Kind::kAgentFailed:
+    case mty::Event::Kind::kRestarted:
+    case mty::Event::Kind::kEscalated:
+      j = {{"event", e.kind == mty::Event::Kind::kAgentFailed ? "agent_failed"
+                     : e.kind == mty::Event::Kind::kRestarted ? "restarted"
+                                                              : "escalated"},
+           {"agent", e.agent},
+           {"message", e.message}};
+      if (e.code != mty::TrapCode::kNone) j["code"] = mty::TrapText(e.code);
+      break;
+  }
+  return Json(j);
+}
+
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
   mty::Policy policy;
@@ -316,15 +347,43 @@ int RunCommand(const ParsedCommand& f) {
   opts.policy = std::move(policy);
   opts.args = f.program_args;
   opts.deny_is_trap = f.Has("deny-is-trap");
-  if (f.Has("trace"))
-    opts.on_trace = [](std::string_view s) { std::cerr << "trace: " << s << "\n"; };
+  // --trace: text lines (denials) or JSON lines (every event), on stderr or
+  // in --trace-file.
+  const std::optional<std::string> trace = f.Last("trace");
+  const bool trace_json = trace == "json";
+  int trace_fd = STDERR_FILENO;
+  struct FdCloser {
+    int fd = -1;
+    ~FdCloser() {
+      if (fd >= 0) close(fd);
+    }
+  } trace_file;
+  if (std::optional<std::string> path = f.Last("trace-file")) {
+    trace_file.fd = open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (trace_file.fd < 0) {
+      std::cerr << "error: cannot write " << *path << ": " << std::strerror(errno) << "\n";
+      return kExitCantCreate;
+    }
+    trace_fd = trace_file.fd;
+  }
+  auto emit = [trace_fd](std::string_view line) {
+    mty::WriteOutput(trace_fd, line, std::chrono::milliseconds(500));
+  };
+  if (trace && !trace_json)
+    opts.on_trace = [emit](std::string_view s) {
+      emit(absl::StrCat("trace: ", std::string(s), "\n"));
+    };
   // One hint per denied target, unless --quiet.
   std::set<std::pair<std::string, std::string>> hinted;
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
-  if (!f.Has("quiet"))
+  const bool hints = !f.Has("quiet");
+  if (hints || trace_json)
     opts.on_event = [&](const mty::Event& e) {
-      if (e.kind != mty::Event::Kind::kDenied || !hinted.emplace(e.family, e.target).second) return;
+      if (trace_json) emit(EventJson(e, display));
+      if (!hints || e.kind != mty::Event::Kind::kDenied ||
+          !hinted.emplace(e.family, e.target).second)
+        return;
       mty::WriteOutput(STDERR_FILENO, DenialHint(e, display, flags, manifest_path, manifest),
                        std::chrono::milliseconds(500));
     };
@@ -342,6 +401,14 @@ int RunCommand(const ParsedCommand& f) {
   std::string report = r.Report();
   // The report too gives up on a stderr nobody drains (after 500 ms).
   if (stats) report += Stats(r, *stats == "json");
+  if (trace_json) {
+    nlohmann::json end = {{"event", "end"},
+                          {"outcome", mty::ir::OutcomeName(r.outcome)},
+                          {"exit_code", interrupted ? 130 : r.exit_code}};
+    if (r.code != mty::TrapCode::kNone) end["code"] = mty::TrapText(r.code);
+    if (r.breach) end["breach"] = {{"limit", r.breach->Key()}, {"sandbox", r.sandbox()}};
+    emit(Json(end));
+  }
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
   if (interrupted) return 130;
   return r.exit_code;

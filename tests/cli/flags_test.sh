@@ -213,6 +213,54 @@ assert d["file"] == "bad.mtyir" and d["line"] == 2 and d["code"] == "", d
 PY
 "$mty" check --error-format=xml bad.mty >o 2>e; check error-format-bad 64 $?
 
+# --trace=json: one JSON line per event, parsed; --trace-file.
+cat >ev.mty <<'MTY'
+agent Worker(id) {
+    n = 0
+    on Boom() -> {
+        let zero = 0
+        n / zero
+    }
+    on Inc(by) -> {
+        n += by
+        n
+    }
+}
+supervisor S(strategy: one_for_one) {
+    child w = spawn Worker(1)
+    on_fail(w) { restart up_to 3 in 30s }
+}
+fn main() -> I64 {
+    let r = std.fs.read("/etc/hostname")
+    let s = spawn S()
+    let w = s.w
+    w!Boom()
+    w?Inc(2)
+}
+MTY
+"$mty" run --trace=json -q ev.mty >o 2>e; check trace-json 2 $?
+python3 - e <<'PY' && ok trace-json-events || { bad trace-json-events; cat e; }
+import json, sys
+evs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+kinds = [e["event"] for e in evs]
+assert kinds == ["denied", "agent_failed", "restarted", "end"], kinds
+d = evs[0]
+assert (d["effect"], d["family"], d["target"], d["file"], d["line"]) == (
+    "std.fs.read", "fs.read", "/etc/hostname", "ev.mty", 17), d
+assert d["sandbox"] == "", d
+f = evs[1]
+assert f["agent"] == "Worker#2" and f["code"] == "MT5003", f
+assert evs[-1] == {"event": "end", "outcome": "ok", "exit_code": 2}, evs[-1]
+PY
+"$mty" run --trace=json --trace-file tr.jsonl -q ev.mty >o 2>e; check trace-file 2 $?
+python3 -c 'import json,sys; assert [json.loads(l)["event"] for l in open(sys.argv[1])][-1] == "end"' tr.jsonl \
+  && ok trace-file-json || { bad trace-file-json; cat tr.jsonl; }
+lacks trace-file-not-stderr e '"event"'
+"$mty" run --trace --trace-file tr.txt -q ev.mty >o 2>e
+contains trace-file-text tr.txt "trace: MT5015 denied std.fs.read /etc/hostname (fs.read)"
+"$mty" run --trace=json --trace-file "$tmp/no/such/dir/t" ev.mty >o 2>e; check trace-file-unwritable 73 $?
+contains trace-file-unwritable-text e "error: cannot write"
+
 # Generated from the same table.
 "$mty" completions bash >c.bash 2>e; check completions-bash 0 $?
 bash -n c.bash && ok completions-bash-syntax || bad completions-bash-syntax
