@@ -30,6 +30,12 @@ OptionSpec Flag(std::string name, char short_name, std::string help) {
   return {std::move(name), short_name, ValueKind::kNone, "", std::move(help), {}};
 }
 
+// An option with a value (`kind`: kRequired or kOptional), `choices` when fixed.
+OptionSpec Valued(std::string name, ValueKind kind, std::string value_name, std::string help,
+                  std::vector<std::string> choices = {}) {
+  return {std::move(name), 0, kind, std::move(value_name), std::move(help), std::move(choices)};
+}
+
 CommandSpec Command(std::string name, std::string summary, std::string operand = "",
                     std::string operand_help = "") {
   CommandSpec c;
@@ -86,26 +92,16 @@ CommandSpec Run() {
   c.options.push_back(ErrorFormat());
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
-  c.options.push_back({"trace",
-                       0,
-                       ValueKind::kOptional,
-                       "FORMAT",
-                       "Report denials as text lines, or (json) every event as a JSON line: "
-                       "denials, agent failures, restarts, escalations, the end",
-                       {"text", "json"}});
-  c.options.push_back({"trace-file",
-                       0,
-                       ValueKind::kRequired,
-                       "FILE",
-                       "Write the trace to FILE instead of stderr",
-                       {}});
-  c.options.push_back({"stats",
-                       0,
-                       ValueKind::kOptional,
-                       "FORMAT",
-                       "After the run, print its usage on stderr: steps, estimated and real "
-                       "bytes, output, wall and CPU time, agents (text, or json: one object)",
-                       {"text", "json"}});
+  c.options.push_back(Valued("trace", ValueKind::kOptional, "FORMAT",
+                             "Report denials as text lines, or (json) every event as a JSON line: "
+                             "denials, agent failures, restarts, escalations, the end",
+                             {"text", "json"}));
+  c.options.push_back(Valued("trace-file", ValueKind::kRequired, "FILE",
+                             "Write the trace to FILE instead of stderr"));
+  c.options.push_back(Valued("stats", ValueKind::kOptional, "FORMAT",
+                             "After the run, print its usage on stderr: steps, estimated and real "
+                             "bytes, output, wall and CPU time, agents (text, or json: one object)",
+                             {"text", "json"}));
   return c;
 }
 
