@@ -188,9 +188,7 @@ absl::StatusOr<uint64_t> ParseLimitValue(LimitId id, std::string_view text) {
   const LimitInfo& l = Limit(id);
   absl::StatusOr<uint64_t> v = ParseQuantity(l.unit, text);
   if (!v.ok())
-    return absl::Status(
-        v.status().code(),
-        absl::StrCat("`", l.key, "` needs ", UnitExpectation(l.unit), ": ", v.status().message()));
+    return absl::Status(v.status().code(), absl::StrCat("`", l.key, "`: ", v.status().message()));
   if (absl::Status s = CheckLimitValue(id, *v); !s.ok()) return s;
   return *v;
 }

@@ -157,7 +157,7 @@ lacks steps-zero-nothing-runs "$tmp/o" "fib(15)"
 "$mty" run --steps 1k "$fib" >"$tmp/o" 2>&1; check steps-1k 3 $?
 contains steps-1k-text "$tmp/o" "step budget exceeded: 1000 steps"
 "$mty" run --mailbox 1KiB "$fib" >"$tmp/o" 2>&1; check mailbox-kib 64 $?
-contains mailbox-kib-text "$tmp/o" 'error: --mailbox: `mailbox` needs a count'
+contains mailbox-kib-text "$tmp/o" 'error: --mailbox: `mailbox`: malformed quantity '"'"'1KiB'"'"': a count such as 1000 or 10k takes k M G'
 "$mty" run --cpu bogus "$fib" >"$tmp/o" 2>&1; check cpu-bogus 64 $?
 contains cpu-bogus-text "$tmp/o" "error: --cpu:"
 lacks cpu-bogus-nothing-runs "$tmp/o" "fib(15)"
@@ -176,7 +176,7 @@ for spec in "steps 99999999999999999999" "steps 18446744073709551617" "steps 461
             "wall 999999999999h" "cpu 18446744073709551615ns" "wall 5124096h"; do
   flag="${spec%% *}"; value="${spec#* }"
   "$mty" run "--$flag" "$value" "$fib" >"$tmp/o" 2>&1; check "range-$flag-$value" 64 $?
-  contains "range-$flag-$value-text" "$tmp/o" "error: --$flag: \`$flag\` needs"
+  contains "range-$flag-$value-text" "$tmp/o" "error: --$flag: \`$flag\`: "
   contains "range-$flag-$value-why" "$tmp/o" "'$value' is out of range"
   lacks "range-$flag-$value-nothing-runs" "$tmp/o" "fib(15)"
 done

@@ -117,7 +117,7 @@ TEST(PolicyTable, EveryUnitRefusesValuesBeyondItsRange) {
                                                  : "99999999999999999999";
     absl::StatusOr<uint64_t> v = ParseLimitValue(l.id, text);
     ASSERT_FALSE(v.ok()) << l.key;
-    EXPECT_TRUE(absl::StartsWith(v.status().message(), absl::StrCat("`", l.key, "` needs ")))
+    EXPECT_TRUE(absl::StartsWith(v.status().message(), absl::StrCat("`", l.key, "`: ")))
         << v.status();
     EXPECT_TRUE(absl::EndsWith(v.status().message(), absl::StrCat("'", text, "' is out of range")))
         << v.status();
