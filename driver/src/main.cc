@@ -373,17 +373,28 @@ int RunCommand(const ParsedCommand& f) {
     opts.on_trace = [emit](std::string_view s) {
       emit(absl::StrCat("trace: ", std::string(s), "\n"));
     };
-  // One hint per denied target, unless --quiet.
+  // One hint per denied target, unless --quiet; at most kMaxHints distinct
+  // targets, so that a program denied millions of computed paths can grow
+  // neither mty's memory (outside its budget) nor stderr without bound.
+  constexpr size_t kMaxHints = 20;
   std::set<std::pair<std::string, std::string>> hinted;
+  bool hints_capped = false;
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
   const bool hints = !f.Has("quiet");
   if (hints || trace_json)
     opts.on_event = [&](const mty::Event& e) {
       if (trace_json) emit(EventJson(e, display));
-      if (!hints || e.kind != mty::Event::Kind::kDenied ||
-          !hinted.emplace(e.family, e.target).second)
+      if (!hints || e.kind != mty::Event::Kind::kDenied || hints_capped) return;
+      if (hinted.size() == kMaxHints && !hinted.count({e.family, e.target})) {
+        hints_capped = true;
+        mty::WriteOutput(STDERR_FILENO,
+                         absl::StrCat("mty: more than ", kMaxHints,
+                                      " denied targets: no more hints (--trace lists them all)\n"),
+                         std::chrono::milliseconds(500));
         return;
+      }
+      if (!hinted.emplace(e.family, e.target).second) return;
       mty::WriteOutput(STDERR_FILENO, DenialHint(e, display, flags, manifest_path, manifest),
                        std::chrono::milliseconds(500));
     };

@@ -92,6 +92,23 @@ lacks hint-not-on-stdout o "mty: denied"
 [ -s e ] && { bad "quiet: stderr not empty"; cat e; } || ok quiet
 "$mty" run -q read.mty other/c.txt >o 2>e
 [ -s e ] && { bad "quiet-short"; cat e; } || ok quiet-short
+# A program denied 100 000 computed paths: at most 20 hint lines, then
+# one line saying so; mty's own memory stays small (hints are not budgeted).
+cat >many.mty <<'MTY'
+fn main() -> I64 {
+    let mut n = 0
+    for i in 0..100000 {
+        if std.fs.exists(format!("nope/{}", i)).is_err() { n += 1 }
+    }
+    log(format!("{}", n))
+    0
+}
+MTY
+/usr/bin/time -f '%M' -o rss "$mty" run many.mty >o 2>e; check many-denials 0 $?
+same many-denials-out o "100000"
+[ "$(grep -c '^mty: denied' e)" = 20 ] && ok many-denials-capped || { bad many-denials-capped; head -3 e; }
+contains many-denials-note e "mty: more than 20 denied targets: no more hints"
+[ "$(cat rss)" -lt 32768 ] && ok many-denials-rss || bad "many-denials-rss: $(cat rss) KiB"
 # A target with control characters is escaped in the hint.
 "$mty" run read.mty "$(printf 'x\033[2Jy')" >o 2>e
 contains hint-escaped e 'std.fs.read("x\x1b[2Jy")'
