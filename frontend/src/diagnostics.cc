@@ -29,8 +29,15 @@ std::string_view SourceFile::Line(uint32_t n) const {
   return line;
 }
 
-void Diagnostics::Error(std::string code, Loc loc, std::string message, std::string help) {
-  list_.push_back(Diagnostic{std::move(code), std::move(message), loc, std::move(help)});
+Diagnostic& Diagnostics::Error(std::string code, Loc loc, std::string message, std::string help) {
+  ++errors_;
+  return list_.emplace_back(Diagnostic{
+      Severity::kError, std::move(code), std::move(message), loc, std::move(help), {}, {}});
+}
+
+Diagnostic& Diagnostics::Warning(std::string code, Loc loc, std::string message, std::string help) {
+  return list_.emplace_back(Diagnostic{
+      Severity::kWarning, std::move(code), std::move(message), loc, std::move(help), {}, {}});
 }
 
 namespace {
@@ -103,7 +110,8 @@ std::string Shown(std::string_view line, uint32_t col = 0, std::string* pad = nu
 }  // namespace
 
 std::string RenderOne(const SourceFile& file, const Diagnostic& d) {
-  std::string out = "error[" + d.code + "]: " + Shown(d.message) + "\n";
+  std::string out = std::string(d.severity == Severity::kError ? "error[" : "warning[") + d.code +
+                    "]: " + Shown(d.message) + "\n";
   if (d.loc.line == 0) {
     out += " --> " + file.name + "\n";
     if (!d.help.empty()) out += "  = help: " + Shown(d.help) + "\n";
@@ -133,9 +141,11 @@ std::string Diagnostics::Render(const SourceFile& file) const {
   });
   std::string out;
   for (const Diagnostic& d : sorted) out += RenderOne(file, d) + "\n";
-  out += "error: aborting due to ";
-  out += list_.size() == 1 ? "1 previous error" : std::to_string(list_.size()) + " previous errors";
-  out += "\n";
+  if (errors_ > 0) {
+    out += "error: aborting due to ";
+    out += errors_ == 1 ? "1 previous error" : std::to_string(errors_) + " previous errors";
+    out += "\n";
+  }
   return out;
 }
 
