@@ -6,6 +6,7 @@ PACKAGES=(
   build-essential cmake ninja-build
   pkg-config         # scripts/package_test.sh: building examples/embed against mty.pc
   libabsl-dev        # Abseil: containers, Status, strings
+  libicu-dev         # ICU: Unicode properties and case mappings (char and Str methods)
   nlohmann-json3-dev # JSON output of the command line (--stats=json)
   libboost-dev       # Boost.Container
   libgtest-dev libgmock-dev  # GoogleTest + GoogleMock

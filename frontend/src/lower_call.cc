@@ -346,9 +346,26 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
         r.kind = Rvalue::Kind::kMapInit;
         return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
       }
-      if ((tn == "String" || tn == "Str") && (name == "new" || name == "from")) {
+      if ((tn == "String" || tn == "Str") &&
+          (name == "new" || name == "from" || name == "with_capacity")) {
         if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
+        for (const ExprPtr& a : e.args) LowerExpr(*a);  // with_capacity(n): n is evaluated
         return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
+      }
+      if (tn == "char" || tn == "Char") {
+        // char::from_u32(i), char::from_digit(d, radix): the builtins
+        // char_<name> of the table.
+        if (const ir::BuiltinFnInfo* b = ir::FindBuiltinFn(absl::StrCat("char_", name))) {
+          if (static_cast<int>(e.args.size()) < b->min || static_cast<int>(e.args.size()) > b->max) {
+            Error("MT2001", e.loc,
+                  absl::StrCat("function `char::", name, "` takes ", b->min, " argument(s), given ",
+                               e.args.size()));
+            return Unit();
+          }
+          std::vector<Operand> ops = LowerArgs(e.args);
+          return Emit(CallBuiltin(b->name, std::move(ops)),
+                      Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
+        }
       }
       if (IsUpper(tn)) {
         Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"));

@@ -78,6 +78,9 @@ bool ReceiverFree(ir::ResultShape s) {
     case S::kStr:
     case S::kOptInt:
     case S::kOptChar:
+    case S::kChar:
+    case S::kOptStr:
+    case S::kArrayIntChar:
     case S::kArrayStr:
     case S::kArrayChar:
     case S::kArrayInt:
@@ -148,6 +151,10 @@ TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& ar
     case S::kResultFloatStr: return Ty::Adt("Result", {Ty::Make(TK::kFloat), Ty::Make(TK::kStr)});
     case S::kResultElemArg:
       return Ty::Adt("Result", {rt->Arg(0), args.empty() ? Ty::Unknown() : args[0]});
+    case S::kChar: return Ty::Make(TK::kChar);
+    case S::kOptStr: return opt(Ty::Make(TK::kStr));
+    case S::kArrayIntChar:
+      return arr(Ty::With(TK::kTuple, {Ty::Make(TK::kInt), Ty::Make(TK::kChar)}));
   }
   return Ty::Unknown();
 }

@@ -109,4 +109,22 @@ CallStatus BuiltinMethod(Ctx& cx, Value& recv, const ir::MethodInfo& row, std::v
                          Value& out, int64_t* est_delta);
 std::string KindName(const Module& m, const Value& v);
 
+// Some(*some) or None (some == nullptr); *est is its size estimate, for
+// the caller to charge.
+Value MakeOption(const Value* some, uint64_t* est);
+// v as an Int, else a trap MT5016 (false).
+bool NeedInt(Ctx& cx, const Value& v, int64_t* out);
+// The library methods of methods_lib.cc, for what methods.cc does not
+// implement itself (kUnknown when neither does).
+CallStatus CharMethod(Ctx& cx, const Value& recv, ir::MethodName id, std::vector<Value>& args,
+                      Value& out);
+CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value>& args,
+                        Value& out);
+CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Value>& args,
+                          Value& out);
+CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                        Value& out, int64_t* delta);
+// char::from_u32 and char::from_digit.
+CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
+
 }  // namespace mty::interp

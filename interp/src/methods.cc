@@ -14,6 +14,7 @@
 #include "mty/ir/policy.h"
 #include "mty/ir/utf8.h"
 #include "search.h"
+#include "unicode.h"
 
 namespace mty::interp {
 
@@ -122,10 +123,8 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     out = std::move(arr);
     return CallStatus::kOk;
   }
-  return CallStatus::kUnknown;
+  return CharFromFn(cx, id, args, out);
 }
-
-namespace {
 
 using N = ir::MethodName;
 
@@ -151,6 +150,8 @@ bool NeedInt(Ctx& cx, const Value& v, int64_t* out) {
   *out = v.i();
   return true;
 }
+
+namespace {
 
 // Comparing `x` with each element (contains, index_of).
 uint64_t CompareAll(const std::vector<Value>& items, const Value& x) {
@@ -200,10 +201,17 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   auto* so = static_cast<StrObj*>(recv.h());
   const std::string& s = so->s;
   const uint64_t n = s.size();
+  // A Str argument; a Char one stands for its text (`s.find('x')`).
+  std::string char_text[2];
   auto str_arg = [&](size_t i, const std::string** p) {
+    if (args[i].Is(Tag::kChar)) {
+      ir::AppendUtf8(char_text[i], static_cast<uint32_t>(args[i].i()));
+      *p = &char_text[i];
+      return true;
+    }
     if (!args[i].Is(Tag::kStr))
       return cx.Trap(TrapCode::kType,
-                     absl::StrCat("expected Str, found ", KindName(cx.m, args[i])));
+                     absl::StrCat("expected Str or Char, found ", KindName(cx.m, args[i])));
     *p = &static_cast<StrObj*>(args[i].h())->s;
     return true;
   };
@@ -239,14 +247,28 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     out = Value::Bool(r);
     return Ok();
   }
-  if (id == N::kToUpper || id == N::kToLower) {
+  if (id == N::kToUpper || id == N::kToLower || id == N::kToUppercase ||
+      id == N::kToLowercase) {
+    // Unicode's full case mapping (unicode.h); an ASCII string byte by byte.
+    const bool upper = id == N::kToUpper || id == N::kToUppercase;
     if (!cx.Work(2 * n)) return Fail();
     MTY_WORK(2 * n);
-    std::string r = s;
-    for (char& c : r)
-      if (static_cast<unsigned char>(c) < 0x80)
-        c = id == N::kToUpper ? static_cast<char>(std::toupper(c))
-                              : static_cast<char>(std::tolower(c));
+    std::string r;
+    if (ascii()) {
+      r = s;
+      for (char& c : r)
+        c = upper ? static_cast<char>(std::toupper(c)) : static_cast<char>(std::tolower(c));
+    } else {
+      r.reserve(n);
+      if (upper)
+        unicode::AppendUpper(s, &r);
+      else
+        unicode::AppendLower(s, &r);
+      if (r.size() > n) {  // a mapping that grew (ß -> SS): the extra bytes written
+        if (!cx.Work(r.size() - n)) return Fail();
+        MTY_WORK(r.size() - n);
+      }
+    }
     return new_str(std::move(r));
   }
   if (id == N::kTrim || id == N::kTrimStart || id == N::kTrimEnd) {
@@ -513,7 +535,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     out = std::move(v);
     return Ok();
   }
-  return CallStatus::kUnknown;
+  return StrMethodLib(cx, recv, id, args, out, delta);
 }
 
 CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
@@ -1037,8 +1059,9 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       out = Value::Int(r);
       return Ok();
     }
-    return CallStatus::kUnknown;
+    return IntMethodLib(cx, x, id, args, out);
   }
+  if (recv.Is(Tag::kChar)) return CharMethod(cx, recv, id, args, out);
   if (recv.Is(Tag::kFloat)) {
     double x = recv.f();
     if (id == N::kSqrt)
@@ -1066,7 +1089,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
                          : id == N::kMax ? std::fmax(x, y)
                                          : std::pow(x, y));
     } else
-      return CallStatus::kUnknown;
+      return FloatMethodLib(cx, x, id, args, out);
     return Ok();
   }
   if (recv.Is(Tag::kDuration) && (id == N::kAsMillis || id == N::kAsSecs || id == N::kAsNanos)) {

@@ -61,6 +61,9 @@ enum class ResultShape : uint8_t {
   kResultIntStr,    // Result[I64, Str]
   kResultFloatStr,  // Result[F64, Str]
   kResultElemArg,   // Result[the receiver's value, the first argument's type]
+  kChar,            // Char
+  kOptStr,          // Option[Str]
+  kArrayIntChar,    // [(I64, Char)]
 };
 
 // Every method name (of built-in values and of the prelude), once.
