@@ -122,6 +122,36 @@ TEST(WorkCharges, OneStepPlusOnePer64UnitsTouched) {
   EXPECT_EQ(extra("u.repeat(32)", "u.repeat(1)"), 1u);
 }
 
+TEST(WorkCharges, LibraryStrMethodsChargeTheirWork) {
+  // The issue-16 string methods charge the bytes they touch, as split and
+  // to_upper do (cost.h): a 64000-byte receiver against a 1-byte one.
+  const std::string setup =
+      "    let s = \"a \".repeat(32000)\n    let u = \"a\"\n"
+      "    let w = \"\\u{e9} \".repeat(16000)\n    let x = \"\\u{e9}\"";
+  auto extra = [&](const std::string& big, const std::string& tiny) {
+    return StepsOf(setup, "    let r = " + big) - StepsOf(setup, "    let r = " + tiny);
+  };
+  // split_whitespace and char_indices: the scan, the copies, the pieces.
+  EXPECT_EQ(extra("s.split_whitespace()", "u.split_whitespace()"), 3 * 64000 / 64);
+  EXPECT_EQ(extra("s.char_indices()", "u.char_indices()"), 3 * 64000 / 64);
+  // A non-ASCII to_upper: read and written, as the ASCII one.
+  EXPECT_EQ(extra("w.to_upper()", "x.to_upper()"), 2 * 48000 / 64 - 2 * 2 / 64);
+  // strip_prefix: the prefix compared, the rest copied.
+  EXPECT_EQ(extra("s.strip_prefix(\"a\")", "u.strip_prefix(\"a\")"), (64000 - 1) / 64);
+  // Char and Int methods are constant work.
+  EXPECT_EQ(extra("'a'.is_alphabetic()", "'a'.is_ascii()"), 0u);
+  EXPECT_EQ(extra("7.checked_pow(62)", "7.checked_add(1)"), 0u);
+}
+
+TEST(WorkCharges, LibraryStrEditsChargeTheShift) {
+  // insert at the front shifts every byte; at the end, none.
+  const std::string setup = "    let mut s = \"a\".repeat(64000)";
+  EXPECT_EQ(StepsOf(setup, "    s.insert(0, 'b')") - StepsOf(setup, "    s.insert(64000, 'b')"),
+            64000u / 64);
+  EXPECT_EQ(StepsOf(setup, "    s.remove(0)") - StepsOf(setup, "    s.remove(63999)"),
+            64000u / 64 - 1u / 64);
+}
+
 TEST(WorkCharges, SameChargeOnEveryRun) {
   const std::string src =
       "fn main() {\n  let s = \"xy\".repeat(50000)\n  let mut a = s.split(\"y\")\n  a.sort()\n"
