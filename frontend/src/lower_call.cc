@@ -376,7 +376,6 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     }
   }
   // A method on a value.
-  bool builtin_mut = MethodMutates(name);
   // Decide whether a user method takes &mut self, to check mutability.
   Place place;
   TyP rty;
@@ -389,6 +388,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     if (const LocalInfo* li = FindLocal(recv.segs[0].name)) peek = li->ty;
   TyP base = peek;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  const bool builtin_mut = MethodMutates(name, base.get());
   if (base->Is(Ty::Kind::kAdt)) {
     auto m = g_.methods.find(base->name);
     if (m != g_.methods.end() && m->second.count(name)) {
@@ -398,7 +398,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   }
   bool is_prelude = IsPreludeCall(*peek, name);
   Val rv =
-      Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut && !is_prelude : user_mut, e.loc);
+      Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut : user_mut, e.loc);
   base = rty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
@@ -469,7 +469,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
     for (Operand& o : ops) all.push_back(std::move(o));
     Val v = CallPrelude(name, std::move(all), result);
-    if (MethodMutates(name)) {
+    if (MethodMutates(name, base.get())) {
       // sort_by returns the sorted array; write it back to the receiver
       // (through a `&mut` reference when the receiver is one).
       Place dst = place;

@@ -166,8 +166,9 @@ bool IsKnownMethod(const Ty& receiver, const std::string& name);
 // Whether the call runs the prelude's Mighty version (`__mty_<name>`): the
 // name is a prelude method and the receiver has no native one.
 bool IsPreludeCall(const Ty& receiver, const std::string& name);
-// Whether a method of this name writes its receiver (any receiver kind).
-bool MethodMutates(const std::string& name);
+// Whether the method writes its receiver: the row of the receiver's kind
+// when it has one, else whether any row of that name does.
+bool MethodMutates(const std::string& name, const Ty* receiver = nullptr);
 // The static result type of a builtin method call.
 TyP MethodResult(const TyP& receiver, const std::string& name, const std::vector<TyP>& args);
 // Whether `as NAME` is a supported cast target.

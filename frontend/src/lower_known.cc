@@ -55,9 +55,13 @@ bool IsPreludeCall(const Ty& receiver, const std::string& name) {
   return ir::FindPreludeMethod(recv, *id) != nullptr;
 }
 
-bool MethodMutates(const std::string& name) {
+bool MethodMutates(const std::string& name, const Ty* receiver) {
   std::optional<ir::MethodName> id = ir::FindMethodName(name);
   if (!id) return false;
+  if (std::optional<ir::Recv> recv = receiver ? RecvOf(*receiver) : std::nullopt) {
+    if (const ir::MethodInfo* m = ir::FindMethod(*recv, *id)) return m->mutates;
+    if (const ir::PreludeInfo* p = ir::FindPreludeMethod(*recv, *id)) return p->mutates;
+  }
   for (const ir::MethodInfo& m : ir::kMethods)
     if (m.name == *id && m.mutates) return true;
   for (const ir::PreludeInfo& p : ir::kPreludeMethods)
@@ -155,6 +159,9 @@ TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& ar
     case S::kOptStr: return opt(Ty::Make(TK::kStr));
     case S::kArrayIntChar:
       return arr(Ty::With(TK::kTuple, {Ty::Make(TK::kInt), Ty::Make(TK::kChar)}));
+    case S::kValue: return rt->Arg(1);
+    case S::kOptErr: return opt(rt->Arg(1));
+    case S::kArrayPair: return arr(Ty::With(TK::kTuple, {rt->Arg(0), rt->Arg(1)}));
   }
   return Ty::Unknown();
 }

@@ -63,6 +63,103 @@ fn __mty_unwrap_or_else(r, f) {
 }
 
 fn __mty_filter(r, f) {
+  if __type_name(r) == "Option" {
+    return match r {
+      Option::Some(x) => if f(x) { Option::Some(x) } else { Option::None },
+      _ => Option::None,
+    }
+  }
+  let mut out = []
+  for x in r {
+    if f(x) { out.push(x) }
+  }
+  out
+}
+
+fn __mty_or_else(r, f) {
+  if __type_name(r) == "Option" {
+    return match r {
+      Option::Some(x) => Option::Some(x),
+      _ => f(),
+    }
+  }
+  match r {
+    Result::Ok(x) => Result::Ok(x),
+    Result::Err(e) => f(e),
+  }
+}
+
+fn __mty_is_some_and(r, f) {
+  match r {
+    Option::Some(x) => f(x),
+    _ => false,
+  }
+}
+
+fn __mty_is_none_or(r, f) {
+  match r {
+    Option::Some(x) => f(x),
+    _ => true,
+  }
+}
+
+fn __mty_is_ok_and(r, f) {
+  match r {
+    Result::Ok(x) => f(x),
+    _ => false,
+  }
+}
+
+fn __mty_is_err_and(r, f) {
+  match r {
+    Result::Err(e) => f(e),
+    _ => false,
+  }
+}
+
+fn __mty_map_or(r, d, f) {
+  if __type_name(r) == "Option" {
+    return match r {
+      Option::Some(x) => f(x),
+      _ => d,
+    }
+  }
+  match r {
+    Result::Ok(x) => f(x),
+    _ => d,
+  }
+}
+
+fn __mty_map_or_else(r, d, f) {
+  if __type_name(r) == "Option" {
+    return match r {
+      Option::Some(x) => f(x),
+      _ => d(),
+    }
+  }
+  match r {
+    Result::Ok(x) => f(x),
+    Result::Err(e) => d(e),
+  }
+}
+
+fn __mty_ok_or_else(r, f) {
+  match r {
+    Option::Some(x) => Result::Ok(x),
+    _ => Result::Err(f()),
+  }
+}
+
+fn __mty_retain(r, f) {
+  // The elements (an array) or the entries (a map: f(key, value)) for
+  // which f is true, in their order; written back to the receiver.
+  if __type_name(r) == "Map" {
+    let mut kept = Map.new()
+    for (k, v) in r {
+      if f(k, v) { kept.insert(k, v) }
+    }
+    return kept
+  }
   let mut out = []
   for x in r {
     if f(x) { out.push(x) }

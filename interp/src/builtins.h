@@ -124,6 +124,10 @@ CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Valu
                           Value& out);
 CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
                         Value& out, int64_t* delta);
+CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                           Value& out, int64_t* delta);
+CallStatus MapMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                        Value& out);
 // char::from_u32 and char::from_digit.
 CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 

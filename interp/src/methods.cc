@@ -959,11 +959,11 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     out = std::move(v);
     return Ok();
   }
-  return CallStatus::kUnknown;
+  return MapMethodLib(cx, recv, id, args, out);
 }
 
 CallStatus OptionResultMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
-                              Value& out) {
+                              Value& out, int64_t* delta) {
   auto* o = static_cast<AdtObj*>(recv.h());
   bool is_option = o->adt == kAdtOption;
   bool good = o->variant == 0;  // Some / Ok
@@ -1012,7 +1012,7 @@ CallStatus OptionResultMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vect
     out = std::move(v);
     return Ok();
   }
-  return CallStatus::kUnknown;
+  return OptionResultLib(cx, recv, id, args, out, delta);
 }
 
 CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
@@ -1187,7 +1187,7 @@ CallStatus BuiltinMethod(Ctx& cx, Value& recv, const ir::MethodInfo& row, std::v
       out = Value::Int(static_cast<int64_t>(static_cast<ArrayObj*>(recv.h())->items.size()));
       return CallStatus::kOk;
     case ir::Recv::kOption:
-    case ir::Recv::kResult: return OptionResultMethod(cx, recv, id, args, out);
+    case ir::Recv::kResult: return OptionResultMethod(cx, recv, id, args, out, est_delta);
     case ir::Recv::kInt:
     case ir::Recv::kFloat:
     case ir::Recv::kDuration:

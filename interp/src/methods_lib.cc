@@ -325,6 +325,142 @@ CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Valu
   return CallStatus::kUnknown;
 }
 
+namespace {
+
+// An Option or Result's parts: nullptr when v is neither.
+const AdtObj* AdtOf(const Value& v, uint32_t adt) {
+  if (!v.Is(Tag::kAdt)) return nullptr;
+  auto* o = static_cast<AdtObj*>(v.h());
+  return o->adt == adt ? o : nullptr;
+}
+
+// Ok(v) (good) or Err(v), charged.
+CallStatus MakeResultValue(Ctx& cx, bool good, const Value& v, Value& out) {
+  auto* r = new AdtObj();
+  Value rv = Value::Heap(r);
+  r->adt = kAdtResult;
+  r->variant = good ? 0 : 1;
+  r->fields.push_back(v);
+  r->est = 24 + Estimate(v);
+  if (!cx.Charge(r->est)) return Fail();
+  out = std::move(rv);
+  return Ok();
+}
+
+}  // namespace
+
+CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                           Value& out, int64_t* delta) {
+  auto* o = static_cast<AdtObj*>(recv.h());
+  const bool is_option = o->adt == kAdtOption;
+  const bool good = o->variant == 0;  // Some / Ok
+  const char* name = ir::MethodNameText(id);
+  auto need = [&](const Value& v, uint32_t adt, const AdtObj** p) {
+    *p = AdtOf(v, adt);
+    if (*p) return true;
+    return cx.Trap(TrapCode::kType, absl::StrCat(name, " needs an ",
+                                                 adt == kAdtOption ? "Option" : "Result",
+                                                 ", found ", KindName(cx.m, v)));
+  };
+  if (id == N::kOr) {
+    if (good) {
+      out = recv;
+      return Ok();
+    }
+    const AdtObj* other;
+    if (!need(args[0], is_option ? kAdtOption : kAdtResult, &other)) return Fail();
+    out = args[0];
+    return Ok();
+  }
+  if (is_option) {
+    switch (id) {
+      case N::kXor: {
+        const AdtObj* other;
+        if (!need(args[0], kAdtOption, &other)) return Fail();
+        const bool other_good = other->variant == 0;
+        if (good != other_good) {
+          out = good ? recv : args[0];
+          return Ok();
+        }
+        return SomeOrNone(cx, nullptr, out);
+      }
+      case N::kZip: {
+        const AdtObj* other;
+        if (!need(args[0], kAdtOption, &other)) return Fail();
+        if (!good || other->variant != 0) return SomeOrNone(cx, nullptr, out);
+        auto* t = new ArrayObj(Tag::kTuple);
+        Value tv = Value::Heap(t);
+        t->items = {o->fields[0], other->fields[0]};
+        t->est = 24 + Estimate(t->items[0]) + Estimate(t->items[1]);
+        if (!cx.Charge(t->est)) return Fail();
+        return SomeOrNone(cx, &tv, out);
+      }
+      case N::kTake: {
+        // The receiver becomes None; its old value is the result.
+        uint64_t est;
+        Value none = MakeOption(nullptr, &est);
+        if (!cx.Charge(est)) return Fail();
+        const uint64_t old = Estimate(recv);
+        out = std::move(recv);
+        recv = std::move(none);
+        *delta = static_cast<int64_t>(est) - static_cast<int64_t>(old);
+        return Ok();
+      }
+      case N::kTranspose: {
+        // None -> Ok(None); Some(Ok(x)) -> Ok(Some(x)); Some(Err(e)) -> Err(e).
+        if (!good) {
+          uint64_t est;
+          Value none = MakeOption(nullptr, &est);
+          if (!cx.Charge(est)) return Fail();
+          return MakeResultValue(cx, true, none, out);
+        }
+        const AdtObj* inner;
+        if (!need(o->fields[0], kAdtResult, &inner)) return Fail();
+        if (inner->variant != 0) return MakeResultValue(cx, false, inner->fields[0], out);
+        uint64_t est;
+        Value some = MakeOption(&inner->fields[0], &est);
+        if (!cx.Charge(est)) return Fail();
+        return MakeResultValue(cx, true, some, out);
+      }
+      default: return CallStatus::kUnknown;
+    }
+  }
+  switch (id) {
+    case N::kErr: return SomeOrNone(cx, good ? nullptr : &o->fields[0], out);
+    case N::kTranspose: {
+      // Ok(None) -> None; Ok(Some(x)) -> Some(Ok(x)); Err(e) -> Some(Err(e)).
+      Value r;
+      if (good) {
+        const AdtObj* inner;
+        if (!need(o->fields[0], kAdtOption, &inner)) return Fail();
+        if (inner->variant != 0) return SomeOrNone(cx, nullptr, out);
+        if (MakeResultValue(cx, true, inner->fields[0], r) != Ok()) return Fail();
+      } else {
+        r = recv;
+      }
+      return SomeOrNone(cx, &r, out);
+    }
+    default: return CallStatus::kUnknown;
+  }
+}
+
+CallStatus MapMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                        Value& out) {
+  auto* m = static_cast<MapObj*>(recv.h());
+  if (id == N::kGetOr) {
+    if (!cx.Work(cost::Lookup(args[0]))) return Fail();
+    const int j = m->Find(args[0]);
+    out = j >= 0 ? m->entries[j].second : args[1];
+    return Ok();
+  }
+  if (id == N::kIter) {
+    // The (key, value) pairs in insertion order, what `for (k, v) in m` walks.
+    std::vector<Value> one{recv};
+    return BuiltinFn(cx, ir::BuiltinFnId::kIterItems, one, out);
+  }
+  return CallStatus::kUnknown;
+}
+
 CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
   using F = ir::BuiltinFnId;
   if (id == F::kCharFromU32) {

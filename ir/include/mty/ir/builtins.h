@@ -64,6 +64,9 @@ enum class ResultShape : uint8_t {
   kChar,            // Char
   kOptStr,          // Option[Str]
   kArrayIntChar,    // [(I64, Char)]
+  kValue,           // a map's value type
+  kOptErr,          // Option of a Result's error type
+  kArrayPair,       // [(a map's key type, its value type)]
 };
 
 // Every method name (of built-in values and of the prelude), once.
