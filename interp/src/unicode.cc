@@ -9,8 +9,6 @@
 
 namespace mty::interp::unicode {
 
-const char* UnicodeVersion() { return U_UNICODE_VERSION; }
-
 bool IsAlphabetic(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_ALPHABETIC); }
 bool IsWhitespace(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE); }
 bool IsUppercase(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_UPPERCASE); }

@@ -1,6 +1,6 @@
 // Unicode character properties and case mappings, the one home of them for
 // the string and char methods: answered by ICU's common library (libicuuc,
-// Debian's libicu-dev), whose Unicode version UnicodeVersion() names.
+// Debian's libicu-dev; Unicode 15.0 in ICU 72).
 #pragma once
 
 #include <cstdint>
@@ -8,9 +8,6 @@
 #include <string_view>
 
 namespace mty::interp::unicode {
-
-// The Unicode version of the linked ICU ("15.0").
-const char* UnicodeVersion();
 
 // Rust's char predicates: the derived properties Alphabetic, White_Space,
 // Uppercase and Lowercase; numeric is general category Nd, Nl or No,
