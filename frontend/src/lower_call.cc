@@ -356,7 +356,8 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
         // char::from_u32(i), char::from_digit(d, radix): the builtins
         // char_<name> of the table.
         if (const ir::BuiltinFnInfo* b = ir::FindBuiltinFn(absl::StrCat("char_", name))) {
-          if (static_cast<int>(e.args.size()) < b->min || static_cast<int>(e.args.size()) > b->max) {
+          if (static_cast<int>(e.args.size()) < b->min ||
+              static_cast<int>(e.args.size()) > b->max) {
             Error("MT2001", e.loc,
                   absl::StrCat("function `char::", name, "` takes ", b->min, " argument(s), given ",
                                e.args.size()));
@@ -397,8 +398,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     }
   }
   bool is_prelude = IsPreludeCall(*peek, name);
-  Val rv =
-      Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut : user_mut, e.loc);
+  Val rv = Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut : user_mut, e.loc);
   base = rty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now

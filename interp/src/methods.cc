@@ -247,8 +247,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     out = Value::Bool(r);
     return Ok();
   }
-  if (id == N::kToUpper || id == N::kToLower || id == N::kToUppercase ||
-      id == N::kToLowercase) {
+  if (id == N::kToUpper || id == N::kToLower || id == N::kToUppercase || id == N::kToLowercase) {
     // Unicode's full case mapping (unicode.h); an ASCII string byte by byte.
     const bool upper = id == N::kToUpper || id == N::kToUppercase;
     if (!cx.Work(2 * n)) return Fail();

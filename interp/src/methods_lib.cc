@@ -99,21 +99,17 @@ CallStatus CharMethod(Ctx& cx, const Value& recv, ir::MethodName id, std::vector
     case N::kIsAsciiWhitespace:
       return yes(c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r');
     case N::kIsAsciiPunctuation:
-      return yes((c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) ||
-                 (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E));
+      return yes((c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
+                 (c >= 0x7B && c <= 0x7E));
     case N::kIsAsciiGraphic: return yes(c >= 0x21 && c <= 0x7E);
     case N::kIsAsciiControl: return yes(c < 0x20 || c == 0x7F);
-    case N::kToAsciiUppercase:
-      out = Value::Char(c >= 'a' && c <= 'z' ? c - 32 : c);
-      return Ok();
-    case N::kToAsciiLowercase:
-      out = Value::Char(c >= 'A' && c <= 'Z' ? c + 32 : c);
-      return Ok();
+    case N::kToAsciiUppercase: out = Value::Char(c >= 'a' && c <= 'z' ? c - 32 : c); return Ok();
+    case N::kToAsciiLowercase: out = Value::Char(c >= 'A' && c <= 'Z' ? c + 32 : c); return Ok();
     case N::kEqIgnoreAsciiCase: {
       if (!args[0].Is(Tag::kChar))
-        return Trapped(cx, TrapCode::kType,
-                       absl::StrCat("eq_ignore_ascii_case needs a Char, found ",
-                                    KindName(cx.m, args[0])));
+        return Trapped(
+            cx, TrapCode::kType,
+            absl::StrCat("eq_ignore_ascii_case needs a Char, found ", KindName(cx.m, args[0])));
       auto low = [](uint32_t x) { return x >= 'A' && x <= 'Z' ? x + 32 : x; };
       return yes(low(c) == low(static_cast<uint32_t>(args[0].i())));
     }
@@ -187,12 +183,8 @@ CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value
     case N::kLeadingZeros: return num(std::countl_zero(static_cast<U>(x)));
     case N::kTrailingZeros: return num(std::countr_zero(static_cast<U>(x)));
     case N::kSignum: return num(x > 0 ? 1 : x < 0 ? -1 : 0);
-    case N::kIsPositive:
-      out = Value::Bool(x > 0);
-      return Ok();
-    case N::kIsNegative:
-      out = Value::Bool(x < 0);
-      return Ok();
+    case N::kIsPositive: out = Value::Bool(x > 0); return Ok();
+    case N::kIsNegative: out = Value::Bool(x < 0); return Ok();
     default: break;
   }
   int64_t y = 0, r = 0;
@@ -262,10 +254,8 @@ CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value
       const bool ok = pow(x, y, &r);
       return opt(ok, r);
     }
-    case N::kSaturatingAdd:
-      return num(__builtin_add_overflow(x, y, &r) ? bound(y < 0) : r);
-    case N::kSaturatingSub:
-      return num(__builtin_sub_overflow(x, y, &r) ? bound(y > 0) : r);
+    case N::kSaturatingAdd: return num(__builtin_add_overflow(x, y, &r) ? bound(y < 0) : r);
+    case N::kSaturatingSub: return num(__builtin_sub_overflow(x, y, &r) ? bound(y > 0) : r);
     case N::kSaturatingMul:
       return num(__builtin_mul_overflow(x, y, &r) ? bound((x < 0) != (y < 0)) : r);
     case N::kSaturatingPow: return num(pow(x, y, &r) ? r : bound(x < 0 && (y & 1)));
@@ -282,7 +272,8 @@ CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value
       return num(id == N::kRemEuclid ? m : q);
     }
     case N::kAbsDiff: {
-      const U d = x > y ? static_cast<U>(x) - static_cast<U>(y) : static_cast<U>(y) - static_cast<U>(x);
+      const U d =
+          x > y ? static_cast<U>(x) - static_cast<U>(y) : static_cast<U>(y) - static_cast<U>(x);
       if (d > static_cast<U>(kMax)) return overflow();
       return num(static_cast<int64_t>(d));
     }
@@ -304,8 +295,7 @@ CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Valu
     } else if (v.Is(Tag::kInt)) {
       *d = static_cast<double>(v.i());
     } else {
-      return cx.Trap(TrapCode::kType,
-                     absl::StrCat("expected a number, found ", KindName(cx.m, v)));
+      return cx.Trap(TrapCode::kType, absl::StrCat("expected a number, found ", KindName(cx.m, v)));
     }
     return true;
   };
@@ -358,9 +348,9 @@ CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
   auto need = [&](const Value& v, uint32_t adt, const AdtObj** p) {
     *p = AdtOf(v, adt);
     if (*p) return true;
-    return cx.Trap(TrapCode::kType, absl::StrCat(name, " needs an ",
-                                                 adt == kAdtOption ? "Option" : "Result",
-                                                 ", found ", KindName(cx.m, v)));
+    return cx.Trap(TrapCode::kType,
+                   absl::StrCat(name, " needs an ", adt == kAdtOption ? "Option" : "Result",
+                                ", found ", KindName(cx.m, v)));
   };
   if (id == N::kOr) {
     if (good) {
@@ -474,8 +464,9 @@ CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Val
     uint32_t radix;
     if (!NeedInt(cx, args[0], &d) || !NeedRadix(cx, args[1], "from_digit", &radix)) return Fail();
     const bool ok = d >= 0 && d < radix;
-    Value v = Value::Char(!ok ? 0 : d < 10 ? '0' + static_cast<uint32_t>(d)
-                                            : 'a' + static_cast<uint32_t>(d - 10));
+    Value v = Value::Char(!ok      ? 0
+                          : d < 10 ? '0' + static_cast<uint32_t>(d)
+                                   : 'a' + static_cast<uint32_t>(d - 10));
     return SomeOrNone(cx, ok ? &v : nullptr, out);
   }
   return CallStatus::kUnknown;
@@ -498,12 +489,11 @@ bool NeedBoundary(Ctx& cx, const Value& v, const std::string& s, const char* wha
   if (!NeedInt(cx, v, &i)) return false;
   if (i < 0 || static_cast<uint64_t>(i) > s.size() ||
       (inside && static_cast<uint64_t>(i) == s.size()))
-    return cx.Trap(TrapCode::kIndex, absl::StrCat(what, " index ", i,
-                                                  " out of range for a string of ", s.size(),
-                                                  " bytes"));
+    return cx.Trap(
+        TrapCode::kIndex,
+        absl::StrCat(what, " index ", i, " out of range for a string of ", s.size(), " bytes"));
   if (!IsBoundary(s, i))
-    return cx.Trap(TrapCode::kIndex,
-                   absl::StrCat(what, " index ", i, " is not a char boundary"));
+    return cx.Trap(TrapCode::kIndex, absl::StrCat(what, " index ", i, " is not a char boundary"));
   *at = static_cast<size_t>(i);
   return true;
 }
@@ -591,7 +581,8 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
     case N::kTruncate: {
       int64_t k;
       if (!NeedInt(cx, args[0], &k)) return Fail();
-      if (k < 0) return Trapped(cx, TrapCode::kIndex, absl::StrCat("truncate length ", k, " is negative"));
+      if (k < 0)
+        return Trapped(cx, TrapCode::kIndex, absl::StrCat("truncate length ", k, " is negative"));
       if (static_cast<uint64_t>(k) < n) {
         size_t at;
         if (!NeedBoundary(cx, args[0], s, "truncate", false, &at)) return Fail();
@@ -651,7 +642,8 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       while (i < n) {
         const size_t at = i;
         const uint32_t c = ir::NextScalar(s, &i);
-        const bool ws = c < 0x80 ? (c == ' ' || (c >= 0x09 && c <= 0x0D)) : unicode::IsWhitespace(c);
+        const bool ws =
+            c < 0x80 ? (c == ' ' || (c >= 0x09 && c <= 0x0D)) : unicode::IsWhitespace(c);
         if (ws && in_word) pieces.push_back(s.substr(start, at - start));
         if (!ws && !in_word) start = at;
         in_word = !ws;
@@ -703,7 +695,8 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       if (id == N::kSplitn) {
         if (!NeedInt(cx, args[0], &limit)) return Fail();
         if (limit < 0)
-          return Trapped(cx, TrapCode::kIndex, absl::StrCat("splitn count ", limit, " is negative"));
+          return Trapped(cx, TrapCode::kIndex,
+                         absl::StrCat("splitn count ", limit, " is negative"));
         pat = 1;
       } else if (id == N::kSplitOnce) {
         limit = 2;
@@ -726,8 +719,10 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
           i += ir::ScalarLength(s, i);
           parts.push_back(s.substr(at, i - at));
         }
-        if (limit < 0 || static_cast<int64_t>(parts.size()) < limit) parts.push_back(s.substr(i));
-        else if (i < n) parts.back() += s.substr(i);
+        if (limit < 0 || static_cast<int64_t>(parts.size()) < limit)
+          parts.push_back(s.substr(i));
+        else if (i < n)
+          parts.back() += s.substr(i);
       } else {
         Searcher searcher(*p);
         size_t pos = 0;

@@ -1,7 +1,7 @@
 #include "unicode.h"
 
-#include <unicode/uchar.h>
 #include <unicode/ucasemap.h>
+#include <unicode/uchar.h>
 
 #include <memory>
 
@@ -9,10 +9,18 @@
 
 namespace mty::interp::unicode {
 
-bool IsAlphabetic(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_ALPHABETIC); }
-bool IsWhitespace(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE); }
-bool IsUppercase(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_UPPERCASE); }
-bool IsLowercase(uint32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_LOWERCASE); }
+bool IsAlphabetic(uint32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_ALPHABETIC);
+}
+bool IsWhitespace(uint32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE);
+}
+bool IsUppercase(uint32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_UPPERCASE);
+}
+bool IsLowercase(uint32_t c) {
+  return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_LOWERCASE);
+}
 bool IsNumeric(uint32_t c) {
   const int8_t t = u_charType(static_cast<UChar32>(c));
   return t == U_DECIMAL_DIGIT_NUMBER || t == U_LETTER_NUMBER || t == U_OTHER_NUMBER;

@@ -15,8 +15,8 @@ namespace {
 
 // The receiver kinds in the order of enum Recv, by their §5 headings.
 constexpr const char* kRecvHeadings[kNumRecv] = {
-    "Str", "Array", "Map", "Tuple", "Option", "Result", "Int",
-    "Float", "Duration", "Size", "Bool", "Char", "Cap",
+    "Str",   "Array",    "Map",  "Tuple", "Option", "Result", "Int",
+    "Float", "Duration", "Size", "Bool",  "Char",   "Cap",
 };
 
 // heading -> method names in the first column of its table.
