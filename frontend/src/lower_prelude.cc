@@ -167,6 +167,88 @@ fn __mty_retain(r, f) {
   out
 }
 
+fn __mty_flat_map(r, f) {
+  let mut out = []
+  for x in r {
+    for y in f(x) { out.push(y) }
+  }
+  out
+}
+
+fn __mty_min_by_key(r, f) {
+  // The first element of the smallest key (Rust's min_by_key).
+  let mut best = Option::None
+  let mut best_key = Option::None
+  for x in r {
+    let k = f(x)
+    let better = match best_key {
+      Option::Some(b) => k < b,
+      _ => true,
+    }
+    if better {
+      best = Option::Some(x)
+      best_key = Option::Some(k)
+    }
+  }
+  best
+}
+
+fn __mty_max_by_key(r, f) {
+  // The last element of the largest key (Rust's max_by_key).
+  let mut best = Option::None
+  let mut best_key = Option::None
+  for x in r {
+    let k = f(x)
+    let better = match best_key {
+      Option::Some(b) => k >= b,
+      _ => true,
+    }
+    if better {
+      best = Option::Some(x)
+      best_key = Option::Some(k)
+    }
+  }
+  best
+}
+
+fn __mty_sort_by_key(r, f) {
+  // Stable: the keys computed once (n calls of f), then the bottom-up merge
+  // sort of sort_by over (key, element) pairs.
+  let mut v = []
+  for x in r { v.push((f(x), x)) }
+  let n = v.len()
+  let mut buf = v
+  let mut width = 1
+  while width < n {
+    let mut lo = 0
+    while lo < n {
+      let mid = if lo + width < n { lo + width } else { n }
+      let hi = if mid + width < n { mid + width } else { n }
+      let mut i = lo
+      let mut j = mid
+      let mut k = lo
+      while k < hi {
+        if i < mid && (j >= hi || !(v[j].0 < v[i].0)) {
+          buf[k] = v[i]
+          i += 1
+        } else {
+          buf[k] = v[j]
+          j += 1
+        }
+        k += 1
+      }
+      lo = hi
+    }
+    let done = buf
+    buf = v
+    v = done
+    width *= 2
+  }
+  let mut out = []
+  for p in v { out.push(p.1) }
+  out
+}
+
 fn __mty_fold(r, init, f) {
   let mut acc = init
   for x in r { acc = f(acc, x) }

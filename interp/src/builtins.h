@@ -128,6 +128,8 @@ CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
                            Value& out, int64_t* delta);
 CallStatus MapMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
                         Value& out);
+CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                          Value& out, int64_t* delta);
 // char::from_u32 and char::from_digit.
 CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 

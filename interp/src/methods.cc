@@ -872,7 +872,7 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     out = MakeOption(nullptr, &est);
     return cx.Charge(est) ? Ok() : Fail();
   }
-  return CallStatus::kUnknown;
+  return ArrayMethodLib(cx, recv, id, args, out, delta);
 }
 
 CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args, Value& out,

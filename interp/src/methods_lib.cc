@@ -451,6 +451,220 @@ CallStatus MapMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
   return CallStatus::kUnknown;
 }
 
+namespace {
+
+// An array of `items`, its estimate charged before it is built.
+CallStatus NewArray(Ctx& cx, std::vector<Value> items, Value& out) {
+  uint64_t est = 24;
+  for (const Value& x : items) est += Estimate(x);
+  if (!cx.Charge(est)) return Fail();
+  auto* a = new ArrayObj(Tag::kArray);
+  Value v = Value::Heap(a);
+  a->items = std::move(items);
+  a->est = est;
+  out = std::move(v);
+  return Ok();
+}
+
+Value Pair(const Value& a, const Value& b) {
+  auto* t = new ArrayObj(Tag::kTuple);
+  Value tv = Value::Heap(t);
+  t->items = {a, b};
+  t->est = 24 + Estimate(a) + Estimate(b);
+  return tv;
+}
+
+// A count argument (take, skip): an Int >= 0, else MT5017.
+bool NeedCount(Ctx& cx, const Value& v, const char* what, uint64_t* k) {
+  int64_t i;
+  if (!NeedInt(cx, v, &i)) return false;
+  if (i < 0) return cx.Trap(TrapCode::kIndex, absl::StrCat(what, " count ", i, " is negative"));
+  *k = static_cast<uint64_t>(i);
+  return true;
+}
+
+// A size argument (windows, chunks, step_by): an Int >= 1, else a panic
+// (as Rust's).
+bool NeedSize(Ctx& cx, const Value& v, const char* what, uint64_t* k) {
+  int64_t i;
+  if (!NeedInt(cx, v, &i)) return false;
+  if (i < 1)
+    return cx.Trap(TrapCode::kPanic, absl::StrCat(what, ": size ", i, " must be at least 1"));
+  *k = static_cast<uint64_t>(i);
+  return true;
+}
+
+}  // namespace
+
+CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
+                          Value& out, int64_t* delta) {
+  const std::vector<Value>& v = static_cast<ArrayObj*>(recv.h())->items;
+  const uint64_t n = v.size();
+  const char* name = ir::MethodNameText(id);
+  // The other array of zip and chain (bytes widened for the call).
+  auto other = [&](Value* o) {
+    if (!IsArray(args[0]))
+      return cx.Trap(TrapCode::kType,
+                     absl::StrCat(name, " needs an array, found ", KindName(cx.m, args[0])));
+    *o = args[0];
+    if (o->Is(Tag::kBytes)) {
+      const uint64_t m = static_cast<BytesObj*>(o->h())->b.size();
+      if (!cx.Work(m) || !cx.Fits(24 + 16 * m)) return false;
+      Widen(*o);
+    }
+    return true;
+  };
+  switch (id) {
+    case N::kEnumerate: {
+      if (!cx.Work(2 * n)) return Fail();
+      MTY_WORK(2 * n);
+      std::vector<Value> r;
+      r.reserve(n);
+      for (uint64_t i = 0; i < n; ++i) r.push_back(Pair(Value::Int(static_cast<int64_t>(i)), v[i]));
+      return NewArray(cx, std::move(r), out);
+    }
+    case N::kZip: {
+      Value o;
+      if (!other(&o)) return Fail();
+      const auto& w = static_cast<ArrayObj*>(o.h())->items;
+      const uint64_t k = std::min<uint64_t>(n, w.size());
+      if (!cx.Work(2 * k)) return Fail();
+      MTY_WORK(2 * k);
+      std::vector<Value> r;
+      r.reserve(k);
+      for (uint64_t i = 0; i < k; ++i) r.push_back(Pair(v[i], w[i]));
+      return NewArray(cx, std::move(r), out);
+    }
+    case N::kChain: {
+      Value o;
+      if (!other(&o)) return Fail();
+      const auto& w = static_cast<ArrayObj*>(o.h())->items;
+      if (!cx.Work(n + w.size())) return Fail();
+      MTY_WORK(n + w.size());
+      std::vector<Value> r;
+      r.reserve(n + w.size());
+      r.insert(r.end(), v.begin(), v.end());
+      r.insert(r.end(), w.begin(), w.end());
+      return NewArray(cx, std::move(r), out);
+    }
+    case N::kRev: {
+      if (!cx.Work(n)) return Fail();
+      MTY_WORK(n);
+      return NewArray(cx, std::vector<Value>(v.rbegin(), v.rend()), out);
+    }
+    case N::kTake:
+    case N::kSkip: {
+      uint64_t k;
+      if (!NeedCount(cx, args[0], name, &k)) return Fail();
+      k = std::min(k, n);
+      const uint64_t lo = id == N::kTake ? 0 : k, hi = id == N::kTake ? k : n;
+      if (!cx.Work(hi - lo)) return Fail();
+      MTY_WORK(hi - lo);
+      return NewArray(cx, std::vector<Value>(v.begin() + lo, v.begin() + hi), out);
+    }
+    case N::kStepBy: {
+      uint64_t k;
+      if (!NeedSize(cx, args[0], name, &k)) return Fail();
+      const uint64_t m = n == 0 ? 0 : (n - 1) / k + 1;
+      if (!cx.Work(m)) return Fail();
+      MTY_WORK(m);
+      std::vector<Value> r;
+      r.reserve(m);
+      for (uint64_t i = 0; i < n; i += k) r.push_back(v[i]);
+      return NewArray(cx, std::move(r), out);
+    }
+    case N::kWindows:
+    case N::kChunks: {
+      uint64_t k;
+      if (!NeedSize(cx, args[0], name, &k)) return Fail();
+      // The pieces and the elements copied into them: windows copies each
+      // element up to k times, so the total is known (and charged) first.
+      const uint64_t pieces =
+          id == N::kChunks ? (n == 0 ? 0 : (n - 1) / k + 1) : (n >= k ? n - k + 1 : 0);
+      const uint64_t elems = id == N::kChunks ? n : pieces * k;  // <= n * n / 4 + n
+      if (!cx.Work(pieces + elems)) return Fail();
+      MTY_WORK(pieces + elems);
+      // Estimates by prefix sums: each piece 24 + its elements'.
+      std::vector<uint64_t> pre(n + 1, 0);
+      for (uint64_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + Estimate(v[i]);
+      uint64_t est = 24;
+      for (uint64_t p = 0; p < pieces; ++p) {
+        const uint64_t lo = id == N::kChunks ? p * k : p, hi = std::min(n, lo + k);
+        est += 24 + pre[hi] - pre[lo];
+      }
+      if (!cx.Charge(est)) return Fail();
+      auto* a = new ArrayObj(Tag::kArray);
+      Value av = Value::Heap(a);
+      a->est = est;
+      a->items.reserve(pieces);
+      for (uint64_t p = 0; p < pieces; ++p) {
+        const uint64_t lo = id == N::kChunks ? p * k : p, hi = std::min(n, lo + k);
+        auto* w = new ArrayObj(Tag::kArray);
+        Value wv = Value::Heap(w);
+        w->items.assign(v.begin() + lo, v.begin() + hi);
+        w->est = 24 + pre[hi] - pre[lo];
+        a->items.push_back(std::move(wv));
+      }
+      out = std::move(av);
+      return Ok();
+    }
+    case N::kConcat: {
+      // An array of strings joins them; an array of arrays flattens one level.
+      bool all_str = true, all_arr = true;
+      uint64_t total = 0;
+      for (const Value& x : v) {
+        all_str &= x.Is(Tag::kStr);
+        all_arr &= x.Is(Tag::kArray);
+        if (x.Is(Tag::kStr)) total += static_cast<StrObj*>(x.h())->s.size();
+        if (x.Is(Tag::kArray)) total += static_cast<ArrayObj*>(x.h())->items.size();
+      }
+      if (n > 0 && !all_str && !all_arr)
+        return Trapped(cx, TrapCode::kType,
+                       "concat needs an array of strings or an array of arrays (not bytes)");
+      if (!cx.Work(n + total)) return Fail();
+      MTY_WORK(n + total);
+      if (n > 0 && all_str) {
+        if (total > (uint64_t{1} << 32))
+          return Trapped(cx, TrapCode::kBudget, "concat would build a string over 4 GiB");
+        if (!cx.Charge(24 + total)) return Fail();
+        std::string r;
+        r.reserve(total);
+        for (const Value& x : v) r += static_cast<StrObj*>(x.h())->s;
+        out = MakeStr(std::move(r));
+        return Ok();
+      }
+      std::vector<Value> r;
+      r.reserve(total);
+      for (const Value& x : v)
+        for (const Value& y : static_cast<ArrayObj*>(x.h())->items) r.push_back(y);
+      return NewArray(cx, std::move(r), out);
+    }
+    case N::kDedup: {
+      // Consecutive equal elements collapse to the first (Rust's Vec::dedup).
+      uint64_t units = n;
+      for (uint64_t i = 1; i < n; ++i) units += cost::Compare(v[i - 1], v[i]);
+      if (!cx.Work(units)) return Fail();
+      MTY_WORK(n);
+      auto* a = static_cast<ArrayObj*>(MakeUnique(recv));
+      std::vector<Value> kept;
+      uint64_t removed = 0;
+      for (Value& x : a->items) {
+        if (!kept.empty() && ValuesEqual(kept.back(), x)) {
+          removed += Estimate(x);
+          continue;
+        }
+        kept.push_back(std::move(x));
+      }
+      a->items = std::move(kept);
+      a->est -= removed;
+      *delta = -static_cast<int64_t>(removed);
+      out = Value::Unit();
+      return Ok();
+    }
+    default: return CallStatus::kUnknown;
+  }
+}
+
 CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
   using F = ir::BuiltinFnId;
   if (id == F::kCharFromU32) {
