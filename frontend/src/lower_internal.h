@@ -167,7 +167,7 @@ bool IsKnownMethod(const Ty& receiver, const std::string& name);
 // name is a prelude method and the receiver has no native one.
 bool IsPreludeCall(const Ty& receiver, const std::string& name);
 // Whether the method writes its receiver: the row of the receiver's kind
-// when it has one, else whether any row of that name does.
+// when it has one, else whether every row of that name does.
 bool MethodMutates(const std::string& name, const Ty* receiver = nullptr);
 // The static result type of a builtin method call.
 TyP MethodResult(const TyP& receiver, const std::string& name, const std::vector<TyP>& args);

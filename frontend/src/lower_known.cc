@@ -62,11 +62,21 @@ bool MethodMutates(const std::string& name, const Ty* receiver) {
     if (const ir::MethodInfo* m = ir::FindMethod(*recv, *id)) return m->mutates;
     if (const ir::PreludeInfo* p = ir::FindPreludeMethod(*recv, *id)) return p->mutates;
   }
+  // A receiver of unknown kind: when every row of the name writes its
+  // receiver (push, insert, retain); a name some kinds only read (`take`:
+  // Option's writes, an array's reads) is not checked here.
+  bool any = false, all = true;
   for (const ir::MethodInfo& m : ir::kMethods)
-    if (m.name == *id && m.mutates) return true;
+    if (m.name == *id) {
+      any = true;
+      all &= m.mutates;
+    }
   for (const ir::PreludeInfo& p : ir::kPreludeMethods)
-    if (p.name == *id && p.mutates) return true;
-  return false;
+    if (p.name == *id) {
+      any = true;
+      all &= p.mutates;
+    }
+  return any && all;
 }
 
 namespace {

@@ -609,29 +609,34 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
       return Ok();
     }
     case N::kConcat: {
-      // An array of strings joins them; an array of arrays flattens one level.
+      // Strings (or chars) join into a Str; arrays flatten one level.
       bool all_str = true, all_arr = true;
       uint64_t total = 0;
       for (const Value& x : v) {
-        all_str &= x.Is(Tag::kStr);
+        const bool text = x.Is(Tag::kStr) || x.Is(Tag::kChar);
+        all_str &= text;
         all_arr &= x.Is(Tag::kArray);
         if (x.Is(Tag::kStr)) total += static_cast<StrObj*>(x.h())->s.size();
+        if (x.Is(Tag::kChar)) total += 4;
         if (x.Is(Tag::kArray)) total += static_cast<ArrayObj*>(x.h())->items.size();
       }
       if (n > 0 && !all_str && !all_arr)
         return Trapped(cx, TrapCode::kType,
-                       "concat needs an array of strings or an array of arrays (not bytes)");
+                       "concat needs an array of strings or chars, or an array of arrays");
       if (!cx.Work(n + total)) return Fail();
       MTY_WORK(n + total);
       if (n > 0 && all_str) {
         if (total > (uint64_t{1} << 32))
           return Trapped(cx, TrapCode::kBudget, "concat would build a string over 4 GiB");
-        if (!cx.Charge(24 + total)) return Fail();
         std::string r;
         r.reserve(total);
-        for (const Value& x : v) r += static_cast<StrObj*>(x.h())->s;
-        out = MakeStr(std::move(r));
-        return Ok();
+        for (const Value& x : v) {
+          if (x.Is(Tag::kChar))
+            ir::AppendUtf8(r, static_cast<uint32_t>(x.i()));
+          else
+            r += static_cast<StrObj*>(x.h())->s;
+        }
+        return NewStr(cx, std::move(r), out);
       }
       std::vector<Value> r;
       r.reserve(total);
