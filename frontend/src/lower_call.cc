@@ -458,6 +458,13 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"));
     return Unit();
   }
+  if (int lo, hi; MethodArity(*base, name, is_prelude, &lo, &hi) &&
+                  (static_cast<int>(e.args.size()) < lo || static_cast<int>(e.args.size()) > hi)) {
+    Error("MT2001", e.loc,
+          absl::StrCat("method `", name, "` takes ", lo == hi ? "" : absl::StrCat(lo, " to "), hi,
+                       " argument(s), given ", e.args.size()));
+    return Unit();
+  }
   // A receiver of unknown kind (a generic parameter, a closure argument)
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);

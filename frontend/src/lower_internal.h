@@ -169,6 +169,10 @@ bool IsPreludeCall(const Ty& receiver, const std::string& name);
 // Whether the method writes its receiver: the row of the receiver's kind
 // when it has one, else whether every row of that name does.
 bool MethodMutates(const std::string& name, const Ty* receiver = nullptr);
+// The argument counts of a builtin or prelude method (the table's): the row
+// of the receiver's kind, or for a receiver of unknown kind the prelude row
+// a prelude call runs (every kind's agree). False when nothing is known.
+bool MethodArity(const Ty& receiver, const std::string& name, bool prelude, int* lo, int* hi);
 // The static result type of a builtin method call.
 TyP MethodResult(const TyP& receiver, const std::string& name, const std::vector<TyP>& args);
 // Whether `as NAME` is a supported cast target.

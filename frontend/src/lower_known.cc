@@ -79,6 +79,25 @@ bool MethodMutates(const std::string& name, const Ty* receiver) {
   return any && all;
 }
 
+bool MethodArity(const Ty& receiver, const std::string& name, bool prelude, int* lo, int* hi) {
+  std::optional<ir::MethodName> id = ir::FindMethodName(name);
+  if (!id) return false;
+  std::optional<ir::Recv> recv = RecvOf(receiver);
+  if (recv && !prelude)
+    if (const ir::MethodInfo* m = ir::FindMethod(*recv, *id)) {
+      *lo = m->min;
+      *hi = m->max;
+      return true;
+    }
+  if (recv || prelude)
+    if (const ir::PreludeInfo* p = ir::FindPreludeMethod(recv, *id)) {
+      *lo = p->min;
+      *hi = p->max;
+      return true;
+    }
+  return false;
+}
+
 namespace {
 
 // Shapes that do not depend on the receiver's type.
