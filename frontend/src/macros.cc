@@ -66,6 +66,8 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   auto c = std::make_unique<Expr>();
   c->kind = e->kind;
   c->loc = e->loc;
+  c->begin = e->begin;
+  c->end = e->end;
   c->int_value = e->int_value;
   c->float_value = e->float_value;
   c->text = e->text;

@@ -22,6 +22,12 @@ namespace parser_internal {
 
 namespace {
 
+Tok OpenerOf(Tok close) {
+  return close == Tok::kRParen     ? Tok::kLParen
+         : close == Tok::kRBracket ? Tok::kLBracket
+                                   : Tok::kLBrace;
+}
+
 bool IsUpper(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 struct BinInfo {
@@ -118,19 +124,60 @@ void Parser::Close(Tok k, Loc open_loc) {
     if (t.kind == Tok::kEof) {
       if (!eof_silent_) {
         eof_silent_ = true;
-        Tok o = k == Tok::kRParen     ? Tok::kLParen
-                : k == Tok::kRBracket ? Tok::kLBracket
-                                      : Tok::kLBrace;
-        ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
-                 "add the missing " + TokSpelling(k));
+        ReportUnclosed(t.loc, "this file contains an unclosed delimiter", open_loc, k,
+                       "add the missing " + TokSpelling(k));
       }
       throw SyntaxError{};
     }
-    FailExpected(TokSpelling(k), t);
+    Diagnostic* d = Report("MT0001", t, "expected " + TokSpelling(k) + ", found " + Describe(t));
+    // The opener: a closer forgotten at the end of a line is found on a
+    // later one.
+    if (d && open_loc.line != 0)
+      d->labels.push_back(Label{open_loc,
+                                {},
+                                t.loc.line > open_loc.line
+                                    ? "unclosed delimiter"
+                                    : "the " + TokSpelling(OpenerOf(k)) + " it would close"});
+    throw SyntaxError{};
   }
   nl_ignore_.pop_back();
   open_.pop_back();
   Bump();
+}
+
+void Parser::ReportUnclosed(Loc at, std::string message, Loc open_loc, Tok close,
+                            std::string help) {
+  Diagnostic* d = ReportAt("MT0012", at, std::move(message), std::move(help));
+  if (!d) return;
+  d->labels.push_back(Label{open_loc, {}, "unclosed delimiter"});
+  if (close != Tok::kRBrace) return;
+  // The first line of the token at i's line: its indentation.
+  auto indent = [&](size_t i) {
+    while (i > 0 && Tk(i - 1).kind != Tok::kNewline) --i;
+    return Tk(i).loc.col;
+  };
+  // Pairs of braces inside the unclosed one, matched as written: the first
+  // `}` that starts its line at another indentation than its `{`'s line.
+  std::vector<size_t> stack;
+  bool inside = false;
+  for (size_t i = 0; i < end_ && i < pos_; ++i) {
+    const Token& t = Tk(i);
+    if (!inside) {
+      inside = t.kind == Tok::kLBrace && t.loc.line == open_loc.line && t.loc.col == open_loc.col;
+      continue;
+    }
+    if (t.kind == Tok::kLBrace) stack.push_back(i);
+    if (t.kind != Tok::kRBrace || stack.empty()) continue;
+    const size_t o = stack.back();
+    stack.pop_back();
+    const bool starts_line = i > 0 && Tk(i - 1).kind == Tok::kNewline;
+    if (starts_line && t.loc.col != indent(o)) {
+      d->labels.push_back(Label{Tk(o).loc, {}, "this delimiter might not be properly closed..."});
+      d->labels.push_back(
+          Label{t.loc, {}, "...as it matches this but it has different indentation"});
+      return;
+    }
+  }
 }
 
 std::vector<Tok> Parser::Restore(const Saved& sv) {
@@ -1090,8 +1137,8 @@ void Parser::ParseStmt(Block& b) {
   } else if (IsNestedItemStart()) {
     if (t.loc.col == 1 && block_open_.line != 0 && !macro_body_) {
       // An item in column 1: the enclosing block was most likely never closed.
-      ReportAt("MT0012", block_open_, "unclosed delimiter '{'",
-               "add the missing '}' before the item at line " + std::to_string(t.loc.line));
+      ReportUnclosed(t.loc, "unclosed delimiter '{' before this item", block_open_, Tok::kRBrace,
+                     "add the missing '}' before the item at line " + std::to_string(t.loc.line));
       throw UnclosedBlock{};
     }
     Fail(t, "items are not allowed inside a block", "move it to the top level of the file",
@@ -1229,9 +1276,10 @@ ExprPtr Parser::ParseAssign() {
   auto e = Make(EK::kAssign, op.loc);
   e->has_op = has_op;
   e->binary_op = bop;
+  const Loc begin = lhs->begin;
   e->lhs = std::move(lhs);
   e->rhs = ParseAssign();
-  return e;
+  return Spanned(std::move(e), begin);
 }
 
 ExprPtr Parser::ParseRange() {
@@ -1241,7 +1289,7 @@ ExprPtr Parser::ParseRange() {
     auto e = Make(EK::kRange, t.loc);
     e->inclusive = t.kind == Tok::kDotDotEq;
     if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
-    return e;
+    return Spanned(std::move(e), t.loc);
   }
   ExprPtr lhs = ParseBin(1);
   const Token& op = PeekOp();
@@ -1249,9 +1297,10 @@ ExprPtr Parser::ParseRange() {
   Bump();
   auto e = Make(EK::kRange, op.loc);
   e->inclusive = op.kind == Tok::kDotDotEq;
+  const Loc begin = lhs->begin;
   e->lhs = std::move(lhs);
   if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
-  return e;
+  return Spanned(std::move(e), begin);
 }
 
 ExprPtr Parser::ParseBin(int min_prec) {
@@ -1271,9 +1320,10 @@ ExprPtr Parser::ParseBin(int min_prec) {
     ExprPtr rhs = ParseBin(info.prec + 1);
     auto e = Make(EK::kBinary, op.loc);
     e->binary_op = info.op;
+    const Loc begin = lhs->begin;
     e->lhs = std::move(lhs);
     e->rhs = std::move(rhs);
-    lhs = std::move(e);
+    lhs = Spanned(std::move(e), begin);
     lhs_is_cmp = info.cmp;
   }
   return lhs;
@@ -1286,14 +1336,21 @@ ExprPtr Parser::ParseCastLevel() {
     Loc loc = Bump().loc;
     if (sh_.depth + ++chain > kMaxDepth) Fatal();
     auto c = Make(EK::kCast, loc);
+    const Loc begin = e->begin;
     c->lhs = std::move(e);
     c->type = ParseType();
-    e = std::move(c);
+    e = Spanned(std::move(c), begin);
   }
   return e;
 }
 
 ExprPtr Parser::ParseUnary() {
+  // A block-like statement continued by `.` or `?` starts where it did.
+  const Loc begin = pre_primary_ ? pre_primary_->begin : Peek().loc;
+  return Spanned(ParseUnaryUnspanned(), begin);
+}
+
+ExprPtr Parser::ParseUnaryUnspanned() {
   const Token& t = Peek();
   switch (t.kind) {
     case Tok::kMinus: {
@@ -1376,7 +1433,13 @@ std::vector<ExprPtr> Parser::ParseArgs() {
 
 ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
   int chain = 0;
+  // Each link of the chain spans from the chain's start to its own end.
+  const Loc begin = e->begin.line ? e->begin : e->loc;
+  auto span = [&] {
+    if (e->begin.line == 0) e = Spanned(std::move(e), begin);
+  };
   while (true) {
+    span();
     const Token& t = Peek();
     if (t.kind == Tok::kNewline) {
       // A line starting with `.` continues: builder chains.
@@ -1497,6 +1560,7 @@ ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
     }
     break;
   }
+  span();
   return e;
 }
 
@@ -1568,6 +1632,11 @@ ExprPtr Parser::ParseLiteral(const Token& t, bool negative) {
 
 ExprPtr Parser::ParsePrimary() {
   if (pre_primary_) return std::move(pre_primary_);
+  const Loc begin = Peek().loc;
+  return Spanned(ParsePrimaryUnspanned(), begin);
+}
+
+ExprPtr Parser::ParsePrimaryUnspanned() {
   const Token& t = Peek();
   switch (t.kind) {
     case Tok::kInt:
@@ -2192,8 +2261,7 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
   });
-  for (Diagnostic& d : all)
-    diags.Error(std::move(d.code), d.loc, std::move(d.message), std::move(d.help));
+  for (Diagnostic& d : all) diags.Add(std::move(d));
   return m;
 }
 

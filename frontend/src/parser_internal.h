@@ -139,6 +139,18 @@ class Parser {
     if (pos_ < end_) ++pos_;
     return t;
   }
+  // The last column of the last token consumed (newlines aside): where the
+  // expression just parsed ends.
+  Loc PrevEnd() const {
+    size_t i = pos_;
+    while (i > 0 && Tk(i - 1).kind == Tok::kNewline) --i;
+    return i > 0 ? Tk(i - 1).end : Loc{};
+  }
+  ExprPtr Spanned(ExprPtr e, Loc begin) const {
+    e->begin = begin;
+    e->end = PrevEnd();
+    return e;
+  }
   void SkipNl() {
     while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
   }
@@ -159,18 +171,20 @@ class Parser {
 
   // --------------------------------------------------------- diagnostics
 
-  void ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
-    if (!sh_.reported.insert({loc.line, loc.col}).second) return;  // no cascades
-    sh_.diags->Error(code, loc, std::move(msg), std::move(help));
+  // Each returns the diagnostic added (to give it labels), or nullptr when
+  // it was not (already reported there, or after the lexer's error).
+  Diagnostic* ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
+    if (!sh_.reported.insert({loc.line, loc.col}).second) return nullptr;  // no cascades
+    return &sh_.diags->Error(code, loc, std::move(msg), std::move(help));
   }
   // Reports unless the token was already reported by the lexer.
-  void Report(const char* code, const Token& t, std::string msg, std::string help = "") {
-    if (t.kind == Tok::kError || t.bad) return;
+  Diagnostic* Report(const char* code, const Token& t, std::string msg, std::string help = "") {
+    if (t.kind == Tok::kError || t.bad) return nullptr;
     if (t.kind == Tok::kEof) {
-      if (eof_silent_) return;
+      if (eof_silent_) return nullptr;
       eof_silent_ = true;
     }
-    ReportAt(code, t.loc, std::move(msg), std::move(help));
+    return ReportAt(code, t.loc, std::move(msg), std::move(help));
   }
   [[noreturn]] void Fail(const Token& t, std::string msg, std::string help = "",
                          const char* code = "MT0001") {
@@ -211,6 +225,11 @@ class Parser {
     return loc;
   }
   void Close(Tok k, Loc open_loc);
+  // MT0012 at `at` (end of file, or an item in column 1 inside a block):
+  // the delimiter opened at `open_loc` is never closed. Labels the opener
+  // and, when a `}` between them closes a `{` of another indentation (the
+  // likely culprit), that pair, as rustc does.
+  void ReportUnclosed(Loc at, std::string message, Loc open_loc, Tok close, std::string help);
 
   Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_, block_open_}; }
 
@@ -305,8 +324,10 @@ class Parser {
   ExprPtr ParseBin(int min_prec);
   ExprPtr ParseCastLevel();
   ExprPtr ParseUnary();
+  ExprPtr ParseUnaryUnspanned();
   ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
   ExprPtr ParsePrimary();
+  ExprPtr ParsePrimaryUnspanned();
   ExprPtr ParseLiteral(const Token& t, bool negative);
   ExprPtr ParsePathExpr();
   ExprPtr ParseParenOrTuple();
