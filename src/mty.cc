@@ -131,6 +131,7 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
       options.diagnostics->push_back(IrDiagnostic(file_name, std::string(s.message())));
     return s;
   };
+  if (options.rendered_warnings) options.rendered_warnings->clear();
   auto parsed = ir::ParseText(text, file_name);
   if (!parsed.ok()) return fail(parsed.status());
   std::shared_ptr<const Linker::Table> host = HostTable(options);
@@ -143,26 +144,62 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
   return std::make_shared<const Program>(std::move(impl));
 }
 
+namespace {
+
+int Int(uint32_t v) { return static_cast<int>(v); }
+
+// A front-end diagnostic as the API's: the primary span's end resolved (the
+// whole token when the front end gave none).
+Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd) {
+  Diagnostic d;
+  d.severity = fd.severity == frontend::Severity::kWarning ? Diagnostic::Severity::kWarning
+                                                           : Diagnostic::Severity::kError;
+  d.code = fd.code;
+  d.file = file.name;
+  d.line = Int(fd.loc.line);
+  d.column = Int(fd.loc.col);
+  const frontend::Loc end = frontend::SpanEnd(file, fd.loc, fd.end);
+  d.end_line = Int(end.line);
+  d.end_column = Int(end.col);
+  d.message = fd.message;
+  d.label = fd.label;
+  for (const frontend::Label& l : fd.labels) {
+    const frontend::Loc le = frontend::SpanEnd(file, l.loc, l.end);
+    d.labels.push_back(
+        DiagnosticLabel{Int(l.loc.line), Int(l.loc.col), Int(le.line), Int(le.col), l.message});
+  }
+  if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
+  if (!fd.note.empty()) d.notes.push_back(absl::StrCat("note: ", fd.note));
+  return d;
+}
+
+// Applies the options to a front end's diagnostics: --deny-warnings, the
+// structured copies, and (no error) the rendered warnings. Returns the
+// failure to report, or OK.
+absl::Status FinishDiagnostics(const frontend::SourceFile& file, frontend::Diagnostics& diags,
+                               const CompileOptions& options) {
+  if (options.deny_warnings)
+    diags.DenyWarnings("warnings are denied: this warning fails the compile");
+  if (options.diagnostics)
+    for (const frontend::Diagnostic& fd : diags.list())
+      options.diagnostics->push_back(PublicDiagnostic(file, fd));
+  frontend::RenderOptions render;
+  render.color = options.color;
+  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file, render));
+  if (options.rendered_warnings)
+    *options.rendered_warnings = diags.WarningCount() ? diags.Render(file, render) : "";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
     std::string_view text, std::string_view file_name, const CompileOptions& options) {
   frontend::SourceFile file{std::string(file_name), std::string(text)};
   frontend::Diagnostics diags;
   std::shared_ptr<const Linker::Table> host = HostTable(options);
   ir::Program p = frontend::CompileSource(file, diags, host ? &host->decls : nullptr);
-  if (diags.HasErrors()) {
-    if (options.diagnostics)
-      for (const frontend::Diagnostic& fd : diags.list()) {
-        Diagnostic d;
-        d.code = fd.code;
-        d.file = file.name;
-        d.line = d.end_line = static_cast<int>(fd.loc.line);
-        d.column = d.end_column = static_cast<int>(fd.loc.col);
-        d.message = fd.message;
-        if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
-        options.diagnostics->push_back(std::move(d));
-      }
-    return absl::InvalidArgumentError(diags.Render(file));
-  }
+  if (absl::Status s = FinishDiagnostics(file, diags, options); !s.ok()) return s;
   auto module = interp::Compile(p, file_name, host ? &host->decls : nullptr);
   if (!module.ok()) {
     if (options.diagnostics)
@@ -178,11 +215,16 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
 }
 
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name) {
+  return SourceAst(text, file_name, CompileOptions{});
+}
+
+absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name,
+                                               const CompileOptions& options) {
   return Guarded([&]() -> absl::StatusOr<std::string> {
     frontend::SourceFile file{std::string(file_name), std::string(text)};
     frontend::Diagnostics diags;
     frontend::Module m = frontend::Parse(file, diags);
-    if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
+    if (absl::Status s = FinishDiagnostics(file, diags, options); !s.ok()) return s;
     return frontend::DumpAst(m);
   });
 }

@@ -54,8 +54,18 @@ OptionSpec ErrorFormat() {
           0,
           ValueKind::kRequired,
           "FORMAT",
-          "Compile errors as human (rustc style, the default) or json (one object per line)",
+          "Compile diagnostics as human (rustc style, the default) or json (one object per line)",
           {"human", "json"}};
+}
+
+// So does the diagnostics' look and strictness.
+void AddDiagnosticOptions(CommandSpec& c) {
+  c.options.push_back(ErrorFormat());
+  c.options.push_back(Valued("color", ValueKind::kRequired, "WHEN",
+                             "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), "
+                             "always or never",
+                             {"auto", "always", "never"}));
+  c.options.push_back(Flag("deny-warnings", 0, "Compile warnings are errors (exit 1)"));
 }
 
 CommandSpec Run() {
@@ -89,7 +99,7 @@ CommandSpec Run() {
                                       "` grant); alone: all of them; repeatable"),
                          {}});
   c.options.push_back(Flag("allow-all", 'A', "Allow every file, host, variable and host family"));
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   c.options.push_back(Valued("trace", ValueKind::kOptional, "FORMAT",
@@ -114,7 +124,7 @@ CommandSpec Check() {
                        "FILE",
                        "Also report every effect call the manifest does not grant",
                        {}});
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   return c;
 }
 
@@ -122,7 +132,7 @@ CommandSpec Caps() {
   CommandSpec c =
       Command("caps", "List the files, hosts, variables and host families a program can touch",
               "FILE", kProgram);
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   return c;
 }
 
@@ -132,7 +142,7 @@ CommandSpec Dump() {
   c.options.push_back(Flag("ast", 0, "Print the parsed syntax tree (Mighty source only)"));
   c.options.push_back(Flag("ir", 0, "Print the canonical MtyIR text"));
   c.options.push_back(Flag("bytecode", 0, "Disassemble the bytecode"));
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   c.one_of = {"ast", "ir", "bytecode"};
   return c;
 }

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -82,43 +83,91 @@ std::string Json(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// How compile errors are printed (`--error-format`): rendered, rustc style,
-// or one JSON object per diagnostic and line. Set once, from the command.
+// How compile diagnostics are printed (`--error-format`, `--color`,
+// `--deny-warnings`): rendered, rustc style, or one JSON object per
+// diagnostic and line. Set once, from the command.
 bool json_errors = false;
+bool color = false;
+bool deny_warnings = false;
+
+// `--color`: always, never, or (auto, the default) when stderr is a
+// terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not
+// `dumb`. An explicit `always` beats NO_COLOR, as in cargo and ls.
+bool UseColor(const std::optional<std::string>& when) {
+  if (when == "always") return true;
+  if (when == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string_view(term) == "dumb") return false;
+  return isatty(STDERR_FILENO) == 1;
+}
 
 // One diagnostic as a JSON line (docs/cli.md, Machine-readable output).
 std::string DiagnosticJson(const mty::Diagnostic& d) {
   const char* severity = d.severity == mty::Diagnostic::Severity::kError     ? "error"
                          : d.severity == mty::Diagnostic::Severity::kWarning ? "warning"
                                                                              : "note";
-  nlohmann::json span = {{"file", d.file},
-                         {"line", d.line},
-                         {"column", d.column},
-                         {"end_line", d.end_line},
-                         {"end_column", d.end_column},
-                         {"primary", true}};
-  nlohmann::json j = {{"code", d.code},  {"severity", severity}, {"message", d.message},
-                      {"file", d.file},  {"line", d.line},       {"column", d.column},
-                      {"spans", {span}}, {"notes", d.notes}};
+  nlohmann::json spans = nlohmann::json::array();
+  spans.push_back({{"file", d.file},
+                   {"line", d.line},
+                   {"column", d.column},
+                   {"end_line", d.end_line},
+                   {"end_column", d.end_column},
+                   {"primary", true},
+                   {"label", d.label}});
+  for (const mty::DiagnosticLabel& l : d.labels)
+    spans.push_back({{"file", d.file},
+                     {"line", l.line},
+                     {"column", l.column},
+                     {"end_line", l.end_line},
+                     {"end_column", l.end_column},
+                     {"primary", false},
+                     {"label", l.message}});
+  nlohmann::json j = {{"code", d.code}, {"severity", severity}, {"message", d.message},
+                      {"file", d.file}, {"line", d.line},       {"column", d.column},
+                      {"spans", spans}, {"notes", d.notes}};
   return Json(j);
 }
 
+// The compile options the diagnostics flags ask for, filling `diagnostics`
+// and `warnings`.
+mty::CompileOptions DiagnosticOptions(std::vector<mty::Diagnostic>* diagnostics,
+                                      std::string* warnings) {
+  mty::CompileOptions o;
+  o.diagnostics = diagnostics;
+  o.deny_warnings = deny_warnings;
+  o.color = color;
+  o.rendered_warnings = warnings;
+  return o;
+}
+
+// Prints a compile's diagnostics on stderr: `failure` (the rendered text)
+// when it failed, else its warnings; JSON lines instead with
+// --error-format=json.
+void PrintDiagnostics(const std::vector<mty::Diagnostic>& diagnostics, std::string_view rendered) {
+  if (json_errors && !diagnostics.empty()) {
+    for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
+    return;
+  }
+  if (rendered.empty()) return;
+  std::cerr << rendered << (rendered.back() != '\n' ? "\n" : "");
+}
+
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
-// Mighty source); returns an exit code on failure.
+// Mighty source); returns an exit code on failure. Warnings are printed.
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
   if (int rc = ReadInput(path, &text); rc != 0) return rc;
   std::vector<mty::Diagnostic> diagnostics;
-  auto p = mty::Program::FromFile(text, DisplayName(path), {nullptr, &diagnostics});
+  std::string warnings;
+  auto p =
+      mty::Program::FromFile(text, DisplayName(path), DiagnosticOptions(&diagnostics, &warnings));
   if (!p.ok()) {
-    if (json_errors && !diagnostics.empty()) {
-      for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
-      return 1;
-    }
-    std::string msg(p.status().message());
-    std::cerr << msg << (msg.empty() || msg.back() != '\n' ? "\n" : "");
+    PrintDiagnostics(diagnostics, std::string(p.status().message()));
     return 1;
   }
+  PrintDiagnostics(diagnostics, warnings);
   *out = *p;
   return 0;
 }
@@ -479,11 +528,15 @@ int DumpCommand(const ParsedCommand& cmd) {
           cmd.command);
     std::string text;
     if (int rc = ReadInput(file, &text); rc != 0) return rc;
-    auto tree = mty::Program::SourceAst(text, DisplayName(file));
+    std::vector<mty::Diagnostic> diagnostics;
+    std::string warnings;
+    auto tree = mty::Program::SourceAst(text, DisplayName(file),
+                                        DiagnosticOptions(&diagnostics, &warnings));
     if (!tree.ok()) {
-      std::cerr << tree.status().message();
+      PrintDiagnostics(diagnostics, std::string(tree.status().message()));
       return 1;
     }
+    PrintDiagnostics(diagnostics, warnings);
     std::cout << *tree;
     return 0;
   }
@@ -539,6 +592,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   json_errors = cmd->Last("error-format") == "json";
+  color = UseColor(cmd->Last("color"));
+  deny_warnings = cmd->Has("deny-warnings");
   const std::string& name = spec->name;
   if (name == "run") return RunCommand(*cmd);
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));

@@ -229,13 +229,23 @@ Loc TokenEnd(const SourceFile& file, Loc loc) {
 
 bool Before(Loc a, Loc b) { return a.line != b.line ? a.line < b.line : a.col < b.col; }
 
+}  // namespace
+
+Loc SpanEnd(const SourceFile& file, Loc begin, Loc end) {
+  if (begin.line == 0) return begin;
+  if (begin.col == 0) begin.col = 1;
+  Loc e = end.line == 0 ? TokenEnd(file, begin) : end;
+  if (e.col == 0) e.col = 1;
+  return Before(e, begin) ? begin : e;
+}
+
+namespace {
+
 Ann MakeAnn(const SourceFile& file, Loc begin, Loc end, std::string message, bool primary) {
   Ann a;
   a.begin = begin;
   if (a.begin.col == 0) a.begin.col = 1;
-  a.end = end.line == 0 ? TokenEnd(file, a.begin) : end;
-  if (a.end.col == 0) a.end.col = 1;
-  if (Before(a.end, a.begin)) a.end = a.begin;
+  a.end = SpanEnd(file, a.begin, end);
   a.message = std::move(message);
   a.primary = primary;
   return a;

@@ -76,8 +76,11 @@ class Lexer {
     if (!ir::ValidUtf8(src_, &bad, &why)) {
       Loc at;
       ir::Utf8LineCol(src_, bad, &at.line, &at.col);
-      Error("MT0009", at, std::string("invalid UTF-8 (") + ir::Utf8ErrorText(why) + ")",
-            "Mighty source must be UTF-8; save the file as UTF-8");
+      // One column: the first ill-formed sequence, not the run after it.
+      diags_
+          .Error("MT0009", at, std::string("invalid UTF-8 (") + ir::Utf8ErrorText(why) + ")",
+                 "Mighty source must be UTF-8; save the file as UTF-8")
+          .end = at;
       out_.eof_error = true;
       Token eof;
       eof.kind = Tok::kEof;

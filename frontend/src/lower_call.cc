@@ -132,7 +132,7 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
   int lo, hi;
   if (!IsKnownEffect(path, &lo, &hi)) {
     Error("MT1005", loc, absl::StrCat("unknown effect `", path, "`"),
-          "the standard library surface is listed in docs/language.md");
+          "the standard library is listed in docs/stdlib.md");
     return Unit();
   }
   if (static_cast<int>(args.size()) < lo || static_cast<int>(args.size()) > hi) {

@@ -1145,6 +1145,10 @@ void Parser::ParseStmt(Block& b) {
          "MT0013");
   } else {
     s.kind = Stmt::Kind::kExpr;
+    if (t.kind == Tok::kLabel && Look(1).kind == Tok::kColon) {  // `'outer: for ...`
+      SkipLabel();
+      Bump();
+    }
     if (StartsBlockLike()) {
       // Rust's rule: a block-like statement ends at its `}` unless a method
       // call or `?` follows on the same line.
@@ -1698,10 +1702,12 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
       }
       if (w == "continue") {
         Bump();
+        if (At(Tok::kLabel)) SkipLabel();
         return Make(EK::kContinue, t.loc);
       }
       if (w == "break" || w == "return") {
         Bump();
+        if (w == "break" && At(Tok::kLabel)) SkipLabel();
         auto e = Make(w == "break" ? EK::kBreak : EK::kReturn, t.loc);
         if (CanStartExpr(Peek()) && !At(Tok::kLBrace)) e->lhs = ParseExpr();
         return e;
@@ -1709,6 +1715,13 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
       if (w == "spawn") return ParseSpawn();
       FailExpected("an expression", t, "", "MT0011");
     }
+    case Tok::kLabel:
+      if (Look(1).kind == Tok::kColon) {  // `'a: loop { .. }` as an expression
+        SkipLabel();
+        Bump();
+        return ParsePrimary();
+      }
+      FailExpected("an expression", t, "", "MT0011");
     case Tok::kLParen: return ParseParenOrTuple();
     case Tok::kLBracket: return ParseArray();
     case Tok::kLBrace: return ParseBlockExpr();
@@ -1838,6 +1851,53 @@ ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
   return s;
 }
 
+void Parser::CheckCondition(ExprPtr& cond, const char* what) {
+  if (!cond || cond->kind != EK::kAssign) return;
+  const std::string kw = std::string("`") + what + "`";
+  const bool spanned = cond->begin.line != 0;
+  Diagnostic* d = ReportAt(
+      "MT0018", spanned ? cond->begin : cond->loc,
+      "expected a condition after " + kw + ", found an assignment",
+      cond->has_op ? "a condition is a Bool; assign before the " + kw : "use `==` to compare");
+  if (d) {
+    if (spanned) d->end = cond->end;
+    d->label = "an assignment, not a comparison";
+  }
+  if (cond->has_op) return;
+  cond->kind = EK::kBinary;  // recover as the comparison meant
+  cond->binary_op = BinaryOp::kEq;
+}
+
+void Parser::CheckParens(size_t start, const Expr& cond, const char* what) {
+  size_t last = pos_;
+  while (last > start && Tk(last - 1).kind == Tok::kNewline) --last;
+  if (last < start + 2 || cond.kind == EK::kTuple || Tk(start).kind != Tok::kLParen ||
+      Tk(last - 1).kind != Tok::kRParen)
+    return;
+  // The `(` must be closed by that last `)`, not before: `(a) + (b)` needs them.
+  int depth = 0;
+  for (size_t i = start; i + 1 < last; ++i) {
+    const Tok k = Tk(i).kind;
+    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) ++depth;
+    if (k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) --depth;
+    if (depth == 0) return;
+  }
+  const Loc open = Tk(start).loc;
+  if (!sh_.warned.insert({open.line, open.col}).second) return;
+  Diagnostic& d = sh_.diags->Warning(
+      "MT0040", open, std::string("unnecessary parentheses around `") + what + "` condition",
+      "remove these parentheses");
+  d.labels.push_back(Label{Tk(last - 1).loc, {}, ""});
+}
+
+void Parser::SkipLabel() {
+  const Token& t = Peek();
+  ReportAt("MT0019", t.loc, "loop labels are not supported yet",
+           "leave the outer loop with a flag variable, or move the loops into a function and "
+           "`return`");
+  Bump();
+}
+
 ExprPtr Parser::ParseIf() {
   DepthGuard g(this);  // `else if` chains recurse
   const Token& t = Bump();
@@ -1851,7 +1911,10 @@ ExprPtr Parser::ParseIf() {
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kIf, t.loc);
+    const size_t start = NextNonNl(pos_);
     e->cond = ParseExprNoStruct();
+    CheckCondition(e->cond, "if");
+    CheckParens(start, *e->cond, "if");
   }
   e->then_block = ParseBlock();
   if (IsKw(PeekPastNl(), "else")) {
@@ -1881,7 +1944,10 @@ ExprPtr Parser::ParseWhile() {
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kWhile, t.loc);
+    const size_t start = NextNonNl(pos_);
     e->cond = ParseExprNoStruct();
+    CheckCondition(e->cond, "while");
+    CheckParens(start, *e->cond, "while");
   }
   e->then_block = ParseBlock();
   return e;

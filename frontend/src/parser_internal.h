@@ -44,6 +44,7 @@ struct Shared {
   std::string_view src;
   std::unordered_map<std::string, MacroDef> macros;
   std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location
+  std::set<std::pair<uint32_t, uint32_t>> warned;    // one warning per location (macro bodies)
   int depth = 0;
   int macro_depth = 0;
   int expansions = 0;
@@ -335,6 +336,14 @@ class Parser {
   ExprPtr ParseBlockExpr();
   ExprPtr ParseMapBody(Loc loc);
   ExprPtr ParseStructBody(std::vector<PathSeg> segs, Loc loc);
+  // MT0018 for `if x = 3`: an assignment where a condition goes (`what`:
+  // "if" or "while"); a plain `=` is then read as `==`, so no error follows.
+  void CheckCondition(ExprPtr& cond, const char* what);
+  // Warning MT0040 when the condition that starts at token `start` and
+  // ends before pos_ is one parenthesized expression: `if (x > 3) {`.
+  void CheckParens(size_t start, const Expr& cond, const char* what);
+  // MT0019 for a loop label (`'outer: loop`, `break 'outer`), skipped.
+  void SkipLabel();
   ExprPtr ParseIf();
   ExprPtr ParseMatch();
   ExprPtr ParseWhile();

@@ -299,6 +299,16 @@ class Linker {
 
 // ---- Compiling -----------------------------------------------------------
 
+// A secondary span of a diagnostic (the opener of an unclosed delimiter,
+// ...), with its message; positions as Diagnostic's.
+struct DiagnosticLabel {
+  int line = 0;
+  int column = 0;
+  int end_line = 0;  // inclusive
+  int end_column = 0;
+  std::string message;
+};
+
 // One compile error or warning (runtime.md §7), located in the source.
 struct Diagnostic {
   enum class Severity : uint8_t { kError, kWarning, kNote };
@@ -307,18 +317,31 @@ struct Diagnostic {
   std::string file;
   int line = 0;  // 1-based; 0 when the error has no location
   int column = 0;
-  int end_line = 0;  // the span's end (inclusive), when known; else = line/column
+  int end_line = 0;  // the primary span's end (inclusive): its last column
   int end_column = 0;
   std::string message;
-  std::vector<std::string> notes;  // `help:` and `note:` lines
+  std::string label;                    // the primary span's own message ("" when none)
+  std::vector<DiagnosticLabel> labels;  // secondary spans, in the order given
+  std::vector<std::string> notes;       // `help:` and `note:` lines
 };
 
 struct CompileOptions {
   // The host functions calls may name (`host.kv.get(k)`); none when null.
   const Linker* linker = nullptr;
-  // Filled with every diagnostic when the compile fails (the status then
-  // holds the rendered text, rustc style).
+  // Filled with every diagnostic: the errors and warnings when the compile
+  // fails (the status then holds the rendered text, rustc style), the
+  // warnings when it succeeds.
   std::vector<Diagnostic>* diagnostics = nullptr;
+  // Warnings fail the compile: each becomes an error (with a note saying
+  // why), rendered and counted as one.
+  bool deny_warnings = false;
+  // Renders the status text and *rendered_warnings with ANSI colours
+  // (rustc's); control characters from the source are escaped either way.
+  bool color = false;
+  // Set when the compile succeeds: the warnings rendered as the status text
+  // of a failure would be, ending with `warning: N warning(s) emitted`;
+  // "" when there are none.
+  std::string* rendered_warnings = nullptr;
 };
 
 // ---- Events -------------------------------------------------------------
@@ -463,6 +486,9 @@ class Program {
   // The parsed AST of Mighty source, for `mty dump --ast` (diagnostics as
   // for FromSource).
   static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name);
+  // The same, with the options' diagnostics, colour and warning handling.
+  static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name,
+                                               const CompileOptions& options);
   ~Program();
 
   // Runs the entry function to completion. Thread-safe: one program may be

@@ -73,6 +73,11 @@ class Diagnostics {
   size_t errors_ = 0;
 };
 
+// The last column (inclusive) of the span that starts at `begin` and ends
+// at `end`: `end` itself, or (line 0) the end of the whole token at `begin`,
+// re-lexed from the source; never before `begin`.
+Loc SpanEnd(const SourceFile& file, Loc begin, Loc end);
+
 // Renders one diagnostic:
 //   error[MT0001]: expected ')', found 'log'
 //    --> prog.mty:3:5
