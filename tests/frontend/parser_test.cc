@@ -675,6 +675,7 @@ TEST(Render, Format) {
             "   |\n"
             "12 |\n"
             "   |   ^\n"
+            "   |\n"
             "   = help: add a closing `\"`\n");
   EXPECT_NE(d.Render(f).find("error: aborting due to 2 previous errors\n"), std::string::npos);
   EXPECT_EQ(Diagnostics().Render(f), "");
@@ -701,6 +702,8 @@ TEST(Render, EndToEnd) {
             "error[MT0001]: expected ')', found '}'\n"
             " --> t.mty:3:1\n"
             "  |\n"
+            "2 |     let x = (1, 2\n"
+            "  |             - unclosed delimiter\n"
             "3 | }\n"
             "  | ^\n"
             "\n"
