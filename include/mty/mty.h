@@ -465,8 +465,8 @@ class Program {
                                                                    std::string_view file_name);
   // Compiles Mighty source (.mty). Errors are kInvalidArgument whose message
   // is the rendered diagnostics, rustc style (`error[MT0001]: ...`, the
-  // location, the source line and a caret), ending with `error: aborting due
-  // to N previous error(s)`.
+  // location, the source lines with `^^^` under the span and `---` labels),
+  // ending with `error: aborting due to N previous error(s)`.
   static absl::StatusOr<std::shared_ptr<const Program>> FromSource(std::string_view text,
                                                                    std::string_view file_name);
   // Compiles by file extension: `.mtyir` as MtyIR text, anything else as source.
