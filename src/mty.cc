@@ -148,8 +148,7 @@ namespace {
 
 int Int(uint32_t v) { return static_cast<int>(v); }
 
-// A front-end diagnostic as the API's: the primary span's end resolved (the
-// whole token when the front end gave none).
+// A front-end diagnostic (its spans resolved) as the API's.
 Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd) {
   Diagnostic d;
   d.severity = fd.severity == frontend::Severity::kWarning ? Diagnostic::Severity::kWarning
@@ -158,16 +157,13 @@ Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Di
   d.file = file.name;
   d.line = Int(fd.loc.line);
   d.column = Int(fd.loc.col);
-  const frontend::Loc end = frontend::SpanEnd(file, fd.loc, fd.end);
-  d.end_line = Int(end.line);
-  d.end_column = Int(end.col);
+  d.end_line = Int(fd.end.line);  // resolved (ResolveSpans)
+  d.end_column = Int(fd.end.col);
   d.message = fd.message;
   d.label = fd.label;
-  for (const frontend::Label& l : fd.labels) {
-    const frontend::Loc le = frontend::SpanEnd(file, l.loc, l.end);
-    d.labels.push_back(
-        DiagnosticLabel{Int(l.loc.line), Int(l.loc.col), Int(le.line), Int(le.col), l.message});
-  }
+  for (const frontend::Label& l : fd.labels)
+    d.labels.push_back(DiagnosticLabel{Int(l.loc.line), Int(l.loc.col), Int(l.end.line),
+                                       Int(l.end.col), l.message});
   if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
   if (!fd.note.empty()) d.notes.push_back(absl::StrCat("note: ", fd.note));
   return d;
@@ -180,9 +176,11 @@ absl::Status FinishDiagnostics(const frontend::SourceFile& file, frontend::Diagn
                                const CompileOptions& options) {
   if (options.deny_warnings)
     diags.DenyWarnings("warnings are denied: this warning fails the compile");
-  if (options.diagnostics)
+  if (options.diagnostics) {
+    diags.ResolveSpans(file);
     for (const frontend::Diagnostic& fd : diags.list())
       options.diagnostics->push_back(PublicDiagnostic(file, fd));
+  }
   frontend::RenderOptions render;
   render.color = options.color;
   if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file, render));

@@ -187,25 +187,52 @@ struct Ann {
   bool primary = false;
 };
 
+// A source file's lines, indexed once per rendering: SourceFile::Line scans
+// from the start, and a file with thousands of diagnostics asks for
+// thousands of lines.
+class SourceLines {
+ public:
+  explicit SourceLines(const SourceFile& file) : file_(file) {
+    starts_.push_back(0);
+    for (size_t i = 0; i < file.text.size(); ++i)
+      if (file.text[i] == '\n') starts_.push_back(i + 1);
+  }
+  const std::string& name() const { return file_.name; }
+  std::string_view text() const { return file_.text; }
+  // As SourceFile::Line: 1-based line n without its newline (nor a CR).
+  std::string_view Line(uint32_t n) const {
+    if (n == 0 || n > starts_.size()) return {};
+    const size_t start = starts_[n - 1];
+    size_t end = n < starts_.size() ? starts_[n] - 1 : file_.text.size();
+    std::string_view line = std::string_view(file_.text).substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+  }
+  size_t Start(uint32_t n) const { return starts_[n - 1]; }  // n in 1..lines
+
+ private:
+  const SourceFile& file_;
+  std::vector<size_t> starts_;
+};
+
 // The byte offset of 1-based column `col` of 1-based line `line` (npos past
 // the end of the line).
-size_t OffsetOf(const SourceFile& file, Loc loc) {
+size_t OffsetOf(const SourceLines& file, Loc loc) {
   std::string_view line = file.Line(loc.line);
-  if (line.data() < file.text.data() || line.data() > file.text.data() + file.text.size())
-    return std::string_view::npos;
+  if (loc.line == 0 || line.empty()) return std::string_view::npos;
   size_t i = 0;
   for (uint32_t c = 1; c < loc.col && i < line.size(); ++c) i += ir::DecodeUtf8(line, i).length;
   if (i >= line.size()) return std::string_view::npos;
-  return static_cast<size_t>(line.data() - file.text.data()) + i;
+  return file.Start(loc.line) + i;
 }
 
 // The last column of the token at `loc`: its span when a diagnostic gives
 // none. A position past the end of its line (end of file, a missing token)
 // or on whitespace is one column.
-Loc TokenEnd(const SourceFile& file, Loc loc) {
+Loc TokenEnd(const SourceLines& file, Loc loc) {
   const size_t at = OffsetOf(file, loc);
   if (at == std::string_view::npos) return loc;
-  std::string_view rest = std::string_view(file.text).substr(at);
+  std::string_view rest = file.text().substr(at);
   const size_t len = TokenLength(rest);
   if (len == 0) return loc;
   Loc end = loc;
@@ -229,9 +256,7 @@ Loc TokenEnd(const SourceFile& file, Loc loc) {
 
 bool Before(Loc a, Loc b) { return a.line != b.line ? a.line < b.line : a.col < b.col; }
 
-}  // namespace
-
-Loc SpanEnd(const SourceFile& file, Loc begin, Loc end) {
+Loc ResolvedEnd(const SourceLines& file, Loc begin, Loc end) {
   if (begin.line == 0) return begin;
   if (begin.col == 0) begin.col = 1;
   Loc e = end.line == 0 ? TokenEnd(file, begin) : end;
@@ -239,13 +264,11 @@ Loc SpanEnd(const SourceFile& file, Loc begin, Loc end) {
   return Before(e, begin) ? begin : e;
 }
 
-namespace {
-
-Ann MakeAnn(const SourceFile& file, Loc begin, Loc end, std::string message, bool primary) {
+Ann MakeAnn(const SourceLines& file, Loc begin, Loc end, std::string message, bool primary) {
   Ann a;
   a.begin = begin;
   if (a.begin.col == 0) a.begin.col = 1;
-  a.end = SpanEnd(file, a.begin, end);
+  a.end = ResolvedEnd(file, a.begin, end);
   a.message = std::move(message);
   a.primary = primary;
   return a;
@@ -254,7 +277,7 @@ Ann MakeAnn(const SourceFile& file, Loc begin, Loc end, std::string message, boo
 // Writes the rows of one diagnostic's source snippet.
 class Snippet {
  public:
-  Snippet(const SourceFile& file, const Painter& paint, std::string_view primary_style)
+  Snippet(const SourceLines& file, const Painter& paint, std::string_view primary_style)
       : file_(file), paint_(paint), primary_style_(primary_style) {}
 
   void Add(Ann a) { anns_.push_back(std::move(a)); }
@@ -436,7 +459,7 @@ class Snippet {
     }
   }
 
-  const SourceFile& file_;
+  const SourceLines& file_;
   const Painter& paint_;
   std::string_view primary_style_;
   std::vector<Ann> anns_;
@@ -447,9 +470,7 @@ class Snippet {
   size_t width_ = 1;
 };
 
-}  // namespace
-
-std::string RenderOne(const SourceFile& file, const Diagnostic& d, const RenderOptions& options) {
+std::string RenderWith(const SourceLines& file, const Diagnostic& d, const RenderOptions& options) {
   const Painter paint(options.color);
   const bool error = d.severity == Severity::kError;
   const std::string_view style = error ? kRed : kYellow;
@@ -465,7 +486,7 @@ std::string RenderOne(const SourceFile& file, const Diagnostic& d, const RenderO
     return s;
   };
   if (d.loc.line == 0) {
-    out += " " + paint(kBlue, "-->") + " " + file.name + "\n";
+    out += " " + paint(kBlue, "-->") + " " + file.name() + "\n";
     return out + extra("  ");
   }
   Snippet snippet(file, paint, style);
@@ -473,13 +494,31 @@ std::string RenderOne(const SourceFile& file, const Diagnostic& d, const RenderO
   for (const Label& l : d.labels)
     if (l.loc.line != 0) snippet.Add(MakeAnn(file, l.loc, l.end, l.message, false));
   const std::string gutter(snippet.Width(), ' ');
-  out += gutter + paint(kBlue, "-->") + " " + file.name + ":" + std::to_string(d.loc.line) + ":" +
+  out += gutter + paint(kBlue, "-->") + " " + file.name() + ":" + std::to_string(d.loc.line) + ":" +
          std::to_string(d.loc.col == 0 ? 1 : d.loc.col) + "\n";
   out += paint(kBlue, gutter + " |") + "\n";
   out += snippet.Render();
   if (!d.help.empty() || !d.note.empty())
     out += paint(kBlue, gutter + " |") + "\n" + extra(gutter + " ");
   return out;
+}
+
+}  // namespace
+
+Loc SpanEnd(const SourceFile& file, Loc begin, Loc end) {
+  return ResolvedEnd(SourceLines(file), begin, end);
+}
+
+void Diagnostics::ResolveSpans(const SourceFile& file) {
+  const SourceLines lines(file);
+  for (Diagnostic& d : list_) {
+    d.end = ResolvedEnd(lines, d.loc, d.end);
+    for (Label& l : d.labels) l.end = ResolvedEnd(lines, l.loc, l.end);
+  }
+}
+
+std::string RenderOne(const SourceFile& file, const Diagnostic& d, const RenderOptions& options) {
+  return RenderWith(SourceLines(file), d, options);
 }
 
 std::string Diagnostics::Render(const SourceFile& file, const RenderOptions& options) const {
@@ -491,7 +530,8 @@ std::string Diagnostics::Render(const SourceFile& file, const RenderOptions& opt
     return a->loc.line != b->loc.line ? a->loc.line < b->loc.line : a->loc.col < b->loc.col;
   });
   std::string out;
-  for (const Diagnostic* d : sorted) out += RenderOne(file, *d, options) + "\n";
+  const SourceLines lines(file);
+  for (const Diagnostic* d : sorted) out += RenderWith(lines, *d, options) + "\n";
   const Painter paint(options.color);
   const size_t warnings = WarningCount();
   const std::string emitted =

@@ -57,6 +57,9 @@ class Diagnostics {
   Diagnostic& Warning(std::string code, Loc loc, std::string message, std::string help = "");
   // Adds a diagnostic as it is (an error or a warning, spans and labels).
   Diagnostic& Add(Diagnostic d);
+  // Sets every `end` left unset (line 0), of the primary spans and the
+  // labels, to the whole token's (SpanEnd), indexing the file once.
+  void ResolveSpans(const SourceFile& file);
   // Makes every warning an error (`--deny-warnings`), each with `note`.
   void DenyWarnings(const std::string& note);
   bool HasErrors() const { return errors_ > 0; }
