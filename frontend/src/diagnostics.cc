@@ -208,7 +208,8 @@ class SourceLines {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     return line;
   }
-  size_t Start(uint32_t n) const { return starts_[n - 1]; }  // n in 1..lines
+  size_t Start(uint32_t n) const { return starts_[n - 1]; }  // n in 1..Lines()
+  uint32_t Lines() const { return static_cast<uint32_t>(starts_.size()); }
 
  private:
   const SourceFile& file_;
@@ -269,6 +270,13 @@ Ann MakeAnn(const SourceLines& file, Loc begin, Loc end, std::string message, bo
   a.begin = begin;
   if (a.begin.col == 0) a.begin.col = 1;
   a.end = ResolvedEnd(file, a.begin, end);
+  // Within the text: a column at most one past its line's end, a line at
+  // most the last (a wrong position never makes a huge row).
+  auto columns = [&](uint32_t line) { return ShowLine(file.Line(line)).Columns(); };
+  a.begin.col = std::min(a.begin.col, columns(a.begin.line) + 1);
+  a.end.line = std::max(a.begin.line, std::min(a.end.line, file.Lines()));
+  a.end.col = std::min(a.end.col, columns(a.end.line) + 1);
+  if (Before(a.end, a.begin)) a.end = a.begin;
   a.message = std::move(message);
   a.primary = primary;
   return a;
@@ -331,8 +339,8 @@ class Snippet {
     if (multi_ >= 0) {
       const Ann& m = anns_[static_cast<size_t>(multi_)];
       // At most two lines at each end of a long span.
-      for (uint32_t l = m.begin.line + 1; l <= m.end.line; ++l)
-        if (l <= m.begin.line + 1 || l + 1 >= m.end.line) lines_.push_back(l);
+      for (uint32_t l : {m.begin.line + 1, m.end.line - 1, m.end.line})
+        if (l > m.begin.line && l <= m.end.line) lines_.push_back(l);
       // Drawn with `/` when it starts at the line's first character.
       std::string_view text = file_.Line(m.begin.line);
       size_t lead = 0;

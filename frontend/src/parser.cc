@@ -1721,7 +1721,9 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         Bump();
         return ParsePrimary();
       }
-      FailExpected("an expression", t, "", "MT0011");
+      FailExpected("an expression", t,
+                   "a character literal needs its closing quote: `'" + t.text.substr(0, 1) + "'`",
+                   "MT0011");
     case Tok::kLParen: return ParseParenOrTuple();
     case Tok::kLBracket: return ParseArray();
     case Tok::kLBrace: return ParseBlockExpr();

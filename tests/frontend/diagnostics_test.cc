@@ -167,6 +167,31 @@ TEST(DiagMultiline, MidLineStartAndLongSpanElided) {
             "  | |_^\n");
 }
 
+// Positions that do not exist (past a line's end, past the last line, an
+// end before the start, a line 0 label) render without a huge row or a
+// crash, and never echo a control character.
+TEST(DiagRobust, WrongPositionsStayBounded) {
+  SourceFile f{"a.mty", "ab\tc\x01\n\xff\xfe x\n\n"};
+  const uint32_t big = 4000000000u;
+  const std::vector<Loc> locs = {{0, 0}, {1, 0}, {1, 1}, {1, 5}, {1, big},
+                                 {2, 1}, {2, 4}, {3, 1}, {4, 1}, {big, 2}};
+  size_t n = 0;
+  for (Loc a : locs)
+    for (Loc b : locs) {
+      Diagnostics d;
+      Diagnostic& e = d.Error("MT0001", a, "m\x1b");
+      e.end = b;
+      e.labels.push_back(Label{b, a, "l\x9b"});
+      e.labels.push_back(Label{a, {}, ""});
+      const std::string out = d.Render(f);
+      EXPECT_LT(out.size(), 2000u) << out;
+      EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+      EXPECT_EQ(out.find('\x01'), std::string::npos) << out;
+      ++n;
+    }
+  EXPECT_EQ(n, locs.size() * locs.size());
+}
+
 // -------------------------------------------------------------- colour
 
 TEST(DiagColor, RustcColoursOnlyWhenAsked) {
