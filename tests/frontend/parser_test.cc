@@ -674,7 +674,7 @@ TEST(Render, Format) {
             "  --> prog.mty:12:3\n"
             "   |\n"
             "12 |\n"
-            "   |   ^\n"
+            "   | ^\n"  // past the end of its line (here: of the file): just after it
             "   |\n"
             "   = help: add a closing `\"`\n");
   EXPECT_NE(d.Render(f).find("error: aborting due to 2 previous errors\n"), std::string::npos);
