@@ -103,7 +103,7 @@ bool UseColor(const std::optional<std::string>& when) {
   return isatty(STDERR_FILENO) == 1;
 }
 
-// One diagnostic as a JSON line (docs/cli.md, Machine-readable output).
+// One diagnostic as a JSON line (docs/cli.md, Diagnostics).
 std::string DiagnosticJson(const mty::Diagnostic& d) {
   const char* severity = d.severity == mty::Diagnostic::Severity::kError     ? "error"
                          : d.severity == mty::Diagnostic::Severity::kWarning ? "warning"
@@ -142,9 +142,9 @@ mty::CompileOptions DiagnosticOptions(std::vector<mty::Diagnostic>* diagnostics,
   return o;
 }
 
-// Prints a compile's diagnostics on stderr: `failure` (the rendered text)
-// when it failed, else its warnings; JSON lines instead with
-// --error-format=json.
+// Prints a compile's diagnostics on stderr: `rendered` (a failure's status
+// text, or a success's rendered warnings), or with --error-format=json one
+// JSON line per diagnostic.
 void PrintDiagnostics(const std::vector<mty::Diagnostic>& diagnostics, std::string_view rendered) {
   if (json_errors && !diagnostics.empty()) {
     for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
