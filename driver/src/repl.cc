@@ -424,7 +424,8 @@ constexpr char kHelp[] =
 
 class Session {
  public:
-  Session(const ReplOptions& options, CtrlC* ctrl_c) : options_(options), ctrl_c_(ctrl_c) {}
+  Session(const ReplOptions& options, CtrlC* ctrl_c, bool tty)
+      : options_(options), ctrl_c_(ctrl_c), tty_(tty) {}
 
   // Whether `input` is complete (false: read another line).
   bool Complete(const std::string& input) {
@@ -622,7 +623,8 @@ class Session {
     ctrl_c_->Arm(nullptr);
     if (r.outcome != Outcome::kOk) {
       if (ctrl_c_->interrupted() && r.outcome == Outcome::kCancelled) {
-        Error("interrupted (Ctrl-C); the session goes on");
+        // After the terminal's `^C`.
+        Error(absl::StrCat(tty_ ? "\n" : "", "interrupted (Ctrl-C); the session goes on"));
         return;
       }
       // The report `mty run` prints, and the status it would exit with.
@@ -632,7 +634,10 @@ class Session {
     }
     if (!r.returned || !r.returned->is(Value::Kind::kTuple) ||
         r.returned->items().size() != 3 + g.returned.size()) {
-      Error("mty: internal error: the input returned no session tuple");
+      // The value or a binding could not be copied to the host (too large).
+      Error(
+          "mty: the input's value and bindings are too large to keep (a copy over the memory "
+          "limit, or 256 MiB); the session is unchanged");
       return;
     }
     const std::vector<Value>& out = r.returned->items();
@@ -751,6 +756,7 @@ class Session {
 
   const ReplOptions& options_;
   CtrlC* ctrl_c_;
+  bool tty_;
   std::vector<Item> items_;
   std::vector<Binding> bindings_;
 };
@@ -761,7 +767,7 @@ int Repl(const ReplOptions& options) {
   CtrlC ctrl_c;
   g_ctrl_c = &ctrl_c;
   LineReader reader;
-  Session session(options, &ctrl_c);
+  Session session(options, &ctrl_c, reader.tty());
   if (reader.tty())
     std::cout << "mty " << kVersion << " repl; :help for help, :quit or Ctrl-D to leave\n"
               << std::flush;
