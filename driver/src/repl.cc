@@ -30,6 +30,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "mty/ir/utf8.h"
 
 namespace mty::driver {
 
@@ -533,7 +534,7 @@ class Session {
         const size_t from = line_start == std::string::npos ? 0 : line_start + 1;
         std::string pad;
         for (char ch : text.substr(from, last->offset - from))
-          if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) pad += ch == '\t' ? '\t' : ' ';
+          if (ir::StartsScalar(ch)) pad += ch == '\t' ? '\t' : ' ';
         body =
             absl::StrCat(text.substr(0, last->offset), let, "\n", pad, text.substr(last->offset));
         split = Lines(text.substr(0, last->offset));

@@ -91,6 +91,16 @@ has compile-error-line1 e ' --> <repl>:1:5'
 has compile-error-line2 e ' --> <repl>:2:3'
 has compile-error-echo e '1 | q + nope'
 same compile-error-goes-on o '1'
+printf 'fn ok1() -> I64 { 1 }
+fn bad() -> I64 {
+  nope
+}
+bad()
+ok1()
+' | repl
+has item-error-line e ' --> <repl>:2:3'
+has item-not-added e 'MT1002'
+same item-error-goes-on o '1'
 
 # ---- traps, breaches (with what `mty run` would exit), and they go on ----
 cat >in <<'M'
