@@ -75,7 +75,9 @@ void ItemNames(const frontend::Item& it, std::vector<std::string>* out) {
 bool Incomplete(const frontend::Diagnostics& diags, uint32_t end_line) {
   for (const frontend::Diagnostic& d : diags.list()) {
     if (d.severity != frontend::Severity::kError) continue;
-    if (d.code == "MT0012" || d.code == "MT0004" || d.loc.line >= end_line) return true;
+    if (d.code == "MT0012" || d.code == "MT0004") return true;
+    // (MT0010 there: a `}` of the text closed the block early.)
+    if (d.loc.line >= end_line && d.code != "MT0010") return true;
     if (d.code == "MT0002" && d.message.find("string") != std::string::npos) return true;
   }
   return false;

@@ -292,6 +292,21 @@ std::string OpaqueText(const Value& v) {
   return "";
 }
 
+// The first struct or enum of `names` that `v` or a part of it is of ("":
+// none).
+std::string UsesType(const Value& v, const std::vector<std::string>& names) {
+  if (v.is(Value::Kind::kStruct) || v.is(Value::Kind::kEnum))
+    for (const std::string& n : names)
+      if (v.type_name() == n) return n;
+  for (const Value& x : v.items())
+    if (std::string t = UsesType(x, names); !t.empty()) return t;
+  for (const auto& [k, x] : v.entries()) {
+    if (std::string t = UsesType(k, names); !t.empty()) return t;
+    if (std::string t = UsesType(x, names); !t.empty()) return t;
+  }
+  return "";
+}
+
 // ---- The session ---------------------------------------------------------
 
 struct Binding {
@@ -501,6 +516,17 @@ class Session {
       if (!Shares(it.names, names)) kept.push_back(std::move(it));
     kept.push_back({names, text});
     items_ = std::move(kept);
+    // A binding of a type just redefined cannot cross into the new program.
+    for (size_t i = 0; i < bindings_.size();) {
+      std::string type = UsesType(bindings_[i].value, names);
+      if (type.empty()) {
+        ++i;
+        continue;
+      }
+      Error(absl::StrCat("mty: `", bindings_[i].name, "` is dropped: its value is of the old `",
+                         type, "`"));
+      bindings_.erase(bindings_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
   }
 
   Generated Generate(const std::string& text, const std::vector<Program::Statement>& stmts,

@@ -84,6 +84,18 @@ same items o '42
 4.0'
 same items-no-errors e ''
 
+# ---- a type typed again: the bindings of the old one are dropped ----
+printf 'struct P { a: I64 }\nlet p = P { a: 1 }\nlet q = [Some(p)]\nlet k = 3\nstruct P { b: Str }\nk\nP { b: "new" }\n' | repl
+has redefined-drops e '`p` is dropped: its value is of the old `P`'
+has redefined-drops-nested e '`q` is dropped'
+same redefined-goes-on o '3
+P { b: "new" }'
+
+# ---- a stray `}` is an error of its own line, not the start of more ----
+printf '}\n2\n' | repl
+has stray-brace e 'error['
+same stray-brace-next o '2'
+
 # ---- compile errors: rendered, located in what was typed ----
 printf 'let q = 1\nq + nope\nq +\n  nope2\nq\n' | repl
 has compile-error-code e 'error[MT1001]'
