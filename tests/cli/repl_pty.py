@@ -8,6 +8,7 @@ import os
 import pty
 import select
 import sys
+import termios
 import time
 
 MTY, TMP = sys.argv[1], sys.argv[2]
@@ -54,9 +55,13 @@ class Session:
         return got
 
     def send(self, data):
-        # Let libedit put the terminal in its mode first: keys typed before
-        # the prompt is read are echoed by the terminal too.
-        time.sleep(0.15)
+        # Let libedit put the terminal in its (non-canonical) mode first:
+        # keys typed before are echoed and edited by the terminal itself.
+        # (tcgetattr on the master reads the slave's modes.)
+        end = time.time() + 5
+        while time.time() < end and termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            time.sleep(0.02)
+        time.sleep(0.05)
         os.write(self.fd, data)
 
     def wait(self, timeout=10.0):
