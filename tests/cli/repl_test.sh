@@ -203,6 +203,22 @@ printf 'let a = (1,\n' | repl
 has unfinished-at-end e 'error['
 same unfinished-exit rc 0
 
+# ---- SIGINT from outside (input from a pipe) interrupts the running input ----
+mkfifo fin
+"$mty" repl --wall 20s <fin >o 2>e &
+pid=$!
+exec 4>fin
+echo 'loop { }' >&4
+sleep 0.7
+kill -INT $pid
+sleep 0.3
+echo '7' >&4
+exec 4>&-
+wait $pid; echo $? >rc
+has sigint-pipe e 'interrupted (Ctrl-C); the session goes on'
+same sigint-pipe-goes-on o '7'
+same sigint-pipe-exit rc 0
+
 # ---- :quit ends the session; the lines after it are not read ----
 printf '1\n:quit\n2\n' | repl
 same quit o '1'
