@@ -2,6 +2,8 @@
 // the statements of a block body with where each starts), from the parser's
 // own AST, so that the REPL never re-implements the grammar.
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -113,6 +115,18 @@ std::string RenderShifted(const frontend::Diagnostics& diags, const frontend::So
 
 absl::StatusOr<Program::SourceInput> Program::ReadSourceInput(std::string_view text,
                                                               std::string_view file_name) {
+  // No std::bad_alloc leaves the API (runtime.md §2).
+  try {
+    return ReadSourceInputUnguarded(text, file_name);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of memory while reading the input");
+  } catch (const std::length_error&) {
+    return absl::ResourceExhaustedError("out of memory while reading the input");
+  }
+}
+
+absl::StatusOr<Program::SourceInput> Program::ReadSourceInputUnguarded(std::string_view text,
+                                                                       std::string_view file_name) {
   if (text.size() > ir::kMaxProgramBytes)
     return absl::InvalidArgumentError(absl::StrCat(std::string(file_name), ": error: input over ",
                                                    ir::kMaxProgramBytes, " bytes"));

@@ -125,6 +125,9 @@ bool g_prompt_interrupted = false;
 // Waits for a byte of standard input or a Ctrl-C at the prompt: the byte,
 // -1 at end of input or error, -2 for a Ctrl-C.
 int NextByte() {
+  static unsigned char buf[4096];
+  static size_t have = 0, at = 0;
+  if (at < have) return buf[at++];
   for (;;) {
     pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {g_ctrl_c->prompt_fd(), POLLIN, 0}};
     if (poll(fds, 2, -1) < 0) {
@@ -136,9 +139,12 @@ int NextByte() {
       return -2;
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      unsigned char c = 0;
-      ssize_t n = read(STDIN_FILENO, &c, 1);
-      if (n == 1) return c;
+      ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+      if (n > 0) {
+        have = static_cast<size_t>(n);
+        at = 1;
+        return buf[0];
+      }
       if (n < 0 && errno == EINTR) continue;
       return -1;
     }
@@ -186,13 +192,18 @@ class LineReader {
           *interrupted = true;
           return std::string();
         }
-        if (c == -1) {
-          if (line.empty()) return std::nullopt;
-          return line;
-        }
-        if (c == '\n') return line;
-        line += static_cast<char>(c);
+        if (c == -1 && line.empty()) return std::nullopt;
+        if (c == -1 || c == '\n') break;
+        // A line longer than any program: the rest of it is skipped.
+        if (line.size() <= kMaxProgramBytes) line += static_cast<char>(c);
       }
+      if (line.size() > kMaxProgramBytes) {
+        std::cerr << "mty: an input line over " << kMaxProgramBytes << " bytes: skipped\n"
+                  << std::flush;
+        *interrupted = true;  // dropped, as a Ctrl-C drops it
+        return std::string();
+      }
+      return line;
     }
     g_prompt_interrupted = false;
     char* got = readline(more ? kMore : kPrompt);

@@ -527,6 +527,8 @@ class Program {
       std::string_view text, std::string_view file_name, const CompileOptions& options);
   static absl::StatusOr<std::shared_ptr<const Program>> FromSourceUnguarded(
       std::string_view text, std::string_view file_name, const CompileOptions& options);
+  static absl::StatusOr<SourceInput> ReadSourceInputUnguarded(std::string_view text,
+                                                              std::string_view file_name);
 };
 
 // A run that another thread can interrupt. One Runner is one run: Run()

@@ -219,6 +219,11 @@ has sigint-pipe e 'interrupted (Ctrl-C); the session goes on'
 same sigint-pipe-goes-on o '7'
 same sigint-pipe-exit rc 0
 
+# ---- a line longer than any program is skipped, the next one runs ----
+{ head -c 17000000 /dev/zero | tr '\0' 'a'; printf '\n1+1\n'; } | repl
+has long-line e 'mty: an input line over 16777216 bytes: skipped'
+same long-line-next o '2'
+
 # ---- :quit ends the session; the lines after it are not read ----
 printf '1\n:quit\n2\n' | repl
 same quit o '1'
