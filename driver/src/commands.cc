@@ -68,11 +68,10 @@ void AddDiagnosticOptions(CommandSpec& c) {
   c.options.push_back(Flag("deny-warnings", 0, "Compile warnings are errors (exit 1)"));
 }
 
-CommandSpec Run() {
-  CommandSpec c =
-      Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
-              "the program: .mtyir is MtyIR text, anything else Mighty source; - reads stdin");
-  c.program_args = true;
+// The budgets and grants of a run: `mty run`'s and `mty repl`'s (each
+// input), from the policy table.
+void PolicyOptions(CommandSpec* spec) {
+  CommandSpec& c = *spec;
   c.options.push_back({"manifest",
                        0,
                        ValueKind::kRequired,
@@ -99,6 +98,14 @@ CommandSpec Run() {
                                       "` grant); alone: all of them; repeatable"),
                          {}});
   c.options.push_back(Flag("allow-all", 'A', "Allow every file, host, variable and host family"));
+}
+
+CommandSpec Run() {
+  CommandSpec c =
+      Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
+              "the program: .mtyir is MtyIR text, anything else Mighty source; - reads stdin");
+  c.program_args = true;
+  PolicyOptions(&c);
   AddDiagnosticOptions(c);
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
@@ -112,6 +119,16 @@ CommandSpec Run() {
                              "After the run, print its usage on stderr: steps, estimated and real "
                              "bytes, output, wall and CPU time, agents (text, or json: one object)",
                              {"text", "json"}));
+  return c;
+}
+
+CommandSpec Repl() {
+  CommandSpec c = Command("repl",
+                          "Read and run Mighty expressions and items interactively, each input "
+                          "under the budgets and capabilities given");
+  PolicyOptions(&c);
+  c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
+  c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   return c;
 }
 
@@ -164,7 +181,7 @@ std::string FlagName(std::string_view key) {
 }
 
 const std::vector<CommandSpec>& Commands() {
-  static const std::vector<CommandSpec> commands = {Run(),  Check(),       Caps(),
+  static const std::vector<CommandSpec> commands = {Run(),  Repl(),        Check(), Caps(),
                                                     Dump(), Completions(), Man()};
   return commands;
 }

@@ -31,6 +31,7 @@
 #include "input.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
+#include "repl.h"
 
 namespace {
 
@@ -474,6 +475,34 @@ int RunCommand(const ParsedCommand& f) {
   return r.exit_code;
 }
 
+// ---- mty repl -----------------------------------------------------------------
+
+// The session (repl.cc) under the flags' and manifest's policy, with
+// `mty run`'s denial hints.
+int ReplCommand(const ParsedCommand& f) {
+  mty::Policy policy;
+  if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
+  const mty::Policy flags = policy;
+  std::optional<mty::Policy> manifest;
+  const std::string manifest_path = f.Last("manifest").value_or("");
+  if (int rc = LoadManifestFile(manifest_path, &manifest); rc != 0) return rc;
+  if (manifest) {
+    policy = mty::Policy::Intersect(policy, *manifest);
+    WarnEmptyIntersections(flags, *manifest, policy, manifest_path);
+  }
+  mty::InstallDefaultFsCaps(policy.grants);
+  mty::driver::ReplOptions opts;
+  opts.policy = std::move(policy);
+  opts.deny_is_trap = f.Has("deny-is-trap");
+  if (!f.Has("quiet"))
+    opts.on_event = [flags, manifest_path, manifest](const mty::Event& e) {
+      if (e.kind != mty::Event::Kind::kDenied) return;
+      mty::WriteOutput(STDERR_FILENO, DenialHint(e, "<repl>", flags, manifest_path, manifest),
+                       std::chrono::milliseconds(500));
+    };
+  return mty::driver::Repl(opts);
+}
+
 // ---- mty check ----------------------------------------------------------------
 
 int CheckCommand(const std::string& file, const std::string& manifest_path) {
@@ -596,6 +625,7 @@ int main(int argc, char** argv) {
   deny_warnings = cmd->Has("deny-warnings");
   const std::string& name = spec->name;
   if (name == "run") return RunCommand(*cmd);
+  if (name == "repl") return ReplCommand(*cmd);
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));
   if (name == "caps") return CapsCommand(cmd->operand);
   if (name == "dump") return DumpCommand(*cmd);

@@ -489,6 +489,26 @@ class Program {
   // The same, with the options' diagnostics, colour and warning handling.
   static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name,
                                                const CompileOptions& options);
+  // How `mty repl` reads an input (docs/cli.md, REPL): as items when the
+  // text parses as a file of items, else as the statements of a block
+  // body. Errors are kInvalidArgument with the rendered diagnostics
+  // (located in `text`), or kOutOfRange when the text ends inside an
+  // unclosed delimiter, string or comment (more lines may complete it).
+  struct Statement {
+    enum class Kind : uint8_t { kLet, kExpr, kEmpty };
+    Kind kind = Kind::kExpr;
+    size_t offset = 0;  // the byte offset of its first token in the text
+    // kLet: the names its pattern binds, in order, and whether each is `mut`.
+    std::vector<std::pair<std::string, bool>> names;
+    bool has_semi = false;  // kExpr: `e;`
+  };
+  struct SourceInput {
+    bool items = false;
+    std::vector<std::string> item_names;  // items: the names they define (not impls)
+    std::vector<Statement> statements;    // otherwise
+  };
+  static absl::StatusOr<SourceInput> ReadSourceInput(std::string_view text,
+                                                     std::string_view file_name);
   ~Program();
 
   // Runs the entry function to completion. Thread-safe: one program may be
@@ -533,6 +553,8 @@ class Program {
       std::string_view text, std::string_view file_name, const CompileOptions& options);
   static absl::StatusOr<std::shared_ptr<const Program>> FromSourceUnguarded(
       std::string_view text, std::string_view file_name, const CompileOptions& options);
+  static absl::StatusOr<SourceInput> ReadSourceInputUnguarded(std::string_view text,
+                                                              std::string_view file_name);
 };
 
 // A run that another thread can interrupt. One Runner is one run: Run()
