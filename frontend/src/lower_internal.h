@@ -16,6 +16,7 @@
 #include "mty/frontend/diagnostics.h"
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
+#include "mty/ir/suggest.h"
 
 namespace mty::frontend {
 
@@ -79,7 +80,8 @@ struct AdtDef {
   std::string name;
   bool is_enum = false;
   std::vector<std::string> generics;
-  std::vector<VariantDef> variants;  // a struct has one, named like it
+  std::vector<VariantDef> variants;         // a struct has one, named like it
+  const StructDecl* struct_decl = nullptr;  // a user struct: where its fields are declared
 };
 
 struct FnDef {
@@ -124,6 +126,14 @@ struct Globals {
                              Loc loc);
   std::set<std::string> prelude_needed;  // __mty_* functions the program calls
 
+  // Warnings (MT8xxx) wait here and are reported, in source order and each
+  // once, only when the program has no errors (an error's early exit leaves
+  // names unread that are not unused). The prelude never warns.
+  Diagnostic& Warn(std::string code, Loc loc, std::string message, std::string help = "");
+  void FlushWarnings();
+  std::vector<Diagnostic> pending_warnings;
+  bool in_prelude = false;
+
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
   void LowerAll(const Module& m);
@@ -140,6 +150,10 @@ struct Globals {
   const VariantDef* FindVariant(const std::string& adt, const std::string& v,
                                 uint32_t* index) const;
   const AdtDef* BareVariantOwner(const std::string& v) const;
+  // The type names a program may write (built-in and declared), and the
+  // variant names of all enums, for suggestions.
+  std::vector<std::string> TypeNames() const;
+  std::vector<std::string> VariantNames() const;
   // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl);
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
@@ -177,6 +191,45 @@ bool IsCastTargetName(const std::string& name);
 
 inline ir::Loc IrLoc(Loc l) { return ir::Loc{l.line, l.col}; }
 
+// `help: did you mean `total`?` when one of `candidates` is near `word`
+// (ir::Nearest's rule), else "".
+inline std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string near = ir::Nearest(word, candidates);
+  return near.empty() ? "" : "did you mean `" + near + "`?";
+}
+// DidYouMean, or `otherwise` when nothing is near.
+inline std::string DidYouMeanOr(const std::string& word, const std::vector<std::string>& candidates,
+                                std::string otherwise) {
+  std::string h = DidYouMean(word, candidates);
+  return h.empty() ? otherwise : h;
+}
+// The last column of a name that starts at `l` (a span's inclusive end).
+inline Loc NameEnd(Loc l, const std::string& name) {
+  return name.empty() || l.line == 0 ? Loc{}
+                                     : Loc{l.line, l.col + static_cast<uint32_t>(name.size()) - 1};
+}
+// Whether `t` mentions one of `names` (a struct's generic parameters).
+bool MentionsAny(const Ty& t, const std::vector<std::string>& names);
+// Whether a value of type `have` can be passed where `want` is declared:
+// unknown on either side admits anything (the run checks it again).
+bool TyFits(const Ty& have, const Ty& want);
+// `fn name(a: I64, b: Str) -> T` as declared, for labels.
+std::string Signature(const FnDecl& f);
+// The label at a function's definition for a wrong call (MT2001).
+Label DefinedHere(const FnDecl& f);
+// A type as written, for messages (`Option[I64]`, `&mut Str`, `(I64, Str)`).
+std::string TypeText(const TypeExpr& t);
+// The names a program's code may call a built-in method of this receiver
+// kind by (lower_known.cc), for suggestions.
+std::vector<std::string> KnownMethodNames(const Ty& receiver);
+// A method name a user may mean by a common other name (`length` -> `len`), or "".
+std::string MethodAlias(const std::string& name);
+// Every `std.*` effect path (lower_known.cc).
+std::vector<std::string> KnownEffectPaths();
+// Whether dropping the Result of this effect hides something (MT8003):
+// every effect but `std.time.sleep`, which always gives Ok(()).
+bool EffectResultMatters(const std::string& path);
+
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
@@ -207,6 +260,7 @@ class FnLowerer {
   struct Val {
     Operand op;
     TyP ty;
+    std::string effect = {};  // the `std.*` path when this is an effect call's Result
   };
 
   FnLowerer(Globals& g, std::string name, TyP ret) : g_(g), ret_(ret ? ret : Ty::Unknown()) {
@@ -216,11 +270,18 @@ class FnLowerer {
     cur_ = NewBlock();
   }
 
-  uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref) {
+  // `loc` is where the parameter is declared; `warn`: report it when it is
+  // never read (MT8001); `decl` (a Param) for the help of MT3014.
+  uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref, Loc loc = {},
+                    bool warn = false) {
     uint32_t l = static_cast<uint32_t>(fn_.locals.size());
     fn_.locals.push_back(ir::Local{ty->ToIr(), false, name});
     fn_.num_params = l;
-    if (!name.empty()) scopes_.back()[name] = LocalInfo{l, ty, is_mut || is_mut_ref};
+    if (!name.empty()) {
+      LocalInfo li{l, ty, is_mut || is_mut_ref};
+      li.binding = NewBinding(name, loc, warn, /*is_param=*/true);
+      scopes_.back()[name] = li;
+    }
     return l;
   }
 
@@ -243,17 +304,27 @@ class FnLowerer {
   // Lowers a body; a function declared without a result (or `-> Unit`)
   // returns () whatever its last expression is.
   ir::Function FinishWithBlock(const Block& body, bool unit_ret = false) {
-    Val v = LowerBlock(body);
+    Val v = LowerBlock(body, unit_ret ? BlockUse::kDiscarded : BlockUse::kFnBody);
     if (unit_ret) v = Unit();
     return Finish(v);
   }
   ir::Function FinishWithExpr(const Expr& body, bool unit_ret = false) {
+    if (!unit_ret) CheckReturn(body, body.loc);
     Val v = LowerExpr(body);
     if (unit_ret) v = Unit();
     return Finish(v);
   }
 
   Val LowerExpr(const Expr& e);
+
+  // The declared result that `return e` and a body's tail are checked
+  // against (MT2019), with the location of the `-> T` that declares it;
+  // unset (closures, handlers, `-> Never`): nothing is checked.
+  void SetCheckedReturn(TyP ret, Loc loc, std::string fn_name) {
+    check_ret_ = std::move(ret);
+    ret_loc_ = loc;
+    ret_fn_ = std::move(fn_name);
+  }
 
   // ---- agents, supervisors, sandboxes (lower_agent.cc) ----
   // The state of agent A is a struct `__agent_A` holding its constructor
@@ -284,8 +355,46 @@ class FnLowerer {
     // A name can also alias a place below a local: agent state fields are
     // `_1.*.fN` inside handlers.
     std::vector<ir::Projection> proj = {};
+    int binding = -1;  // its entry in bindings_ (-1: none, e.g. agent state)
     Place At() const { return Place{index, proj}; }
   };
+  // A name the function binds (a `let`, a parameter, a pattern binding):
+  // where, and whether the code ever reads it (MT8001 when not).
+  struct Binding {
+    std::string name;
+    Loc loc;
+    bool warn = false;  // report when unread (not `_x`, `self`, macro-internal or synthetic)
+    bool is_param = false;
+    bool is_let = false;  // `let x = ..` (else a pattern's binding or a parameter)
+    bool used = false;
+    bool assigned = false;
+  };
+  int NewBinding(const std::string& name, Loc loc, bool warn, bool is_param) {
+    Binding b;
+    b.name = name;
+    b.loc = loc;
+    b.warn = warn && !g_.in_prelude && WarnableName(name);
+    b.is_param = is_param;
+    bindings_.push_back(b);
+    return static_cast<int>(bindings_.size() - 1);
+  }
+  static bool WarnableName(const std::string& n) {
+    return !n.empty() && n[0] != '_' && n != "self" && n.find('#') == std::string::npos;
+  }
+  void MarkRead(const LocalInfo* li) {
+    if (li && li->binding >= 0) bindings_[li->binding].used = true;
+  }
+  // FindLocal for a read of the name.
+  const LocalInfo* ReadLocal(const std::string& n) {
+    const LocalInfo* li = FindLocal(n);
+    MarkRead(li);
+    return li;
+  }
+  // The unread bindings as MT8001 warnings (at Finish).
+  void WarnUnused();
+  // MT3014 for a write through the immutable local `root`: `what` is the
+  // message, the label points at the binding.
+  void ImmutableError(Loc loc, const std::string& root, std::string what);
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;
@@ -321,10 +430,13 @@ class FnLowerer {
     fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), true, ""});
     return static_cast<uint32_t>(fn_.locals.size() - 1);
   }
-  uint32_t NamedLocal(const std::string& name, const TyP& ty, bool is_mut) {
+  uint32_t NamedLocal(const std::string& name, const TyP& ty, bool is_mut, Loc loc = {},
+                      bool warn = false) {
     fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), is_mut, name});
     uint32_t l = static_cast<uint32_t>(fn_.locals.size() - 1);
-    scopes_.back()[name] = LocalInfo{l, ty ? ty : Ty::Unknown(), is_mut};
+    LocalInfo li{l, ty ? ty : Ty::Unknown(), is_mut};
+    li.binding = NewBinding(name, loc, warn, /*is_param=*/false);
+    scopes_.back()[name] = li;
     return l;
   }
 
@@ -402,9 +514,9 @@ class FnLowerer {
   }
   Val Unit() { return Val{UnitOp(), Ty::Make(Ty::Kind::kUnit)}; }
 
-  void Error(const char* code, Loc loc, std::string msg, std::string help = "") {
+  Diagnostic& Error(const char* code, Loc loc, std::string msg, std::string help = "") {
     place_error_ = true;
-    g_.diags.Error(code, loc, std::move(msg), std::move(help));
+    return g_.diags.Error(code, loc, std::move(msg), std::move(help));
   }
 
   const LocalInfo* FindLocal(const std::string& n) const {
@@ -434,8 +546,36 @@ class FnLowerer {
   }
 
   // ---- blocks and statements (lower_fn.cc) ----
-  Val LowerBlock(const Block& b);
+  // What becomes of a block's value: used (an expression's), dropped (a
+  // loop body, a function without a result: an effect's Result as its tail
+  // is MT8003), or the function's result (its tail is checked, MT2019).
+  enum class BlockUse : uint8_t { kValue, kDiscarded, kFnBody };
+  Val LowerBlock(const Block& b, BlockUse use = BlockUse::kValue);
   void LowerLet(const Stmt& s);
+  // Whether a statement surely ends its block's straight-line flow
+  // (`return`, `break`, `continue`, `panic(..)`, `unreachable!()`).
+  bool Diverges(const Stmt& s) const;
+
+  // ---- the static type checks (lower_fn.cc) ----
+  // The type `e` surely has, before it is lowered, or null when it is not
+  // evident: literals, struct literals and variants, `format!`, comparisons,
+  // and calls of user functions whose declared result is concrete.
+  // `what` describes it for a message ("a string", "`f(..)`, which returns `I64`").
+  TyP KnownTy(const Expr& e, std::string* what);
+  // Whether `have` can be where `want` is declared: unknown on either side
+  // (or a reference `have`) admits anything; a `&T` want looks at T.
+  static bool Fits(const Ty& have, const Ty& want);
+  // Checks `e` against `want`; on a sure mismatch reports `code` with
+  // message `lead` + "expected `W`, found WHAT" and a label at `decl`.
+  // Returns false after an error.
+  bool CheckValue(const Expr& e, const TyP& want, const char* code, const std::string& lead,
+                  Loc decl, const std::string& decl_msg);
+  // A `return` value or a body's tail against the declared result.
+  void CheckReturn(const Expr& e, Loc at);
+  // The arguments of a call of `def` (`skip`: leading arguments that are
+  // not declared parameters, i.e. `self` in `T::m(x, ..)`).
+  void CheckArgs(const FnDef& def, const std::vector<ExprPtr>& args, size_t skip,
+                 const std::string& shown);
 
   // ---- places and fields (lower_fn.cc) ----
   // Looks through references (Rust's auto-deref): appends a `.*` per `&`
@@ -465,7 +605,7 @@ class FnLowerer {
                     std::map<std::string, uint32_t>& binds);
   void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds);
   void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
-            std::map<std::string, uint32_t>& binds);
+            std::map<std::string, uint32_t>& binds, Loc loc = {});
   // Resolves a variant path in a pattern or expression: `Some`, `Shape.Circle`,
   // `Shape::Circle`, `Circle` (bare, unique). Reports MT2003 for a known enum
   // without the variant; returns null (no error) for an unknown bare name.
@@ -511,6 +651,12 @@ class FnLowerer {
   void ExitSandboxesTo(int depth);
   Val LowerSandbox(const Expr& e);
 
+  // ---- names for "did you mean" (lower_call.cc) ----
+  // Locals in scope, constants and functions (values a path may name).
+  std::vector<std::string> ValueNames() const;
+  // What a call `f(..)` may name: locals, functions, built-ins, agent helpers.
+  std::vector<std::string> CallableNames() const;
+
   Globals& g_;
   TyP ret_;
   PendingFn fn_;
@@ -525,6 +671,10 @@ class FnLowerer {
   const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
   bool place_error_ = false;             // an error was reported (suppresses cascades)
+  std::vector<Binding> bindings_;
+  TyP check_ret_;  // see SetCheckedReturn
+  Loc ret_loc_;
+  std::string ret_fn_;
   friend struct Globals;
 };
 

@@ -27,6 +27,7 @@ void Globals::Collect(const Module& m) {
         AdtDef d;
         d.name = it.struct_decl.name;
         d.generics = it.struct_decl.generics;
+        d.struct_decl = &it.struct_decl;
         adts[d.name] = d;
         break;
       }
@@ -128,7 +129,8 @@ void Globals::Collect(const Module& m) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+                    absl::StrCat("cannot find type `", tn, "` in this scope"),
+                    DidYouMean(tn, TypeNames()));
         continue;
       }
       for (const FnDecl& f : it.impl_decl.fns) add_fn(f, tn, false);
@@ -138,13 +140,15 @@ void Globals::Collect(const Module& m) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+                    absl::StrCat("cannot find type `", tn, "` in this scope"),
+                    DidYouMean(tn, TypeNames()));
         continue;
       }
       if (!traits.count(it.impl_decl.trait_name)) {
-        diags.Error(
-            "MT1009", it.impl_decl.loc,
-            absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"));
+        diags.Error("MT1009", it.impl_decl.loc,
+                    absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"),
+                    DidYouMean(it.impl_decl.trait_name,
+                               std::vector<std::string>(traits.begin(), traits.end())));
         continue;
       }
       std::set<std::string> given;
@@ -239,16 +243,19 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
       if (p.self_kind == Param::SelfKind::kRefMut) {
         auto r = Ty::With(Ty::Kind::kRef, {st});
         r->is_mut = true;
-        fl.AddParam("self", r, false, true);
+        fl.AddParam("self", r, false, true, p.loc);
       } else {
-        fl.AddParam("self", st, false, false);
+        fl.AddParam("self", st, p.is_mut, false, p.loc);
       }
       continue;
     }
     TyP t = def.params[pi++];
-    fl.AddParam(p.name, t, false, t->Is(Ty::Kind::kRef) && t->is_mut);
+    fl.AddParam(p.name, t, p.is_mut, t->Is(Ty::Kind::kRef) && t->is_mut, p.loc, true);
   }
   bool unit_ret = def.ret->Is(Ty::Kind::kUnit);
+  if (!unit_ret && decl.ret.kind != TypeExpr::Kind::kInfer &&
+      !(decl.ret.kind == TypeExpr::Kind::kPath && decl.ret.name == "Never"))
+    fl.SetCheckedReturn(def.ret, decl.ret.loc, def.ir_name);
   ir::Function f;
   if (decl.body) {
     f = fl.FinishWithBlock(*decl.body, unit_ret);
@@ -269,8 +276,10 @@ void Globals::LowerAll(const Module& m) {
     for (const std::string& pn : a->protocols) {
       auto p = protocols.find(pn);
       if (p == protocols.end()) {
-        diags.Error("MT1011", a->loc,
-                    absl::StrCat("cannot find protocol `", pn, "` in this scope"));
+        std::vector<std::string> near;
+        for (const auto& [n, pd] : protocols) near.push_back(n);
+        diags.Error("MT1011", a->loc, absl::StrCat("cannot find protocol `", pn, "` in this scope"),
+                    DidYouMean(pn, near));
         continue;
       }
       has_proto = true;
@@ -281,7 +290,8 @@ void Globals::LowerAll(const Module& m) {
         if (!msgs.count(h.msg))
           diags.Error("MT1012", h.loc,
                       absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
-                                   "`'s protocol"));
+                                   "`'s protocol"),
+                      DidYouMean(h.msg, std::vector<std::string>(msgs.begin(), msgs.end())));
   }
 
   for (const auto& [name, sb] : sandboxes) {
