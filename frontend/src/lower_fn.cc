@@ -492,8 +492,10 @@ bool FnLowerer::CheckValue(const Expr& e, const TyP& want, const char* code,
   else if (have->Is(Ty::Kind::kStr) && w->Is(Ty::Kind::kChar) && e.kind == K::kStr)
     help = "write a char with single quotes: 'c'";
   else if (have->Is(Ty::Kind::kInt) && w->Is(Ty::Kind::kStr))
-    help = "convert it with `.to_str()`";
-  else if (have->Is(Ty::Kind::kStr) && w->Is(Ty::Kind::kInt))
+    help = e.kind == K::kInt && e.text.empty()
+               ? absl::StrCat("write `\"", e.int_value, "\"` for a string")
+               : "convert it with `.to_str()`";
+  else if (have->Is(Ty::Kind::kStr) && w->Is(Ty::Kind::kInt) && e.kind != K::kStr)
     help = "parse it with `.parse_int()`";
   Diagnostic& d =
       Error(code, e.loc, absl::StrCat(lead, "expected `", want->Name(), "`, found ", what), help);
