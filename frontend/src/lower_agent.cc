@@ -46,6 +46,9 @@ ir::Function FnLowerer::LowerAgentInit(const AgentDecl& a) {
   for (const AgentState& s : a.state) {
     loc_ = s.loc;
     TyP declared = g_.Resolve(s.type, &generics_);
+    if (s.init && s.type.kind != TypeExpr::Kind::kInfer)
+      CheckValue(*s.init, declared, "MT2016", "mismatched types: ", s.type.loc,
+                 absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
     Val v = s.init ? LowerExpr(*s.init) : Unit();
     if (!s.init)
       Error("MT2014", s.loc, absl::StrCat("state field `", s.name, "` needs an initial value"));

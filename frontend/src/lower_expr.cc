@@ -492,6 +492,9 @@ void Globals::LowerConsts() {
     TyP ty = Resolve(c->type);
     FnLowerer fl(*this, name, ty);
     fl.SetLoc(c->loc);
+    if (c->type.kind != TypeExpr::Kind::kInfer)
+      fl.CheckValue(*c->value, ty, "MT2016", "mismatched types: ", c->type.loc,
+                    absl::StrCat("expected `", TypeText(c->type), "` because of this annotation"));
     ir::Function f = fl.FinishWithExpr(*c->value, ty->Is(Ty::Kind::kUnit));
     f.once = true;
     program.functions.push_back(std::move(f));

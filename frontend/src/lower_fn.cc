@@ -359,7 +359,14 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
     *what = absl::StrCat("`", def.ret->Name(), "` (the result of `", shown, "`)");
     return def.ret;
   };
+  // A type the annotations name as written (a user `struct Size` is not
+  // what `: Size` means, which is the built-in Size).
+  auto named = [&](const std::string& adt) {
+    TyP t = g_.ResolveIr(ir::Type::Named(adt));
+    return t->Is(Ty::Kind::kAdt) && t->name == adt;
+  };
   auto variant_of = [&](const std::string& adt) -> TyP {
+    if (!named(adt)) return nullptr;
     *what = absl::StrCat("`", adt, "`");
     return Ty::Adt(adt);
   };
@@ -397,7 +404,7 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
     case K::kStruct: {
       std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
       auto it = g_.adts.find(name);
-      if (it == g_.adts.end() || it->second.is_enum) return nullptr;
+      if (it == g_.adts.end() || it->second.is_enum || !named(name)) return nullptr;
       *what = absl::StrCat("struct `", name, "`");
       return Ty::Adt(name);
     }

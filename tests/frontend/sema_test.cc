@@ -195,6 +195,20 @@ TEST(SemaTypeTest, AnnotatedLetAgainstALiteral) {
   EXPECT_EQ(One("fn main() {\n  let n: I64 = Some(1)\n  log(n)\n}\n").code, "MT2016");
 }
 
+TEST(SemaTypeTest, ConstantsAndAgentStateAgainstTheirTypes) {
+  Diagnostic d = One("const MAX: I64 = \"big\"\nfn main() { log(MAX) }\n");
+  EXPECT_EQ(d.code, "MT2016");
+  EXPECT_EQ(d.loc.line, 1u);
+  d =
+      One("agent A {\n  count: I64 = 1.5\n  on Get() -> count\n}\nfn main() {\n"
+          "  let a = spawn A()\n  log(a ? Get())\n}\n");
+  EXPECT_EQ(d.code, "MT2016");
+  EXPECT_EQ(d.loc.line, 2u);
+  ExpectClean(
+      "const MAX: I64 = 10\nagent A {\n  count: I64 = MAX\n  on Get() -> count\n}\n"
+      "fn main() {\n  let a = spawn A()\n  log(a ? Get())\n}\n");
+}
+
 TEST(SemaTypeTest, LiteralsThatFit) {
   ExpectClean(
       "type Id = I64\nfn main() {\n  let a: I64 = 1\n  let b: U8 = 255\n  let c: F64 = 1.5\n"
@@ -282,6 +296,8 @@ TEST(SemaTypeTest, NoErrorWhenTheTypeIsNotCertain) {
       "fn main() {\n  let s: Str = id(\"a\")\n  let f = || \"shadow\"\n  let t: Str = f()\n"
       "  let u: Str = show(\"r\")\n  let c = |x: I64| -> I64 { x }\n  log((s, t, u, c(1)))\n"
       "  if s == \"b\" {\n    let n: I64 = die()\n    log(n)\n  }\n}\n");
+  // A user struct named like a built-in type is not what `: Size` means.
+  ExpectClean("struct Size { w: I64 }\nfn main() {\n  let s: Size = Size { w: 2 }\n  log(s)\n}\n");
   ExpectClean(
       "trait Name { fn name(&self) -> Str }\nstruct A {}\nimpl Name for A { fn name(&self) -> Str "
       "{ \"a\" } }\nfn main() {\n  let a = A {}\n  let n: Str = a.name()\n  log(n)\n}\n");
