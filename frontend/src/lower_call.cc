@@ -82,7 +82,9 @@ FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, 
   r.kind = Rvalue::Kind::kCall;
   r.name = def.ir_name;
   r.ops = std::move(args);
-  return Emit(std::move(r), def.ret);
+  Val v = Emit(std::move(r), def.ret);
+  if (def.ret && def.ret->Is(Ty::Kind::kAdt) && def.ret->name == "Result") v.must_use = def.ir_name;
+  return v;
 }
 
 FnLowerer::Val FnLowerer::HostCall(const std::string& path, const std::vector<ExprPtr>& args,

@@ -515,9 +515,10 @@ FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const
                                       const std::vector<ExprPtr>* args, TyP expected, Loc loc) {
   size_t given = args ? args->size() : 0;
   if (given != vd.arity) {
-    Error("MT2008", loc,
-          absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity, " field(s), given ",
-                       given));
+    AddVariantLabel(Error("MT2008", loc,
+                          absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity,
+                                       " field(s), given ", given)),
+                    adt, vd);
     return Unit();
   }
   std::vector<Operand> ops;

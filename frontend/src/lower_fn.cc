@@ -68,12 +68,12 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
       if (is_tail && use == BlockUse::kFnBody) CheckReturn(*s.expr, s.loc);
       Val v = LowerExpr(*s.expr);
       if (is_tail) last = v;
-      if (!v.effect.empty() && (!is_tail || use == BlockUse::kDiscarded) &&
-          EffectResultMatters(v.effect))
-        g_.Warn("MT8003", s.loc, absl::StrCat("unused `Result` of `", v.effect, "`"),
+      if (!v.must_use.empty() && (!is_tail || use == BlockUse::kDiscarded) &&
+          EffectResultMatters(v.must_use))
+        g_.Warn("MT8003", s.loc, absl::StrCat("unused `Result` of `", v.must_use, "`"),
                 absl::StrCat("handle it (`?`, `match`, `.unwrap()`) or drop it explicitly: "
                              "`let _ = ",
-                             v.effect, "(..)`"));
+                             v.must_use, "(..)`"));
     }
     if (!diverged && Diverges(s)) diverged = &s;
   }

@@ -74,7 +74,16 @@ struct VariantDef {
   std::string name;
   size_t arity = 0;
   std::vector<FieldDef> fields;
+  Loc loc;  // where a user enum declares it (line 0: Option, Result)
 };
+// The label at a variant's declaration for a wrong payload count (MT2008).
+inline void AddVariantLabel(Diagnostic& d, const std::string& adt, const VariantDef& v) {
+  if (v.loc.line)
+    d.labels.push_back(Label{v.loc,
+                             Loc{v.loc.line, v.loc.col + static_cast<uint32_t>(v.name.size()) - 1},
+                             "`" + adt + "::" + v.name + "` is declared here with " +
+                                 std::to_string(v.arity) + " field(s)"});
+}
 
 struct AdtDef {
   std::string name;
@@ -260,7 +269,9 @@ class FnLowerer {
   struct Val {
     Operand op;
     TyP ty;
-    std::string effect = {};  // the `std.*` path when this is an effect call's Result
+    // A `Result` the program should not drop (MT8003): the `std.*` effect
+    // path, or the user function whose declared result is a Result.
+    std::string must_use = {};
   };
 
   FnLowerer(Globals& g, std::string name, TyP ret) : g_(g), ret_(ret ? ret : Ty::Unknown()) {

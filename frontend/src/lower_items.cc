@@ -86,6 +86,7 @@ void Globals::Collect(const Module& m) {
                       absl::StrCat("variant `", ev.name, "` is already declared"));
         VariantDef v;
         v.name = ev.name;
+        v.loc = ev.loc;
         for (const TypeExpr& t : ev.fields) v.fields.push_back({"", Resolve(t, &gens)});
         v.arity = v.fields.size();
         d.variants.push_back(v);
@@ -99,9 +100,14 @@ void Globals::Collect(const Module& m) {
       // An inherent method of the same name wins (language.md §2).
       return;
     }
-    if (fns.count(ir_name)) {
-      diags.Error("MT1008", f.loc,
-                  absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+    if (auto prev = fns.find(ir_name); prev != fns.end()) {
+      Diagnostic& d = diags.Error(
+          "MT1008", f.loc, absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+      d.end = NameEnd(f.loc, f.name);
+      if (prev->second.decl)
+        d.labels.push_back(Label{prev->second.decl->loc,
+                                 NameEnd(prev->second.decl->loc, prev->second.decl->name),
+                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
       return;
     }
     FnDef d;

@@ -99,9 +99,10 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
         return;
       }
       if (p.has_parens && p.subs.size() != vd->arity) {
-        Error("MT2008", p.loc,
-              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
-                           " field(s), the pattern has ", p.subs.size()));
+        AddVariantLabel(Error("MT2008", p.loc,
+                              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
+                                           " field(s), the pattern has ", p.subs.size())),
+                        adt, *vd);
         return;
       }
       ir::Terminator t;

@@ -151,6 +151,20 @@ TEST(SemaLabelTest, WrongArityPointsAtTheDefinition) {
   EXPECT_EQ(d.labels[0].message, "defined here: `fn shift(&mut self, dx: I64)`");
 }
 
+TEST(SemaLabelTest, VariantPayloadCountsAndDuplicatesPointAtTheDeclaration) {
+  Diagnostic d = One("enum Shape {\n  Rect(F64, F64),\n}\nfn main() { log(Shape::Rect(1.0)) }\n");
+  EXPECT_EQ(d.code, "MT2008");
+  ASSERT_EQ(d.labels.size(), 1u);
+  EXPECT_EQ(d.labels[0].loc.line, 2u);
+  EXPECT_EQ(d.labels[0].message, "`Shape::Rect` is declared here with 2 field(s)");
+  d = One("fn f() {}\nfn f() {}\nfn main() { f() }\n");
+  EXPECT_EQ(d.code, "MT1008");
+  EXPECT_EQ(d.loc.line, 2u);
+  ASSERT_EQ(d.labels.size(), 1u);
+  EXPECT_EQ(d.labels[0].loc.line, 1u);
+  EXPECT_EQ(d.labels[0].message, "the first definition of `f` is here");
+}
+
 TEST(SemaLabelTest, AssignmentToAnImmutableLocalPointsAtItsLet) {
   Diagnostic d = One("fn main() {\n  let count = 1\n  count = 2\n  log(count)\n}\n");
   EXPECT_EQ(d.code, "MT3014");
@@ -384,6 +398,11 @@ TEST(SemaWarnTest, UnusedResultOfAnEffect) {
   EXPECT_EQ(
       One("fn main() {\n  for i in 0..2 {\n    std.fs.write(\"a\", i.to_str())\n  }\n}\n").code,
       "MT8003");
+  // A user function's declared Result, too (Rust's `#[must_use]` on Result).
+  Diagnostic d =
+      One("fn save() -> Result[I64, Str] { Ok(1) }\nfn main() {\n  save()\n  log(1)\n}\n");
+  EXPECT_EQ(d.code, "MT8003");
+  EXPECT_EQ(d.message, "unused `Result` of `save`");
   // Handled, dropped explicitly, returned, or an effect whose Result says nothing.
   ExpectClean(
       "fn save() -> Result[(), Str] {\n  std.fs.write(\"a\", \"b\")?\n  std.fs.write(\"c\", "
