@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "lower_internal.h"
@@ -263,7 +262,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   if (resolve_quiet) return Ty::Unknown();
   diags
       .Error("MT1003", t.loc, absl::StrCat("cannot find type `", n, "` in this scope"),
-             DidYouMean(n, TypeNames()))
+             suggest.Help(n, [&] { return TypeNames(); }))
       .end = NameEnd(t.loc, n);
   return Ty::Unknown();
 }
@@ -340,7 +339,8 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
 
 Diagnostic& Globals::Warn(std::string code, Loc loc, std::string message, std::string help) {
   static Diagnostic dropped;
-  if (in_prelude) {
+  if (quiet_warnings || pending_warnings.size() >= kMaxWarnings) {
+    if (!quiet_warnings) ++warnings_dropped;
     dropped = Diagnostic{};
     return dropped;
   }
@@ -360,14 +360,15 @@ void Globals::FlushWarnings() {
                    [](const Diagnostic& a, const Diagnostic& b) {
                      return std::tie(a.loc.line, a.loc.col) < std::tie(b.loc.line, b.loc.col);
                    });
-  std::set<std::tuple<uint32_t, uint32_t, std::string, std::string>> seen;
   for (Diagnostic& w : pending_warnings) {
-    // A trait's default method is lowered once per implementing type.
-    if (!seen.insert({w.loc.line, w.loc.col, w.code, w.message}).second) continue;
     Diagnostic& d = diags.Warning(w.code, w.loc, w.message, w.help);
     d.end = w.end;
     d.labels = std::move(w.labels);
   }
+  if (warnings_dropped > 0)
+    diags.Warning("MT8000", Loc{},
+                  absl::StrCat(warnings_dropped, " more warning(s) not shown (at most ",
+                               kMaxWarnings, " are reported)"));
   pending_warnings.clear();
 }
 

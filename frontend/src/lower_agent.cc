@@ -235,12 +235,15 @@ std::optional<FnLowerer::Val> FnLowerer::LowerChildHandle(const Expr& e) {
 FnLowerer::Val FnLowerer::LowerSpawn(const Expr& e) {
   std::string name = e.segs.empty() ? "" : e.segs.back().name;
   if (!g_.agents.count(name) && !g_.supervisors.count(name)) {
-    std::vector<std::string> near;
-    for (const auto& [n, a] : g_.agents) near.push_back(n);
-    for (const auto& [n, s] : g_.supervisors) near.push_back(n);
     Loc at = e.segs.empty() ? e.loc : e.segs.back().loc;
     Error("MT1004", at, absl::StrCat("cannot find agent `", name, "` in this scope"),
-          DidYouMean(name, near))
+          g_.suggest.Help(name,
+                          [&] {
+                            std::vector<std::string> near;
+                            for (const auto& [n, a] : g_.agents) near.push_back(n);
+                            for (const auto& [n, s] : g_.supervisors) near.push_back(n);
+                            return near;
+                          }))
         .end = NameEnd(at, name);
     return Unit();
   }
@@ -268,7 +271,7 @@ FnLowerer::Val FnLowerer::LowerMessage(const Expr& e) {
       if (!handled)
         Error("MT1015", e.loc,
               absl::StrCat("agent `", ag->first, "` has no handler for `", e.text, "`"),
-              DidYouMean(e.text, msgs));
+              g_.suggest.Help(e.text, [&] { return msgs; }));
     }
   }
   Rvalue r;
@@ -294,10 +297,12 @@ void FnLowerer::ExitSandboxesTo(int depth) {
 
 FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
   if (e.entries.empty() && !g_.sandboxes.count(e.text)) {
-    std::vector<std::string> near;
-    for (const auto& [n, sb] : g_.sandboxes) near.push_back(n);
     Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"),
-          DidYouMean(e.text, near));
+          g_.suggest.Help(e.text, [&] {
+            std::vector<std::string> near;
+            for (const auto& [n, sb] : g_.sandboxes) near.push_back(n);
+            return near;
+          }));
   }
   for (const SandboxEntry& en : e.entries) CheckSandboxEntry(en);
   // `sandbox Name { body }` uses the named item's manifest; with entries

@@ -99,8 +99,9 @@ FnLowerer::Val FnLowerer::HostCall(const std::string& path, const std::vector<Ex
     } else {
       std::vector<std::string> names;
       for (const ir::HostFnDecl& d : *g_.host_fns) names.push_back(d.path);
-      help =
-          DidYouMeanOr(path, names, absl::StrCat("the host defines ", absl::StrJoin(names, ", ")));
+      help = g_.suggest.HelpOr(
+          path, [&] { return names; },
+          absl::StrCat("the host defines ", absl::StrJoin(names, ", ")));
     }
     Error("MT1005", loc, absl::StrCat("unknown host function `", path, "`"), std::move(help));
     return Unit();
@@ -140,8 +141,9 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
   int lo, hi;
   if (!IsKnownEffect(path, &lo, &hi)) {
     Error("MT1005", loc, absl::StrCat("unknown effect `", path, "`"),
-          DidYouMeanOr(path, KnownEffectPaths(),
-                       "the standard library surface is listed in docs/stdlib.md"));
+          g_.suggest.HelpOr(
+              path, [&] { return KnownEffectPaths(); },
+              "the standard library surface is listed in docs/stdlib.md"));
     return Unit();
   }
   if (static_cast<int>(args.size()) < lo || static_cast<int>(args.size()) > hi) {
@@ -240,7 +242,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
       return Unit();
     }
     Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"),
-          DidYouMean(n, CallableNames()))
+          g_.suggest.Help(n, [&] { return CallableNames(); }))
         .end = NameEnd(callee.loc, n);
     return Unit();
   }
@@ -330,20 +332,23 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           return MakeVariant(adt, vi, *vd, &e.args, nullptr, recv.loc);
         }
         auto m = g_.methods[tn].find(name);
-        std::vector<std::string> members;
-        for (const auto& [mn, ir_name] : g_.methods[tn]) members.push_back(mn);
-        if (it->second.is_enum)
-          for (const VariantDef& v : it->second.variants) members.push_back(v.name);
+        auto members = [&] {
+          std::vector<std::string> out;
+          for (const auto& [mn, ir_name] : g_.methods[tn]) out.push_back(mn);
+          if (it->second.is_enum)
+            for (const VariantDef& v : it->second.variants) out.push_back(v.name);
+          return out;
+        };
         if (m == g_.methods[tn].end() && it->second.is_enum && IsUpper(name)) {
           Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"),
-                DidYouMean(name, members))
+                g_.suggest.Help(name, members))
               .end = NameEnd(e.loc, name);
           return Unit();
         }
         if (m == g_.methods[tn].end()) {
           Error("MT2004", e.loc,
                 absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"),
-                DidYouMean(name, members))
+                g_.suggest.Help(name, members))
               .end = NameEnd(e.loc, name);
           return Unit();
         }
@@ -377,15 +382,18 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       }
       if (IsUpper(tn)) {
         Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
-              DidYouMean(tn, g_.TypeNames()))
+              g_.suggest.Help(tn, [&] { return g_.TypeNames(); }))
             .end = NameEnd(recv.loc, tn);
         return Unit();
       }
-      std::vector<std::string> near = ValueNames();
-      for (const auto& [alias, p] : g_.uses) near.push_back(alias);
-      near.push_back("std");
       Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"),
-            DidYouMean(tn, near))
+            g_.suggest.Help(tn,
+                            [&] {
+                              std::vector<std::string> near = ValueNames();
+                              for (const auto& [alias, p] : g_.uses) near.push_back(alias);
+                              near.push_back("std");
+                              return near;
+                            }))
           .end = NameEnd(recv.loc, tn);
       return Unit();
     }
@@ -472,16 +480,17 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     arg_tys.push_back(v.ty);
   }
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
-    std::vector<std::string> names = KnownMethodNames(*base);
-    if (base->Is(Ty::Kind::kAdt))
-      if (auto m = g_.methods.find(base->name); m != g_.methods.end())
-        for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
-    std::string help = DidYouMean(name, names);
-    if (help.empty()) {
+    std::string help = g_.suggest.Help(name, [&] {
+      std::vector<std::string> names = KnownMethodNames(*base);
+      if (base->Is(Ty::Kind::kAdt))
+        if (auto m = g_.methods.find(base->name); m != g_.methods.end())
+          for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
+      return names;
+    });
+    if (help.empty() && name.size() <= kMaxSuggestWord) {
       std::string alias = MethodAlias(name);
       if (alias.empty()) alias = MethodAlias(ir::Nearest(name, {"length", "size", "to_string"}));
-      if (!alias.empty() && std::find(names.begin(), names.end(), alias) != names.end())
-        help = "did you mean `" + alias + "`?";
+      if (!alias.empty() && IsKnownMethod(*base, alias)) help = "did you mean `" + alias + "`?";
     }
     Error("MT2004", e.loc,
           absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"), help)
@@ -636,7 +645,9 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
     return Unit();
   }
   Error("MT1010", e.loc, absl::StrCat("cannot find macro `", m, "` in this scope"),
-        DidYouMean(m, {"assert", "assert_eq", "assert_ne", "format", "unreachable"}));
+        g_.suggest.Help(m, [&]() -> std::vector<std::string> {
+          return {"assert", "assert_eq", "assert_ne", "format", "unreachable"};
+        }));
   return Unit();
 }
 

@@ -563,7 +563,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
       return Unit();
     }
     Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"),
-          DidYouMean(a, ValueNames()))
+          g_.suggest.Help(a, [&] { return ValueNames(); }))
         .end = NameEnd(e.loc, a);
     return Unit();
   }
@@ -835,7 +835,7 @@ FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
   auto it = g_.adts.find(name);
   if (it == g_.adts.end()) {
     Error("MT1003", e.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
-          DidYouMean(name, g_.TypeNames()))
+          g_.suggest.Help(name, [&] { return g_.TypeNames(); }))
         .end = NameEnd(e.loc, name);
     return Unit();
   }
@@ -845,14 +845,17 @@ FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
   }
   const AdtDef& adt = it->second;
   const auto& fields = adt.variants[0].fields;
-  std::vector<std::string> field_names;
-  for (const FieldDef& fd : fields) field_names.push_back(fd.name);
   std::vector<std::optional<Operand>> ops(fields.size());
   for (const FieldInit& f : e.fields) {
     uint32_t fi;
     if (!g_.FindField(name, f.name, &fi)) {
       Error("MT2002", f.loc, absl::StrCat("struct `", name, "` has no field named `", f.name, "`"),
-            DidYouMean(f.name, field_names))
+            g_.suggest.Help(f.name,
+                            [&] {
+                              std::vector<std::string> names;
+                              for (const FieldDef& fd : fields) names.push_back(fd.name);
+                              return names;
+                            }))
           .end = NameEnd(f.loc, f.name);
       continue;
     }

@@ -238,11 +238,13 @@ bool FnLowerer::ResolveField(TyP bt, const std::string& name, Loc loc, uint32_t*
     const FieldDef* f = g_.FindField(bt->name, name, fi);
     if (!f) {
       auto it = g_.adts.find(bt->name);
-      std::vector<std::string> near;
-      if (it != g_.adts.end() && !it->second.is_enum)
-        for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
       // `p.norm` for the method `norm`: a method call needs parentheses.
-      std::string help = DidYouMean(name, near);
+      std::string help = g_.suggest.Help(name, [&] {
+        std::vector<std::string> near;
+        if (it != g_.adts.end() && !it->second.is_enum)
+          for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
+        return near;
+      });
       if (help.empty() && g_.methods.count(bt->name) && g_.methods.at(bt->name).count(name))
         help = absl::StrCat("`", name, "` is a method: call it as `", name, "(..)`");
       const std::string shown = bt->name.rfind("__agent_", 0) == 0 ? bt->name.substr(8) : bt->name;
@@ -273,12 +275,16 @@ bool FnLowerer::ResolveField(TyP bt, const std::string& name, Loc loc, uint32_t*
     }
   }
   if (found < 0) {
-    std::vector<std::string> near;
-    for (const auto& [n, a] : g_.adts)
-      if (!a.is_enum && n.rfind("__", 0) != 0)
-        for (const FieldDef& fd : a.variants[0].fields) near.push_back(fd.name);
     Error("MT2002", loc, absl::StrCat("no struct has a field named `", name, "`"),
-          DidYouMean(name, near))
+          g_.suggest.Help(name,
+                          [&] {
+                            std::vector<std::string> near;
+                            for (const auto& [n, a] : g_.adts)
+                              if (!a.is_enum && n.rfind("__", 0) != 0)
+                                for (const FieldDef& fd : a.variants[0].fields)
+                                  near.push_back(fd.name);
+                            return near;
+                          }))
         .end = NameEnd(loc, name);
     return false;
   }

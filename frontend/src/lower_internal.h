@@ -101,7 +101,46 @@ struct FnDef {
   std::vector<TyP> params;  // excluding self
   TyP ret;
   std::map<std::string, TyP> generics;  // generic params map to Unknown
+  // A trait's default method is lowered once per implementing type; only
+  // the first copy reports warnings.
+  bool quiet = false;
 };
+
+// `help: did you mean `total`?` when one of `candidates` is near `word`
+// (ir::Nearest's rule), else "".
+inline std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string near = ir::Nearest(word, candidates);
+  return near.empty() ? "" : "did you mean `" + near + "`?";
+}
+// What one compile spends on suggestions: a lookup compares the word with
+// every candidate, so a program of 20 000 misspelt calls of 20 000
+// functions must not make 400 million comparisons. The first
+// kMaxSuggestions lookups are made (over at most kMaxCandidates names each,
+// nearest scopes first), for words up to kMaxSuggestWord bytes; later
+// errors come without a "did you mean".
+inline constexpr int kMaxSuggestions = 32;
+inline constexpr size_t kMaxCandidates = 5000;
+inline constexpr size_t kMaxSuggestWord = 64;
+struct SuggestBudget {
+  int left = kMaxSuggestions;
+  // DidYouMean over `candidates()` (built only when the budget allows).
+  template <class F>
+  std::string Help(const std::string& word, F&& candidates) {
+    if (word.size() > kMaxSuggestWord || left <= 0) return "";
+    --left;
+    std::vector<std::string> c = candidates();
+    if (c.size() > kMaxCandidates) c.resize(kMaxCandidates);
+    return DidYouMean(word, c);
+  }
+  template <class F>
+  std::string HelpOr(const std::string& word, F&& candidates, std::string otherwise) {
+    std::string h = Help(word, std::forward<F>(candidates));
+    return h.empty() ? otherwise : h;
+  }
+};
+// A program reports at most this many warnings, then one MT8000 line with
+// the count of the rest (1.4 million unused `let`s fit in 16 MiB of source).
+inline constexpr size_t kMaxWarnings = 200;
 
 struct Globals {
   explicit Globals(Diagnostics& d);
@@ -140,8 +179,10 @@ struct Globals {
   // names unread that are not unused). The prelude never warns.
   Diagnostic& Warn(std::string code, Loc loc, std::string message, std::string help = "");
   void FlushWarnings();
-  std::vector<Diagnostic> pending_warnings;
-  bool in_prelude = false;
+  std::vector<Diagnostic> pending_warnings;  // at most kMaxWarnings
+  size_t warnings_dropped = 0;               // beyond them (one MT8000 line)
+  SuggestBudget suggest;
+  bool quiet_warnings = false;  // lowering the prelude or a repeated copy of a trait default method
 
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
@@ -165,6 +206,7 @@ struct Globals {
   std::vector<std::string> VariantNames() const;
   // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl);
+  void LowerFnBody(const FnDef& def, const FnDecl& decl);
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
@@ -200,12 +242,6 @@ bool IsCastTargetName(const std::string& name);
 
 inline ir::Loc IrLoc(Loc l) { return ir::Loc{l.line, l.col}; }
 
-// `help: did you mean `total`?` when one of `candidates` is near `word`
-// (ir::Nearest's rule), else "".
-inline std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string near = ir::Nearest(word, candidates);
-  return near.empty() ? "" : "did you mean `" + near + "`?";
-}
 // DidYouMean, or `otherwise` when nothing is near.
 inline std::string DidYouMeanOr(const std::string& word, const std::vector<std::string>& candidates,
                                 std::string otherwise) {
@@ -384,7 +420,7 @@ class FnLowerer {
     Binding b;
     b.name = name;
     b.loc = loc;
-    b.warn = warn && !g_.in_prelude && WarnableName(name);
+    b.warn = warn && !g_.quiet_warnings && WarnableName(name);
     b.is_param = is_param;
     bindings_.push_back(b);
     return static_cast<int>(bindings_.size() - 1);

@@ -94,6 +94,7 @@ void Globals::Collect(const Module& m) {
     }
   }
   // Pass 3: functions and methods.
+  std::set<const FnDecl*> added;
   auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl) {
     std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
     if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
@@ -111,6 +112,7 @@ void Globals::Collect(const Module& m) {
       return;
     }
     FnDef d;
+    d.quiet = !added.insert(&f).second;
     d.ir_name = ir_name;
     d.decl = &f;
     d.self_type = self_type;
@@ -136,7 +138,7 @@ void Globals::Collect(const Module& m) {
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
-                    DidYouMean(tn, TypeNames()));
+                    suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
       for (const FnDecl& f : it.impl_decl.fns) add_fn(f, tn, false);
@@ -147,14 +149,15 @@ void Globals::Collect(const Module& m) {
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
-                    DidYouMean(tn, TypeNames()));
+                    suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
       if (!traits.count(it.impl_decl.trait_name)) {
         diags.Error("MT1009", it.impl_decl.loc,
                     absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"),
-                    DidYouMean(it.impl_decl.trait_name,
-                               std::vector<std::string>(traits.begin(), traits.end())));
+                    suggest.Help(it.impl_decl.trait_name, [&]() -> std::vector<std::string> {
+                      return std::vector<std::string>(traits.begin(), traits.end());
+                    }));
         continue;
       }
       std::set<std::string> given;
@@ -238,6 +241,13 @@ void Globals::Collect(const Module& m) {
 }
 
 void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
+  const bool quiet = quiet_warnings;
+  quiet_warnings = quiet || def.quiet;
+  LowerFnBody(def, decl);
+  quiet_warnings = quiet;
+}
+
+void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl) {
   FnLowerer fl(*this, def.ir_name, def.ret);
   fl.SetLoc(decl.loc);
   fl.SetSelfType(def.self_type);
@@ -282,10 +292,12 @@ void Globals::LowerAll(const Module& m) {
     for (const std::string& pn : a->protocols) {
       auto p = protocols.find(pn);
       if (p == protocols.end()) {
-        std::vector<std::string> near;
-        for (const auto& [n, pd] : protocols) near.push_back(n);
         diags.Error("MT1011", a->loc, absl::StrCat("cannot find protocol `", pn, "` in this scope"),
-                    DidYouMean(pn, near));
+                    suggest.Help(pn, [&] {
+                      std::vector<std::string> near;
+                      for (const auto& [n, pd] : protocols) near.push_back(n);
+                      return near;
+                    }));
         continue;
       }
       has_proto = true;
@@ -297,7 +309,9 @@ void Globals::LowerAll(const Module& m) {
           diags.Error("MT1012", h.loc,
                       absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
                                    "`'s protocol"),
-                      DidYouMean(h.msg, std::vector<std::string>(msgs.begin(), msgs.end())));
+                      suggest.Help(h.msg, [&]() -> std::vector<std::string> {
+                        return std::vector<std::string>(msgs.begin(), msgs.end());
+                      }));
   }
 
   for (const auto& [name, sb] : sandboxes) {

@@ -131,7 +131,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       auto it = g_.adts.find(name);
       if (it == g_.adts.end()) {
         Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
-              DidYouMean(name, g_.TypeNames()));
+              g_.suggest.Help(name, [&] { return g_.TypeNames(); }));
         return;
       }
       if (it->second.is_enum) {
@@ -142,11 +142,13 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
         uint32_t fi;
         const FieldDef* f = g_.FindField(name, p.field_names[i], &fi);
         if (!f) {
-          std::vector<std::string> near;
-          for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
           Error("MT2002", p.loc,
                 absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"),
-                DidYouMean(p.field_names[i], near));
+                g_.suggest.Help(p.field_names[i], [&] {
+                  std::vector<std::string> near;
+                  for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
+                  return near;
+                }));
           continue;
         }
         Place q = place;
@@ -185,19 +187,23 @@ const VariantDef* FnLowerer::ResolveVariantPath(const std::vector<PathSeg>& path
     const std::string& vn = path.back().name;
     auto it = g_.adts.find(en);
     if (it == g_.adts.end() || !it->second.is_enum) {
-      std::vector<std::string> enums;
-      for (const auto& [n, a] : g_.adts)
-        if (a.is_enum) enums.push_back(n);
       Error("MT1003", loc, absl::StrCat("cannot find enum `", en, "` in this scope"),
-            DidYouMean(en, enums));
+            g_.suggest.Help(en, [&] {
+              std::vector<std::string> enums;
+              for (const auto& [n, a] : g_.adts)
+                if (a.is_enum) enums.push_back(n);
+              return enums;
+            }));
       return nullptr;
     }
     const VariantDef* vd = g_.FindVariant(en, vn, vi);
     if (!vd) {
-      std::vector<std::string> near;
-      for (const VariantDef& v : it->second.variants) near.push_back(v.name);
       Error("MT2003", loc, absl::StrCat("no variant named `", vn, "` in enum `", en, "`"),
-            DidYouMean(vn, near));
+            g_.suggest.Help(vn, [&] {
+              std::vector<std::string> near;
+              for (const VariantDef& v : it->second.variants) near.push_back(v.name);
+              return near;
+            }));
       return nullptr;
     }
     *adt = en;
@@ -213,12 +219,15 @@ const VariantDef* FnLowerer::ResolveVariantPath(const std::vector<PathSeg>& path
   const AdtDef* owner = g_.BareVariantOwner(vn);
   if (!owner) {
     if (IsUpper(vn)) {
-      std::vector<std::string> near = g_.VariantNames();
-      for (const auto& [n, a] : g_.adts)
-        if (n.rfind("__", 0) != 0) near.push_back(n);
-      for (const auto& [n, c] : g_.consts) near.push_back(n);
       Error("MT1004", loc, absl::StrCat("cannot find variant `", vn, "` in this scope"),
-            DidYouMean(vn, near))
+            g_.suggest.Help(vn,
+                            [&] {
+                              std::vector<std::string> near = g_.VariantNames();
+                              for (const auto& [n, a] : g_.adts)
+                                if (n.rfind("__", 0) != 0) near.push_back(n);
+                              for (const auto& [n, c] : g_.consts) near.push_back(n);
+                              return near;
+                            }))
           .end = NameEnd(loc, vn);
     }
     return nullptr;

@@ -246,10 +246,15 @@ ExprPtr Parser::ParseMacroCall(bool bang) {
     else if (name.text == "panic")
       help = "use `panic(msg)`";
     else {
-      std::vector<std::string> known = {"assert", "assert_eq", "assert_ne", "format",
-                                        "unreachable"};
-      for (const auto& [n, d] : sh_.macros) known.push_back(n);
-      std::string near = ir::Nearest(name.text, known);
+      std::string near;
+      if (sh_.suggestions_left > 0 && name.text.size() <= 64) {
+        --sh_.suggestions_left;
+        std::vector<std::string> known = {"assert", "assert_eq", "assert_ne", "format",
+                                          "unreachable"};
+        for (const auto& [n, d] : sh_.macros)
+          if (known.size() < 5000) known.push_back(n);
+        near = ir::Nearest(name.text, known);
+      }
       help =
           near.empty()
               ? "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!"

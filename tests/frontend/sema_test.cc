@@ -427,6 +427,33 @@ TEST(SemaWarnTest, ATraitDefaultMethodWarnsOnce) {
   EXPECT_EQ(ds[0].message, "unused parameter: `unused`");
 }
 
+TEST(SemaWarnTest, AtMost200WarningsThenACount) {
+  std::string src = "fn main() {\n";
+  for (int i = 0; i < 300; ++i) src += "  let v" + std::to_string(i) + " = 1\n";
+  src += "}\n";
+  std::vector<Diagnostic> ds = Diags(src);
+  ASSERT_EQ(ds.size(), 201u);
+  EXPECT_EQ(Of(ds, "MT8001").size(), 200u);
+  EXPECT_EQ(ds[0].message, "unused variable: `v0`");  // the first ones, in source order
+  EXPECT_EQ(ds.back().code, "MT8000");
+  EXPECT_EQ(ds.back().message, "100 more warning(s) not shown (at most 200 are reported)");
+}
+
+// 20 000 calls of misspelt names among 20 000 functions: the suggestions
+// are budgeted (the first 32 lookups), not 400 million comparisons.
+TEST(SemaHelpTest, SuggestionsAreBudgeted) {
+  std::string src;
+  for (int i = 0; i < 20000; ++i) src += "fn func" + std::to_string(i) + "() {}\n";
+  src += "fn main() {\n";
+  for (int i = 0; i < 20000; ++i) src += "  funk" + std::to_string(i) + "()\n";
+  src += "}\n";
+  std::vector<Diagnostic> ds = Diags(src);
+  ASSERT_EQ(ds.size(), 20000u);
+  EXPECT_EQ(ds[0].help, "did you mean `func0`?");
+  EXPECT_NE(ds[31].help, "");  // (among the first 5000 candidates)
+  EXPECT_EQ(ds[32].help, "");
+}
+
 TEST(SemaWarnTest, ThePreludeNeverWarns) {
   ExpectClean(
       "fn main() {\n  let v = [3, 1, 2]\n  log(v.map(|x| x * 2).filter(|x| x > 2).fold(0, |a, b| a "
