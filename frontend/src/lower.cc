@@ -338,11 +338,10 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
 }
 
 Diagnostic& Globals::Warn(std::string code, Loc loc, std::string message, std::string help) {
-  static Diagnostic dropped;
   if (quiet_warnings || pending_warnings.size() >= kMaxWarnings) {
     if (!quiet_warnings) ++warnings_dropped;
-    dropped = Diagnostic{};
-    return dropped;
+    dropped_warning = Diagnostic{};
+    return dropped_warning;
   }
   Diagnostic d;
   d.severity = Severity::kWarning;

@@ -296,7 +296,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     }
     case K::kReturn: {
       if (e.lhs) {
-        CheckReturn(*e.lhs, e.loc);
+        CheckReturn(*e.lhs);
       } else if (check_ret_ && !TyFits(*Ty::Make(Ty::Kind::kUnit), *check_ret_)) {
         Error("MT2019", e.loc,
               absl::StrCat("mismatched types in the result of `", ret_fn_, "`: expected `",

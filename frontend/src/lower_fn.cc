@@ -65,7 +65,7 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
     if (s.kind == Stmt::Kind::kLet) {
       LowerLet(s);
     } else if (s.kind == Stmt::Kind::kExpr && s.expr) {
-      if (is_tail && use == BlockUse::kFnBody) CheckReturn(*s.expr, s.loc);
+      if (is_tail && use == BlockUse::kFnBody) CheckReturn(*s.expr);
       Val v = LowerExpr(*s.expr);
       if (is_tail) last = v;
       if (!v.must_use.empty() && (!is_tail || use == BlockUse::kDiscarded) &&
@@ -516,8 +516,7 @@ bool FnLowerer::CheckValue(const Expr& e, const TyP& want, const char* code,
   return false;
 }
 
-void FnLowerer::CheckReturn(const Expr& e, Loc at) {
-  (void)at;
+void FnLowerer::CheckReturn(const Expr& e) {
   if (!check_ret_) return;
   CheckValue(e, check_ret_, "MT2019",
              absl::StrCat("mismatched types in the result of `", ret_fn_, "`: "), ret_loc_,

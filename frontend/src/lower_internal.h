@@ -174,13 +174,14 @@ struct Globals {
                              Loc loc);
   std::set<std::string> prelude_needed;  // __mty_* functions the program calls
 
-  // Warnings (MT8xxx) wait here and are reported, in source order and each
-  // once, only when the program has no errors (an error's early exit leaves
-  // names unread that are not unused). The prelude never warns.
+  // Warnings (MT8xxx) wait here and are reported, in source order, only
+  // when the program has no errors (an error's early exit leaves names
+  // unread that are not unused). The prelude never warns.
   Diagnostic& Warn(std::string code, Loc loc, std::string message, std::string help = "");
   void FlushWarnings();
   std::vector<Diagnostic> pending_warnings;  // at most kMaxWarnings
   size_t warnings_dropped = 0;               // beyond them (one MT8000 line)
+  Diagnostic dropped_warning;                // what Warn returns for one not kept
   SuggestBudget suggest;
   bool quiet_warnings = false;  // lowering the prelude or a repeated copy of a trait default method
 
@@ -317,8 +318,8 @@ class FnLowerer {
     cur_ = NewBlock();
   }
 
-  // `loc` is where the parameter is declared; `warn`: report it when it is
-  // never read (MT8001); `decl` (a Param) for the help of MT3014.
+  // `loc` is where the parameter is declared (MT3014's label); `warn`:
+  // report it when it is never read (MT8001).
   uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref, Loc loc = {},
                     bool warn = false) {
     uint32_t l = static_cast<uint32_t>(fn_.locals.size());
@@ -356,7 +357,7 @@ class FnLowerer {
     return Finish(v);
   }
   ir::Function FinishWithExpr(const Expr& body, bool unit_ret = false) {
-    if (!unit_ret) CheckReturn(body, body.loc);
+    if (!unit_ret) CheckReturn(body);
     Val v = LowerExpr(body);
     if (unit_ret) v = Unit();
     return Finish(v);
@@ -618,7 +619,7 @@ class FnLowerer {
   bool CheckValue(const Expr& e, const TyP& want, const char* code, const std::string& lead,
                   Loc decl, const std::string& decl_msg);
   // A `return` value or a body's tail against the declared result.
-  void CheckReturn(const Expr& e, Loc at);
+  void CheckReturn(const Expr& e);
   // The arguments of a call of `def` (`skip`: leading arguments that are
   // not declared parameters, i.e. `self` in `T::m(x, ..)`).
   void CheckArgs(const FnDef& def, const std::vector<ExprPtr>& args, size_t skip,
