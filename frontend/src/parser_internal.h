@@ -51,6 +51,7 @@ struct Shared {
   uint64_t expanded = 0;  // nodes made by expansion (macros.cc)
   bool expansion_overflow = false;
   int fresh = 0;
+  int suggestions_left = 32;  // "did you mean" lookups left (macros.cc; cf. lower's SuggestBudget)
 };
 
 // Registers every well-formed top-level `macro name(a, b) => { ... }` before
