@@ -72,6 +72,9 @@ struct HostError {
   bool wait = false;
   // With `wait`: a host function that completes later (PendingCall).
   std::shared_ptr<PendingCall> pending;
+  // With `wait`: a sleep of this many ns (std.time.sleep); the scheduler's
+  // timer ends it. -1: not a sleep.
+  int64_t sleep_ns = -1;
   // In: where the call is (the effect instruction's source location).
   ir::Loc loc;
   // In: what the caller's memory budget has left (estimated bytes) for the
@@ -86,6 +89,7 @@ struct HostError {
     breach.reset();
     wait = false;
     pending.reset();
+    sleep_ns = -1;
     memory_left = UINT64_MAX;
     memory_needed = 0;
   }
@@ -160,6 +164,19 @@ class Host {
     (void)reply;
     err->message = "ask " + std::string(msg) + ": agents are not supported by this runtime yet";
     return AskStatus::kFail;
+  }
+
+  // The calling task entered or left sandbox scope `scope` (at `loc`), or
+  // a limit of a sandbox went over (`breach`, whose `sandbox` names it):
+  // the run's events. Called outside the dispatch loop (scope changes and
+  // the end of a task); the default host ignores them.
+  enum class SandboxChange : uint8_t { kEntered, kLeft, kBreached };
+  virtual void SandboxChanged(SandboxChange change, const Meter& scope, const ir::Breach* breach,
+                              ir::Loc loc) {
+    (void)change;
+    (void)scope;
+    (void)breach;
+    (void)loc;
   }
 };
 
