@@ -393,8 +393,8 @@ json RunTap::ArgsJson(const std::vector<interp::Value>& args) const {
   return a;
 }
 
-std::string RunTap::Where(uint32_t line, uint32_t col) const {
-  return absl::StrCat(module_->source, ":", line, ":", col);
+std::string RunTap::Where(uint32_t line, uint32_t col, bool recorded) const {
+  return absl::StrCat(recorded && replay_ ? replay_->file : module_->source, ":", line, ":", col);
 }
 
 std::string RunTap::Describe(const json& input) const {
@@ -402,7 +402,7 @@ std::string RunTap::Describe(const json& input) const {
   std::vector<std::string> args;
   for (const json& a : input["args"]) args.push_back(a.dump());
   return absl::StrCat(input["effect"].get<std::string>(), "(", absl::StrJoin(args, ", "), ") at ",
-                      Where(input.value("line", 0u), input.value("column", 0u)));
+                      Where(input.value("line", 0u), input.value("column", 0u), true));
 }
 
 const json* RunTap::Next() {
@@ -463,7 +463,7 @@ std::optional<interp::Value> RunTap::Serve(std::string_view name, const json& ar
   std::vector<std::string> shown;
   for (const json& a : args) shown.push_back(a.dump());
   const std::string asked = absl::StrCat(std::string(name), "(", absl::StrJoin(shown, ", "), ") at ",
-                                         Where(err->loc.line, err->loc.col));
+                                         Where(err->loc.line, err->loc.col, false));
   if (!divergence_.empty()) return diverged(divergence_);
   const json* e = Next();
   if (!e || !e->contains("effect") || (*e)["effect"] != name || (*e)["args"] != args) {

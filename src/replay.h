@@ -80,7 +80,8 @@ class RunTap : public interp::Host, public runtime::SchedulerClock {
   // replay took (null: the log ended), `now` what the run asked for.
   void Diverge(const nlohmann::json* had, const std::string& now);
   std::string Describe(const nlohmann::json& input) const;
-  std::string Where(uint32_t line, uint32_t col) const;
+  // `file:line:col` in the recorded program or in the one running now.
+  std::string Where(uint32_t line, uint32_t col, bool recorded) const;
 
   interp::Host* inner_;
   std::shared_ptr<const interp::Module> module_;

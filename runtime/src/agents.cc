@@ -313,20 +313,28 @@ void Scheduler::RunSlice(TaskRec* rec) {
     Finished(rec);
     return;
   }
-  if (rec->init) ++init_depth_;
-  interp::Task* outer = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(current_mu_);
-    outer = current_;
-    current_ = &t;
-  }
-  if (cancelled_.load()) t.Interrupt();
-  if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
-  ExecOutcome o = t.Run();
-  if (rec->init) --init_depth_;
-  {
-    std::lock_guard<std::mutex> lock(current_mu_);
-    current_ = outer;
+  ExecOutcome o;
+  if (!rec->init && rec->msg.deadline && Now() >= rec->msg.deadline) {
+    // A turn whose asker's deadline passed while it waited (or before it
+    // began) is cancelled before it runs on: decided by the scheduler's
+    // clock, so that a replay decides it the same way.
+    o.kind = Outcome::kDeadlinePassed;
+  } else {
+    if (rec->init) ++init_depth_;
+    interp::Task* outer = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(current_mu_);
+      outer = current_;
+      current_ = &t;
+    }
+    if (cancelled_.load()) t.Interrupt();
+    if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
+    o = t.Run();
+    if (rec->init) --init_depth_;
+    {
+      std::lock_guard<std::mutex> lock(current_mu_);
+      current_ = outer;
+    }
   }
 
   if (rec->init) {
