@@ -923,7 +923,7 @@ TEST(Record, ReplayServesEveryInputFromTheRecording) {
   EXPECT_EQ(kv.calls.load(), 1);  // the host function was not called again
 
   // A changed program diverges at its first different input, located.
-  auto changed = Compile(absl::StrReplaceAll(src, {{""k"", ""other""}}), KvLinker(&kv));
+  auto changed = Compile(absl::StrReplaceAll(src, {{"\"k\"", "\"other\""}}), KvLinker(&kv));
   ASSERT_TRUE(changed);
   mty::RunResult r3 = changed->Run(ro);
   EXPECT_NE(r3.divergence.find("input 2 (line 3) of the recording is host.kv.get(\"k\") at job.mty:3"),
