@@ -12,7 +12,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "api_internal.h"
-#include "replay.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
@@ -26,6 +25,7 @@
 #include "mty/runtime/watchdog.h"
 #include "mty/stdlib/fs_cap.h"
 #include "mty/stdlib/host.h"
+#include "replay.h"
 
 namespace mty {
 
@@ -356,7 +356,7 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
   h.host_fns = host_fns;
-  if (o.on_event)
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kDenied)))
     h.on_denied = [cb = o.on_event](const stdlib::Denial& d) {
       Event e;
       e.kind = Event::Kind::kDenied;
@@ -368,7 +368,7 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
       e.sandbox = std::string(d.sandbox);
       cb(e);
     };
-  if (o.on_event)
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kEffect)))
     h.on_effect = [cb = o.on_event](const stdlib::EffectCall& c) {
       Event e;
       e.kind = Event::Kind::kEffect;
@@ -387,14 +387,22 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
 runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerClock* clock) {
   runtime::AgentOptions a;
   a.clock = clock;
-  if (o.on_event)
-    a.on_sandbox = [cb = o.on_event](const runtime::SandboxEvent& se) {
+  constexpr uint32_t kSandboxKinds = RunOptions::EventBit(Event::Kind::kSandboxEntered) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxLeft) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxBreach);
+  constexpr uint32_t kAgentKinds = RunOptions::EventBit(Event::Kind::kSpawned) |
+                                   RunOptions::EventBit(Event::Kind::kAgentFailed) |
+                                   RunOptions::EventBit(Event::Kind::kRestarted) |
+                                   RunOptions::EventBit(Event::Kind::kEscalated);
+  if (o.on_event && (o.event_kinds & kSandboxKinds))
+    a.on_sandbox = [cb = o.on_event, kinds = o.event_kinds](const runtime::SandboxEvent& se) {
       Event e;
       switch (se.change) {
         case interp::Host::SandboxChange::kEntered: e.kind = Event::Kind::kSandboxEntered; break;
         case interp::Host::SandboxChange::kLeft: e.kind = Event::Kind::kSandboxLeft; break;
         case interp::Host::SandboxChange::kBreached: e.kind = Event::Kind::kSandboxBreach; break;
       }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
       e.sandbox = se.sandbox;
       e.line = static_cast<int>(se.loc.line);
       e.column = static_cast<int>(se.loc.col);
@@ -405,8 +413,8 @@ runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerCl
       }
       cb(e);
     };
-  if (o.on_event)
-    a.on_event = [cb = o.on_event](const runtime::AgentEvent& ae) {
+  if (o.on_event && (o.event_kinds & kAgentKinds))
+    a.on_event = [cb = o.on_event, kinds = o.event_kinds](const runtime::AgentEvent& ae) {
       Event e;
       switch (ae.kind) {
         case runtime::AgentEvent::Kind::kSpawned: e.kind = Event::Kind::kSpawned; break;
@@ -414,6 +422,7 @@ runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerCl
         case runtime::AgentEvent::Kind::kRestarted: e.kind = Event::Kind::kRestarted; break;
         case runtime::AgentEvent::Kind::kEscalated: e.kind = Event::Kind::kEscalated; break;
       }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
       e.agent = ae.agent;
       e.code = ae.code;
       e.message = ae.message;

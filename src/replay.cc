@@ -204,7 +204,8 @@ json ValueToJson(const Value& v) {
     }
     case K::kMap: {
       json a = json::array();
-      for (const auto& [k, x] : v.entries()) a.push_back(json::array({ValueToJson(k), ValueToJson(x)}));
+      for (const auto& [k, x] : v.entries())
+        a.push_back(json::array({ValueToJson(k), ValueToJson(x)}));
       return {{"map", a}};
     }
     case K::kTuple: {
@@ -305,8 +306,7 @@ absl::StatusOr<Value> ValueFromJson(const json& j) {
     return Value::Enum(j["enum"].get<std::string>(), j["variant"].get<std::string>(),
                        std::move(*items));
   }
-  if (j.contains("opaque"))
-    return absl::InvalidArgumentError("an opaque value cannot be replayed");
+  if (j.contains("opaque")) return absl::InvalidArgumentError("an opaque value cannot be replayed");
   return absl::InvalidArgumentError(absl::StrCat("not a value: ", j.dump()));
 }
 
@@ -333,8 +333,11 @@ json Digest(json j) {
 }
 
 json BreachJson(const ir::Breach& b) {
-  json j = {{"key", b.Key()},         {"observed", b.observed}, {"bound", b.bound},
-            {"subject", b.subject}, {"sandbox", b.sandbox}};
+  json j = {{"key", b.Key()},
+            {"observed", b.observed},
+            {"bound", b.bound},
+            {"subject", b.subject},
+            {"sandbox", b.sandbox}};
   return j;
 }
 
@@ -413,8 +416,8 @@ const json* RunTap::Next() {
 void RunTap::Diverge(const json* had, const std::string& now) {
   if (!divergence_.empty()) return;
   // `had` is the input just taken (number next_), or null: the log ended.
-  divergence_ = had ? absl::StrCat("input ", next_, " (line ", next_ + 1,
-                                   ") of the recording is ", Describe(*had))
+  divergence_ = had ? absl::StrCat("input ", next_, " (line ", next_ + 1, ") of the recording is ",
+                                   Describe(*had))
                     : absl::StrCat("the recording ends after ", replay_->inputs.size(), " inputs");
   absl::StrAppend(&divergence_, "; the run asked for ", now);
   if (replay_->program_hash != program_hash_)
@@ -429,7 +432,8 @@ std::optional<interp::Value> RunTap::Tap(std::string_view name, std::vector<inte
   if (replay_) return Serve(name, args_json, scope, err);
   const uint64_t output0 = root_->output_used();
   std::optional<interp::Value> v = call();
-  json e = {{"effect", name}, {"line", err->loc.line}, {"column", err->loc.col}, {"args", args_json}};
+  json e = {
+      {"effect", name}, {"line", err->loc.line}, {"column", err->loc.col}, {"args", args_json}};
   if (const uint64_t out = root_->output_used() - output0) e["output"] = out;
   if (v) {
     absl::StatusOr<Value> pv = FromGuest(*module_, *v, UINT64_MAX);
@@ -462,8 +466,8 @@ std::optional<interp::Value> RunTap::Serve(std::string_view name, const json& ar
   };
   std::vector<std::string> shown;
   for (const json& a : args) shown.push_back(a.dump());
-  const std::string asked = absl::StrCat(std::string(name), "(", absl::StrJoin(shown, ", "), ") at ",
-                                         Where(err->loc.line, err->loc.col, false));
+  const std::string asked = absl::StrCat(std::string(name), "(", absl::StrJoin(shown, ", "),
+                                         ") at ", Where(err->loc.line, err->loc.col, false));
   if (!divergence_.empty()) return diverged(divergence_);
   const json* e = Next();
   if (!e || !e->contains("effect") || (*e)["effect"] != name || (*e)["args"] != args) {
@@ -479,8 +483,8 @@ std::optional<interp::Value> RunTap::Serve(std::string_view name, const json& ar
     absl::StatusOr<Value> pv = ValueFromJson((*e)["value"]);
     absl::StatusOr<interp::Value> v = pv.ok() ? ToGuest(*module_, *pv) : pv.status();
     if (!v.ok()) {
-      Diverge(e, absl::StrCat(asked, ", whose recorded result cannot be rebuilt: ",
-                           v.status().message()));
+      Diverge(e, absl::StrCat(asked,
+                              ", whose recorded result cannot be rebuilt: ", v.status().message()));
       return diverged(divergence_);
     }
     return std::move(*v);
@@ -488,7 +492,7 @@ std::optional<interp::Value> RunTap::Serve(std::string_view name, const json& ar
   const json& x = (*e)["error"];
   if (x.contains("unrecorded")) {
     Diverge(e, absl::StrCat(asked, ", whose result was not recorded (",
-                         x["unrecorded"].get<std::string>(), ")"));
+                            x["unrecorded"].get<std::string>(), ")"));
     return diverged(divergence_);
   }
   if (x.contains("code"))
@@ -512,8 +516,8 @@ std::optional<interp::Value> RunTap::InvokeEffect(ir::EffectId id, std::vector<i
 
 std::optional<interp::Value> RunTap::InvokeHostFn(uint32_t index, std::vector<interp::Value>& args,
                                                   interp::Meter& scope, interp::HostError* err) {
-  const std::string name =
-      index < module_->host_fns.size() ? module_->host_fns[index].path : absl::StrCat("host#", index);
+  const std::string name = index < module_->host_fns.size() ? module_->host_fns[index].path
+                                                            : absl::StrCat("host#", index);
   return Tap(name, args, scope, err, [&] { return inner_->InvokeHostFn(index, args, scope, err); });
 }
 
@@ -534,19 +538,19 @@ int64_t RunTap::Now() {
 }
 
 void RunTap::End(RunResult& r) {
-  const json end = {{"outcome", ir::OutcomeName(r.outcome)},
-                    {"exit_code", r.exit_code},
-                    {"steps", r.steps_used},
-                    {"stdout", {{"bytes", out_.bytes}, {"crc32", absl::StrFormat("%08x", out_.crc.checksum())}}},
-                    {"stderr", {{"bytes", err_.bytes}, {"crc32", absl::StrFormat("%08x", err_.crc.checksum())}}}};
+  const json end = {
+      {"outcome", ir::OutcomeName(r.outcome)},
+      {"exit_code", r.exit_code},
+      {"steps", r.steps_used},
+      {"stdout", {{"bytes", out_.bytes}, {"crc32", absl::StrFormat("%08x", out_.crc.checksum())}}},
+      {"stderr", {{"bytes", err_.bytes}, {"crc32", absl::StrFormat("%08x", err_.crc.checksum())}}}};
   if (record_) {
     record_->end = end;
     return;
   }
   if (divergence_.empty() && next_ < replay_->inputs.size()) {
     divergence_ = absl::StrCat("the run ended without asking for input ", next_ + 1, " (line ",
-                               next_ + 2, ") of the recording, ",
-                               Describe(replay_->inputs[next_]));
+                               next_ + 2, ") of the recording, ", Describe(replay_->inputs[next_]));
     if (replay_->program_hash != program_hash_)
       absl::StrAppend(&divergence_, " (the program changed since the recording)");
   }
@@ -555,8 +559,8 @@ void RunTap::End(RunResult& r) {
     std::vector<std::string> diffs;
     for (const char* key : {"outcome", "exit_code", "steps"})
       if (want.value(key, json()) != end[key])
-        diffs.push_back(absl::StrCat(key, " ", want.value(key, json()).dump(), " in the recording, ",
-                                     end[key].dump(), " now"));
+        diffs.push_back(absl::StrCat(key, " ", want.value(key, json()).dump(),
+                                     " in the recording, ", end[key].dump(), " now"));
     for (const char* key : {"stdout", "stderr"}) {
       const json had = want.value(key, json::object());
       if (had != end[key])

@@ -190,7 +190,8 @@ std::string ManTail() {
   absl::StrAppend(&out,
                   ".TP\n8\na supervisor escalated at the top\n.TP\n10\n"
                   "mty replay: the run diverged from its recording\n.TP\n64\na usage error\n"
-                  ".TP\n65\na malformed manifest or recording\n.TP\n66\nan input that cannot be read\n.TP\n130\n"
+                  ".TP\n65\na malformed manifest or recording\n.TP\n66\nan input that cannot be "
+                  "read\n.TP\n130\n"
                   "interrupted (Ctrl\\-C)\n.SH SEE ALSO\ndocs/cli.md, docs/language.md, "
                   "docs/sandboxing.md and docs/runtime.md in the mty sources\n");
   return out;

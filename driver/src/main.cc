@@ -327,8 +327,8 @@ std::string EventJson(const mty::Event& e, const std::string& file) {
       break;
     case mty::Event::Kind::kSandboxEntered:
     case mty::Event::Kind::kSandboxLeft:
-      j = {{"event", e.kind == mty::Event::Kind::kSandboxEntered ? "sandbox_entered"
-                                                                : "sandbox_left"},
+      j = {{"event",
+            e.kind == mty::Event::Kind::kSandboxEntered ? "sandbox_entered" : "sandbox_left"},
            {"sandbox", e.sandbox}};
       j.update(at);
       break;
@@ -356,8 +356,8 @@ std::string EventText(const mty::Event& e, const std::string& file) {
       if (!e.allowed) return "";
       return absl::StrCat("trace: effect ", e.effect,
                           e.target.empty() ? "" : absl::StrCat(" ", Printable(e.target)),
-                          " allowed", e.family.empty() ? "" : absl::StrCat(" (", e.family, ")"),
-                          in, at, "\n");
+                          " allowed", e.family.empty() ? "" : absl::StrCat(" (", e.family, ")"), in,
+                          at, "\n");
     case mty::Event::Kind::kSpawned: return absl::StrCat("trace: spawned ", e.agent, "\n");
     case mty::Event::Kind::kAgentFailed:
       return absl::StrCat("trace: agent ", e.agent, " failed: ", mty::TrapText(e.code), " ",
@@ -454,6 +454,8 @@ int RunCommand(const ParsedCommand& f) {
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
   const bool hints = !f.Has("quiet");
+  // The hints need only the denials: no other event is made then.
+  if (!trace) opts.event_kinds = mty::RunOptions::EventBit(mty::Event::Kind::kDenied);
   if (hints || trace)
     opts.on_event = [&](const mty::Event& e) {
       if (trace_json) {
@@ -547,9 +549,8 @@ int ReplayCommand(const ParsedCommand& f) {
   if (interrupted) r.message = "interrupted (Ctrl-C)";
   // A divergence that stopped the run says where itself (the trap or the
   // cancellation it caused is not the program's).
-  const bool stopped = !r.divergence.empty() &&
-                       (r.outcome == mty::Outcome::kCancelled ||
-                        r.message.rfind("replay diverged", 0) == 0);
+  const bool stopped = !r.divergence.empty() && (r.outcome == mty::Outcome::kCancelled ||
+                                                 r.message.rfind("replay diverged", 0) == 0);
   std::string report = stopped ? "" : r.Report();
   if (std::optional<std::string> stats = f.Last("stats")) report += Stats(r, *stats == "json");
   if (!r.divergence.empty())

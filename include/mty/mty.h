@@ -425,6 +425,13 @@ struct RunOptions {
   // Every effect call, denials, spawns, agent failures, restarts,
   // escalations, sandbox entries, exits and breaches as they happen (Event).
   std::function<void(const Event&)> on_event;
+  // The kinds on_event receives (EventBit(kind) ORed; default: every kind).
+  // A kind not asked for is never made: with neither kEffect nor a sandbox
+  // kind asked for, effect calls and sandbox scopes cost nothing extra.
+  uint32_t event_kinds = ~0u;
+  static constexpr uint32_t EventBit(Event::Kind kind) {
+    return uint32_t{1} << static_cast<unsigned>(kind);
+  }
   // Record: the run writes its header, each nondeterministic input it
   // consumes and its end into *record (replacing what it held).
   Recording* record = nullptr;

@@ -205,7 +205,8 @@ Stop Exec::EnterScope(Task& t, uint32_t di) {
   t.scopes_.push_back(Task::Scope{std::move(child), static_cast<uint32_t>(t.frames_.size())});
   ComputeDepth(t);
   Refill(t);
-  if (t.host_) t.host_->SandboxChanged(Host::SandboxChange::kEntered, Scope(t), nullptr, Here(t));
+  if (t.host_ && t.host_->sandbox_events())
+    t.host_->SandboxChanged(Host::SandboxChange::kEntered, Scope(t), nullptr, Here(t));
   return Stop::kContinue;
 }
 
@@ -218,7 +219,7 @@ ir::Loc Exec::Here(const Task& t) {
 std::optional<ir::Breach> Exec::PopScope(Task& t) {
   std::optional<ir::Breach> b = Flush(t);
   // A scope whose limit the flush found over is reported by the breach.
-  if (t.host_ && !b)
+  if (t.host_ && t.host_->sandbox_events() && !b)
     t.host_->SandboxChanged(Host::SandboxChange::kLeft, Scope(t), nullptr, Here(t));
   t.scopes_.pop_back();
   ComputeDepth(t);

@@ -206,7 +206,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       }
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
-      if (t.host_ && !t.breach_->sandbox.empty())
+      if (t.host_ && t.host_->sandbox_events() && !t.breach_->sandbox.empty())
         t.host_->SandboxChanged(Host::SandboxChange::kBreached, Scope(t), &*t.breach_,
                                 o.backtrace.empty() ? ir::Loc{} : o.backtrace[0].loc);
       break;

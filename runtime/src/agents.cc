@@ -122,7 +122,9 @@ struct Scheduler::TaskRec {
 // tracker chain).
 class Scheduler::TaskHost : public Host {
  public:
-  TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
+  TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {
+    sandbox_events_ = static_cast<bool>(s->options_.on_sandbox);
+  }
   void Stdout(std::string_view text) override { s_->host_->Stdout(text); }
   void Stderr(std::string_view text) override { s_->host_->Stderr(text); }
   std::optional<Value> InvokeEffect(ir::EffectId id, std::vector<Value>& args, interp::Meter& scope,
@@ -219,7 +221,8 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
   rec->task->SetCpuMark(&cpu_mark_);
   // A turn answering an ask with a deadline stops at that deadline too
   // (not in a replay: its clock is the log's, the task's the real one).
-  if (deadline && (!options_.clock || options_.clock->Waits())) rec->task->SetCancelDeadline(deadline);
+  if (deadline && (!options_.clock || options_.clock->Waits()))
+    rec->task->SetCancelDeadline(deadline);
   if (watchdog_) watchdog_->Watch(*rec->task);
   if (!rec->task->Start(fn, std::move(args), error)) {
     if (watchdog_) watchdog_->Unwatch(*rec->task);
@@ -301,8 +304,15 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
   return std::move(main_outcome_);
 }
 
+namespace {
+ExecOutcome DeadlinePassed() {
+  ExecOutcome o;
+  o.kind = Outcome::kDeadlinePassed;
+  return o;
+}
+}  // namespace
+
 void Scheduler::RunSlice(TaskRec* rec) {
-  interp::Task& t = *rec->task;
   if (rec->init && init_depth_ >= kMaxSpawnNesting) {
     rec->outcome = ExecOutcome();
     rec->outcome.kind = Outcome::kTrap;
@@ -313,13 +323,12 @@ void Scheduler::RunSlice(TaskRec* rec) {
     Finished(rec);
     return;
   }
-  ExecOutcome o;
-  if (!rec->init && rec->msg.deadline && Now() >= rec->msg.deadline) {
-    // A turn whose asker's deadline passed while it waited (or before it
-    // began) is cancelled before it runs on: decided by the scheduler's
-    // clock, so that a replay decides it the same way.
-    o.kind = Outcome::kDeadlinePassed;
-  } else {
+  // A turn whose asker's deadline passed while it waited (or before it
+  // began) is cancelled before it runs on: decided by the scheduler's
+  // clock, so that a replay decides it the same way.
+  const bool late = !rec->init && rec->msg.deadline && Now() >= rec->msg.deadline;
+  ExecOutcome o = late ? DeadlinePassed() : [&] {
+    interp::Task& t = *rec->task;
     if (rec->init) ++init_depth_;
     interp::Task* outer = nullptr;
     {
@@ -329,14 +338,14 @@ void Scheduler::RunSlice(TaskRec* rec) {
     }
     if (cancelled_.load()) t.Interrupt();
     if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
-    o = t.Run();
+    ExecOutcome r = t.Run();
     if (rec->init) --init_depth_;
     {
       std::lock_guard<std::mutex> lock(current_mu_);
       current_ = outer;
     }
-  }
-
+    return r;
+  }();
   if (rec->init) {
     rec->outcome = std::move(o);
     Finished(rec);
@@ -912,7 +921,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   s->sup = spawning_sup_;
   Agent* sp = s.get();
   agents_.push_back(std::move(s));
-  Emit(AgentEvent::Kind::kSpawned, sp, TrapCode::kNone, "");
+  if (options_.on_event) Emit(AgentEvent::Kind::kSpawned, sp, TrapCode::kNone, "");
   if (spawning_sup_) spawning_sup_->Sv().children.push_back(sp);  // a nested supervisor
   auto run = [&](int fn, ExecOutcome* o) {
     std::string error;
@@ -1041,7 +1050,8 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->state = std::move(o.value);
   if (spawning_sup_) spawning_sup_->Sv().children.push_back(a.get());
   agents_.push_back(std::move(a));
-  Emit(AgentEvent::Kind::kSpawned, agents_.back().get(), TrapCode::kNone, "");
+  if (options_.on_event)
+    Emit(AgentEvent::Kind::kSpawned, agents_.back().get(), TrapCode::kNone, "");
   return Value::Agent(agents_.back()->id, static_cast<uint32_t>(init_fn));
 }
 

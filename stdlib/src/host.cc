@@ -90,7 +90,7 @@ struct StdHost::Call {
   const interp::CapObj* cap = nullptr;
   interp::Meter& scope;
   interp::HostError* err;
-  std::string target;   // what the call asks for (EffectCall::target)
+  std::string target;   // what the call asks for (EffectCall::target; set only for on_effect)
   bool denied = false;  // the grants refused it
 };
 
@@ -171,7 +171,8 @@ std::optional<Value> StdHost::InvokeHostFn(uint32_t index, std::vector<Value>& a
                                   decl->family, "`, which the run does not grant");
     }
     if (options_.on_effect)
-      options_.on_effect(EffectCall{decl->path, family, decl->family, false, err->loc, scope.name()});
+      options_.on_effect(
+          EffectCall{decl->path, family, decl->family, false, err->loc, scope.name()});
     return std::nullopt;
   }
   if (options_.on_effect)
@@ -198,7 +199,7 @@ std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const s
 std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
   *path = StrOf(c.args[0]);
-  c.target = *path;
+  if (options_.on_effect) c.target = *path;
   // A path the kernel would cut short (a NUL) is no path: refused before
   // any grant is asked, whatever the call.
   if (absl::Status text = CheckPathText(*path); !text.ok()) return Err(std::string(text.message()));
@@ -364,7 +365,7 @@ std::optional<Value> StdHost::TimeSleep(Call& c) {
   if (c.args.size() != 1 || !(c.args[0].Is(Tag::kDuration) || c.args[0].Is(Tag::kInt)))
     return BadArgs(c, "a Duration");
   const int64_t ns = std::max<int64_t>(0, c.args[0].i());
-  c.target = ir::FormatDuration(ns);
+  if (options_.on_effect) c.target = ir::FormatDuration(ns);
   // Only the sleeping task waits: the run's scheduler ends the wait with a
   // timer (runtime.md §5), at the wall deadline at the latest.
   c.err->wait = true;
@@ -379,7 +380,7 @@ std::optional<Value> StdHost::EnvArgs(Call&) { return Ok(StrArray(options_.args)
 std::optional<Value> StdHost::EnvVar(Call& c) {
   if (c.args.size() != 1 || !IsStr(c.args[0])) return BadArgs(c, "a variable name (Str)");
   const std::string& name = StrOf(c.args[0]);
-  c.target = name;
+  if (options_.on_effect) c.target = name;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kEnv, name);
   if (c.cap && c.cap->family != "env") allowed = false;
   if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
@@ -398,7 +399,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   auto url = ParseHttpUrl(StrOf(c.args[0]));
   if (!url.ok()) return Err(std::string(url.status().message()));
   const std::string host_port = absl::StrCat(url->host, ":", url->port);
-  c.target = host_port;
+  if (options_.on_effect) c.target = host_port;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kNet, host_port);
   if (c.cap && (c.cap->family != "net" ||
                 (!c.cap->constraint.empty() && !ir::HostEntryAllows(c.cap->constraint, host_port))))

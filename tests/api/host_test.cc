@@ -2,9 +2,9 @@
 // results and events, option validation (runtime.md §7).
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -844,11 +844,16 @@ TEST(Events, EveryEffectCallAndSandboxEntryExitAndBreach) {
         seen.push_back(absl::StrCat("effect ", e.effect, " ", e.target, " ",
                                     e.allowed ? "allowed" : "denied", " ", e.sandbox, " ", e.line));
         break;
-      case Event::Kind::kDenied: seen.push_back(absl::StrCat("denied ", e.target, " ", e.sandbox)); break;
-      case Event::Kind::kSandboxEntered: seen.push_back(absl::StrCat("entered ", e.sandbox, " ", e.line)); break;
+      case Event::Kind::kDenied:
+        seen.push_back(absl::StrCat("denied ", e.target, " ", e.sandbox));
+        break;
+      case Event::Kind::kSandboxEntered:
+        seen.push_back(absl::StrCat("entered ", e.sandbox, " ", e.line));
+        break;
       case Event::Kind::kSandboxLeft: seen.push_back(absl::StrCat("left ", e.sandbox)); break;
       case Event::Kind::kSandboxBreach:
-        seen.push_back(absl::StrCat("breach ", e.sandbox, " ", e.limit, " ", mty::TrapText(e.code)));
+        seen.push_back(
+            absl::StrCat("breach ", e.sandbox, " ", e.limit, " ", mty::TrapText(e.code)));
         break;
       default: seen.push_back("other");
     }
@@ -874,9 +879,7 @@ TEST(Record, ReplayServesEveryInputFromTheRecording) {
   const std::string dir = ::testing::TempDir() + "/mty_record_api";
   std::filesystem::create_directories(dir);
   const std::string file = dir + "/in.txt";
-  {
-    std::ofstream(file) << "from the file";
-  }
+  { std::ofstream(file) << "from the file"; }
   Kv kv;
   kv.data["k"] = "from the host";
   const std::string src = absl::StrCat(R"(fn main() -> I64 {
@@ -926,8 +929,9 @@ TEST(Record, ReplayServesEveryInputFromTheRecording) {
   auto changed = Compile(absl::StrReplaceAll(src, {{"\"k\"", "\"other\""}}), KvLinker(&kv));
   ASSERT_TRUE(changed);
   mty::RunResult r3 = changed->Run(ro);
-  EXPECT_NE(r3.divergence.find("input 2 (line 3) of the recording is host.kv.get(\"k\") at job.mty:3"),
-            std::string::npos)
+  EXPECT_NE(
+      r3.divergence.find("input 2 (line 3) of the recording is host.kv.get(\"k\") at job.mty:3"),
+      std::string::npos)
       << r3.divergence;
   EXPECT_NE(r3.divergence.find("host.kv.get(\"other\")"), std::string::npos) << r3.divergence;
   EXPECT_NE(r3.divergence.find("the program changed"), std::string::npos) << r3.divergence;

@@ -170,6 +170,8 @@ class Host {
   // a limit of a sandbox went over (`breach`, whose `sandbox` names it):
   // the run's events. Called outside the dispatch loop (scope changes and
   // the end of a task); the default host ignores them.
+  // Only called when sandbox_events() (a field, so that a run without
+  // these events pays one load per scope change).
   enum class SandboxChange : uint8_t { kEntered, kLeft, kBreached };
   virtual void SandboxChanged(SandboxChange change, const Meter& scope, const ir::Breach* breach,
                               ir::Loc loc) {
@@ -178,6 +180,10 @@ class Host {
     (void)breach;
     (void)loc;
   }
+  bool sandbox_events() const { return sandbox_events_; }
+
+ protected:
+  bool sandbox_events_ = false;
 };
 
 // The wall-clock and CPU deadlines of a task's innermost scope, published

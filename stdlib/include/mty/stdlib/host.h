@@ -70,21 +70,7 @@ struct HostOptions {
   // Called once per effect or host-function call, after it (allowed or
   // denied); may be empty.
   std::function<void(const EffectCall&)> on_effect;
-  // One effect or host-function call, allowed or denied (the run's event
-// stream): the call, its family ("" for std.time and std.env.args; `host
-// kv` for a host function), what it asked for (a path, `host:port`, a
-// variable name, a sleep's duration, the host family; "" when nothing),
-// where, and the innermost sandbox it runs in ("" for none).
-struct EffectCall {
-  std::string_view effect;
-  std::string_view family;
-  std::string_view target;
-  bool allowed = true;
-  ir::Loc loc;
-  std::string_view sandbox;
-};
-
-// The embedder's host functions; none when null (calls trap MT5008).
+  // The embedder's host functions; none when null (calls trap MT5008).
   HostFnDispatch* host_fns = nullptr;
 };
 
