@@ -561,6 +561,10 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = Now();
+    // The run's wall deadline passed on the scheduler's clock: the run ends
+    // here, whatever timer is due (a sleep cut at the deadline included), so
+    // that a replay, whose clock is the recording's, ends the same way.
+    if (WallPassed(wall, now)) return;
     bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;

@@ -164,6 +164,52 @@ lacks replay-diverged-no-trap-report e "trap MT5022"
 head -n 4 run.jsonl >short.jsonl
 "$mty" replay short.jsonl job.mty >o 2>e; check replay-short 10 $?
 contains replay-short-text e "the recording ends after 3 inputs; the run asked for"
+# A program that stops before the recording's last input, and a recording
+# whose end says otherwise.
+grep -v 'read_dir' job.mty >job3.mty
+"$mty" replay run.jsonl job3.mty >o 2>e; check replay-ended-early 10 $?
+# (its last input is the read_dir it no longer makes; the late worker's
+# timer still reads the clock)
+contains replay-ended-early-text e 'of the recording is std.fs.read_dir("in") at job.mty:28:5; the run asked for'
+printf 'fn main() {\n    log(std.fs.exists("in"))\n    log(std.fs.exists("out"))\n}\n' >two.mty
+printf 'fn main() {\n    log(std.fs.exists("in"))\n}\n' >one.mty
+"$mty" run --allow-read=. --record two.jsonl two.mty >o 2>e; check record-two 0 $?
+"$mty" replay two.jsonl one.mty >o 2>e; check replay-fewer-inputs 10 $?
+contains replay-fewer-inputs-text e 'the run ended without asking for input 2 (line 3) of the recording, std.fs.exists("out") at two.mty:3:5 (the program changed since the recording)'
+python3 - run.jsonl >edited.jsonl <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+end = json.loads(lines[-1])
+end["end"]["steps"] += 1
+print("\n".join(lines[:-1] + [json.dumps(end)]))
+PY
+"$mty" replay edited.jsonl job.mty >o 2>e; check replay-end-differs 10 $?
+contains replay-end-differs-text e "the run ended differently: steps $((steps1 + 1)) in the recording, $steps1 now"
+
+# The run's wall deadline passing while every task sleeps: the replay ends
+# with the same breach at the same place, without waiting for it.
+cat >wall.mty <<'MTY'
+agent A {
+    on Hi(n) -> {
+        let _ = std.time.sleep(10ms)
+        n
+    }
+}
+fn main() {
+    let a = spawn A()
+    log(a?Hi(1))
+    let _ = std.time.sleep(10s)
+    log("never")
+}
+MTY
+"$mty" run --wall 200ms --record wall.jsonl wall.mty >o1 2>e1; check record-wall 5 $?
+start=$(date +%s%N)
+"$mty" replay wall.jsonl >o2 2>e2; check replay-wall 5 $?
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+identical replay-wall-output o1 o2
+identical replay-wall-report e1 e2
+[ "$took" -lt 150 ] && ok replay-wall-does-not-wait || bad "replay-wall-does-not-wait: ${took} ms"
+
 # Malformed and missing recordings, an unwritable --record.
 echo '{"not": "a recording"}' >bad.jsonl
 "$mty" replay bad.jsonl job.mty >o 2>e; check replay-malformed 65 $?
