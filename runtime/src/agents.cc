@@ -561,10 +561,6 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = Now();
-    // The run's wall deadline passed on the scheduler's clock: the run ends
-    // here, whatever timer is due (a sleep cut at the deadline included), so
-    // that a replay, whose clock is the recording's, ends the same way.
-    if (WallPassed(wall, now)) return;
     bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;
@@ -606,7 +602,15 @@ void Scheduler::FireTimers(bool wait) {
     if (t.sleep) {  // a sleep ended
       t.asker->waiting = false;
       t.asker->waiting_ask = 0;
-      t.asker->task->Resume(Ok(Value::Unit()));
+      // Cut at a wall deadline of its scope that has passed on the
+      // scheduler's clock: it resumes into that breach (decided here, not
+      // by the task's own reading of the clock, so that a replay decides
+      // it the same way).
+      if (std::optional<ir::Breach> b = ScopeOf(t.asker)->WallExhaustedAt(now)) {
+        t.asker->task->ResumeBreach(std::move(*b));
+      } else {
+        t.asker->task->Resume(Ok(Value::Unit()));
+      }
       Wake(t.asker);
     } else {
       Answer(t.asker, t.ask_id, AskErr(0));
