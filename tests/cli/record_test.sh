@@ -210,6 +210,37 @@ identical replay-wall-output o1 o2
 identical replay-wall-report e1 e2
 [ "$took" -lt 150 ] && ok replay-wall-does-not-wait || bad "replay-wall-does-not-wait: ${took} ms"
 
+# A supervisor's restart window (restart up_to 2 in 40ms against 15 ms
+# sleeps): whether and when it escalates is the clock's choice, and the
+# replay makes the same one.
+cat >sup.mty <<'MTY'
+agent W {
+    on Boom() -> {
+        let zero = 0
+        1 / zero
+    }
+    on Ping() -> 1
+}
+supervisor S(strategy: one_for_one) {
+    child w = spawn W()
+    on_fail(w) { restart up_to 2 in 40ms }
+}
+fn main() {
+    let s = spawn S()
+    let w = s.w
+    for i in 0..6 {
+        w!Boom()
+        let _ = std.time.sleep(15ms)
+        log(format!("round {}: {:?}", i, w?Ping() @5ms))
+    }
+}
+MTY
+"$mty" run --record sup.jsonl sup.mty >o1 2>&1
+rc1=$?
+"$mty" replay sup.jsonl >o2 2>&1; check replay-supervisor-exit "$rc1" $?
+identical replay-supervisor-output o1 o2
+contains replay-supervisor-restarts o2 "agent W#2 failed: trap MT5003"
+
 # Malformed and missing recordings, an unwritable --record.
 echo '{"not": "a recording"}' >bad.jsonl
 "$mty" replay bad.jsonl job.mty >o 2>e; check replay-malformed 65 $?
