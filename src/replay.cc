@@ -93,6 +93,55 @@ absl::StatusOr<Policy> PolicyFromJson(const json& j) {
   return p;
 }
 
+// The shape a replay relies on (every field it reads has its type), so
+// that no recording, however edited, can make it misread one.
+absl::Status CheckInput(const json& j) {
+  auto bad = [](const char* why) { return absl::InvalidArgumentError(why); };
+  if (j.contains("clock")) {
+    if (!j["clock"].is_number_integer()) return bad("`clock`: not an integer");
+    return absl::OkStatus();
+  }
+  if (!j.contains("effect") || !j["effect"].is_string() || !j.contains("args") ||
+      !j["args"].is_array() || (j.contains("value") == j.contains("error")))
+    return bad("neither an effect result (effect, args, value or error) nor a clock reading");
+  for (const char* key : {"line", "column", "output"})
+    if (j.contains(key) && !j[key].is_number_unsigned())
+      return absl::InvalidArgumentError(absl::StrCat("`", key, "`: not a count"));
+  if (j.contains("error")) {
+    const json& x = j["error"];
+    if (!x.is_object()) return bad("`error`: not an object");
+    for (const char* key : {"code", "message", "unrecorded"})
+      if (x.contains(key) && !x[key].is_string())
+        return absl::InvalidArgumentError(absl::StrCat("`error.", key, "`: not a string"));
+    if (x.contains("memory_needed") && !x["memory_needed"].is_number_unsigned())
+      return bad("`error.memory_needed`: not a count");
+    if (x.contains("sleep_ns") && !x["sleep_ns"].is_number_integer())
+      return bad("`error.sleep_ns`: not an integer");
+    if (x.contains("breach")) {
+      const json& b = x["breach"];
+      if (!b.is_object() || !b.value("key", json()).is_string() ||
+          !b.value("observed", json(0)).is_number_unsigned() ||
+          !b.value("bound", json(0)).is_number_unsigned() ||
+          !b.value("subject", json("")).is_string() || !b.value("sandbox", json("")).is_string())
+        return bad("`error.breach`: malformed");
+      std::optional<ir::Key> k = ir::FindKey(b["key"].get<std::string>());
+      if (!k || (k->kind != ir::Key::Kind::kLimit && k->kind != ir::Key::Kind::kGrant))
+        return bad("`error.breach.key`: not a limit or grant");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckEnd(const json& end) {
+  if (!end.is_object()) return absl::InvalidArgumentError("`end`: not an object");
+  for (const char* key : {"stdout", "stderr"})
+    if (end.contains(key) &&
+        (!end[key].is_object() || !end[key].value("bytes", json(0)).is_number_unsigned() ||
+         !end[key].value("crc32", json("")).is_string()))
+      return absl::InvalidArgumentError(absl::StrCat("`end.", key, "`: malformed"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string Recording::ToJsonLines() const {
@@ -156,13 +205,11 @@ absl::StatusOr<Recording> Recording::FromJsonLines(std::string_view text) {
     }
     if (impl.end) return bad("a line after the end line");
     if (j.contains("end")) {
+      if (absl::Status st = CheckEnd(j["end"]); !st.ok()) return bad(std::string(st.message()));
       impl.end = j["end"];
       continue;
     }
-    const bool clock = j.contains("clock") && j["clock"].is_number_integer();
-    const bool effect = j.contains("effect") && j["effect"].is_string() && j.contains("args") &&
-                        j["args"].is_array() && (j.contains("value") || j.contains("error"));
-    if (!clock && !effect) return bad("neither an effect result nor a clock reading");
+    if (absl::Status st = CheckInput(j); !st.ok()) return bad(std::string(st.message()));
     impl.inputs.push_back(std::move(j));
   }
   if (!header) return absl::InvalidArgumentError("empty recording (no header line)");
@@ -228,12 +275,23 @@ json ValueToJson(const Value& v) {
   return nullptr;
 }
 
-absl::StatusOr<Value> ValueFromJson(const json& j) {
-  auto list = [](const json& a) -> absl::StatusOr<std::vector<Value>> {
+namespace {
+absl::StatusOr<Value> FromJson(const json& j, int depth);
+}  // namespace
+
+absl::StatusOr<Value> ValueFromJson(const json& j) { return FromJson(j, 0); }
+
+namespace {
+
+absl::StatusOr<Value> FromJson(const json& j, int depth) {
+  if (depth > kMaxValueDepth)
+    return absl::InvalidArgumentError(
+        absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
+  auto list = [depth](const json& a) -> absl::StatusOr<std::vector<Value>> {
     if (!a.is_array()) return absl::InvalidArgumentError("a value list is not an array");
     std::vector<Value> out;
     for (const json& x : a) {
-      absl::StatusOr<Value> v = ValueFromJson(x);
+      absl::StatusOr<Value> v = FromJson(x, depth + 1);
       if (!v.ok()) return v.status();
       out.push_back(std::move(*v));
     }
@@ -269,9 +327,9 @@ absl::StatusOr<Value> ValueFromJson(const json& j) {
     std::vector<std::pair<Value, Value>> entries;
     for (const json& e : j["map"]) {
       if (!e.is_array() || e.size() != 2) return absl::InvalidArgumentError("a map entry");
-      absl::StatusOr<Value> k = ValueFromJson(e[0]);
+      absl::StatusOr<Value> k = FromJson(e[0], depth + 1);
       if (!k.ok()) return k.status();
-      absl::StatusOr<Value> v = ValueFromJson(e[1]);
+      absl::StatusOr<Value> v = FromJson(e[1], depth + 1);
       if (!v.ok()) return v.status();
       entries.emplace_back(std::move(*k), std::move(*v));
     }
@@ -309,6 +367,8 @@ absl::StatusOr<Value> ValueFromJson(const json& j) {
   if (j.contains("opaque")) return absl::InvalidArgumentError("an opaque value cannot be replayed");
   return absl::InvalidArgumentError(absl::StrCat("not a value: ", j.dump()));
 }
+
+}  // namespace
 
 // ---- The tap ----------------------------------------------------------------
 

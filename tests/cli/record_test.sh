@@ -245,6 +245,23 @@ contains replay-supervisor-restarts o2 "agent W#2 failed: trap MT5003"
 echo '{"not": "a recording"}' >bad.jsonl
 "$mty" replay bad.jsonl job.mty >o 2>e; check replay-malformed 65 $?
 contains replay-malformed-text e "bad.jsonl: line 1: not a recording"
+# Edited inputs of every shape a replay reads are refused up front, located.
+head -n 1 two.jsonl >hdr.jsonl
+n=0
+for line in '{"clock":"soon"}' '{"effect":"std.fs.exists","args":[],"error":"no"}' \
+    '{"effect":"std.fs.exists","args":[],"value":true,"output":-1}' \
+    '{"effect":"std.fs.exists","args":[],"error":{"sleep_ns":"1ms"}}' \
+    '{"effect":"std.fs.exists","args":[],"error":{"breach":{"key":"nope"}}}' \
+    '{"end":{"stdout":7}}' '[1,2]' 'not json'; do
+  n=$((n + 1))
+  { cat hdr.jsonl; echo "$line"; } >edit$n.jsonl
+  "$mty" replay edit$n.jsonl two.mty >o 2>e; check "replay-edited-$n" 65 $?
+  contains "replay-edited-$n-located" e "edit$n.jsonl: line 2: "
+done
+# A value nested deeper than a replay rebuilds: refused, not a crash.
+python3 -c 'import sys; d=600; print(open("hdr.jsonl").read().strip()); print("{\"effect\":\"std.fs.exists\",\"args\":[\"in\"],\"value\":" + "["*d + "]"*d + "}")' >deep.jsonl
+"$mty" replay deep.jsonl two.mty >o 2>e; check replay-deep-value 10 $?
+contains replay-deep-value-text e "cannot be rebuilt: value nested deeper than 512 levels"
 "$mty" replay no-such.jsonl job.mty >o 2>e; check replay-missing 66 $?
 "$mty" run --record "$tmp/no/such/dir/r.jsonl" job.mty >o 2>e; check record-unwritable 73 $?
 contains record-unwritable-text e "error: cannot write"
