@@ -175,9 +175,10 @@ std::optional<Value> StdHost::InvokeHostFn(uint32_t index, std::vector<Value>& a
           EffectCall{decl->path, family, decl->family, false, err->loc, scope.name()});
     return std::nullopt;
   }
+  std::optional<Value> out = options_.host_fns->Call(index, args, scope, err);
   if (options_.on_effect)
     options_.on_effect(EffectCall{decl->path, family, decl->family, true, err->loc, scope.name()});
-  return options_.host_fns->Call(index, args, scope, err);
+  return out;
 }
 
 std::optional<Value> StdHost::BadArgs(Call& c, const char* want) {
