@@ -397,6 +397,7 @@ class Recording {
   size_t inputs() const;  // lines between the header and the end
   bool ended() const;     // has its end line
 
+  // Its contents (opaque outside mty; the run fills and reads them).
   struct Impl;
   Impl& impl() const { return *impl_; }
 
@@ -499,11 +500,11 @@ struct RunResult {
   // kBreach: the sandbox whose limit went over ("" for the run's own).
   const std::string& sandbox() const;
   // A replay (RunOptions::replay) that did not reproduce its recording:
-  // the first difference, e.g. `input 3 (line 5): the recording has
-  // std.fs.read("a.txt") at prog.mty:3:9, the program called
+  // the first difference, e.g. `input 3 (line 4) of the recording is
+  // std.fs.read("a.txt") at prog.mty:3:9; the run asked for
   // std.fs.read("b.txt") at prog.mty:4:9 (the program changed since the
-  // recording)`, or a different exit code, step count or output at the
-  // end. "" when it reproduced it (or for a run that is no replay).
+  // recording)`, or a different outcome, exit code, step count or output
+  // at the end. "" when it reproduced it (or for a run that is no replay).
   std::string divergence;
 
   // What `mty run` prints on stderr for this result ("" for a clean exit).
