@@ -25,6 +25,7 @@
 #include "mty/runtime/watchdog.h"
 #include "mty/stdlib/fs_cap.h"
 #include "mty/stdlib/host.h"
+#include "replay.h"
 
 namespace mty {
 
@@ -395,7 +396,7 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
   h.host_fns = host_fns;
-  if (o.on_event)
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kDenied)))
     h.on_denied = [cb = o.on_event](const stdlib::Denial& d) {
       Event e;
       e.kind = Event::Kind::kDenied;
@@ -407,19 +408,61 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
       e.sandbox = std::string(d.sandbox);
       cb(e);
     };
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kEffect)))
+    h.on_effect = [cb = o.on_event](const stdlib::EffectCall& c) {
+      Event e;
+      e.kind = Event::Kind::kEffect;
+      e.effect = std::string(c.effect);
+      e.family = std::string(c.family);
+      e.target = std::string(c.target);
+      e.allowed = c.allowed;
+      e.line = static_cast<int>(c.loc.line);
+      e.column = static_cast<int>(c.loc.col);
+      e.sandbox = std::string(c.sandbox);
+      cb(e);
+    };
   return h;
 }
 
-runtime::AgentOptions MakeAgentOptions(const RunOptions& o) {
+runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerClock* clock) {
   runtime::AgentOptions a;
-  if (o.on_event)
-    a.on_event = [cb = o.on_event](const runtime::AgentEvent& ae) {
+  a.clock = clock;
+  constexpr uint32_t kSandboxKinds = RunOptions::EventBit(Event::Kind::kSandboxEntered) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxLeft) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxBreach);
+  constexpr uint32_t kAgentKinds = RunOptions::EventBit(Event::Kind::kSpawned) |
+                                   RunOptions::EventBit(Event::Kind::kAgentFailed) |
+                                   RunOptions::EventBit(Event::Kind::kRestarted) |
+                                   RunOptions::EventBit(Event::Kind::kEscalated);
+  if (o.on_event && (o.event_kinds & kSandboxKinds))
+    a.on_sandbox = [cb = o.on_event, kinds = o.event_kinds](const runtime::SandboxEvent& se) {
+      Event e;
+      switch (se.change) {
+        case interp::Host::SandboxChange::kEntered: e.kind = Event::Kind::kSandboxEntered; break;
+        case interp::Host::SandboxChange::kLeft: e.kind = Event::Kind::kSandboxLeft; break;
+        case interp::Host::SandboxChange::kBreached: e.kind = Event::Kind::kSandboxBreach; break;
+      }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
+      e.sandbox = se.sandbox;
+      e.line = static_cast<int>(se.loc.line);
+      e.column = static_cast<int>(se.loc.col);
+      if (se.breach) {
+        e.code = se.breach->Code();
+        e.message = se.breach->Message();
+        e.limit = se.breach->Key();
+      }
+      cb(e);
+    };
+  if (o.on_event && (o.event_kinds & kAgentKinds))
+    a.on_event = [cb = o.on_event, kinds = o.event_kinds](const runtime::AgentEvent& ae) {
       Event e;
       switch (ae.kind) {
+        case runtime::AgentEvent::Kind::kSpawned: e.kind = Event::Kind::kSpawned; break;
         case runtime::AgentEvent::Kind::kFailed: e.kind = Event::Kind::kAgentFailed; break;
         case runtime::AgentEvent::Kind::kRestarted: e.kind = Event::Kind::kRestarted; break;
         case runtime::AgentEvent::Kind::kEscalated: e.kind = Event::Kind::kEscalated; break;
       }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
       e.agent = ae.agent;
       e.code = ae.code;
       e.message = ae.message;
@@ -455,6 +498,8 @@ struct Runner::State {
   // completions are built through it).
   internal::RunHostFns host_fns;
   stdlib::StdHost host;
+  // Record or replay (null otherwise): between the scheduler and `host`.
+  std::unique_ptr<internal::RunTap> tap;
   std::shared_ptr<runtime::BudgetTracker> root;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
@@ -465,15 +510,50 @@ struct Runner::State {
         out(options),
         host_fns(program->impl_->host, program->impl_->module, &out, &interrupted),
         host(&out, MakeHostOptions(options, &interrupted, &host_fns)),
+        tap(MakeTap()),
         root(RootTracker(options.policy)),
-        scheduler(program->impl_->module, MakeAgentOptions(options), root, &host,
+        scheduler(program->impl_->module, MakeAgentOptions(options, tap.get()), root,
+                  tap ? static_cast<interp::Host*>(tap.get()) : &host,
                   &runtime::Watchdog::Shared()) {
     out.Bind(root.get(), &interrupted);
+    if (tap) tap->Bind(root.get(), [this] { scheduler.Interrupt(); });
+  }
+  std::unique_ptr<internal::RunTap> MakeTap() {
+    if (!options.record && !options.replay) return nullptr;
+    std::string hash = internal::ProgramHash(program->IrText());
+    Recording::Impl* rec = nullptr;
+    if (options.record && !options.replay) {
+      rec = &options.record->impl();
+      *rec = Recording::Impl();
+      rec->program_hash = hash;
+      rec->file = program->source_file();
+      rec->entry = options.entry;
+      rec->args = options.args;
+      rec->params = options.params;
+      rec->policy = options.policy;
+    }
+    return std::make_unique<internal::RunTap>(&host, program->impl_->module, std::move(hash), rec,
+                                              options.replay ? &options.replay->impl() : nullptr);
   }
 };
 
+namespace {
+
+// A replay runs as its recording's run did.
+RunOptions ReplayOptions(RunOptions o) {
+  if (o.replay && !o.record) {
+    o.policy = o.replay->policy();
+    o.entry = o.replay->entry();
+    o.args = o.replay->args();
+    o.params = o.replay->params();
+  }
+  return o;
+}
+
+}  // namespace
+
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
-    : state_(std::make_unique<State>(std::move(program), std::move(options))) {}
+    : state_(std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))) {}
 Runner::~Runner() = default;
 
 void Runner::Interrupt() {
@@ -541,6 +621,7 @@ RunResult Runner::Run() {
     r.mem_limit = b.bound;
     r.breach = std::move(b);
   }
+  if (state_->tap) state_->tap->End(r);
   return r;
 }
 
@@ -733,6 +814,8 @@ absl::Status RunOptions::Validate() const {
     return absl::InvalidArgumentError("stdout_fd: set together with on_stdout (choose one)");
   if (on_stderr && stderr_fd >= 0)
     return absl::InvalidArgumentError("stderr_fd: set together with on_stderr (choose one)");
+  if (record && replay)
+    return absl::InvalidArgumentError("record: set together with replay (choose one)");
   return absl::OkStatus();
 }
 

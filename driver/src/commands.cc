@@ -110,14 +110,32 @@ CommandSpec Run() {
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   c.options.push_back(Valued("trace", ValueKind::kOptional, "FORMAT",
-                             "Report denials as text lines, or (json) every event as a JSON line: "
-                             "denials, agent failures, restarts, escalations, the end",
+                             "Report every event as a text or (json) a JSON line: effect calls "
+                             "(allowed or denied), spawns, agent failures, restarts, escalations, "
+                             "sandbox entries, exits and breaches, the end",
                              {"text", "json"}));
   c.options.push_back(Valued("trace-file", ValueKind::kRequired, "FILE",
                              "Write the trace to FILE instead of stderr"));
   c.options.push_back(Valued("stats", ValueKind::kOptional, "FORMAT",
                              "After the run, print its usage on stderr: steps, estimated and real "
                              "bytes, output, wall and CPU time, agents (text, or json: one object)",
+                             {"text", "json"}));
+  c.options.push_back(Valued("record", ValueKind::kRequired, "FILE",
+                             "Write every nondeterministic input the run consumes (effect results, "
+                             "clock readings) to FILE as JSON lines, for mty replay"));
+  return c;
+}
+
+CommandSpec Replay() {
+  CommandSpec c = Command("replay",
+                          "Run a program again from a recording (mty run --record), touching "
+                          "nothing outside; report the first divergence",
+                          "RECORDING", "the recording (JSON lines written by mty run --record)");
+  c.program_args = true;
+  c.rest = "[PROGRAM]";
+  c.options.push_back(ErrorFormat());
+  c.options.push_back(Valued("stats", ValueKind::kOptional, "FORMAT",
+                             "After the replay, print its usage on stderr (text, or json)",
                              {"text", "json"}));
   return c;
 }
@@ -181,8 +199,8 @@ std::string FlagName(std::string_view key) {
 }
 
 const std::vector<CommandSpec>& Commands() {
-  static const std::vector<CommandSpec> commands = {Run(),  Repl(),        Check(), Caps(),
-                                                    Dump(), Completions(), Man()};
+  static const std::vector<CommandSpec> commands = {Run(),  Repl(), Replay(),      Check(),
+                                                    Caps(), Dump(), Completions(), Man()};
   return commands;
 }
 
@@ -197,8 +215,10 @@ std::string ManTail() {
                     Roff(absl::StrCat("the ", l.key, " limit: ", l.doc)), "\n");
   }
   absl::StrAppend(&out,
-                  ".TP\n8\na supervisor escalated at the top\n.TP\n64\na usage error\n.TP\n65\n"
-                  "a malformed manifest\n.TP\n66\nan input that cannot be read\n.TP\n130\n"
+                  ".TP\n8\na supervisor escalated at the top\n.TP\n10\n"
+                  "mty replay: the run diverged from its recording\n.TP\n64\na usage error\n"
+                  ".TP\n65\na malformed manifest or recording\n.TP\n66\nan input that cannot be "
+                  "read\n.TP\n130\n"
                   "interrupted (Ctrl\\-C)\n.SH SEE ALSO\ndocs/cli.md, docs/language.md, "
                   "docs/sandboxing.md and docs/runtime.md in the mty sources\n");
   return out;

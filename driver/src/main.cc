@@ -35,10 +35,13 @@
 
 namespace {
 
+// The driver's own exit codes (docs/cli.md, the exit status table; a run's
+// come from RunResult::exit_code).
+constexpr int kExitReplayDiverged = 10;  // mty replay did not reproduce the recording
 constexpr int kExitUsage = 64;
-constexpr int kExitDataErr = 65;  // a malformed manifest
+constexpr int kExitDataErr = 65;  // a malformed manifest or recording
 constexpr int kExitNoInput = 66;
-constexpr int kExitCantCreate = 73;  // --trace-file cannot be written
+constexpr int kExitCantCreate = 73;  // --trace-file or --record cannot be written
 
 // A usage error: the message, then the command's usage line (exit 64).
 int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
@@ -349,12 +352,19 @@ std::string Stats(const mty::RunResult& r, bool json) {
 // `--trace=json`: one line per event (docs/cli.md).
 std::string EventJson(const mty::Event& e, const std::string& file) {
   nlohmann::json j;
+  const nlohmann::json at = {{"file", file}, {"line", e.line}, {"column", e.column}};
   switch (e.kind) {
     case mty::Event::Kind::kDenied:
-      j = {{"event", "denied"},  {"effect", e.effect},   {"family", e.family},
-           {"target", e.target}, {"sandbox", e.sandbox}, {"file", file},
-           {"line", e.line},     {"column", e.column}};
+    case mty::Event::Kind::kEffect:
+      j = {{"event", e.kind == mty::Event::Kind::kDenied ? "denied" : "effect"},
+           {"effect", e.effect},
+           {"family", e.family},
+           {"target", e.target},
+           {"sandbox", e.sandbox}};
+      if (e.kind == mty::Event::Kind::kEffect) j["allowed"] = e.allowed;
+      j.update(at);
       break;
+    case mty::Event::Kind::kSpawned: j = {{"event", "spawned"}, {"agent", e.agent}}; break;
     case mty::Event::Kind::kAgentFailed:
     case mty::Event::Kind::kRestarted:
     case mty::Event::Kind::kEscalated:
@@ -365,9 +375,71 @@ std::string EventJson(const mty::Event& e, const std::string& file) {
            {"message", e.message}};
       if (e.code != mty::TrapCode::kNone) j["code"] = mty::TrapText(e.code);
       break;
+    case mty::Event::Kind::kSandboxEntered:
+    case mty::Event::Kind::kSandboxLeft:
+      j = {{"event",
+            e.kind == mty::Event::Kind::kSandboxEntered ? "sandbox_entered" : "sandbox_left"},
+           {"sandbox", e.sandbox}};
+      j.update(at);
+      break;
+    case mty::Event::Kind::kSandboxBreach:
+      j = {{"event", "sandbox_breach"},
+           {"sandbox", e.sandbox},
+           {"limit", e.limit},
+           {"code", mty::TrapText(e.code)},
+           {"message", e.message}};
+      j.update(at);
+      break;
   }
   return Json(j);
 }
+
+// `--trace` (text): one line per event; a denial is the runtime's own
+// `trace: MT5015 denied ...` line (RunOptions::on_trace), so kDenied and a
+// denied kEffect add none.
+std::string EventText(const mty::Event& e, const std::string& file) {
+  const std::string at = absl::StrCat(" at ", file, ":", e.line, ":", e.column);
+  const std::string in = e.sandbox.empty() ? "" : absl::StrCat(" in sandbox ", e.sandbox);
+  switch (e.kind) {
+    case mty::Event::Kind::kDenied: return "";
+    case mty::Event::Kind::kEffect:
+      if (!e.allowed) return "";
+      return absl::StrCat("trace: effect ", e.effect,
+                          e.target.empty() ? "" : absl::StrCat(" ", Printable(e.target)),
+                          " allowed", e.family.empty() ? "" : absl::StrCat(" (", e.family, ")"), in,
+                          at, "\n");
+    case mty::Event::Kind::kSpawned: return absl::StrCat("trace: spawned ", e.agent, "\n");
+    case mty::Event::Kind::kAgentFailed:
+      return absl::StrCat("trace: agent ", e.agent, " failed: ", mty::TrapText(e.code), " ",
+                          Printable(e.message), "\n");
+    case mty::Event::Kind::kRestarted: return absl::StrCat("trace: restarted ", e.agent, "\n");
+    case mty::Event::Kind::kEscalated:
+      return absl::StrCat("trace: escalated ", e.agent, ": ", mty::TrapText(e.code), " ",
+                          Printable(e.message), "\n");
+    case mty::Event::Kind::kSandboxEntered:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " entered", at, "\n");
+    case mty::Event::Kind::kSandboxLeft:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " left", at, "\n");
+    case mty::Event::Kind::kSandboxBreach:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " breached ", e.limit, ": ",
+                          mty::TrapText(e.code), " ", Printable(e.message), at, "\n");
+  }
+  return "";
+}
+
+// Opens FILE for writing (created or truncated); -1 with the error printed.
+int CreateFile(const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << "\n";
+  return fd;
+}
+
+struct FdCloser {
+  int fd = -1;
+  ~FdCloser() {
+    if (fd >= 0) close(fd);
+  }
+};
 
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
@@ -378,8 +450,10 @@ int RunCommand(const ParsedCommand& f) {
   // Steps and output are counted only under some limit: --stats sets the
   // largest one where none is given, so that they are counted.
   std::optional<std::string> stats = f.Last("stats");
+  const std::optional<std::string> record_path = f.Last("record");
   const mty::Policy flags = policy;
-  if (stats)
+  // A recording compares steps and output when replayed: they are counted.
+  if (stats || record_path)
     for (mty::LimitId id : {mty::LimitId::kSteps, mty::LimitId::kOutput})
       if (!policy.limits.Get(id)) policy.limits.Set(id, mty::ir::kMaxQuantity);
   const std::string manifest_path = f.Last("manifest").value_or("");
@@ -402,19 +476,17 @@ int RunCommand(const ParsedCommand& f) {
   const std::optional<std::string> trace = f.Last("trace");
   const bool trace_json = trace == "json";
   int trace_fd = STDERR_FILENO;
-  struct FdCloser {
-    int fd = -1;
-    ~FdCloser() {
-      if (fd >= 0) close(fd);
-    }
-  } trace_file;
+  FdCloser trace_file, record_file;
   if (std::optional<std::string> path = f.Last("trace-file")) {
-    trace_file.fd = open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (trace_file.fd < 0) {
-      std::cerr << "error: cannot write " << *path << ": " << std::strerror(errno) << "\n";
-      return kExitCantCreate;
-    }
+    if ((trace_file.fd = CreateFile(*path)) < 0) return kExitCantCreate;
     trace_fd = trace_file.fd;
+  }
+  // --record: created before the run (nothing runs when it cannot be),
+  // written after it.
+  mty::Recording recording;
+  if (record_path) {
+    if ((record_file.fd = CreateFile(*record_path)) < 0) return kExitCantCreate;
+    opts.record = &recording;
   }
   auto emit = [trace_fd](std::string_view line) {
     mty::WriteOutput(trace_fd, line, std::chrono::milliseconds(500));
@@ -432,9 +504,15 @@ int RunCommand(const ParsedCommand& f) {
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
   const bool hints = !f.Has("quiet");
-  if (hints || trace_json)
+  // The hints need only the denials: no other event is made then.
+  if (!trace) opts.event_kinds = mty::RunOptions::EventBit(mty::Event::Kind::kDenied);
+  if (hints || trace)
     opts.on_event = [&](const mty::Event& e) {
-      if (trace_json) emit(EventJson(e, display));
+      if (trace_json) {
+        emit(EventJson(e, display));
+      } else if (trace) {
+        if (std::string line = EventText(e, display); !line.empty()) emit(line);
+      }
       if (!hints || e.kind != mty::Event::Kind::kDenied || hints_capped) return;
       if (hinted.size() == kMaxHints && !hinted.count({e.family, e.target})) {
         hints_capped = true;
@@ -471,6 +549,11 @@ int RunCommand(const ParsedCommand& f) {
     emit(Json(end));
   }
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
+  if (record_path &&
+      !mty::WriteOutput(record_file.fd, recording.ToJsonLines(), std::chrono::seconds(10))) {
+    std::cerr << "error: cannot write " << *record_path << ": " << std::strerror(errno) << "\n";
+    return kExitCantCreate;
+  }
   if (interrupted) return 130;
   return r.exit_code;
 }
@@ -501,6 +584,59 @@ int ReplCommand(const ParsedCommand& f) {
                        std::chrono::milliseconds(500));
     };
   return mty::driver::Repl(opts);
+}
+
+// ---- mty replay ---------------------------------------------------------------
+
+// The largest recording `mty replay` reads.
+constexpr uint64_t kMaxRecordingBytes = uint64_t{1} << 30;
+
+int ReplayCommand(const ParsedCommand& f) {
+  if (f.program_args.size() > 1)
+    return UsageError(absl::StrCat("replay takes a recording and at most one program; got '",
+                                   f.program_args[1], "' too"),
+                      f.command);
+  auto text = f.operand == "-" ? mty::driver::ReadStandardInput(kMaxRecordingBytes)
+                               : mty::driver::ReadInputFile(f.operand, kMaxRecordingBytes);
+  if (!text.ok()) {
+    std::cerr << "error: cannot read " << f.operand << ": " << text.status().message() << "\n";
+    return kExitNoInput;
+  }
+  absl::StatusOr<mty::Recording> recording = mty::Recording::FromJsonLines(*text);
+  if (!recording.ok()) {
+    std::cerr << "error: " << DisplayName(f.operand) << ": " << recording.status().message()
+              << "\n";
+    return kExitDataErr;
+  }
+  // The program: the one named, else the file the recording names.
+  const std::string path = f.program_args.empty() ? recording->file() : f.program_args[0];
+  if (path.empty()) return UsageError("the recording names no program file: give it", f.command);
+  CtrlC ctrl_c;
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(path, &program); rc != 0) return rc;
+  mty::RunOptions opts;
+  opts.replay = &*recording;
+  std::fflush(stdout);
+  opts.stdout_fd = STDOUT_FILENO;
+  opts.stderr_fd = STDERR_FILENO;
+  mty::Runner runner(program, std::move(opts));
+  ctrl_c.Arm(&runner);
+  mty::RunResult r = runner.Run();
+  ctrl_c.Arm(nullptr);
+  const bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
+  if (interrupted) r.message = "interrupted (Ctrl-C)";
+  // A divergence that stopped the run says where itself (the trap or the
+  // cancellation it caused is not the program's).
+  const bool stopped = !r.divergence.empty() && (r.outcome == mty::Outcome::kCancelled ||
+                                                 r.message.rfind("replay diverged", 0) == 0);
+  std::string report = stopped ? "" : r.Report();
+  if (std::optional<std::string> stats = f.Last("stats")) report += Stats(r, *stats == "json");
+  if (!r.divergence.empty())
+    report += absl::StrCat("mty: replay diverged: ", Printable(r.divergence), "\n");
+  mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
+  if (interrupted) return 130;
+  if (!r.divergence.empty()) return kExitReplayDiverged;
+  return r.exit_code;
 }
 
 // ---- mty check ----------------------------------------------------------------
@@ -626,6 +762,7 @@ int main(int argc, char** argv) {
   const std::string& name = spec->name;
   if (name == "run") return RunCommand(*cmd);
   if (name == "repl") return ReplCommand(*cmd);
+  if (name == "replay") return ReplayCommand(*cmd);
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));
   if (name == "caps") return CapsCommand(cmd->operand);
   if (name == "dump") return DumpCommand(*cmd);

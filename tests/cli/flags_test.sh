@@ -267,12 +267,18 @@ python3 - e <<'PY' && ok trace-json-events || { bad trace-json-events; cat e; }
 import json, sys
 evs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 kinds = [e["event"] for e in evs]
-assert kinds == ["denied", "agent_failed", "restarted", "end"], kinds
+assert kinds == ["denied", "effect", "spawned", "spawned", "agent_failed", "restarted",
+                 "end"], kinds
 d = evs[0]
 assert (d["effect"], d["family"], d["target"], d["file"], d["line"]) == (
     "std.fs.read", "fs.read", "/etc/hostname", "ev.mty", 17), d
 assert d["sandbox"] == "", d
-f = evs[1]
+# The call itself follows its denial (docs/cli.md, Trace).
+c = evs[1]
+assert (c["effect"], c["target"], c["allowed"], c["line"]) == (
+    "std.fs.read", "/etc/hostname", False, 17), c
+assert [e["agent"] for e in evs[2:4]] == ["S#1", "Worker#2"], evs[2:4]
+f = evs[4]
 assert f["agent"] == "Worker#2" and f["code"] == "MT5003", f
 assert evs[-1] == {"event": "end", "outcome": "ok", "exit_code": 2}, evs[-1]
 PY
