@@ -116,6 +116,11 @@ if [ -n "${MTY_RSS_RUN:-}" ]; then
   kb=$(awk '/peak_rss_kb/ {print $2}' rss)
   [ "$kb" -lt 32768 ] && ok many-denials-rss || bad "many-denials-rss: $kb KiB"
 fi
+# A grant naming one file allows that file and nothing beside it (the
+# denial hint names `--allow-read=FILE`, so that flag must work).
+"$mty" run --allow-read=inputs/a.txt read.mty inputs/a.txt outputs/b.txt >o 2>e
+contains file-grant o "read one"
+contains file-grant-beside o "no forbidden: outputs/b.txt"
 # A target with control characters is escaped in the hint.
 "$mty" run read.mty "$(printf 'x\033[2Jy')" >o 2>e
 contains hint-escaped e 'std.fs.read("x\x1b[2Jy")'
