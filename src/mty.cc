@@ -18,6 +18,7 @@
 #include "mty/interp/heap.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/exit_codes.h"
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
@@ -575,7 +576,7 @@ RunResult Invalid(const absl::Status& s) {
   RunResult r;
   r.outcome = Outcome::kInvalid;
   r.message = std::string(s.message());
-  r.exit_code = 64;
+  r.exit_code = ir::Code(ir::Exit::kUsage);
   return r;
 }
 
@@ -590,7 +591,7 @@ RunResult Runner::Run() {
     RunResult r;
     r.outcome = Outcome::kCancelled;
     r.message = kCancelledMessage;
-    r.exit_code = 1;
+    r.exit_code = ir::Code(ir::Exit::kFailed);
     return r;
   }
   const int64_t wall0 = runtime::SteadyNowNs();
@@ -642,7 +643,7 @@ RunResult Runner::RunUnguarded() {
   if (entry < 0) {
     r.outcome = Outcome::kNoEntry;
     r.message = absl::StrCat("program has no fn ", state_->options.entry);
-    r.exit_code = 2;
+    r.exit_code = ir::Code(ir::Exit::kNoMain);
     return r;
   }
   // `fn main(fs: Fs, net: Net, env: Env)` receives the run's capabilities as
@@ -762,7 +763,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kCancelled;
       r.code = TrapCode::kNone;
       r.message = kCancelledMessage;
-      r.exit_code = 1;
+      r.exit_code = ir::Code(ir::Exit::kFailed);
       break;
     case Outcome::kTrap:
     case Outcome::kEscalated:
@@ -779,7 +780,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kTrap;
       r.code = TrapCode::kType;
       r.message = absl::StrCat("internal: main ended as ", ir::OutcomeName(o.kind));
-      r.exit_code = 1;
+      r.exit_code = ir::Code(ir::Exit::kFailed);
       break;
   }
   return r;

@@ -1,7 +1,12 @@
 #include "commands.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "mty/ir/exit_codes.h"
+#include "mty/ir/traps.h"
 #include "mty/mty.h"
 
 namespace mty::driver {
@@ -205,21 +210,21 @@ const std::vector<CommandSpec>& Commands() {
 }
 
 std::string ManTail() {
-  std::string out =
-      ".SH EXIT STATUS\n.TP\n0\nmain returned (a returned Int is the status, "
-      "clamped to 0..255)\n.TP\n1\na trap, main returned Err, or a compile error\n"
-      ".TP\n2\nno fn main\n";
-  for (const ir::LimitInfo& l : ir::kLimits) {
-    if (l.exit_code <= 2) continue;
-    absl::StrAppend(&out, ".TP\n", l.exit_code, "\n",
-                    Roff(absl::StrCat("the ", l.key, " limit: ", l.doc)), "\n");
-  }
+  // Every status: the driver's own (ir/exit_codes.h), each limit's breach
+  // (policy.def) and each trap's that is neither 1 nor a limit's (traps.def).
+  std::map<int, std::vector<std::string>> rows;
+  for (const ir::ExitInfo& e : ir::kExits) rows[ir::Code(e.exit)].push_back(e.meaning);
+  for (const ir::LimitInfo& l : ir::kLimits)
+    if (l.exit_code > ir::Code(ir::Exit::kNoMain))
+      rows[l.exit_code].push_back(absl::StrCat("the ", l.key, " limit: ", l.doc));
+  for (const ir::TrapInfo& t : ir::kTraps)
+    if (t.exit_code != ir::Code(ir::Exit::kFailed))
+      rows[t.exit_code].push_back(absl::StrCat(t.text, " ", t.doc));
+  std::string out = ".SH EXIT STATUS\n";
+  for (const auto& [code, meanings] : rows)
+    absl::StrAppend(&out, ".TP\n", code, "\n", Roff(absl::StrJoin(meanings, "; ")), "\n");
   absl::StrAppend(&out,
-                  ".TP\n8\na supervisor escalated at the top\n.TP\n10\n"
-                  "mty replay: the run diverged from its recording\n.TP\n64\na usage error\n"
-                  ".TP\n65\na malformed manifest or recording\n.TP\n66\nan input that cannot be "
-                  "read\n.TP\n130\n"
-                  "interrupted (Ctrl\\-C)\n.SH SEE ALSO\ndocs/cli.md, docs/language.md, "
+                  ".SH SEE ALSO\ndocs/cli.md, docs/language.md, "
                   "docs/sandboxing.md and docs/runtime.md in the mty sources\n");
   return out;
 }

@@ -29,19 +29,21 @@
 #include "args.h"
 #include "commands.h"
 #include "input.h"
+#include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
 #include "repl.h"
 
 namespace {
 
-// The driver's own exit codes (docs/cli.md, the exit status table; a run's
+// The driver's own exit codes (ir/exit_codes.h, the one table; a run's
 // come from RunResult::exit_code).
-constexpr int kExitReplayDiverged = 10;  // mty replay did not reproduce the recording
-constexpr int kExitUsage = 64;
-constexpr int kExitDataErr = 65;  // a malformed manifest or recording
-constexpr int kExitNoInput = 66;
-constexpr int kExitCantCreate = 73;  // --trace-file or --record cannot be written
+constexpr int kExitReplayDiverged = mty::ir::Code(mty::ir::Exit::kReplayDiverged);
+constexpr int kExitUsage = mty::ir::Code(mty::ir::Exit::kUsage);
+constexpr int kExitDataErr = mty::ir::Code(mty::ir::Exit::kDataErr);
+constexpr int kExitNoInput = mty::ir::Code(mty::ir::Exit::kNoInput);
+constexpr int kExitCantCreate = mty::ir::Code(mty::ir::Exit::kCantCreate);
+constexpr int kExitInterrupted = mty::ir::Code(mty::ir::Exit::kInterrupted);
 
 // A usage error: the message, then the command's usage line (exit 64).
 int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
@@ -554,7 +556,7 @@ int RunCommand(const ParsedCommand& f) {
     std::cerr << "error: cannot write " << *record_path << ": " << std::strerror(errno) << "\n";
     return kExitCantCreate;
   }
-  if (interrupted) return 130;
+  if (interrupted) return kExitInterrupted;
   return r.exit_code;
 }
 
@@ -634,7 +636,7 @@ int ReplayCommand(const ParsedCommand& f) {
   if (!r.divergence.empty())
     report += absl::StrCat("mty: replay diverged: ", Printable(r.divergence), "\n");
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
-  if (interrupted) return 130;
+  if (interrupted) return kExitInterrupted;
   if (!r.divergence.empty()) return kExitReplayDiverged;
   return r.exit_code;
 }
