@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "lexer.h"
 #include "mty/ir/utf8.h"
 
@@ -381,7 +382,7 @@ class Snippet {
     std::string text = Shown(file_.Line(line));
     std::string row = Gutter(line);
     std::string margin = Margin(line, true);
-    if (!text.empty() || !margin.empty()) row += " " + margin + text;
+    if (!text.empty() || !margin.empty()) row += absl::StrCat(" ", margin, text);
     Row(out, std::move(row));
   }
 
@@ -393,7 +394,7 @@ class Snippet {
     if (m && line == m->begin.line && !slash_) {
       std::string under;
       for (uint32_t c = 1; c < m->begin.col; ++c) shown.Cell(c, '_', under);
-      Row(out, blank + paint_(Style(*m), " _" + under + (m->primary ? "^" : "-")));
+      Row(out, blank + paint_(Style(*m), absl::StrCat(" _", under, m->primary ? "^" : "-")));
     }
     std::vector<const Ann*> here;
     for (const Ann& a : anns_)
@@ -405,8 +406,9 @@ class Snippet {
     if (m && line == m->end.line) {
       std::string under;
       for (uint32_t c = 1; c < m->end.col; ++c) shown.Cell(c, '_', under);
-      std::string row = blank + paint_(Style(*m), "|_" + under + (m->primary ? "^" : "-"));
-      if (!m->message.empty()) row += " " + paint_(Style(*m), Shown(m->message));
+      std::string row =
+          blank + paint_(Style(*m), absl::StrCat("|_", under, m->primary ? "^" : "-"));
+      if (!m->message.empty()) absl::StrAppend(&row, " ", paint_(Style(*m), Shown(m->message)));
       Row(out, std::move(row));
     }
   }
@@ -444,7 +446,7 @@ class Snippet {
       for (const Ann* a : here)
         if (a != last && a->end.col >= last->begin.col) alone = false;
       if (alone) {
-        row += " " + paint_(Style(*last), Shown(last->message));
+        absl::StrAppend(&row, " ", paint_(Style(*last), Shown(last->message)));
         below.pop_back();
       }
     }
@@ -483,8 +485,9 @@ std::string RenderWith(const SourceLines& file, const Diagnostic& d, const Rende
   const bool error = d.severity == Severity::kError;
   const std::string_view style = error ? kRed : kYellow;
   std::string level = error ? "error" : "warning";
-  if (!d.code.empty()) level += "[" + d.code + "]";
-  std::string out = paint(style, level) + paint(kBold, ": " + Shown(d.message)) + "\n";
+  if (!d.code.empty()) absl::StrAppend(&level, "[", d.code, "]");
+  std::string out =
+      absl::StrCat(paint(style, level), paint(kBold, absl::StrCat(": ", Shown(d.message))), "\n");
   auto extra = [&](const std::string& gutter) {
     std::string s;
     if (!d.help.empty())
@@ -494,7 +497,7 @@ std::string RenderWith(const SourceLines& file, const Diagnostic& d, const Rende
     return s;
   };
   if (d.loc.line == 0) {
-    out += " " + paint(kBlue, "-->") + " " + file.name() + "\n";
+    absl::StrAppend(&out, " ", paint(kBlue, "-->"), " ", file.name(), "\n");
     return out + extra("  ");
   }
   Snippet snippet(file, paint, style);
@@ -547,10 +550,11 @@ std::string Diagnostics::Render(const SourceFile& file, const RenderOptions& opt
   if (errors_ > 0) {
     std::string text = ": aborting due to ";
     text += errors_ == 1 ? "1 previous error" : std::to_string(errors_) + " previous errors";
-    if (warnings > 0) text += "; " + emitted;
+    if (warnings > 0) absl::StrAppend(&text, "; ", emitted);
     out += paint(kRed, "error") + paint(kBold, text) + "\n";
   } else {
-    out += paint(kYellow, "warning") + paint(kBold, ": " + emitted) + "\n";
+    absl::StrAppend(&out, paint(kYellow, "warning"), paint(kBold, absl::StrCat(": ", emitted)),
+                    "\n");
   }
   return out;
 }
