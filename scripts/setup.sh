@@ -5,6 +5,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build
   pkg-config         # scripts/package_test.sh: building examples/embed against mty.pc
+  libedit-dev        # `mty repl`: line editing and history
   libabsl-dev        # Abseil: containers, Status, strings
   libicu-dev         # ICU: Unicode properties and case mappings (char and Str methods)
   nlohmann-json3-dev # JSON output of the command line (--stats=json)

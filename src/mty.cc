@@ -18,6 +18,7 @@
 #include "mty/interp/heap.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
+#include "mty/ir/exit_codes.h"
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
@@ -25,6 +26,7 @@
 #include "mty/runtime/watchdog.h"
 #include "mty/stdlib/fs_cap.h"
 #include "mty/stdlib/host.h"
+#include "replay.h"
 
 namespace mty {
 
@@ -131,6 +133,7 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
       options.diagnostics->push_back(IrDiagnostic(file_name, std::string(s.message())));
     return s;
   };
+  if (options.rendered_warnings) options.rendered_warnings->clear();
   auto parsed = ir::ParseText(text, file_name);
   if (!parsed.ok()) return fail(parsed.status());
   std::shared_ptr<const Linker::Table> host = HostTable(options);
@@ -143,26 +146,60 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrTextUnguarded(
   return std::make_shared<const Program>(std::move(impl));
 }
 
+namespace {
+
+int Int(uint32_t v) { return static_cast<int>(v); }
+
+// A front-end diagnostic (its spans resolved) as the API's.
+Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd) {
+  Diagnostic d;
+  d.severity = fd.severity == frontend::Severity::kWarning ? Diagnostic::Severity::kWarning
+                                                           : Diagnostic::Severity::kError;
+  d.code = fd.code;
+  d.file = file.name;
+  d.line = Int(fd.loc.line);
+  d.column = Int(fd.loc.col);
+  d.end_line = Int(fd.end.line);  // resolved (ResolveSpans)
+  d.end_column = Int(fd.end.col);
+  d.message = fd.message;
+  d.label = fd.label;
+  for (const frontend::Label& l : fd.labels)
+    d.labels.push_back(DiagnosticLabel{Int(l.loc.line), Int(l.loc.col), Int(l.end.line),
+                                       Int(l.end.col), l.message});
+  if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
+  if (!fd.note.empty()) d.notes.push_back(absl::StrCat("note: ", fd.note));
+  return d;
+}
+
+// Applies the options to a front end's diagnostics: --deny-warnings, the
+// structured copies, and (no error) the rendered warnings. Returns the
+// failure to report, or OK.
+absl::Status FinishDiagnostics(const frontend::SourceFile& file, frontend::Diagnostics& diags,
+                               const CompileOptions& options) {
+  if (options.deny_warnings)
+    diags.DenyWarnings("warnings are denied: this warning fails the compile");
+  if (options.diagnostics) {
+    diags.ResolveSpans(file);
+    for (const frontend::Diagnostic& fd : diags.list())
+      options.diagnostics->push_back(PublicDiagnostic(file, fd));
+  }
+  frontend::RenderOptions render;
+  render.color = options.color;
+  if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file, render));
+  if (options.rendered_warnings)
+    *options.rendered_warnings = diags.WarningCount() ? diags.Render(file, render) : "";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
     std::string_view text, std::string_view file_name, const CompileOptions& options) {
   frontend::SourceFile file{std::string(file_name), std::string(text)};
   frontend::Diagnostics diags;
   std::shared_ptr<const Linker::Table> host = HostTable(options);
   ir::Program p = frontend::CompileSource(file, diags, host ? &host->decls : nullptr);
-  if (diags.HasErrors()) {
-    if (options.diagnostics)
-      for (const frontend::Diagnostic& fd : diags.list()) {
-        Diagnostic d;
-        d.code = fd.code;
-        d.file = file.name;
-        d.line = d.end_line = static_cast<int>(fd.loc.line);
-        d.column = d.end_column = static_cast<int>(fd.loc.col);
-        d.message = fd.message;
-        if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
-        options.diagnostics->push_back(std::move(d));
-      }
-    return absl::InvalidArgumentError(diags.Render(file));
-  }
+  if (absl::Status s = FinishDiagnostics(file, diags, options); !s.ok()) return s;
   auto module = interp::Compile(p, file_name, host ? &host->decls : nullptr);
   if (!module.ok()) {
     if (options.diagnostics)
@@ -178,11 +215,16 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
 }
 
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name) {
+  return SourceAst(text, file_name, CompileOptions{});
+}
+
+absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name,
+                                               const CompileOptions& options) {
   return Guarded([&]() -> absl::StatusOr<std::string> {
     frontend::SourceFile file{std::string(file_name), std::string(text)};
     frontend::Diagnostics diags;
     frontend::Module m = frontend::Parse(file, diags);
-    if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file));
+    if (absl::Status s = FinishDiagnostics(file, diags, options); !s.ok()) return s;
     return frontend::DumpAst(m);
   });
 }
@@ -355,7 +397,7 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
   h.deny_is_trap = o.deny_is_trap;
   h.trace = o.on_trace;
   h.host_fns = host_fns;
-  if (o.on_event)
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kDenied)))
     h.on_denied = [cb = o.on_event](const stdlib::Denial& d) {
       Event e;
       e.kind = Event::Kind::kDenied;
@@ -367,19 +409,61 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
       e.sandbox = std::string(d.sandbox);
       cb(e);
     };
+  if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kEffect)))
+    h.on_effect = [cb = o.on_event](const stdlib::EffectCall& c) {
+      Event e;
+      e.kind = Event::Kind::kEffect;
+      e.effect = std::string(c.effect);
+      e.family = std::string(c.family);
+      e.target = std::string(c.target);
+      e.allowed = c.allowed;
+      e.line = static_cast<int>(c.loc.line);
+      e.column = static_cast<int>(c.loc.col);
+      e.sandbox = std::string(c.sandbox);
+      cb(e);
+    };
   return h;
 }
 
-runtime::AgentOptions MakeAgentOptions(const RunOptions& o) {
+runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerClock* clock) {
   runtime::AgentOptions a;
-  if (o.on_event)
-    a.on_event = [cb = o.on_event](const runtime::AgentEvent& ae) {
+  a.clock = clock;
+  constexpr uint32_t kSandboxKinds = RunOptions::EventBit(Event::Kind::kSandboxEntered) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxLeft) |
+                                     RunOptions::EventBit(Event::Kind::kSandboxBreach);
+  constexpr uint32_t kAgentKinds = RunOptions::EventBit(Event::Kind::kSpawned) |
+                                   RunOptions::EventBit(Event::Kind::kAgentFailed) |
+                                   RunOptions::EventBit(Event::Kind::kRestarted) |
+                                   RunOptions::EventBit(Event::Kind::kEscalated);
+  if (o.on_event && (o.event_kinds & kSandboxKinds))
+    a.on_sandbox = [cb = o.on_event, kinds = o.event_kinds](const runtime::SandboxEvent& se) {
+      Event e;
+      switch (se.change) {
+        case interp::Host::SandboxChange::kEntered: e.kind = Event::Kind::kSandboxEntered; break;
+        case interp::Host::SandboxChange::kLeft: e.kind = Event::Kind::kSandboxLeft; break;
+        case interp::Host::SandboxChange::kBreached: e.kind = Event::Kind::kSandboxBreach; break;
+      }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
+      e.sandbox = se.sandbox;
+      e.line = static_cast<int>(se.loc.line);
+      e.column = static_cast<int>(se.loc.col);
+      if (se.breach) {
+        e.code = se.breach->Code();
+        e.message = se.breach->Message();
+        e.limit = se.breach->Key();
+      }
+      cb(e);
+    };
+  if (o.on_event && (o.event_kinds & kAgentKinds))
+    a.on_event = [cb = o.on_event, kinds = o.event_kinds](const runtime::AgentEvent& ae) {
       Event e;
       switch (ae.kind) {
+        case runtime::AgentEvent::Kind::kSpawned: e.kind = Event::Kind::kSpawned; break;
         case runtime::AgentEvent::Kind::kFailed: e.kind = Event::Kind::kAgentFailed; break;
         case runtime::AgentEvent::Kind::kRestarted: e.kind = Event::Kind::kRestarted; break;
         case runtime::AgentEvent::Kind::kEscalated: e.kind = Event::Kind::kEscalated; break;
       }
+      if (!(kinds & RunOptions::EventBit(e.kind))) return;
       e.agent = ae.agent;
       e.code = ae.code;
       e.message = ae.message;
@@ -415,6 +499,8 @@ struct Runner::State {
   // completions are built through it).
   internal::RunHostFns host_fns;
   stdlib::StdHost host;
+  // Record or replay (null otherwise): between the scheduler and `host`.
+  std::unique_ptr<internal::RunTap> tap;
   std::shared_ptr<runtime::BudgetTracker> root;
   runtime::Scheduler scheduler;  // main and the agents (wall/CPU: the shared watchdog)
   State(std::shared_ptr<const Program> p, RunOptions o)
@@ -425,15 +511,50 @@ struct Runner::State {
         out(options),
         host_fns(program->impl_->host, program->impl_->module, &out, &interrupted),
         host(&out, MakeHostOptions(options, &interrupted, &host_fns)),
+        tap(MakeTap()),
         root(RootTracker(options.policy)),
-        scheduler(program->impl_->module, MakeAgentOptions(options), root, &host,
+        scheduler(program->impl_->module, MakeAgentOptions(options, tap.get()), root,
+                  tap ? static_cast<interp::Host*>(tap.get()) : &host,
                   &runtime::Watchdog::Shared()) {
     out.Bind(root.get(), &interrupted);
+    if (tap) tap->Bind(root.get(), [this] { scheduler.Interrupt(); });
+  }
+  std::unique_ptr<internal::RunTap> MakeTap() {
+    if (!options.record && !options.replay) return nullptr;
+    std::string hash = internal::ProgramHash(program->IrText());
+    Recording::Impl* rec = nullptr;
+    if (options.record && !options.replay) {
+      rec = &options.record->impl();
+      *rec = Recording::Impl();
+      rec->program_hash = hash;
+      rec->file = program->source_file();
+      rec->entry = options.entry;
+      rec->args = options.args;
+      rec->params = options.params;
+      rec->policy = options.policy;
+    }
+    return std::make_unique<internal::RunTap>(&host, program->impl_->module, std::move(hash), rec,
+                                              options.replay ? &options.replay->impl() : nullptr);
   }
 };
 
+namespace {
+
+// A replay runs as its recording's run did.
+RunOptions ReplayOptions(RunOptions o) {
+  if (o.replay && !o.record) {
+    o.policy = o.replay->policy();
+    o.entry = o.replay->entry();
+    o.args = o.replay->args();
+    o.params = o.replay->params();
+  }
+  return o;
+}
+
+}  // namespace
+
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
-    : state_(std::make_unique<State>(std::move(program), std::move(options))) {}
+    : state_(std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))) {}
 Runner::~Runner() = default;
 
 void Runner::Interrupt() {
@@ -455,7 +576,7 @@ RunResult Invalid(const absl::Status& s) {
   RunResult r;
   r.outcome = Outcome::kInvalid;
   r.message = std::string(s.message());
-  r.exit_code = 64;
+  r.exit_code = ir::Code(ir::Exit::kUsage);
   return r;
 }
 
@@ -470,7 +591,7 @@ RunResult Runner::Run() {
     RunResult r;
     r.outcome = Outcome::kCancelled;
     r.message = kCancelledMessage;
-    r.exit_code = 1;
+    r.exit_code = ir::Code(ir::Exit::kFailed);
     return r;
   }
   const int64_t wall0 = runtime::SteadyNowNs();
@@ -501,6 +622,7 @@ RunResult Runner::Run() {
     r.mem_limit = b.bound;
     r.breach = std::move(b);
   }
+  if (state_->tap) state_->tap->End(r);
   return r;
 }
 
@@ -521,7 +643,7 @@ RunResult Runner::RunUnguarded() {
   if (entry < 0) {
     r.outcome = Outcome::kNoEntry;
     r.message = absl::StrCat("program has no fn ", state_->options.entry);
-    r.exit_code = 2;
+    r.exit_code = ir::Code(ir::Exit::kNoMain);
     return r;
   }
   // `fn main(fs: Fs, net: Net, env: Env)` receives the run's capabilities as
@@ -641,7 +763,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kCancelled;
       r.code = TrapCode::kNone;
       r.message = kCancelledMessage;
-      r.exit_code = 1;
+      r.exit_code = ir::Code(ir::Exit::kFailed);
       break;
     case Outcome::kTrap:
     case Outcome::kEscalated:
@@ -658,7 +780,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kTrap;
       r.code = TrapCode::kType;
       r.message = absl::StrCat("internal: main ended as ", ir::OutcomeName(o.kind));
-      r.exit_code = 1;
+      r.exit_code = ir::Code(ir::Exit::kFailed);
       break;
   }
   return r;
@@ -693,6 +815,8 @@ absl::Status RunOptions::Validate() const {
     return absl::InvalidArgumentError("stdout_fd: set together with on_stdout (choose one)");
   if (on_stderr && stderr_fd >= 0)
     return absl::InvalidArgumentError("stderr_fd: set together with on_stderr (choose one)");
+  if (record && replay)
+    return absl::InvalidArgumentError("record: set together with replay (choose one)");
   return absl::OkStatus();
 }
 

@@ -166,7 +166,7 @@ std::string UsageLine(const CommandSpec& c) {
   }
   if (c.options.size() > c.one_of.size()) absl::StrAppend(&line, " [OPTIONS]");
   if (!c.operand.empty()) absl::StrAppend(&line, " ", c.operand);
-  if (c.program_args) absl::StrAppend(&line, " [--] [ARGS...]");
+  if (c.program_args) absl::StrAppend(&line, " ", c.rest.empty() ? "[--] [ARGS...]" : c.rest);
   return line;
 }
 

@@ -45,6 +45,9 @@ struct CommandSpec {
   std::string operand_help;
   // Words after the operand are the program's (ARGS).
   bool program_args = false;
+  // How the usage line shows those words when they are not the program's
+  // ARGS ("" : `[--] [ARGS...]`; replay: `[PROGRAM]`).
+  std::string rest;
   // Exactly one of these options must be given (dump: --ast|--ir|--bytecode).
   std::vector<std::string> one_of;
 };

@@ -1,7 +1,12 @@
 #include "commands.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "mty/ir/exit_codes.h"
+#include "mty/ir/traps.h"
 #include "mty/mty.h"
 
 namespace mty::driver {
@@ -54,15 +59,24 @@ OptionSpec ErrorFormat() {
           0,
           ValueKind::kRequired,
           "FORMAT",
-          "Compile errors as human (rustc style, the default) or json (one object per line)",
+          "Compile diagnostics as human (rustc style, the default) or json (one object per line)",
           {"human", "json"}};
 }
 
-CommandSpec Run() {
-  CommandSpec c =
-      Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
-              "the program: .mtyir is MtyIR text, anything else Mighty source; - reads stdin");
-  c.program_args = true;
+// So does the diagnostics' look and strictness.
+void AddDiagnosticOptions(CommandSpec& c) {
+  c.options.push_back(ErrorFormat());
+  c.options.push_back(Valued("color", ValueKind::kRequired, "WHEN",
+                             "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), "
+                             "always or never",
+                             {"auto", "always", "never"}));
+  c.options.push_back(Flag("deny-warnings", 0, "Compile warnings are errors (exit 1)"));
+}
+
+// The budgets and grants of a run: `mty run`'s and `mty repl`'s (each
+// input), from the policy table.
+void PolicyOptions(CommandSpec* spec) {
+  CommandSpec& c = *spec;
   c.options.push_back({"manifest",
                        0,
                        ValueKind::kRequired,
@@ -89,12 +103,21 @@ CommandSpec Run() {
                                       "` grant); alone: all of them; repeatable"),
                          {}});
   c.options.push_back(Flag("allow-all", 'A', "Allow every file, host, variable and host family"));
-  c.options.push_back(ErrorFormat());
+}
+
+CommandSpec Run() {
+  CommandSpec c =
+      Command("run", "Run a program (.mty source or .mtyir) under budgets and capabilities", "FILE",
+              "the program: .mtyir is MtyIR text, anything else Mighty source; - reads stdin");
+  c.program_args = true;
+  PolicyOptions(&c);
+  AddDiagnosticOptions(c);
   c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
   c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   c.options.push_back(Valued("trace", ValueKind::kOptional, "FORMAT",
-                             "Report denials as text lines, or (json) every event as a JSON line: "
-                             "denials, agent failures, restarts, escalations, the end",
+                             "Report every event as a text or (json) a JSON line: effect calls "
+                             "(allowed or denied), spawns, agent failures, restarts, escalations, "
+                             "sandbox entries, exits and breaches, the end",
                              {"text", "json"}));
   c.options.push_back(Valued("trace-file", ValueKind::kRequired, "FILE",
                              "Write the trace to FILE instead of stderr"));
@@ -102,6 +125,33 @@ CommandSpec Run() {
                              "After the run, print its usage on stderr: steps, estimated and real "
                              "bytes, output, wall and CPU time, agents (text, or json: one object)",
                              {"text", "json"}));
+  c.options.push_back(Valued("record", ValueKind::kRequired, "FILE",
+                             "Write every nondeterministic input the run consumes (effect results, "
+                             "clock readings) to FILE as JSON lines, for mty replay"));
+  return c;
+}
+
+CommandSpec Replay() {
+  CommandSpec c = Command("replay",
+                          "Run a program again from a recording (mty run --record), touching "
+                          "nothing outside; report the first divergence",
+                          "RECORDING", "the recording (JSON lines written by mty run --record)");
+  c.program_args = true;
+  c.rest = "[PROGRAM]";
+  c.options.push_back(ErrorFormat());
+  c.options.push_back(Valued("stats", ValueKind::kOptional, "FORMAT",
+                             "After the replay, print its usage on stderr (text, or json)",
+                             {"text", "json"}));
+  return c;
+}
+
+CommandSpec Repl() {
+  CommandSpec c = Command("repl",
+                          "Read and run Mighty expressions and items interactively, each input "
+                          "under the budgets and capabilities given");
+  PolicyOptions(&c);
+  c.options.push_back(Flag("deny-is-trap", 0, "Trap MT5015 at the first denied effect"));
+  c.options.push_back(Flag("quiet", 'q', "No hint on stderr when an effect is denied"));
   return c;
 }
 
@@ -114,7 +164,7 @@ CommandSpec Check() {
                        "FILE",
                        "Also report every effect call the manifest does not grant",
                        {}});
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   return c;
 }
 
@@ -122,7 +172,7 @@ CommandSpec Caps() {
   CommandSpec c =
       Command("caps", "List the files, hosts, variables and host families a program can touch",
               "FILE", kProgram);
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   return c;
 }
 
@@ -132,7 +182,7 @@ CommandSpec Dump() {
   c.options.push_back(Flag("ast", 0, "Print the parsed syntax tree (Mighty source only)"));
   c.options.push_back(Flag("ir", 0, "Print the canonical MtyIR text"));
   c.options.push_back(Flag("bytecode", 0, "Disassemble the bytecode"));
-  c.options.push_back(ErrorFormat());
+  AddDiagnosticOptions(c);
   c.one_of = {"ast", "ir", "bytecode"};
   return c;
 }
@@ -154,25 +204,27 @@ std::string FlagName(std::string_view key) {
 }
 
 const std::vector<CommandSpec>& Commands() {
-  static const std::vector<CommandSpec> commands = {Run(),  Check(),       Caps(),
-                                                    Dump(), Completions(), Man()};
+  static const std::vector<CommandSpec> commands = {Run(),  Repl(), Replay(),      Check(),
+                                                    Caps(), Dump(), Completions(), Man()};
   return commands;
 }
 
 std::string ManTail() {
-  std::string out =
-      ".SH EXIT STATUS\n.TP\n0\nmain returned (a returned Int is the status, "
-      "clamped to 0..255)\n.TP\n1\na trap, main returned Err, or a compile error\n"
-      ".TP\n2\nno fn main\n";
-  for (const ir::LimitInfo& l : ir::kLimits) {
-    if (l.exit_code <= 2) continue;
-    absl::StrAppend(&out, ".TP\n", l.exit_code, "\n",
-                    Roff(absl::StrCat("the ", l.key, " limit: ", l.doc)), "\n");
-  }
+  // Every status: the driver's own (ir/exit_codes.h), each limit's breach
+  // (policy.def) and each trap's that is neither 1 nor a limit's (traps.def).
+  std::map<int, std::vector<std::string>> rows;
+  for (const ir::ExitInfo& e : ir::kExits) rows[ir::Code(e.exit)].push_back(e.meaning);
+  for (const ir::LimitInfo& l : ir::kLimits)
+    if (l.exit_code > ir::Code(ir::Exit::kNoMain))
+      rows[l.exit_code].push_back(absl::StrCat("the ", l.key, " limit: ", l.doc));
+  for (const ir::TrapInfo& t : ir::kTraps)
+    if (t.exit_code != ir::Code(ir::Exit::kFailed))
+      rows[t.exit_code].push_back(absl::StrCat(t.text, " ", t.doc));
+  std::string out = ".SH EXIT STATUS\n";
+  for (const auto& [code, meanings] : rows)
+    absl::StrAppend(&out, ".TP\n", code, "\n", Roff(absl::StrJoin(meanings, "; ")), "\n");
   absl::StrAppend(&out,
-                  ".TP\n8\na supervisor escalated at the top\n.TP\n64\na usage error\n.TP\n65\n"
-                  "a malformed manifest\n.TP\n66\nan input that cannot be read\n.TP\n130\n"
-                  "interrupted (Ctrl\\-C)\n.SH SEE ALSO\ndocs/cli.md, docs/language.md, "
+                  ".SH SEE ALSO\ndocs/cli.md, docs/language.md, "
                   "docs/sandboxing.md and docs/runtime.md in the mty sources\n");
   return out;
 }

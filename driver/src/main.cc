@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -28,15 +29,21 @@
 #include "args.h"
 #include "commands.h"
 #include "input.h"
+#include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
+#include "repl.h"
 
 namespace {
 
-constexpr int kExitUsage = 64;
-constexpr int kExitDataErr = 65;  // a malformed manifest
-constexpr int kExitNoInput = 66;
-constexpr int kExitCantCreate = 73;  // --trace-file cannot be written
+// The driver's own exit codes (ir/exit_codes.h, the one table; a run's
+// come from RunResult::exit_code).
+constexpr int kExitReplayDiverged = mty::ir::Code(mty::ir::Exit::kReplayDiverged);
+constexpr int kExitUsage = mty::ir::Code(mty::ir::Exit::kUsage);
+constexpr int kExitDataErr = mty::ir::Code(mty::ir::Exit::kDataErr);
+constexpr int kExitNoInput = mty::ir::Code(mty::ir::Exit::kNoInput);
+constexpr int kExitCantCreate = mty::ir::Code(mty::ir::Exit::kCantCreate);
+constexpr int kExitInterrupted = mty::ir::Code(mty::ir::Exit::kInterrupted);
 
 // A usage error: the message, then the command's usage line (exit 64).
 int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
@@ -82,43 +89,91 @@ std::string Json(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// How compile errors are printed (`--error-format`): rendered, rustc style,
-// or one JSON object per diagnostic and line. Set once, from the command.
+// How compile diagnostics are printed (`--error-format`, `--color`,
+// `--deny-warnings`): rendered, rustc style, or one JSON object per
+// diagnostic and line. Set once, from the command.
 bool json_errors = false;
+bool color = false;
+bool deny_warnings = false;
 
-// One diagnostic as a JSON line (docs/cli.md, Machine-readable output).
+// `--color`: always, never, or (auto, the default) when stderr is a
+// terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not
+// `dumb`. An explicit `always` beats NO_COLOR, as in cargo and ls.
+bool UseColor(const std::optional<std::string>& when) {
+  if (when == "always") return true;
+  if (when == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string_view(term) == "dumb") return false;
+  return isatty(STDERR_FILENO) == 1;
+}
+
+// One diagnostic as a JSON line (docs/cli.md, Diagnostics).
 std::string DiagnosticJson(const mty::Diagnostic& d) {
   const char* severity = d.severity == mty::Diagnostic::Severity::kError     ? "error"
                          : d.severity == mty::Diagnostic::Severity::kWarning ? "warning"
                                                                              : "note";
-  nlohmann::json span = {{"file", d.file},
-                         {"line", d.line},
-                         {"column", d.column},
-                         {"end_line", d.end_line},
-                         {"end_column", d.end_column},
-                         {"primary", true}};
-  nlohmann::json j = {{"code", d.code},  {"severity", severity}, {"message", d.message},
-                      {"file", d.file},  {"line", d.line},       {"column", d.column},
-                      {"spans", {span}}, {"notes", d.notes}};
+  nlohmann::json spans = nlohmann::json::array();
+  spans.push_back({{"file", d.file},
+                   {"line", d.line},
+                   {"column", d.column},
+                   {"end_line", d.end_line},
+                   {"end_column", d.end_column},
+                   {"primary", true},
+                   {"label", d.label}});
+  for (const mty::DiagnosticLabel& l : d.labels)
+    spans.push_back({{"file", d.file},
+                     {"line", l.line},
+                     {"column", l.column},
+                     {"end_line", l.end_line},
+                     {"end_column", l.end_column},
+                     {"primary", false},
+                     {"label", l.message}});
+  nlohmann::json j = {{"code", d.code}, {"severity", severity}, {"message", d.message},
+                      {"file", d.file}, {"line", d.line},       {"column", d.column},
+                      {"spans", spans}, {"notes", d.notes}};
   return Json(j);
 }
 
+// The compile options the diagnostics flags ask for, filling `diagnostics`
+// and `warnings`.
+mty::CompileOptions DiagnosticOptions(std::vector<mty::Diagnostic>* diagnostics,
+                                      std::string* warnings) {
+  mty::CompileOptions o;
+  o.diagnostics = diagnostics;
+  o.deny_warnings = deny_warnings;
+  o.color = color;
+  o.rendered_warnings = warnings;
+  return o;
+}
+
+// Prints a compile's diagnostics on stderr: `rendered` (a failure's status
+// text, or a success's rendered warnings), or with --error-format=json one
+// JSON line per diagnostic.
+void PrintDiagnostics(const std::vector<mty::Diagnostic>& diagnostics, std::string_view rendered) {
+  if (json_errors && !diagnostics.empty()) {
+    for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
+    return;
+  }
+  if (rendered.empty()) return;
+  std::cerr << rendered << (rendered.back() != '\n' ? "\n" : "");
+}
+
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
-// Mighty source); returns an exit code on failure.
+// Mighty source); returns an exit code on failure. Warnings are printed.
 int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
   std::string text;
   if (int rc = ReadInput(path, &text); rc != 0) return rc;
   std::vector<mty::Diagnostic> diagnostics;
-  auto p = mty::Program::FromFile(text, DisplayName(path), {nullptr, &diagnostics});
+  std::string warnings;
+  auto p =
+      mty::Program::FromFile(text, DisplayName(path), DiagnosticOptions(&diagnostics, &warnings));
   if (!p.ok()) {
-    if (json_errors && !diagnostics.empty()) {
-      for (const mty::Diagnostic& d : diagnostics) std::cerr << DiagnosticJson(d);
-      return 1;
-    }
-    std::string msg(p.status().message());
-    std::cerr << msg << (msg.empty() || msg.back() != '\n' ? "\n" : "");
+    PrintDiagnostics(diagnostics, std::string(p.status().message()));
     return 1;
   }
+  PrintDiagnostics(diagnostics, warnings);
   *out = *p;
   return 0;
 }
@@ -299,12 +354,19 @@ std::string Stats(const mty::RunResult& r, bool json) {
 // `--trace=json`: one line per event (docs/cli.md).
 std::string EventJson(const mty::Event& e, const std::string& file) {
   nlohmann::json j;
+  const nlohmann::json at = {{"file", file}, {"line", e.line}, {"column", e.column}};
   switch (e.kind) {
     case mty::Event::Kind::kDenied:
-      j = {{"event", "denied"},  {"effect", e.effect},   {"family", e.family},
-           {"target", e.target}, {"sandbox", e.sandbox}, {"file", file},
-           {"line", e.line},     {"column", e.column}};
+    case mty::Event::Kind::kEffect:
+      j = {{"event", e.kind == mty::Event::Kind::kDenied ? "denied" : "effect"},
+           {"effect", e.effect},
+           {"family", e.family},
+           {"target", e.target},
+           {"sandbox", e.sandbox}};
+      if (e.kind == mty::Event::Kind::kEffect) j["allowed"] = e.allowed;
+      j.update(at);
       break;
+    case mty::Event::Kind::kSpawned: j = {{"event", "spawned"}, {"agent", e.agent}}; break;
     case mty::Event::Kind::kAgentFailed:
     case mty::Event::Kind::kRestarted:
     case mty::Event::Kind::kEscalated:
@@ -315,9 +377,71 @@ std::string EventJson(const mty::Event& e, const std::string& file) {
            {"message", e.message}};
       if (e.code != mty::TrapCode::kNone) j["code"] = mty::TrapText(e.code);
       break;
+    case mty::Event::Kind::kSandboxEntered:
+    case mty::Event::Kind::kSandboxLeft:
+      j = {{"event",
+            e.kind == mty::Event::Kind::kSandboxEntered ? "sandbox_entered" : "sandbox_left"},
+           {"sandbox", e.sandbox}};
+      j.update(at);
+      break;
+    case mty::Event::Kind::kSandboxBreach:
+      j = {{"event", "sandbox_breach"},
+           {"sandbox", e.sandbox},
+           {"limit", e.limit},
+           {"code", mty::TrapText(e.code)},
+           {"message", e.message}};
+      j.update(at);
+      break;
   }
   return Json(j);
 }
+
+// `--trace` (text): one line per event; a denial is the runtime's own
+// `trace: MT5015 denied ...` line (RunOptions::on_trace), so kDenied and a
+// denied kEffect add none.
+std::string EventText(const mty::Event& e, const std::string& file) {
+  const std::string at = absl::StrCat(" at ", file, ":", e.line, ":", e.column);
+  const std::string in = e.sandbox.empty() ? "" : absl::StrCat(" in sandbox ", e.sandbox);
+  switch (e.kind) {
+    case mty::Event::Kind::kDenied: return "";
+    case mty::Event::Kind::kEffect:
+      if (!e.allowed) return "";
+      return absl::StrCat("trace: effect ", e.effect,
+                          e.target.empty() ? "" : absl::StrCat(" ", Printable(e.target)),
+                          " allowed", e.family.empty() ? "" : absl::StrCat(" (", e.family, ")"), in,
+                          at, "\n");
+    case mty::Event::Kind::kSpawned: return absl::StrCat("trace: spawned ", e.agent, "\n");
+    case mty::Event::Kind::kAgentFailed:
+      return absl::StrCat("trace: agent ", e.agent, " failed: ", mty::TrapText(e.code), " ",
+                          Printable(e.message), "\n");
+    case mty::Event::Kind::kRestarted: return absl::StrCat("trace: restarted ", e.agent, "\n");
+    case mty::Event::Kind::kEscalated:
+      return absl::StrCat("trace: escalated ", e.agent, ": ", mty::TrapText(e.code), " ",
+                          Printable(e.message), "\n");
+    case mty::Event::Kind::kSandboxEntered:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " entered", at, "\n");
+    case mty::Event::Kind::kSandboxLeft:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " left", at, "\n");
+    case mty::Event::Kind::kSandboxBreach:
+      return absl::StrCat("trace: sandbox ", e.sandbox, " breached ", e.limit, ": ",
+                          mty::TrapText(e.code), " ", Printable(e.message), at, "\n");
+  }
+  return "";
+}
+
+// Opens FILE for writing (created or truncated); -1 with the error printed.
+int CreateFile(const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << "\n";
+  return fd;
+}
+
+struct FdCloser {
+  int fd = -1;
+  ~FdCloser() {
+    if (fd >= 0) close(fd);
+  }
+};
 
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
@@ -328,8 +452,10 @@ int RunCommand(const ParsedCommand& f) {
   // Steps and output are counted only under some limit: --stats sets the
   // largest one where none is given, so that they are counted.
   std::optional<std::string> stats = f.Last("stats");
+  const std::optional<std::string> record_path = f.Last("record");
   const mty::Policy flags = policy;
-  if (stats)
+  // A recording compares steps and output when replayed: they are counted.
+  if (stats || record_path)
     for (mty::LimitId id : {mty::LimitId::kSteps, mty::LimitId::kOutput})
       if (!policy.limits.Get(id)) policy.limits.Set(id, mty::ir::kMaxQuantity);
   const std::string manifest_path = f.Last("manifest").value_or("");
@@ -352,19 +478,17 @@ int RunCommand(const ParsedCommand& f) {
   const std::optional<std::string> trace = f.Last("trace");
   const bool trace_json = trace == "json";
   int trace_fd = STDERR_FILENO;
-  struct FdCloser {
-    int fd = -1;
-    ~FdCloser() {
-      if (fd >= 0) close(fd);
-    }
-  } trace_file;
+  FdCloser trace_file, record_file;
   if (std::optional<std::string> path = f.Last("trace-file")) {
-    trace_file.fd = open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (trace_file.fd < 0) {
-      std::cerr << "error: cannot write " << *path << ": " << std::strerror(errno) << "\n";
-      return kExitCantCreate;
-    }
+    if ((trace_file.fd = CreateFile(*path)) < 0) return kExitCantCreate;
     trace_fd = trace_file.fd;
+  }
+  // --record: created before the run (nothing runs when it cannot be),
+  // written after it.
+  mty::Recording recording;
+  if (record_path) {
+    if ((record_file.fd = CreateFile(*record_path)) < 0) return kExitCantCreate;
+    opts.record = &recording;
   }
   auto emit = [trace_fd](std::string_view line) {
     mty::WriteOutput(trace_fd, line, std::chrono::milliseconds(500));
@@ -382,9 +506,15 @@ int RunCommand(const ParsedCommand& f) {
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
   const bool hints = !f.Has("quiet");
-  if (hints || trace_json)
+  // The hints need only the denials: no other event is made then.
+  if (!trace) opts.event_kinds = mty::RunOptions::EventBit(mty::Event::Kind::kDenied);
+  if (hints || trace)
     opts.on_event = [&](const mty::Event& e) {
-      if (trace_json) emit(EventJson(e, display));
+      if (trace_json) {
+        emit(EventJson(e, display));
+      } else if (trace) {
+        if (std::string line = EventText(e, display); !line.empty()) emit(line);
+      }
       if (!hints || e.kind != mty::Event::Kind::kDenied || hints_capped) return;
       if (hinted.size() == kMaxHints && !hinted.count({e.family, e.target})) {
         hints_capped = true;
@@ -421,7 +551,93 @@ int RunCommand(const ParsedCommand& f) {
     emit(Json(end));
   }
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
-  if (interrupted) return 130;
+  if (record_path &&
+      !mty::WriteOutput(record_file.fd, recording.ToJsonLines(), std::chrono::seconds(10))) {
+    std::cerr << "error: cannot write " << *record_path << ": " << std::strerror(errno) << "\n";
+    return kExitCantCreate;
+  }
+  if (interrupted) return kExitInterrupted;
+  return r.exit_code;
+}
+
+// ---- mty repl -----------------------------------------------------------------
+
+// The session (repl.cc) under the flags' and manifest's policy, with
+// `mty run`'s denial hints.
+int ReplCommand(const ParsedCommand& f) {
+  mty::Policy policy;
+  if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
+  const mty::Policy flags = policy;
+  std::optional<mty::Policy> manifest;
+  const std::string manifest_path = f.Last("manifest").value_or("");
+  if (int rc = LoadManifestFile(manifest_path, &manifest); rc != 0) return rc;
+  if (manifest) {
+    policy = mty::Policy::Intersect(policy, *manifest);
+    WarnEmptyIntersections(flags, *manifest, policy, manifest_path);
+  }
+  mty::InstallDefaultFsCaps(policy.grants);
+  mty::driver::ReplOptions opts;
+  opts.policy = std::move(policy);
+  opts.deny_is_trap = f.Has("deny-is-trap");
+  if (!f.Has("quiet"))
+    opts.on_event = [flags, manifest_path, manifest](const mty::Event& e) {
+      if (e.kind != mty::Event::Kind::kDenied) return;
+      mty::WriteOutput(STDERR_FILENO, DenialHint(e, "<repl>", flags, manifest_path, manifest),
+                       std::chrono::milliseconds(500));
+    };
+  return mty::driver::Repl(opts);
+}
+
+// ---- mty replay ---------------------------------------------------------------
+
+// The largest recording `mty replay` reads.
+constexpr uint64_t kMaxRecordingBytes = uint64_t{1} << 30;
+
+int ReplayCommand(const ParsedCommand& f) {
+  if (f.program_args.size() > 1)
+    return UsageError(absl::StrCat("replay takes a recording and at most one program; got '",
+                                   f.program_args[1], "' too"),
+                      f.command);
+  auto text = f.operand == "-" ? mty::driver::ReadStandardInput(kMaxRecordingBytes)
+                               : mty::driver::ReadInputFile(f.operand, kMaxRecordingBytes);
+  if (!text.ok()) {
+    std::cerr << "error: cannot read " << f.operand << ": " << text.status().message() << "\n";
+    return kExitNoInput;
+  }
+  absl::StatusOr<mty::Recording> recording = mty::Recording::FromJsonLines(*text);
+  if (!recording.ok()) {
+    std::cerr << "error: " << DisplayName(f.operand) << ": " << recording.status().message()
+              << "\n";
+    return kExitDataErr;
+  }
+  // The program: the one named, else the file the recording names.
+  const std::string path = f.program_args.empty() ? recording->file() : f.program_args[0];
+  if (path.empty()) return UsageError("the recording names no program file: give it", f.command);
+  CtrlC ctrl_c;
+  std::shared_ptr<const mty::Program> program;
+  if (int rc = Load(path, &program); rc != 0) return rc;
+  mty::RunOptions opts;
+  opts.replay = &*recording;
+  std::fflush(stdout);
+  opts.stdout_fd = STDOUT_FILENO;
+  opts.stderr_fd = STDERR_FILENO;
+  mty::Runner runner(program, std::move(opts));
+  ctrl_c.Arm(&runner);
+  mty::RunResult r = runner.Run();
+  ctrl_c.Arm(nullptr);
+  const bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
+  if (interrupted) r.message = "interrupted (Ctrl-C)";
+  // A divergence that stopped the run says where itself (the trap or the
+  // cancellation it caused is not the program's).
+  const bool stopped = !r.divergence.empty() && (r.outcome == mty::Outcome::kCancelled ||
+                                                 r.message.rfind("replay diverged", 0) == 0);
+  std::string report = stopped ? "" : r.Report();
+  if (std::optional<std::string> stats = f.Last("stats")) report += Stats(r, *stats == "json");
+  if (!r.divergence.empty())
+    report += absl::StrCat("mty: replay diverged: ", Printable(r.divergence), "\n");
+  mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
+  if (interrupted) return kExitInterrupted;
+  if (!r.divergence.empty()) return kExitReplayDiverged;
   return r.exit_code;
 }
 
@@ -479,11 +695,15 @@ int DumpCommand(const ParsedCommand& cmd) {
           cmd.command);
     std::string text;
     if (int rc = ReadInput(file, &text); rc != 0) return rc;
-    auto tree = mty::Program::SourceAst(text, DisplayName(file));
+    std::vector<mty::Diagnostic> diagnostics;
+    std::string warnings;
+    auto tree = mty::Program::SourceAst(text, DisplayName(file),
+                                        DiagnosticOptions(&diagnostics, &warnings));
     if (!tree.ok()) {
-      std::cerr << tree.status().message();
+      PrintDiagnostics(diagnostics, std::string(tree.status().message()));
       return 1;
     }
+    PrintDiagnostics(diagnostics, warnings);
     std::cout << *tree;
     return 0;
   }
@@ -539,8 +759,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   json_errors = cmd->Last("error-format") == "json";
+  color = UseColor(cmd->Last("color"));
+  deny_warnings = cmd->Has("deny-warnings");
   const std::string& name = spec->name;
   if (name == "run") return RunCommand(*cmd);
+  if (name == "repl") return ReplCommand(*cmd);
+  if (name == "replay") return ReplayCommand(*cmd);
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));
   if (name == "caps") return CapsCommand(cmd->operand);
   if (name == "dump") return DumpCommand(*cmd);

@@ -61,6 +61,13 @@ class Lexer {
  public:
   Lexer(std::string_view text, Diagnostics& diags) : src_(text), diags_(diags) {}
 
+  // Lexes the first token only (TokenLength): no UTF-8 check, no BOM.
+  size_t FirstTokenLength() {
+    if (!src_.empty()) Next();
+    if (out_.tokens.empty() || out_.tokens.front().kind == Tok::kNewline) return 0;
+    return out_.tokens.front().end_offset;
+  }
+
   LexResult Run() {
     // Source text is UTF-8 (one decoder, ir/utf8.h): the first ill-formed
     // byte is MT0009 and nothing is lexed, so no raw byte reaches a literal.
@@ -69,8 +76,11 @@ class Lexer {
     if (!ir::ValidUtf8(src_, &bad, &why)) {
       Loc at;
       ir::Utf8LineCol(src_, bad, &at.line, &at.col);
-      Error("MT0009", at, std::string("invalid UTF-8 (") + ir::Utf8ErrorText(why) + ")",
-            "Mighty source must be UTF-8; save the file as UTF-8");
+      // One column: the first ill-formed sequence, not the run after it.
+      diags_
+          .Error("MT0009", at, std::string("invalid UTF-8 (") + ir::Utf8ErrorText(why) + ")",
+                 "Mighty source must be UTF-8; save the file as UTF-8")
+          .end = at;
       out_.eof_error = true;
       Token eof;
       eof.kind = Tok::kEof;
@@ -118,6 +128,7 @@ class Lexer {
     t.loc = loc;
     t.offset = static_cast<uint32_t>(start);
     t.end_offset = static_cast<uint32_t>(pos_);
+    t.end = kind == Tok::kNewline || col_ <= 1 ? loc : Loc{line_, col_ - 1};
     if (kind != Tok::kNewline) last_end_ = Here();
     out_.tokens.push_back(std::move(t));
     return out_.tokens.back();
@@ -169,6 +180,18 @@ class Lexer {
     if (c == '"') {
       String(loc, start);
       return;
+    }
+    if (c == '\'' && IsIdentStart(Cur(1))) {
+      // `'outer` (no closing quote after the name) is a loop label, as in
+      // Rust; `'a'` stays a character.
+      size_t n = 1;
+      while (IsIdentChar(Cur(n))) ++n;
+      if (Cur(n) != '\'') {
+        Advance(n);
+        Token& t = Push(Tok::kLabel, loc, start);
+        t.text = std::string(src_.substr(start + 1, n - 1));
+        return;
+      }
     }
     if (c == '\'') {
       Char(loc, start);
@@ -608,6 +631,11 @@ bool IsKeyword(std::string_view word) {
 
 LexResult Lex(std::string_view text, Diagnostics& diags) { return Lexer(text, diags).Run(); }
 
+size_t TokenLength(std::string_view text) {
+  Diagnostics scratch;
+  return Lexer(text, scratch).FirstTokenLength();
+}
+
 std::string TokSpelling(Tok kind) {
   switch (kind) {
     case Tok::kEof: return "end of file";
@@ -621,6 +649,7 @@ std::string TokSpelling(Tok kind) {
     case Tok::kChar: return "character literal";
     case Tok::kDuration: return "duration literal";
     case Tok::kSize: return "size literal";
+    case Tok::kLabel: return "loop label";
     case Tok::kLParen: return "'('";
     case Tok::kRParen: return "')'";
     case Tok::kLBrace: return "'{'";
@@ -681,6 +710,7 @@ std::string Describe(const Token& t) {
     case Tok::kFloat:
     case Tok::kDuration:
     case Tok::kSize: return "'" + t.text + "'";
+    case Tok::kLabel: return "loop label '" + t.text;
     default: return TokSpelling(t.kind);
   }
 }

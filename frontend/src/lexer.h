@@ -25,6 +25,7 @@ enum class Tok : uint8_t {
   kChar,      // uint_value = scalar
   kDuration,  // uint_value = nanoseconds
   kSize,      // uint_value = bytes
+  kLabel,     // a loop label `'outer` (text = outer); not supported yet
   // Punctuation.
   kLParen,
   kRParen,
@@ -79,6 +80,7 @@ enum class Tok : uint8_t {
 struct Token {
   Tok kind = Tok::kEof;
   Loc loc;
+  Loc end;                  // its last character (inclusive; = loc for a newline)
   uint32_t offset = 0;      // byte offset of the first character
   uint32_t end_offset = 0;  // byte offset just past the token
   std::string text;         // identifier / keyword / decoded string / literal source
@@ -103,6 +105,11 @@ struct LexResult {
 // Lexes `text`; errors (MT0002..MT0009) go to `diags`. Text that is not
 // UTF-8 is one MT0009 at its first bad byte and no tokens.
 LexResult Lex(std::string_view text, Diagnostics& diags);
+
+// The length in bytes of the one token at the start of `text` (0 when
+// `text` starts with whitespace, a comment or nothing): what a diagnostic
+// without an explicit span underlines. Errors are not reported.
+size_t TokenLength(std::string_view text);
 
 // The spelling of a token kind for messages: "')'", "end of file", ...
 std::string TokSpelling(Tok kind);

@@ -6,6 +6,7 @@
 // lower_expr.cc, lower_call.cc, lower_pattern.cc and lower_agent.cc.
 #include "mty/frontend/lower.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -106,6 +107,64 @@ ir::Type Ty::ToIr() const {
   }
 }
 
+bool TyFits(const Ty& have, const Ty& want) {
+  if (have.Is(Ty::Kind::kUnknown) || want.Is(Ty::Kind::kUnknown)) return true;
+  if (have.kind != want.kind) return false;
+  if (have.Is(Ty::Kind::kAdt) && have.name != want.name) return false;
+  for (size_t i = 0; i < have.args.size() && i < want.args.size(); ++i)
+    if (have.args[i] && want.args[i] && !TyFits(*have.args[i], *want.args[i])) return false;
+  return true;
+}
+
+std::string TypeText(const TypeExpr& t) {
+  auto list = [&](size_t from, size_t to) {
+    std::string s;
+    for (size_t i = from; i < to && i < t.args.size(); ++i)
+      s += (i > from ? ", " : "") + TypeText(t.args[i]);
+    return s;
+  };
+  switch (t.kind) {
+    case TypeExpr::Kind::kInfer: return "_";
+    case TypeExpr::Kind::kTuple:
+      return "(" + list(0, t.args.size()) + (t.args.size() == 1 ? ",)" : ")");
+    case TypeExpr::Kind::kArray: return "[" + list(0, 1) + "]";
+    case TypeExpr::Kind::kRef: return std::string(t.is_mut ? "&mut " : "&") + list(0, 1);
+    case TypeExpr::Kind::kFn: {
+      std::string s = "fn(" + (t.args.empty() ? "" : list(0, t.args.size() - 1)) + ")";
+      if (!t.args.empty() &&
+          !(t.args.back().kind == TypeExpr::Kind::kTuple && t.args.back().args.empty()))
+        s += " -> " + TypeText(t.args.back());
+      return s;
+    }
+    case TypeExpr::Kind::kPath:
+      return t.args.empty() ? t.name : t.name + "[" + list(0, t.args.size()) + "]";
+  }
+  return "_";
+}
+
+std::string Signature(const FnDecl& f) {
+  std::string s = "fn " + f.name + "(";
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Param& p = f.params[i];
+    s += i ? ", " : "";
+    switch (p.self_kind) {
+      case Param::SelfKind::kValue: s += p.is_mut ? "mut self" : "self"; continue;
+      case Param::SelfKind::kRef: s += "&self"; continue;
+      case Param::SelfKind::kRefMut: s += "&mut self"; continue;
+      case Param::SelfKind::kNone: break;
+    }
+    s += (p.is_mut ? "mut " : "") + p.name;
+    if (p.type.kind != TypeExpr::Kind::kInfer) s += ": " + TypeText(p.type);
+  }
+  s += ")";
+  if (f.ret.kind != TypeExpr::Kind::kInfer) s += " -> " + TypeText(f.ret);
+  return s;
+}
+
+Label DefinedHere(const FnDecl& f) {
+  return Label{f.loc, NameEnd(f.loc, f.name), "defined here: `" + Signature(f) + "`"};
+}
+
 // ------------------------------------------------------------ globals ----
 
 namespace {
@@ -201,7 +260,10 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   }
   if (n.size() <= 2 || n == "Self" || n == "Any") return Ty::Unknown();  // generic params
   if (resolve_quiet) return Ty::Unknown();
-  diags.Error("MT1003", t.loc, absl::StrCat("cannot find type `", n, "` in this scope"));
+  diags
+      .Error("MT1003", t.loc, absl::StrCat("cannot find type `", n, "` in this scope"),
+             suggest.Help(n, [&] { return TypeNames(); }))
+      .end = NameEnd(t.loc, n);
   return Ty::Unknown();
 }
 
@@ -275,6 +337,60 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
   return found;
 }
 
+Diagnostic& Globals::Warn(std::string code, Loc loc, std::string message, std::string help) {
+  if (quiet_warnings || pending_warnings.size() >= kMaxWarnings) {
+    if (!quiet_warnings) ++warnings_dropped;
+    dropped_warning = Diagnostic{};
+    return dropped_warning;
+  }
+  Diagnostic d;
+  d.severity = Severity::kWarning;
+  d.code = std::move(code);
+  d.loc = loc;
+  d.message = std::move(message);
+  d.help = std::move(help);
+  pending_warnings.push_back(std::move(d));
+  return pending_warnings.back();
+}
+
+void Globals::FlushWarnings() {
+  if (diags.HasErrors()) return;
+  std::stable_sort(pending_warnings.begin(), pending_warnings.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return std::tie(a.loc.line, a.loc.col) < std::tie(b.loc.line, b.loc.col);
+                   });
+  for (Diagnostic& w : pending_warnings) {
+    Diagnostic& d = diags.Warning(w.code, w.loc, w.message, w.help);
+    d.end = w.end;
+    d.labels = std::move(w.labels);
+  }
+  if (warnings_dropped > 0)
+    diags.Warning("MT8000", Loc{},
+                  absl::StrCat(warnings_dropped, " more warning(s) not shown (at most ",
+                               kMaxWarnings, " are reported)"));
+  pending_warnings.clear();
+}
+
+std::vector<std::string> Globals::TypeNames() const {
+  std::vector<std::string> out = {"I8",  "I16",    "I32",   "I64",      "U8",   "U16",  "U32",
+                                  "U64", "ISize",  "USize", "F32",      "F64",  "Bool", "Char",
+                                  "Str", "String", "Unit",  "Duration", "Size", "Vec",  "Map",
+                                  "Fs",  "Net",    "Env",   "Clock"};
+  for (const auto& [n, a] : adts)
+    if (n.rfind("__", 0) != 0) out.push_back(n);
+  for (const auto& [n, a] : aliases) out.push_back(n);
+  for (const auto& [n, a] : agents) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> Globals::VariantNames() const {
+  std::vector<std::string> out;
+  for (const auto& [n, a] : adts)
+    if (a.is_enum)
+      for (const VariantDef& v : a.variants) out.push_back(v.name);
+  return out;
+}
+
 // --------------------------------------------------------- entry point ----
 
 ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* host_fns) {
@@ -283,6 +399,7 @@ ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* ho
   g.Collect(m);
   if (diags.HasErrors()) return {};
   g.LowerAll(m);
+  g.FlushWarnings();
   if (diags.HasErrors()) return {};
   ir::Program p = std::move(g.program);
   p.source = m.file;

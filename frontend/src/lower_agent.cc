@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "lower_internal.h"
 
 namespace mty::frontend {
@@ -45,6 +46,9 @@ ir::Function FnLowerer::LowerAgentInit(const AgentDecl& a) {
   for (const AgentState& s : a.state) {
     loc_ = s.loc;
     TyP declared = g_.Resolve(s.type, &generics_);
+    if (s.init && s.type.kind != TypeExpr::Kind::kInfer)
+      CheckValue(*s.init, declared, "MT2016", "mismatched types: ", s.type.loc,
+                 absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
     Val v = s.init ? LowerExpr(*s.init) : Unit();
     if (!s.init)
       Error("MT2014", s.loc, absl::StrCat("state field `", s.name, "` needs an initial value"));
@@ -60,7 +64,8 @@ ir::Function FnLowerer::LowerAgentInit(const AgentDecl& a) {
 ir::Function FnLowerer::LowerHandler(const AgentDecl& a, const Handler& h) {
   BindAgentState(a);
   scopes_.emplace_back();  // handler parameters shadow state fields
-  for (const Param& p : h.params) AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false);
+  for (const Param& p : h.params)
+    AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false, p.loc, true);
   loc_ = h.loc;
   Val v = h.body ? LowerExpr(*h.body) : Unit();
   return Finish(v);
@@ -71,8 +76,11 @@ ir::Function FnLowerer::LowerAgentHelper(const AgentDecl& a, const FnDecl& f, Ty
   scopes_.emplace_back();
   for (const Param& p : f.params)
     if (p.self_kind == Param::SelfKind::kNone)
-      AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false);
+      AddParam(p.name, g_.Resolve(p.type, &generics_), p.is_mut, false, p.loc, true);
   bool unit_ret = ret->Is(Ty::Kind::kUnit);
+  if (!unit_ret && f.ret.kind != TypeExpr::Kind::kInfer &&
+      !(f.ret.kind == TypeExpr::Kind::kPath && f.ret.name == "Never"))
+    SetCheckedReturn(ret, f.ret.loc, a.name + "::" + f.name);
   if (f.body) return FinishWithBlock(*f.body, unit_ret);
   if (f.expr_body) return FinishWithExpr(*f.expr_body, unit_ret);
   return Finish(Unit());
@@ -227,8 +235,16 @@ std::optional<FnLowerer::Val> FnLowerer::LowerChildHandle(const Expr& e) {
 FnLowerer::Val FnLowerer::LowerSpawn(const Expr& e) {
   std::string name = e.segs.empty() ? "" : e.segs.back().name;
   if (!g_.agents.count(name) && !g_.supervisors.count(name)) {
-    Error("MT1004", e.segs.empty() ? e.loc : e.segs.back().loc,
-          absl::StrCat("cannot find agent `", name, "` in this scope"));
+    Loc at = e.segs.empty() ? e.loc : e.segs.back().loc;
+    Error("MT1004", at, absl::StrCat("cannot find agent `", name, "` in this scope"),
+          g_.suggest.Help(name,
+                          [&] {
+                            std::vector<std::string> near;
+                            for (const auto& [n, a] : g_.agents) near.push_back(n);
+                            for (const auto& [n, s] : g_.supervisors) near.push_back(n);
+                            return near;
+                          }))
+        .end = NameEnd(at, name);
     return Unit();
   }
   Rvalue r;
@@ -247,10 +263,15 @@ FnLowerer::Val FnLowerer::LowerMessage(const Expr& e) {
     auto ag = g_.agents.find(target.ty->name);
     if (ag != g_.agents.end()) {
       bool handled = false;
-      for (const Handler& h : ag->second->handlers) handled = handled || h.msg == e.text;
+      std::vector<std::string> msgs;
+      for (const Handler& h : ag->second->handlers) {
+        handled = handled || h.msg == e.text;
+        msgs.push_back(h.msg);
+      }
       if (!handled)
         Error("MT1015", e.loc,
-              absl::StrCat("agent `", ag->first, "` has no handler for `", e.text, "`"));
+              absl::StrCat("agent `", ag->first, "` has no handler for `", e.text, "`"),
+              g_.suggest.Help(e.text, [&] { return msgs; }));
     }
   }
   Rvalue r;
@@ -275,8 +296,14 @@ void FnLowerer::ExitSandboxesTo(int depth) {
 }
 
 FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
-  if (e.entries.empty() && !g_.sandboxes.count(e.text))
-    Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"));
+  if (e.entries.empty() && !g_.sandboxes.count(e.text)) {
+    Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"),
+          g_.suggest.Help(e.text, [&] {
+            std::vector<std::string> near;
+            for (const auto& [n, sb] : g_.sandboxes) near.push_back(n);
+            return near;
+          }));
+  }
   for (const SandboxEntry& en : e.entries) CheckSandboxEntry(en);
   // `sandbox Name { body }` uses the named item's manifest; with entries
   // the manifest is inline (anonymous ones are named by location).
@@ -314,9 +341,11 @@ std::optional<EntryError> ApplySandboxEntry(const SandboxEntry& en, ir::Policy& 
   using K = Expr::Kind;
   const Expr* v = en.value.get();
   std::optional<ir::Key> key = ir::FindKey(en.key);
-  if (!key)
+  if (!key) {
+    std::vector<std::string> keys = absl::StrSplit(ir::KnownKeys(), ", ");
     return EntryError{"MT1013", absl::StrCat("unknown sandbox entry `", en.key, "`"),
-                      absl::StrCat("known entries: ", ir::KnownKeys())};
+                      DidYouMeanOr(en.key, keys, absl::StrCat("known entries: ", ir::KnownKeys()))};
+  }
   auto bad = [&](std::string what) {
     return EntryError{"MT2013", absl::StrCat("sandbox entry `", en.key, "` needs ", what), ""};
   };

@@ -56,29 +56,36 @@ void CollectNames(const Expr& e, std::set<std::string>& out) {
 
 }  // namespace
 
+std::vector<std::string> FnLowerer::ValueNames() const {
+  std::vector<std::string> out;
+  for (size_t i = scopes_.size(); i-- > 0;)
+    for (const auto& [n, li] : scopes_[i])
+      if (n.find('#') == std::string::npos) out.push_back(n);
+  for (const auto& [n, c] : g_.consts) out.push_back(n);
+  for (const auto& [n, f] : g_.fns)
+    if (f.self_type.empty() && n.rfind("__", 0) != 0) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> FnLowerer::CallableNames() const {
+  std::vector<std::string> out = ValueNames();
+  for (const ir::BuiltinFnInfo& b : ir::kBuiltinFns)
+    if (b.source[0] && std::string(b.source).rfind("__", 0) != 0) out.push_back(b.source);
+  if (agent_)
+    for (const FnDecl& h : agent_->fns) out.push_back(h.name);
+  return out;
+}
+
 FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, Loc loc) {
   (void)loc;
   Rvalue r;
   r.kind = Rvalue::Kind::kCall;
   r.name = def.ir_name;
   r.ops = std::move(args);
-  return Emit(std::move(r), def.ret);
+  Val v = Emit(std::move(r), def.ret);
+  if (def.ret && def.ret->Is(Ty::Kind::kAdt) && def.ret->name == "Result") v.must_use = def.ir_name;
+  return v;
 }
-
-namespace {
-
-// Whether a value of type `have` can be passed where `want` is declared:
-// unknown on either side admits anything (the run checks it again).
-bool TyFits(const Ty& have, const Ty& want) {
-  if (have.Is(Ty::Kind::kUnknown) || want.Is(Ty::Kind::kUnknown)) return true;
-  if (have.kind != want.kind) return false;
-  if (have.Is(Ty::Kind::kAdt) && have.name != want.name) return false;
-  for (size_t i = 0; i < have.args.size() && i < want.args.size(); ++i)
-    if (have.args[i] && want.args[i] && !TyFits(*have.args[i], *want.args[i])) return false;
-  return true;
-}
-
-}  // namespace
 
 FnLowerer::Val FnLowerer::HostCall(const std::string& path, const std::vector<ExprPtr>& args,
                                    Loc loc) {
@@ -92,7 +99,9 @@ FnLowerer::Val FnLowerer::HostCall(const std::string& path, const std::vector<Ex
     } else {
       std::vector<std::string> names;
       for (const ir::HostFnDecl& d : *g_.host_fns) names.push_back(d.path);
-      help = absl::StrCat("the host defines ", absl::StrJoin(names, ", "));
+      help = g_.suggest.HelpOr(
+          path, [&] { return names; },
+          absl::StrCat("the host defines ", absl::StrJoin(names, ", ")));
     }
     Error("MT1005", loc, absl::StrCat("unknown host function `", path, "`"), std::move(help));
     return Unit();
@@ -132,7 +141,9 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
   int lo, hi;
   if (!IsKnownEffect(path, &lo, &hi)) {
     Error("MT1005", loc, absl::StrCat("unknown effect `", path, "`"),
-          "the standard library surface is listed in docs/language.md");
+          g_.suggest.HelpOr(
+              path, [&] { return KnownEffectPaths(); },
+              "the standard library surface is listed in docs/stdlib.md"));
     return Unit();
   }
   if (static_cast<int>(args.size()) < lo || static_cast<int>(args.size()) > hi) {
@@ -153,7 +164,7 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
   s.loc_explicit = true;
   Push(std::move(s));
   return Val{Operand::Copy(Place{t, {}}),
-             Ty::Adt("Result", {Ty::Unknown(), Ty::Make(Ty::Kind::kStr)})};
+             Ty::Adt("Result", {Ty::Unknown(), Ty::Make(Ty::Kind::kStr)}), path};
 }
 
 FnLowerer::Val FnLowerer::CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty) {
@@ -169,7 +180,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   const Expr& callee = *e.lhs;
   if (callee.kind == K::kPath && callee.segs.size() == 1) {
     const std::string& n = callee.segs[0].name;
-    if (const LocalInfo* li = FindLocal(n)) {
+    if (const LocalInfo* li = ReadLocal(n)) {
       Rvalue r;
       r.kind = Rvalue::Kind::kCallIndirect;
       r.ops.push_back(Operand::Copy(li->At()));
@@ -185,7 +196,8 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
           if (want != e.args.size()) {
             Error("MT2001", e.loc,
                   absl::StrCat("function `", n, "` takes ", want, " argument(s), given ",
-                               e.args.size()));
+                               e.args.size()))
+                .labels.push_back(DefinedHere(h));
             return Unit();
           }
           Rvalue r;
@@ -200,11 +212,14 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     if (fit != g_.fns.end()) {
       const FnDef& def = fit->second;
       if (def.params.size() != e.args.size()) {
-        Error("MT2001", e.loc,
-              absl::StrCat("function `", n, "` takes ", def.params.size(), " argument(s), given ",
-                           e.args.size()));
+        Diagnostic& d = Error("MT2001", e.loc,
+                              absl::StrCat("function `", n, "` takes ", def.params.size(),
+                                           " argument(s), given ", e.args.size()));
+        d.end = NameEnd(callee.loc, n);
+        if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
         return Unit();
       }
+      CheckArgs(def, e.args, 0, n);
       return CallUser(def, LowerArgs(e.args), e.loc);
     }
     if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
@@ -226,7 +241,9 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
         return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
       return Unit();
     }
-    Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"));
+    Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"),
+          g_.suggest.Help(n, [&] { return CallableNames(); }))
+        .end = NameEnd(callee.loc, n);
     return Unit();
   }
   if (callee.kind == K::kPath && callee.segs.size() == 2) {
@@ -270,9 +287,8 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
   std::string root;
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
     if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
-      Error("MT3014", loc,
-            absl::StrCat("cannot mutate `", root, "`, as it is not declared as mutable"),
-            absl::StrCat("consider changing this to `let mut ", root, "`"));
+      ImmutableError(loc, root,
+                     absl::StrCat("cannot mutate `", root, "`, as it is not declared as mutable"));
     }
     *place = *pl;
     return Val{Operand::Copy(*pl), *ty};
@@ -316,23 +332,37 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           return MakeVariant(adt, vi, *vd, &e.args, nullptr, recv.loc);
         }
         auto m = g_.methods[tn].find(name);
+        auto members = [&] {
+          std::vector<std::string> out;
+          for (const auto& [mn, ir_name] : g_.methods[tn]) out.push_back(mn);
+          if (it->second.is_enum)
+            for (const VariantDef& v : it->second.variants) out.push_back(v.name);
+          return out;
+        };
         if (m == g_.methods[tn].end() && it->second.is_enum && IsUpper(name)) {
-          Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"));
+          Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"),
+                g_.suggest.Help(name, members))
+              .end = NameEnd(e.loc, name);
           return Unit();
         }
         if (m == g_.methods[tn].end()) {
           Error("MT2004", e.loc,
-                absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"));
+                absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"),
+                g_.suggest.Help(name, members))
+              .end = NameEnd(e.loc, name);
           return Unit();
         }
         const FnDef& def = g_.fns.at(m->second);
-        size_t want = def.params.size() + (def.self_kind != Param::SelfKind::kNone ? 1 : 0);
+        const size_t self_args = def.self_kind != Param::SelfKind::kNone ? 1 : 0;
+        size_t want = def.params.size() + self_args;
         if (want != e.args.size()) {
-          Error("MT2001", e.loc,
-                absl::StrCat("function `", tn, "::", name, "` takes ", want, " argument(s), given ",
-                             e.args.size()));
+          Diagnostic& d = Error("MT2001", e.loc,
+                                absl::StrCat("function `", tn, "::", name, "` takes ", want,
+                                             " argument(s), given ", e.args.size()));
+          if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
           return Unit();
         }
+        CheckArgs(def, e.args, self_args, tn + "::" + name);
         return CallUser(def, LowerArgs(e.args), e.loc);
       }
       if ((tn == "Vec" || tn == "Array") && (name == "new" || name == "with_capacity")) {
@@ -369,10 +399,20 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
         }
       }
       if (IsUpper(tn)) {
-        Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"));
+        Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
+              g_.suggest.Help(tn, [&] { return g_.TypeNames(); }))
+            .end = NameEnd(recv.loc, tn);
         return Unit();
       }
-      Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"));
+      Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"),
+            g_.suggest.Help(tn,
+                            [&] {
+                              std::vector<std::string> near = ValueNames();
+                              for (const auto& [alias, p] : g_.uses) near.push_back(alias);
+                              near.push_back("std");
+                              return near;
+                            }))
+          .end = NameEnd(recv.loc, tn);
       return Unit();
     }
   }
@@ -419,11 +459,14 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       return Unit();
     }
     if (def.params.size() != e.args.size()) {
-      Error("MT2001", e.loc,
-            absl::StrCat("method `", name, "` takes ", def.params.size(), " argument(s), given ",
-                         e.args.size()));
+      Diagnostic& d = Error("MT2001", e.loc,
+                            absl::StrCat("method `", name, "` takes ", def.params.size(),
+                                         " argument(s), given ", e.args.size()));
+      d.end = NameEnd(e.loc, name);
+      if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
       return Unit();
     }
+    CheckArgs(def, e.args, 0, base->name + "::" + name);
     std::vector<Operand> ops;
     if (user_mut) {
       if (rty->Is(Ty::Kind::kRef)) {
@@ -454,8 +497,21 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     arg_tys.push_back(v.ty);
   }
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
+    std::string help = g_.suggest.Help(name, [&] {
+      std::vector<std::string> names = KnownMethodNames(*base);
+      if (base->Is(Ty::Kind::kAdt))
+        if (auto m = g_.methods.find(base->name); m != g_.methods.end())
+          for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
+      return names;
+    });
+    if (help.empty() && name.size() <= kMaxSuggestWord) {
+      std::string alias = MethodAlias(name);
+      if (alias.empty()) alias = MethodAlias(ir::Nearest(name, {"length", "size", "to_string"}));
+      if (!alias.empty() && IsKnownMethod(*base, alias)) help = "did you mean `" + alias + "`?";
+    }
     Error("MT2004", e.loc,
-          absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"));
+          absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"), help)
+        .end = NameEnd(e.loc, name);
     return Unit();
   }
   if (int lo, hi; MethodArity(*base, name, is_prelude, &lo, &hi) &&
@@ -504,7 +560,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   std::vector<std::pair<std::string, LocalInfo>> caps;
   for (const std::string& n : names) {
     if (params.count(n)) continue;
-    if (const LocalInfo* li = FindLocal(n)) caps.push_back({n, *li});
+    if (const LocalInfo* li = ReadLocal(n)) caps.push_back({n, *li});
   }
   std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());
@@ -512,12 +568,21 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.loc_ = loc_;
   inner.self_type_ = self_type_;
   inner.generics_ = generics_;
-  for (const auto& [n, li] : caps) inner.AddParam(n, li.ty, li.is_mut, false);
+  for (const auto& [n, li] : caps) {
+    inner.AddParam(n, li.ty, li.is_mut, false);
+    if (li.binding >= 0) {
+      // A captured name keeps its binding's place and kind (for MT3014's label).
+      Binding& b = inner.bindings_.back();
+      b.loc = bindings_[li.binding].loc;
+      b.is_param = bindings_[li.binding].is_param;
+      b.is_let = bindings_[li.binding].is_let;
+    }
+  }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.params) {
     TyP t = g_.Resolve(p.type, &generics_);
     if (p.pat && p.pat->kind == Pattern::Kind::kBind && p.pat->subs.empty()) {
-      inner.AddParam(p.pat->name, t, p.pat->is_mut, false);
+      inner.AddParam(p.pat->name, t, p.pat->is_mut, false, p.pat->loc, true);
     } else {
       uint32_t l = inner.AddParam("", t, false, false);
       pattern_params.push_back({l, &p});
@@ -596,10 +661,17 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
     return Unit();
   }
   if (m == "unreachable") {
+    // Its arguments are not evaluated; the names they mention count as read.
+    std::set<std::string> names;
+    for (const ExprPtr& a : e.args) CollectNames(*a, names);
+    for (const std::string& n : names) ReadLocal(n);
     Term(ir::Terminator::Kind::kUnreachable);
     return Unit();
   }
-  Error("MT1010", e.loc, absl::StrCat("cannot find macro `", m, "` in this scope"));
+  Error("MT1010", e.loc, absl::StrCat("cannot find macro `", m, "` in this scope"),
+        g_.suggest.Help(m, [&]() -> std::vector<std::string> {
+          return {"assert", "assert_eq", "assert_ne", "format", "unreachable"};
+        }));
   return Unit();
 }
 

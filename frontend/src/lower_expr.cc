@@ -295,6 +295,17 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       return Unit();
     }
     case K::kReturn: {
+      if (e.lhs) {
+        CheckReturn(*e.lhs);
+      } else if (check_ret_ && !TyFits(*Ty::Make(Ty::Kind::kUnit), *check_ret_)) {
+        Error("MT2019", e.loc,
+              absl::StrCat("mismatched types in the result of `", ret_fn_, "`: expected `",
+                           check_ret_->Name(), "`, found `()` (a `return` without a value)"))
+            .labels.push_back(Label{
+                ret_loc_,
+                {},
+                absl::StrCat("`", ret_fn_, "` is declared to return `", check_ret_->Name(), "`")});
+      }
       Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
       Assign(Place{0, {}}, UseR(v.op), e.loc);
       Term(ir::Terminator::Kind::kReturn);
@@ -359,10 +370,9 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         ty = v.ty;
         root_mut = true;
       } else if (e.is_mut && !root_mut) {
-        Error(
-            "MT3014", e.lhs->loc,
-            absl::StrCat("cannot borrow `", root, "` as mutable, as it is not declared as mutable"),
-            absl::StrCat("consider changing this to `let mut ", root, "`"));
+        ImmutableError(e.lhs->loc, root,
+                       absl::StrCat("cannot borrow `", root,
+                                    "` as mutable, as it is not declared as mutable"));
       }
       Rvalue r;
       r.kind = Rvalue::Kind::kRef;
@@ -482,6 +492,9 @@ void Globals::LowerConsts() {
     TyP ty = Resolve(c->type);
     FnLowerer fl(*this, name, ty);
     fl.SetLoc(c->loc);
+    if (c->type.kind != TypeExpr::Kind::kInfer)
+      fl.CheckValue(*c->value, ty, "MT2016", "mismatched types: ", c->type.loc,
+                    absl::StrCat("expected `", TypeText(c->type), "` because of this annotation"));
     ir::Function f = fl.FinishWithExpr(*c->value, ty->Is(Ty::Kind::kUnit));
     f.once = true;
     program.functions.push_back(std::move(f));
@@ -502,9 +515,10 @@ FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const
                                       const std::vector<ExprPtr>* args, TyP expected, Loc loc) {
   size_t given = args ? args->size() : 0;
   if (given != vd.arity) {
-    Error("MT2008", loc,
-          absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity, " field(s), given ",
-                       given));
+    AddVariantLabel(Error("MT2008", loc,
+                          absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity,
+                                       " field(s), given ", given)),
+                    adt, vd);
     return Unit();
   }
   std::vector<Operand> ops;
@@ -538,7 +552,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   }
   const std::string& a = e.segs[0].name;
   if (e.segs.size() == 1) {
-    if (const LocalInfo* li = FindLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
+    if (const LocalInfo* li = ReadLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
     std::string adt;
@@ -548,7 +562,9 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
         return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
       return Unit();
     }
-    Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"));
+    Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"),
+          g_.suggest.Help(a, [&] { return ValueNames(); }))
+        .end = NameEnd(e.loc, a);
     return Unit();
   }
   if (e.segs.size() == 2) {
@@ -584,15 +600,23 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
   TyP ty;
   bool root_mut = false;
   std::string root;
+  // Writing a whole local (`x = e`, `x += e`) does not read it (MT8001).
+  const LocalInfo* whole =
+      e.lhs->kind == K::kPath && e.lhs->segs.size() == 1 ? FindLocal(e.lhs->segs[0].name) : nullptr;
+  const int wb = whole ? whole->binding : -1;
+  const bool was_read = wb >= 0 && bindings_[wb].used;
   auto pl = PlaceOf(*e.lhs, &ty, &root_mut, &root);
+  if (wb >= 0) {
+    bindings_[wb].used = was_read;
+    bindings_[wb].assigned = true;
+  }
   if (!pl) {
     Error("MT2011", e.lhs->loc, "invalid left-hand side of assignment");
     return Unit();
   }
   if (!root_mut) {
-    Error("MT3014", StartLoc(*e.lhs),
-          absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"),
-          absl::StrCat("consider changing this to `let mut ", root, "`"));
+    ImmutableError(StartLoc(*e.lhs), root,
+                   absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }
   Val rhs = LowerExpr(*e.rhs);
   if (e.has_op) {
@@ -710,7 +734,7 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
     MatchPattern(*e.pat, Place{sl, {}}, s.ty, exit, binds);
   }
   loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_});
-  LowerBlock(*e.then_block);
+  LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(head);
   scopes_.pop_back();
@@ -778,7 +802,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   uint32_t fail = NewBlock();
   MatchPattern(*e.pat, Place{x, {}}, elem, fail, binds);
   loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_});
-  LowerBlock(*e.then_block);
+  LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(step);
   scopes_.pop_back();
@@ -810,19 +834,29 @@ FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
   std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
   auto it = g_.adts.find(name);
   if (it == g_.adts.end()) {
-    Error("MT1003", e.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
+    Error("MT1003", e.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
+          g_.suggest.Help(name, [&] { return g_.TypeNames(); }))
+        .end = NameEnd(e.loc, name);
     return Unit();
   }
   if (it->second.is_enum) {
     Error("MT2003", e.loc, absl::StrCat("`", name, "` is an enum; use one of its variants"));
     return Unit();
   }
-  const auto& fields = it->second.variants[0].fields;
+  const AdtDef& adt = it->second;
+  const auto& fields = adt.variants[0].fields;
   std::vector<std::optional<Operand>> ops(fields.size());
   for (const FieldInit& f : e.fields) {
     uint32_t fi;
     if (!g_.FindField(name, f.name, &fi)) {
-      Error("MT2002", f.loc, absl::StrCat("struct `", name, "` has no field named `", f.name, "`"));
+      Error("MT2002", f.loc, absl::StrCat("struct `", name, "` has no field named `", f.name, "`"),
+            g_.suggest.Help(f.name,
+                            [&] {
+                              std::vector<std::string> names;
+                              for (const FieldDef& fd : fields) names.push_back(fd.name);
+                              return names;
+                            }))
+          .end = NameEnd(f.loc, f.name);
       continue;
     }
     if (ops[fi]) {
@@ -830,6 +864,16 @@ FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
       continue;
     }
     if (f.value) {
+      // A field of a generic struct whose type mentions a parameter is not checked.
+      const TyP& want = fields[fi].ty;
+      if (want && !MentionsAny(*want, adt.generics)) {
+        Loc decl = adt.struct_decl && fi < adt.struct_decl->fields.size()
+                       ? adt.struct_decl->fields[fi].second.loc
+                       : Loc{};
+        CheckValue(*f.value, want, "MT2018",
+                   absl::StrCat("mismatched types in field `", f.name, "` of `", name, "`: "), decl,
+                   absl::StrCat("`", f.name, "` is declared `", want->Name(), "`"));
+      }
       ops[fi] = LowerExpr(*f.value).op;
     } else {
       Expr p;

@@ -16,6 +16,7 @@
 #include "mty/frontend/diagnostics.h"
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
+#include "mty/ir/suggest.h"
 
 namespace mty::frontend {
 
@@ -73,13 +74,23 @@ struct VariantDef {
   std::string name;
   size_t arity = 0;
   std::vector<FieldDef> fields;
+  Loc loc;  // where a user enum declares it (line 0: Option, Result)
 };
+// The label at a variant's declaration for a wrong payload count (MT2008).
+inline void AddVariantLabel(Diagnostic& d, const std::string& adt, const VariantDef& v) {
+  if (v.loc.line)
+    d.labels.push_back(Label{v.loc,
+                             Loc{v.loc.line, v.loc.col + static_cast<uint32_t>(v.name.size()) - 1},
+                             "`" + adt + "::" + v.name + "` is declared here with " +
+                                 std::to_string(v.arity) + " field(s)"});
+}
 
 struct AdtDef {
   std::string name;
   bool is_enum = false;
   std::vector<std::string> generics;
-  std::vector<VariantDef> variants;  // a struct has one, named like it
+  std::vector<VariantDef> variants;         // a struct has one, named like it
+  const StructDecl* struct_decl = nullptr;  // a user struct: where its fields are declared
 };
 
 struct FnDef {
@@ -90,7 +101,46 @@ struct FnDef {
   std::vector<TyP> params;  // excluding self
   TyP ret;
   std::map<std::string, TyP> generics;  // generic params map to Unknown
+  // A trait's default method is lowered once per implementing type; only
+  // the first copy reports warnings.
+  bool quiet = false;
 };
+
+// `help: did you mean `total`?` when one of `candidates` is near `word`
+// (ir::Nearest's rule), else "".
+inline std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string near = ir::Nearest(word, candidates);
+  return near.empty() ? "" : "did you mean `" + near + "`?";
+}
+// What one compile spends on suggestions: a lookup compares the word with
+// every candidate, so a program of 20 000 misspelt calls of 20 000
+// functions must not make 400 million comparisons. The first
+// kMaxSuggestions lookups are made (over at most kMaxCandidates names each,
+// nearest scopes first), for words up to kMaxSuggestWord bytes; later
+// errors come without a "did you mean".
+inline constexpr int kMaxSuggestions = 32;
+inline constexpr size_t kMaxCandidates = 5000;
+inline constexpr size_t kMaxSuggestWord = 64;
+struct SuggestBudget {
+  int left = kMaxSuggestions;
+  // DidYouMean over `candidates()` (built only when the budget allows).
+  template <class F>
+  std::string Help(const std::string& word, F&& candidates) {
+    if (word.size() > kMaxSuggestWord || left <= 0) return "";
+    --left;
+    std::vector<std::string> c = candidates();
+    if (c.size() > kMaxCandidates) c.resize(kMaxCandidates);
+    return DidYouMean(word, c);
+  }
+  template <class F>
+  std::string HelpOr(const std::string& word, F&& candidates, std::string otherwise) {
+    std::string h = Help(word, std::forward<F>(candidates));
+    return h.empty() ? otherwise : h;
+  }
+};
+// A program reports at most this many warnings, then one MT8000 line with
+// the count of the rest (1.4 million unused `let`s fit in 16 MiB of source).
+inline constexpr size_t kMaxWarnings = 200;
 
 struct Globals {
   explicit Globals(Diagnostics& d);
@@ -124,6 +174,17 @@ struct Globals {
                              Loc loc);
   std::set<std::string> prelude_needed;  // __mty_* functions the program calls
 
+  // Warnings (MT8xxx) wait here and are reported, in source order, only
+  // when the program has no errors (an error's early exit leaves names
+  // unread that are not unused). The prelude never warns.
+  Diagnostic& Warn(std::string code, Loc loc, std::string message, std::string help = "");
+  void FlushWarnings();
+  std::vector<Diagnostic> pending_warnings;  // at most kMaxWarnings
+  size_t warnings_dropped = 0;               // beyond them (one MT8000 line)
+  Diagnostic dropped_warning;                // what Warn returns for one not kept
+  SuggestBudget suggest;
+  bool quiet_warnings = false;  // lowering the prelude or a repeated copy of a trait default method
+
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
   void LowerAll(const Module& m);
@@ -140,8 +201,13 @@ struct Globals {
   const VariantDef* FindVariant(const std::string& adt, const std::string& v,
                                 uint32_t* index) const;
   const AdtDef* BareVariantOwner(const std::string& v) const;
+  // The type names a program may write (built-in and declared), and the
+  // variant names of all enums, for suggestions.
+  std::vector<std::string> TypeNames() const;
+  std::vector<std::string> VariantNames() const;
   // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl);
+  void LowerFnBody(const FnDef& def, const FnDecl& decl);
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
@@ -182,6 +248,39 @@ bool IsCastTargetName(const std::string& name);
 
 inline ir::Loc IrLoc(Loc l) { return ir::Loc{l.line, l.col}; }
 
+// DidYouMean, or `otherwise` when nothing is near.
+inline std::string DidYouMeanOr(const std::string& word, const std::vector<std::string>& candidates,
+                                std::string otherwise) {
+  std::string h = DidYouMean(word, candidates);
+  return h.empty() ? otherwise : h;
+}
+// The last column of a name that starts at `l` (a span's inclusive end).
+inline Loc NameEnd(Loc l, const std::string& name) {
+  return name.empty() || l.line == 0 ? Loc{}
+                                     : Loc{l.line, l.col + static_cast<uint32_t>(name.size()) - 1};
+}
+// Whether `t` mentions one of `names` (a struct's generic parameters).
+bool MentionsAny(const Ty& t, const std::vector<std::string>& names);
+// Whether a value of type `have` can be passed where `want` is declared:
+// unknown on either side admits anything (the run checks it again).
+bool TyFits(const Ty& have, const Ty& want);
+// `fn name(a: I64, b: Str) -> T` as declared, for labels.
+std::string Signature(const FnDecl& f);
+// The label at a function's definition for a wrong call (MT2001).
+Label DefinedHere(const FnDecl& f);
+// A type as written, for messages (`Option[I64]`, `&mut Str`, `(I64, Str)`).
+std::string TypeText(const TypeExpr& t);
+// The names a program's code may call a built-in method of this receiver
+// kind by (lower_known.cc), for suggestions.
+std::vector<std::string> KnownMethodNames(const Ty& receiver);
+// A method name a user may mean by a common other name (`length` -> `len`), or "".
+std::string MethodAlias(const std::string& name);
+// Every `std.*` effect path (lower_known.cc).
+std::vector<std::string> KnownEffectPaths();
+// Whether dropping the Result of this effect hides something (MT8003):
+// every effect but `std.time.sleep`, which always gives Ok(()).
+bool EffectResultMatters(const std::string& path);
+
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
@@ -212,6 +311,9 @@ class FnLowerer {
   struct Val {
     Operand op;
     TyP ty;
+    // A `Result` the program should not drop (MT8003): the `std.*` effect
+    // path, or the user function whose declared result is a Result.
+    std::string must_use = {};
   };
 
   FnLowerer(Globals& g, std::string name, TyP ret) : g_(g), ret_(ret ? ret : Ty::Unknown()) {
@@ -221,11 +323,18 @@ class FnLowerer {
     cur_ = NewBlock();
   }
 
-  uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref) {
+  // `loc` is where the parameter is declared (MT3014's label); `warn`:
+  // report it when it is never read (MT8001).
+  uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref, Loc loc = {},
+                    bool warn = false) {
     uint32_t l = static_cast<uint32_t>(fn_.locals.size());
     fn_.locals.push_back(ir::Local{ty->ToIr(), false, name});
     fn_.num_params = l;
-    if (!name.empty()) scopes_.back()[name] = LocalInfo{l, ty, is_mut || is_mut_ref};
+    if (!name.empty()) {
+      LocalInfo li{l, ty, is_mut || is_mut_ref};
+      li.binding = NewBinding(name, loc, warn, /*is_param=*/true);
+      scopes_.back()[name] = li;
+    }
     return l;
   }
 
@@ -248,17 +357,27 @@ class FnLowerer {
   // Lowers a body; a function declared without a result (or `-> Unit`)
   // returns () whatever its last expression is.
   ir::Function FinishWithBlock(const Block& body, bool unit_ret = false) {
-    Val v = LowerBlock(body);
+    Val v = LowerBlock(body, unit_ret ? BlockUse::kDiscarded : BlockUse::kFnBody);
     if (unit_ret) v = Unit();
     return Finish(v);
   }
   ir::Function FinishWithExpr(const Expr& body, bool unit_ret = false) {
+    if (!unit_ret) CheckReturn(body);
     Val v = LowerExpr(body);
     if (unit_ret) v = Unit();
     return Finish(v);
   }
 
   Val LowerExpr(const Expr& e);
+
+  // The declared result that `return e` and a body's tail are checked
+  // against (MT2019), with the location of the `-> T` that declares it;
+  // unset (closures, handlers, `-> Never`): nothing is checked.
+  void SetCheckedReturn(TyP ret, Loc loc, std::string fn_name) {
+    check_ret_ = std::move(ret);
+    ret_loc_ = loc;
+    ret_fn_ = std::move(fn_name);
+  }
 
   // ---- agents, supervisors, sandboxes (lower_agent.cc) ----
   // The state of agent A is a struct `__agent_A` holding its constructor
@@ -289,8 +408,46 @@ class FnLowerer {
     // A name can also alias a place below a local: agent state fields are
     // `_1.*.fN` inside handlers.
     std::vector<ir::Projection> proj = {};
+    int binding = -1;  // its entry in bindings_ (-1: none, e.g. agent state)
     Place At() const { return Place{index, proj}; }
   };
+  // A name the function binds (a `let`, a parameter, a pattern binding):
+  // where, and whether the code ever reads it (MT8001 when not).
+  struct Binding {
+    std::string name;
+    Loc loc;
+    bool warn = false;  // report when unread (not `_x`, `self`, macro-internal or synthetic)
+    bool is_param = false;
+    bool is_let = false;  // `let x = ..` (else a pattern's binding or a parameter)
+    bool used = false;
+    bool assigned = false;
+  };
+  int NewBinding(const std::string& name, Loc loc, bool warn, bool is_param) {
+    Binding b;
+    b.name = name;
+    b.loc = loc;
+    b.warn = warn && !g_.quiet_warnings && WarnableName(name);
+    b.is_param = is_param;
+    bindings_.push_back(b);
+    return static_cast<int>(bindings_.size() - 1);
+  }
+  static bool WarnableName(const std::string& n) {
+    return !n.empty() && n[0] != '_' && n != "self" && n.find('#') == std::string::npos;
+  }
+  void MarkRead(const LocalInfo* li) {
+    if (li && li->binding >= 0) bindings_[li->binding].used = true;
+  }
+  // FindLocal for a read of the name.
+  const LocalInfo* ReadLocal(const std::string& n) {
+    const LocalInfo* li = FindLocal(n);
+    MarkRead(li);
+    return li;
+  }
+  // The unread bindings as MT8001 warnings (at Finish).
+  void WarnUnused();
+  // MT3014 for a write through the immutable local `root`: `what` is the
+  // message, the label points at the binding.
+  void ImmutableError(Loc loc, const std::string& root, std::string what);
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;
@@ -326,10 +483,13 @@ class FnLowerer {
     fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), true, ""});
     return static_cast<uint32_t>(fn_.locals.size() - 1);
   }
-  uint32_t NamedLocal(const std::string& name, const TyP& ty, bool is_mut) {
+  uint32_t NamedLocal(const std::string& name, const TyP& ty, bool is_mut, Loc loc = {},
+                      bool warn = false) {
     fn_.locals.push_back(ir::Local{(ty ? ty : Ty::Unknown())->ToIr(), is_mut, name});
     uint32_t l = static_cast<uint32_t>(fn_.locals.size() - 1);
-    scopes_.back()[name] = LocalInfo{l, ty ? ty : Ty::Unknown(), is_mut};
+    LocalInfo li{l, ty ? ty : Ty::Unknown(), is_mut};
+    li.binding = NewBinding(name, loc, warn, /*is_param=*/false);
+    scopes_.back()[name] = li;
     return l;
   }
 
@@ -407,9 +567,9 @@ class FnLowerer {
   }
   Val Unit() { return Val{UnitOp(), Ty::Make(Ty::Kind::kUnit)}; }
 
-  void Error(const char* code, Loc loc, std::string msg, std::string help = "") {
+  Diagnostic& Error(const char* code, Loc loc, std::string msg, std::string help = "") {
     place_error_ = true;
-    g_.diags.Error(code, loc, std::move(msg), std::move(help));
+    return g_.diags.Error(code, loc, std::move(msg), std::move(help));
   }
 
   const LocalInfo* FindLocal(const std::string& n) const {
@@ -439,8 +599,36 @@ class FnLowerer {
   }
 
   // ---- blocks and statements (lower_fn.cc) ----
-  Val LowerBlock(const Block& b);
+  // What becomes of a block's value: used (an expression's), dropped (a
+  // loop body, a function without a result: an effect's Result as its tail
+  // is MT8003), or the function's result (its tail is checked, MT2019).
+  enum class BlockUse : uint8_t { kValue, kDiscarded, kFnBody };
+  Val LowerBlock(const Block& b, BlockUse use = BlockUse::kValue);
   void LowerLet(const Stmt& s);
+  // Whether a statement surely ends its block's straight-line flow
+  // (`return`, `break`, `continue`, `panic(..)`, `unreachable!()`).
+  bool Diverges(const Stmt& s) const;
+
+  // ---- the static type checks (lower_fn.cc) ----
+  // The type `e` surely has, before it is lowered, or null when it is not
+  // evident: literals, struct literals and variants, `format!`, comparisons,
+  // and calls of user functions whose declared result is concrete.
+  // `what` describes it for a message ("a string", "`f(..)`, which returns `I64`").
+  TyP KnownTy(const Expr& e, std::string* what);
+  // Whether `have` can be where `want` is declared: unknown on either side
+  // (or a reference `have`) admits anything; a `&T` want looks at T.
+  static bool Fits(const Ty& have, const Ty& want);
+  // Checks `e` against `want`; on a sure mismatch reports `code` with
+  // message `lead` + "expected `W`, found WHAT" and a label at `decl`.
+  // Returns false after an error.
+  bool CheckValue(const Expr& e, const TyP& want, const char* code, const std::string& lead,
+                  Loc decl, const std::string& decl_msg);
+  // A `return` value or a body's tail against the declared result.
+  void CheckReturn(const Expr& e);
+  // The arguments of a call of `def` (`skip`: leading arguments that are
+  // not declared parameters, i.e. `self` in `T::m(x, ..)`).
+  void CheckArgs(const FnDef& def, const std::vector<ExprPtr>& args, size_t skip,
+                 const std::string& shown);
 
   // ---- places and fields (lower_fn.cc) ----
   // Looks through references (Rust's auto-deref): appends a `.*` per `&`
@@ -470,7 +658,7 @@ class FnLowerer {
                     std::map<std::string, uint32_t>& binds);
   void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds);
   void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
-            std::map<std::string, uint32_t>& binds);
+            std::map<std::string, uint32_t>& binds, Loc loc = {});
   // Resolves a variant path in a pattern or expression: `Some`, `Shape.Circle`,
   // `Shape::Circle`, `Circle` (bare, unique). Reports MT2003 for a known enum
   // without the variant; returns null (no error) for an unknown bare name.
@@ -516,6 +704,12 @@ class FnLowerer {
   void ExitSandboxesTo(int depth);
   Val LowerSandbox(const Expr& e);
 
+  // ---- names for "did you mean" (lower_call.cc) ----
+  // Locals in scope, constants and functions (values a path may name).
+  std::vector<std::string> ValueNames() const;
+  // What a call `f(..)` may name: locals, functions, built-ins, agent helpers.
+  std::vector<std::string> CallableNames() const;
+
   Globals& g_;
   TyP ret_;
   PendingFn fn_;
@@ -530,6 +724,10 @@ class FnLowerer {
   const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
   bool place_error_ = false;             // an error was reported (suppresses cascades)
+  std::vector<Binding> bindings_;
+  TyP check_ret_;  // see SetCheckedReturn
+  Loc ret_loc_;
+  std::string ret_fn_;
   friend struct Globals;
 };
 

@@ -27,6 +27,7 @@ void Globals::Collect(const Module& m) {
         AdtDef d;
         d.name = it.struct_decl.name;
         d.generics = it.struct_decl.generics;
+        d.struct_decl = &it.struct_decl;
         adts[d.name] = d;
         break;
       }
@@ -85,6 +86,7 @@ void Globals::Collect(const Module& m) {
                       absl::StrCat("variant `", ev.name, "` is already declared"));
         VariantDef v;
         v.name = ev.name;
+        v.loc = ev.loc;
         for (const TypeExpr& t : ev.fields) v.fields.push_back({"", Resolve(t, &gens)});
         v.arity = v.fields.size();
         d.variants.push_back(v);
@@ -92,18 +94,25 @@ void Globals::Collect(const Module& m) {
     }
   }
   // Pass 3: functions and methods.
+  std::set<const FnDecl*> added;
   auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl) {
     std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
     if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
       // An inherent method of the same name wins (language.md §2).
       return;
     }
-    if (fns.count(ir_name)) {
-      diags.Error("MT1008", f.loc,
-                  absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+    if (auto prev = fns.find(ir_name); prev != fns.end()) {
+      Diagnostic& d = diags.Error(
+          "MT1008", f.loc, absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+      d.end = NameEnd(f.loc, f.name);
+      if (prev->second.decl)
+        d.labels.push_back(Label{prev->second.decl->loc,
+                                 NameEnd(prev->second.decl->loc, prev->second.decl->name),
+                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
       return;
     }
     FnDef d;
+    d.quiet = !added.insert(&f).second;
     d.ir_name = ir_name;
     d.decl = &f;
     d.self_type = self_type;
@@ -128,7 +137,8 @@ void Globals::Collect(const Module& m) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+                    absl::StrCat("cannot find type `", tn, "` in this scope"),
+                    suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
       for (const FnDecl& f : it.impl_decl.fns) add_fn(f, tn, false);
@@ -138,13 +148,16 @@ void Globals::Collect(const Module& m) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
         diags.Error("MT1003", it.impl_decl.loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"));
+                    absl::StrCat("cannot find type `", tn, "` in this scope"),
+                    suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
       if (!traits.count(it.impl_decl.trait_name)) {
-        diags.Error(
-            "MT1009", it.impl_decl.loc,
-            absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"));
+        diags.Error("MT1009", it.impl_decl.loc,
+                    absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"),
+                    suggest.Help(it.impl_decl.trait_name, [&]() -> std::vector<std::string> {
+                      return std::vector<std::string>(traits.begin(), traits.end());
+                    }));
         continue;
       }
       std::set<std::string> given;
@@ -228,6 +241,13 @@ void Globals::Collect(const Module& m) {
 }
 
 void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
+  const bool quiet = quiet_warnings;
+  quiet_warnings = quiet || def.quiet;
+  LowerFnBody(def, decl);
+  quiet_warnings = quiet;
+}
+
+void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl) {
   FnLowerer fl(*this, def.ir_name, def.ret);
   fl.SetLoc(decl.loc);
   fl.SetSelfType(def.self_type);
@@ -239,16 +259,19 @@ void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
       if (p.self_kind == Param::SelfKind::kRefMut) {
         auto r = Ty::With(Ty::Kind::kRef, {st});
         r->is_mut = true;
-        fl.AddParam("self", r, false, true);
+        fl.AddParam("self", r, false, true, p.loc);
       } else {
-        fl.AddParam("self", st, false, false);
+        fl.AddParam("self", st, p.is_mut, false, p.loc);
       }
       continue;
     }
     TyP t = def.params[pi++];
-    fl.AddParam(p.name, t, false, t->Is(Ty::Kind::kRef) && t->is_mut);
+    fl.AddParam(p.name, t, p.is_mut, t->Is(Ty::Kind::kRef) && t->is_mut, p.loc, true);
   }
   bool unit_ret = def.ret->Is(Ty::Kind::kUnit);
+  if (!unit_ret && decl.ret.kind != TypeExpr::Kind::kInfer &&
+      !(decl.ret.kind == TypeExpr::Kind::kPath && decl.ret.name == "Never"))
+    fl.SetCheckedReturn(def.ret, decl.ret.loc, def.ir_name);
   ir::Function f;
   if (decl.body) {
     f = fl.FinishWithBlock(*decl.body, unit_ret);
@@ -269,8 +292,12 @@ void Globals::LowerAll(const Module& m) {
     for (const std::string& pn : a->protocols) {
       auto p = protocols.find(pn);
       if (p == protocols.end()) {
-        diags.Error("MT1011", a->loc,
-                    absl::StrCat("cannot find protocol `", pn, "` in this scope"));
+        diags.Error("MT1011", a->loc, absl::StrCat("cannot find protocol `", pn, "` in this scope"),
+                    suggest.Help(pn, [&] {
+                      std::vector<std::string> near;
+                      for (const auto& [n, pd] : protocols) near.push_back(n);
+                      return near;
+                    }));
         continue;
       }
       has_proto = true;
@@ -281,7 +308,10 @@ void Globals::LowerAll(const Module& m) {
         if (!msgs.count(h.msg))
           diags.Error("MT1012", h.loc,
                       absl::StrCat("handler `", h.msg, "` is not a message of agent `", name,
-                                   "`'s protocol"));
+                                   "`'s protocol"),
+                      suggest.Help(h.msg, [&]() -> std::vector<std::string> {
+                        return std::vector<std::string>(msgs.begin(), msgs.end());
+                      }));
   }
 
   for (const auto& [name, sb] : sandboxes) {

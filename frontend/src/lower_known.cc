@@ -197,4 +197,32 @@ TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& ar
 
 bool IsCastTargetName(const std::string& n) { return ir::FindCast(n) != nullptr; }
 
+std::vector<std::string> KnownMethodNames(const Ty& receiver) {
+  std::vector<std::string> out;
+  std::optional<ir::Recv> recv = RecvOf(receiver);
+  if (!recv) return out;
+  for (const ir::MethodInfo& m : ir::kMethods)
+    if (m.recv == *recv) out.push_back(ir::MethodNameText(m.name));
+  for (const ir::PreludeInfo& p : ir::kPreludeMethods)
+    if (p.recv == *recv) out.push_back(ir::MethodNameText(p.name));
+  return out;
+}
+
+std::string MethodAlias(const std::string& name) {
+  // What Rust, Python or JavaScript call a method Mighty names otherwise.
+  static const std::pair<const char*, const char*> k[] = {
+      {"length", "len"}, {"size", "len"}, {"to_string", "to_str"}};
+  for (const auto& [from, to] : k)
+    if (name == from) return to;
+  return "";
+}
+
+std::vector<std::string> KnownEffectPaths() {
+  std::vector<std::string> out;
+  for (const ir::EffectInfo& e : ir::kEffects) out.push_back(e.path);
+  return out;
+}
+
+bool EffectResultMatters(const std::string& path) { return path != "std.time.sleep"; }
+
 }  // namespace mty::frontend

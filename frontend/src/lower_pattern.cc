@@ -22,7 +22,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
     case Pattern::Kind::kWild: return;
     case Pattern::Kind::kBind: {
       if (!p.subs.empty()) MatchPattern(*p.subs[0], place, ty, fail, binds);
-      Bind(p.name, p.is_mut, place, ty, binds);
+      Bind(p.name, p.is_mut, place, ty, binds, p.loc);
       return;
     }
     case Pattern::Kind::kLit: {
@@ -91,7 +91,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       const VariantDef* vd = ResolveVariantPath(p.path, ty, &adt, &vi, p.loc);
       if (!vd) {
         if (!p.has_parens && p.path.size() == 1 && !IsUpper(p.path[0].name)) {
-          Bind(p.path[0].name, false, place, ty, binds);
+          Bind(p.path[0].name, false, place, ty, binds, p.path[0].loc);
         }
         // After an error, still bind the sub-patterns' names so that uses
         // in the arm do not report follow-on errors.
@@ -99,9 +99,10 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
         return;
       }
       if (p.has_parens && p.subs.size() != vd->arity) {
-        Error("MT2008", p.loc,
-              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
-                           " field(s), the pattern has ", p.subs.size()));
+        AddVariantLabel(Error("MT2008", p.loc,
+                              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
+                                           " field(s), the pattern has ", p.subs.size())),
+                        adt, *vd);
         return;
       }
       ir::Terminator t;
@@ -129,7 +130,8 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
       auto it = g_.adts.find(name);
       if (it == g_.adts.end()) {
-        Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"));
+        Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
+              g_.suggest.Help(name, [&] { return g_.TypeNames(); }));
         return;
       }
       if (it->second.is_enum) {
@@ -141,7 +143,12 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
         const FieldDef* f = g_.FindField(name, p.field_names[i], &fi);
         if (!f) {
           Error("MT2002", p.loc,
-                absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"));
+                absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"),
+                g_.suggest.Help(p.field_names[i], [&] {
+                  std::vector<std::string> near;
+                  for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
+                  return near;
+                }));
           continue;
         }
         Place q = place;
@@ -155,19 +162,19 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
 
 void FnLowerer::BindNamesOnly(const Pattern& p, const Place& place,
                               std::map<std::string, uint32_t>& binds) {
-  if (p.kind == Pattern::Kind::kBind) Bind(p.name, p.is_mut, place, Ty::Unknown(), binds);
+  if (p.kind == Pattern::Kind::kBind) Bind(p.name, p.is_mut, place, Ty::Unknown(), binds, p.loc);
   for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
 }
 
 void FnLowerer::Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
-                     std::map<std::string, uint32_t>& binds) {
+                     std::map<std::string, uint32_t>& binds, Loc loc) {
   if (name == "_" || name.empty()) return;
   auto it = binds.find(name);
   uint32_t l;
   if (it != binds.end()) {
     l = it->second;
   } else {
-    l = NamedLocal(name, ty, is_mut);
+    l = NamedLocal(name, ty, is_mut, loc, true);
     binds[name] = l;
   }
   Assign(Place{l, {}}, UseR(Operand::Copy(place)), loc_);
@@ -180,12 +187,23 @@ const VariantDef* FnLowerer::ResolveVariantPath(const std::vector<PathSeg>& path
     const std::string& vn = path.back().name;
     auto it = g_.adts.find(en);
     if (it == g_.adts.end() || !it->second.is_enum) {
-      Error("MT1003", loc, absl::StrCat("cannot find enum `", en, "` in this scope"));
+      Error("MT1003", loc, absl::StrCat("cannot find enum `", en, "` in this scope"),
+            g_.suggest.Help(en, [&] {
+              std::vector<std::string> enums;
+              for (const auto& [n, a] : g_.adts)
+                if (a.is_enum) enums.push_back(n);
+              return enums;
+            }));
       return nullptr;
     }
     const VariantDef* vd = g_.FindVariant(en, vn, vi);
     if (!vd) {
-      Error("MT2003", loc, absl::StrCat("no variant named `", vn, "` in enum `", en, "`"));
+      Error("MT2003", loc, absl::StrCat("no variant named `", vn, "` in enum `", en, "`"),
+            g_.suggest.Help(vn, [&] {
+              std::vector<std::string> near;
+              for (const VariantDef& v : it->second.variants) near.push_back(v.name);
+              return near;
+            }));
       return nullptr;
     }
     *adt = en;
@@ -200,8 +218,18 @@ const VariantDef* FnLowerer::ResolveVariantPath(const std::vector<PathSeg>& path
   }
   const AdtDef* owner = g_.BareVariantOwner(vn);
   if (!owner) {
-    if (IsUpper(vn))
-      Error("MT1004", loc, absl::StrCat("cannot find variant `", vn, "` in this scope"));
+    if (IsUpper(vn)) {
+      Error("MT1004", loc, absl::StrCat("cannot find variant `", vn, "` in this scope"),
+            g_.suggest.Help(vn,
+                            [&] {
+                              std::vector<std::string> near = g_.VariantNames();
+                              for (const auto& [n, a] : g_.adts)
+                                if (n.rfind("__", 0) != 0) near.push_back(n);
+                              for (const auto& [n, c] : g_.consts) near.push_back(n);
+                              return near;
+                            }))
+          .end = NameEnd(loc, vn);
+    }
     return nullptr;
   }
   *adt = owner->name;

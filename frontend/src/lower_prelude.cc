@@ -354,6 +354,7 @@ void Globals::LowerPrelude() {
   // Prelude functions use no user names; lower the needed ones with the
   // program's tables (they refer to Option/Result by qualified names).
   std::set<std::string> done;
+  quiet_warnings = true;  // its code never warns the user
   for (const Item& it : m.items) {
     if (it.kind != Item::Kind::kFn || !prelude_needed.count(it.fn.name)) continue;
     FnDef d;
@@ -364,6 +365,7 @@ void Globals::LowerPrelude() {
     LowerFn(d, it.fn);
     done.insert(it.fn.name);
   }
+  quiet_warnings = false;
   for (const std::string& n : prelude_needed)
     if (!done.count(n))
       diags.Error("MT9999", Loc{},

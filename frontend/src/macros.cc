@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lexer.h"
+#include "mty/ir/suggest.h"
 #include "parser_internal.h"
 
 namespace mty::frontend::parser_internal {
@@ -66,6 +67,8 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   auto c = std::make_unique<Expr>();
   c->kind = e->kind;
   c->loc = e->loc;
+  c->begin = e->begin;
+  c->end = e->end;
   c->int_value = e->int_value;
   c->float_value = e->float_value;
   c->text = e->text;
@@ -244,8 +247,21 @@ ExprPtr Parser::ParseMacroCall(bool bang) {
       help = "use `log(x)` or `print(x)`";
     else if (name.text == "panic")
       help = "use `panic(msg)`";
-    else
-      help = "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!";
+    else {
+      std::string near;
+      if (sh_.suggestions_left > 0 && name.text.size() <= 64) {
+        --sh_.suggestions_left;
+        std::vector<std::string> known = {"assert", "assert_eq", "assert_ne", "format",
+                                          "unreachable"};
+        for (const auto& [n, d] : sh_.macros)
+          if (known.size() < 5000) known.push_back(n);
+        near = ir::Nearest(name.text, known);
+      }
+      help =
+          near.empty()
+              ? "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!"
+              : "did you mean `" + near + "!`?";
+    }
     ReportAt("MT1010", name.loc, "cannot find macro `" + name.text + "!` in this scope", help);
   } else if (name.text == "format" && (e->args.empty() || e->args[0]->kind != EK::kStr)) {
     ReportAt("MT0016", e->args.empty() ? name.loc : e->args[0]->loc,

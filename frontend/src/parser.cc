@@ -22,6 +22,12 @@ namespace parser_internal {
 
 namespace {
 
+Tok OpenerOf(Tok close) {
+  return close == Tok::kRParen     ? Tok::kLParen
+         : close == Tok::kRBracket ? Tok::kLBracket
+                                   : Tok::kLBrace;
+}
+
 bool IsUpper(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 struct BinInfo {
@@ -118,19 +124,60 @@ void Parser::Close(Tok k, Loc open_loc) {
     if (t.kind == Tok::kEof) {
       if (!eof_silent_) {
         eof_silent_ = true;
-        Tok o = k == Tok::kRParen     ? Tok::kLParen
-                : k == Tok::kRBracket ? Tok::kLBracket
-                                      : Tok::kLBrace;
-        ReportAt("MT0012", open_loc, "unclosed delimiter " + TokSpelling(o),
-                 "add the missing " + TokSpelling(k));
+        ReportUnclosed(t.loc, "this file contains an unclosed delimiter", open_loc, k,
+                       "add the missing " + TokSpelling(k));
       }
       throw SyntaxError{};
     }
-    FailExpected(TokSpelling(k), t);
+    Diagnostic* d = Report("MT0001", t, "expected " + TokSpelling(k) + ", found " + Describe(t));
+    // The opener: a closer forgotten at the end of a line is found on a
+    // later one.
+    if (d && open_loc.line != 0)
+      d->labels.push_back(Label{open_loc,
+                                {},
+                                t.loc.line > open_loc.line
+                                    ? "unclosed delimiter"
+                                    : "the " + TokSpelling(OpenerOf(k)) + " it would close"});
+    throw SyntaxError{};
   }
   nl_ignore_.pop_back();
   open_.pop_back();
   Bump();
+}
+
+void Parser::ReportUnclosed(Loc at, std::string message, Loc open_loc, Tok close,
+                            std::string help) {
+  Diagnostic* d = ReportAt("MT0012", at, std::move(message), std::move(help));
+  if (!d) return;
+  d->labels.push_back(Label{open_loc, {}, "unclosed delimiter"});
+  if (close != Tok::kRBrace) return;
+  // The first line of the token at i's line: its indentation.
+  auto indent = [&](size_t i) {
+    while (i > 0 && Tk(i - 1).kind != Tok::kNewline) --i;
+    return Tk(i).loc.col;
+  };
+  // Pairs of braces inside the unclosed one, matched as written: the first
+  // `}` that starts its line at another indentation than its `{`'s line.
+  std::vector<size_t> stack;
+  bool inside = false;
+  for (size_t i = 0; i < end_ && i < pos_; ++i) {
+    const Token& t = Tk(i);
+    if (!inside) {
+      inside = t.kind == Tok::kLBrace && t.loc.line == open_loc.line && t.loc.col == open_loc.col;
+      continue;
+    }
+    if (t.kind == Tok::kLBrace) stack.push_back(i);
+    if (t.kind != Tok::kRBrace || stack.empty()) continue;
+    const size_t o = stack.back();
+    stack.pop_back();
+    const bool starts_line = i > 0 && Tk(i - 1).kind == Tok::kNewline;
+    if (starts_line && t.loc.col != indent(o)) {
+      d->labels.push_back(Label{Tk(o).loc, {}, "this delimiter might not be properly closed..."});
+      d->labels.push_back(
+          Label{t.loc, {}, "...as it matches this but it has different indentation"});
+      return;
+    }
+  }
 }
 
 std::vector<Tok> Parser::Restore(const Saved& sv) {
@@ -1090,14 +1137,18 @@ void Parser::ParseStmt(Block& b) {
   } else if (IsNestedItemStart()) {
     if (t.loc.col == 1 && block_open_.line != 0 && !macro_body_) {
       // An item in column 1: the enclosing block was most likely never closed.
-      ReportAt("MT0012", block_open_, "unclosed delimiter '{'",
-               "add the missing '}' before the item at line " + std::to_string(t.loc.line));
+      ReportUnclosed(t.loc, "unclosed delimiter '{' before this item", block_open_, Tok::kRBrace,
+                     "add the missing '}' before the item at line " + std::to_string(t.loc.line));
       throw UnclosedBlock{};
     }
     Fail(t, "items are not allowed inside a block", "move it to the top level of the file",
          "MT0013");
   } else {
     s.kind = Stmt::Kind::kExpr;
+    if (t.kind == Tok::kLabel && Look(1).kind == Tok::kColon) {  // `'outer: for ...`
+      SkipLabel();
+      Bump();
+    }
     if (StartsBlockLike()) {
       // Rust's rule: a block-like statement ends at its `}` unless a method
       // call or `?` follows on the same line.
@@ -1229,9 +1280,10 @@ ExprPtr Parser::ParseAssign() {
   auto e = Make(EK::kAssign, op.loc);
   e->has_op = has_op;
   e->binary_op = bop;
+  const Loc begin = lhs->begin;
   e->lhs = std::move(lhs);
   e->rhs = ParseAssign();
-  return e;
+  return Spanned(std::move(e), begin);
 }
 
 ExprPtr Parser::ParseRange() {
@@ -1241,7 +1293,7 @@ ExprPtr Parser::ParseRange() {
     auto e = Make(EK::kRange, t.loc);
     e->inclusive = t.kind == Tok::kDotDotEq;
     if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
-    return e;
+    return Spanned(std::move(e), t.loc);
   }
   ExprPtr lhs = ParseBin(1);
   const Token& op = PeekOp();
@@ -1249,9 +1301,10 @@ ExprPtr Parser::ParseRange() {
   Bump();
   auto e = Make(EK::kRange, op.loc);
   e->inclusive = op.kind == Tok::kDotDotEq;
+  const Loc begin = lhs->begin;
   e->lhs = std::move(lhs);
   if (CanStartExpr(Peek())) e->rhs = ParseBin(1);
-  return e;
+  return Spanned(std::move(e), begin);
 }
 
 ExprPtr Parser::ParseBin(int min_prec) {
@@ -1271,9 +1324,10 @@ ExprPtr Parser::ParseBin(int min_prec) {
     ExprPtr rhs = ParseBin(info.prec + 1);
     auto e = Make(EK::kBinary, op.loc);
     e->binary_op = info.op;
+    const Loc begin = lhs->begin;
     e->lhs = std::move(lhs);
     e->rhs = std::move(rhs);
-    lhs = std::move(e);
+    lhs = Spanned(std::move(e), begin);
     lhs_is_cmp = info.cmp;
   }
   return lhs;
@@ -1286,14 +1340,21 @@ ExprPtr Parser::ParseCastLevel() {
     Loc loc = Bump().loc;
     if (sh_.depth + ++chain > kMaxDepth) Fatal();
     auto c = Make(EK::kCast, loc);
+    const Loc begin = e->begin;
     c->lhs = std::move(e);
     c->type = ParseType();
-    e = std::move(c);
+    e = Spanned(std::move(c), begin);
   }
   return e;
 }
 
 ExprPtr Parser::ParseUnary() {
+  // A block-like statement continued by `.` or `?` starts where it did.
+  const Loc begin = pre_primary_ ? pre_primary_->begin : Peek().loc;
+  return Spanned(ParseUnaryUnspanned(), begin);
+}
+
+ExprPtr Parser::ParseUnaryUnspanned() {
   const Token& t = Peek();
   switch (t.kind) {
     case Tok::kMinus: {
@@ -1376,7 +1437,13 @@ std::vector<ExprPtr> Parser::ParseArgs() {
 
 ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
   int chain = 0;
+  // Each link of the chain spans from the chain's start to its own end.
+  const Loc begin = e->begin.line ? e->begin : e->loc;
+  auto span = [&] {
+    if (e->begin.line == 0) e = Spanned(std::move(e), begin);
+  };
   while (true) {
+    span();
     const Token& t = Peek();
     if (t.kind == Tok::kNewline) {
       // A line starting with `.` continues: builder chains.
@@ -1497,6 +1564,7 @@ ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
     }
     break;
   }
+  span();
   return e;
 }
 
@@ -1568,6 +1636,11 @@ ExprPtr Parser::ParseLiteral(const Token& t, bool negative) {
 
 ExprPtr Parser::ParsePrimary() {
   if (pre_primary_) return std::move(pre_primary_);
+  const Loc begin = Peek().loc;
+  return Spanned(ParsePrimaryUnspanned(), begin);
+}
+
+ExprPtr Parser::ParsePrimaryUnspanned() {
   const Token& t = Peek();
   switch (t.kind) {
     case Tok::kInt:
@@ -1629,10 +1702,12 @@ ExprPtr Parser::ParsePrimary() {
       }
       if (w == "continue") {
         Bump();
+        if (At(Tok::kLabel)) SkipLabel();
         return Make(EK::kContinue, t.loc);
       }
       if (w == "break" || w == "return") {
         Bump();
+        if (w == "break" && At(Tok::kLabel)) SkipLabel();
         auto e = Make(w == "break" ? EK::kBreak : EK::kReturn, t.loc);
         if (CanStartExpr(Peek()) && !At(Tok::kLBrace)) e->lhs = ParseExpr();
         return e;
@@ -1640,6 +1715,15 @@ ExprPtr Parser::ParsePrimary() {
       if (w == "spawn") return ParseSpawn();
       FailExpected("an expression", t, "", "MT0011");
     }
+    case Tok::kLabel:
+      if (Look(1).kind == Tok::kColon) {  // `'a: loop { .. }` as an expression
+        SkipLabel();
+        Bump();
+        return ParsePrimary();
+      }
+      FailExpected("an expression", t,
+                   "a character literal needs its closing quote: `'" + t.text.substr(0, 1) + "'`",
+                   "MT0011");
     case Tok::kLParen: return ParseParenOrTuple();
     case Tok::kLBracket: return ParseArray();
     case Tok::kLBrace: return ParseBlockExpr();
@@ -1769,6 +1853,53 @@ ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
   return s;
 }
 
+void Parser::CheckCondition(ExprPtr& cond, const char* what) {
+  if (!cond || cond->kind != EK::kAssign) return;
+  const std::string kw = std::string("`") + what + "`";
+  const bool spanned = cond->begin.line != 0;
+  Diagnostic* d = ReportAt(
+      "MT0018", spanned ? cond->begin : cond->loc,
+      "expected a condition after " + kw + ", found an assignment",
+      cond->has_op ? "a condition is a Bool; assign before the " + kw : "use `==` to compare");
+  if (d) {
+    if (spanned) d->end = cond->end;
+    d->label = "an assignment, not a comparison";
+  }
+  if (cond->has_op) return;
+  cond->kind = EK::kBinary;  // recover as the comparison meant
+  cond->binary_op = BinaryOp::kEq;
+}
+
+void Parser::CheckParens(size_t start, const Expr& cond, const char* what) {
+  size_t last = pos_;
+  while (last > start && Tk(last - 1).kind == Tok::kNewline) --last;
+  if (last < start + 2 || cond.kind == EK::kTuple || Tk(start).kind != Tok::kLParen ||
+      Tk(last - 1).kind != Tok::kRParen)
+    return;
+  // The `(` must be closed by that last `)`, not before: `(a) + (b)` needs them.
+  int depth = 0;
+  for (size_t i = start; i + 1 < last; ++i) {
+    const Tok k = Tk(i).kind;
+    if (k == Tok::kLParen || k == Tok::kLBracket || k == Tok::kLBrace) ++depth;
+    if (k == Tok::kRParen || k == Tok::kRBracket || k == Tok::kRBrace) --depth;
+    if (depth == 0) return;
+  }
+  const Loc open = Tk(start).loc;
+  if (!sh_.warned.insert({open.line, open.col}).second) return;
+  Diagnostic& d = sh_.diags->Warning(
+      "MT0040", open, std::string("unnecessary parentheses around `") + what + "` condition",
+      "remove these parentheses");
+  d.labels.push_back(Label{Tk(last - 1).loc, {}, ""});
+}
+
+void Parser::SkipLabel() {
+  const Token& t = Peek();
+  ReportAt("MT0019", t.loc, "loop labels are not supported yet",
+           "leave the outer loop with a flag variable, or move the loops into a function and "
+           "`return`");
+  Bump();
+}
+
 ExprPtr Parser::ParseIf() {
   DepthGuard g(this);  // `else if` chains recurse
   const Token& t = Bump();
@@ -1782,7 +1913,10 @@ ExprPtr Parser::ParseIf() {
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kIf, t.loc);
+    const size_t start = NextNonNl(pos_);
     e->cond = ParseExprNoStruct();
+    CheckCondition(e->cond, "if");
+    CheckParens(start, *e->cond, "if");
   }
   e->then_block = ParseBlock();
   if (IsKw(PeekPastNl(), "else")) {
@@ -1812,7 +1946,10 @@ ExprPtr Parser::ParseWhile() {
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kWhile, t.loc);
+    const size_t start = NextNonNl(pos_);
     e->cond = ParseExprNoStruct();
+    CheckCondition(e->cond, "while");
+    CheckParens(start, *e->cond, "while");
   }
   e->then_block = ParseBlock();
   return e;
@@ -2192,8 +2329,7 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
   });
-  for (Diagnostic& d : all)
-    diags.Error(std::move(d.code), d.loc, std::move(d.message), std::move(d.help));
+  for (Diagnostic& d : all) diags.Add(std::move(d));
   return m;
 }
 

@@ -44,12 +44,14 @@ struct Shared {
   std::string_view src;
   std::unordered_map<std::string, MacroDef> macros;
   std::set<std::pair<uint32_t, uint32_t>> reported;  // one diagnostic per location
+  std::set<std::pair<uint32_t, uint32_t>> warned;    // one warning per location (macro bodies)
   int depth = 0;
   int macro_depth = 0;
   int expansions = 0;
   uint64_t expanded = 0;  // nodes made by expansion (macros.cc)
   bool expansion_overflow = false;
   int fresh = 0;
+  int suggestions_left = 32;  // "did you mean" lookups left (macros.cc; cf. lower's SuggestBudget)
 };
 
 // Registers every well-formed top-level `macro name(a, b) => { ... }` before
@@ -139,6 +141,18 @@ class Parser {
     if (pos_ < end_) ++pos_;
     return t;
   }
+  // The last column of the last token consumed (newlines aside): where the
+  // expression just parsed ends.
+  Loc PrevEnd() const {
+    size_t i = pos_;
+    while (i > 0 && Tk(i - 1).kind == Tok::kNewline) --i;
+    return i > 0 ? Tk(i - 1).end : Loc{};
+  }
+  ExprPtr Spanned(ExprPtr e, Loc begin) const {
+    e->begin = begin;
+    e->end = PrevEnd();
+    return e;
+  }
   void SkipNl() {
     while (pos_ < end_ && Tk(pos_).kind == Tok::kNewline) ++pos_;
   }
@@ -159,18 +173,20 @@ class Parser {
 
   // --------------------------------------------------------- diagnostics
 
-  void ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
-    if (!sh_.reported.insert({loc.line, loc.col}).second) return;  // no cascades
-    sh_.diags->Error(code, loc, std::move(msg), std::move(help));
+  // Each returns the diagnostic added (to give it labels), or nullptr when
+  // it was not (already reported there, or after the lexer's error).
+  Diagnostic* ReportAt(const char* code, Loc loc, std::string msg, std::string help = "") {
+    if (!sh_.reported.insert({loc.line, loc.col}).second) return nullptr;  // no cascades
+    return &sh_.diags->Error(code, loc, std::move(msg), std::move(help));
   }
   // Reports unless the token was already reported by the lexer.
-  void Report(const char* code, const Token& t, std::string msg, std::string help = "") {
-    if (t.kind == Tok::kError || t.bad) return;
+  Diagnostic* Report(const char* code, const Token& t, std::string msg, std::string help = "") {
+    if (t.kind == Tok::kError || t.bad) return nullptr;
     if (t.kind == Tok::kEof) {
-      if (eof_silent_) return;
+      if (eof_silent_) return nullptr;
       eof_silent_ = true;
     }
-    ReportAt(code, t.loc, std::move(msg), std::move(help));
+    return ReportAt(code, t.loc, std::move(msg), std::move(help));
   }
   [[noreturn]] void Fail(const Token& t, std::string msg, std::string help = "",
                          const char* code = "MT0001") {
@@ -211,6 +227,11 @@ class Parser {
     return loc;
   }
   void Close(Tok k, Loc open_loc);
+  // MT0012 at `at` (end of file, or an item in column 1 inside a block):
+  // the delimiter opened at `open_loc` is never closed. Labels the opener
+  // and, when a `}` between them closes a `{` of another indentation (the
+  // likely culprit), that pair, as rustc does.
+  void ReportUnclosed(Loc at, std::string message, Loc open_loc, Tok close, std::string help);
 
   Saved Save() const { return Saved{nl_ignore_.size(), no_struct_, minus_entry_, block_open_}; }
 
@@ -305,8 +326,10 @@ class Parser {
   ExprPtr ParseBin(int min_prec);
   ExprPtr ParseCastLevel();
   ExprPtr ParseUnary();
+  ExprPtr ParseUnaryUnspanned();
   ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
   ExprPtr ParsePrimary();
+  ExprPtr ParsePrimaryUnspanned();
   ExprPtr ParseLiteral(const Token& t, bool negative);
   ExprPtr ParsePathExpr();
   ExprPtr ParseParenOrTuple();
@@ -314,6 +337,14 @@ class Parser {
   ExprPtr ParseBlockExpr();
   ExprPtr ParseMapBody(Loc loc);
   ExprPtr ParseStructBody(std::vector<PathSeg> segs, Loc loc);
+  // MT0018 for `if x = 3`: an assignment where a condition goes (`what`:
+  // "if" or "while"); a plain `=` is then read as `==`, so no error follows.
+  void CheckCondition(ExprPtr& cond, const char* what);
+  // Warning MT0040 when the condition that starts at token `start` and
+  // ends before pos_ is one parenthesized expression: `if (x > 3) {`.
+  void CheckParens(size_t start, const Expr& cond, const char* what);
+  // MT0019 for a loop label (`'outer: loop`, `break 'outer`), skipped.
+  void SkipLabel();
   ExprPtr ParseIf();
   ExprPtr ParseMatch();
   ExprPtr ParseWhile();

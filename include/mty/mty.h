@@ -299,6 +299,16 @@ class Linker {
 
 // ---- Compiling -----------------------------------------------------------
 
+// A secondary span of a diagnostic (the opener of an unclosed delimiter,
+// ...), with its message; positions as Diagnostic's.
+struct DiagnosticLabel {
+  int line = 0;
+  int column = 0;
+  int end_line = 0;  // inclusive
+  int end_column = 0;
+  std::string message;
+};
+
 // One compile error or warning (runtime.md §7), located in the source.
 struct Diagnostic {
   enum class Severity : uint8_t { kError, kWarning, kNote };
@@ -307,47 +317,115 @@ struct Diagnostic {
   std::string file;
   int line = 0;  // 1-based; 0 when the error has no location
   int column = 0;
-  int end_line = 0;  // the span's end (inclusive), when known; else = line/column
+  int end_line = 0;  // the primary span's end (inclusive): its last column
   int end_column = 0;
   std::string message;
-  std::vector<std::string> notes;  // `help:` and `note:` lines
+  std::string label;                    // the primary span's own message ("" when none)
+  std::vector<DiagnosticLabel> labels;  // secondary spans, in the order given
+  std::vector<std::string> notes;       // `help:` and `note:` lines
 };
 
 struct CompileOptions {
   // The host functions calls may name (`host.kv.get(k)`); none when null.
   const Linker* linker = nullptr;
-  // Filled with every diagnostic when the compile fails (the status then
-  // holds the rendered text, rustc style).
+  // Filled with every diagnostic: the errors and warnings when the compile
+  // fails (the status then holds the rendered text, rustc style), the
+  // warnings when it succeeds.
   std::vector<Diagnostic>* diagnostics = nullptr;
+  // Warnings fail the compile: each becomes an error (with a note saying
+  // why), rendered and counted as one.
+  bool deny_warnings = false;
+  // Renders the status text and *rendered_warnings with ANSI colours
+  // (rustc's); control characters from the source are escaped either way.
+  bool color = false;
+  // Set when the compile succeeds: the warnings rendered as the status text
+  // of a failure would be, ending with `warning: N warning(s) emitted`;
+  // "" when there are none.
+  std::string* rendered_warnings = nullptr;
 };
 
 // ---- Events -------------------------------------------------------------
 
 // What happened during a run, as it happens (RunOptions::on_event), on the
-// run's thread.
+// run's thread. With no on_event set, none is made.
 struct Event {
   enum class Kind : uint8_t {
-    kDenied,       // an effect or host function the grants do not admit
-    kAgentFailed,  // an agent's turn or initialiser trapped or breached
-    kRestarted,    // a supervisor restarted a child
-    kEscalated,    // a supervisor escalated (the run ends kEscalated)
+    kDenied,          // an effect or host function the grants do not admit
+    kAgentFailed,     // an agent's turn or initialiser trapped or breached
+    kRestarted,       // a supervisor restarted a child
+    kEscalated,       // a supervisor escalated (the run ends kEscalated)
+    kEffect,          // an effect or host-function call, allowed or denied (after kDenied)
+    kSpawned,         // an agent or supervisor was spawned
+    kSandboxEntered,  // a task entered a sandbox scope
+    kSandboxLeft,     // ... and left it (a breach ends it instead)
+    kSandboxBreach,   // a limit of a sandbox went over (the task ends)
   };
   Kind kind = Kind::kDenied;
-  // kDenied: the call (`std.fs.read`, `host.kv.get`), its family (`fs.read`,
-  // `host kv`), what it asked for (a path, `host:port`, a variable name, the
-  // host family), where the call is.
+  // kDenied, kEffect: the call (`std.fs.read`, `host.kv.get`), its family
+  // (`fs.read`, `host kv`; "" for std.time and std.env.args), what it asked
+  // for (a path, `host:port`, a variable name, a sleep's duration, the host
+  // family; "" for none), where the call is. Sandbox events: where the task
+  // was.
   std::string effect;
   std::string family;
   std::string target;
   int line = 0;
   int column = 0;
+  // kEffect: whether the grants admitted it.
+  bool allowed = true;
   // kDenied: the sandbox whose grants refused it; "" for the run's own
-  // grants (RunOptions::policy, or the host's default file caps).
+  // grants (RunOptions::policy, or the host's default file caps). kEffect:
+  // the innermost sandbox the call runs in ("" for none). Sandbox events:
+  // the sandbox.
   std::string sandbox;
-  // Agent events: the agent (`Worker#2`), the trap code and message.
+  // Agent events: the agent (`Worker#2`); with kAgentFailed, kEscalated and
+  // kSandboxBreach the trap code and message.
   std::string agent;
   TrapCode code = TrapCode::kNone;
   std::string message;
+  // kSandboxBreach: the limit's key (`steps`, `wall`, ...).
+  std::string limit;
+};
+
+// ---- Record and replay ----------------------------------------------------
+
+// Every nondeterministic input one run consumed, in order (docs/embedding.md,
+// Record and replay): what each effect and host function returned and each
+// reading of the scheduler's clock (which decides when timers fire, ask
+// deadlines pass and restart windows close); a header with what the run
+// was (a hash of the program's MtyIR, the entry, args, params and policy);
+// and an end (outcome, exit code, steps, a hash of stdout and of stderr).
+// Its text form is JSON lines, one per item (`mty run --record`).
+class Recording {
+ public:
+  Recording();
+  ~Recording();
+  Recording(const Recording&);
+  Recording& operator=(const Recording&);
+  Recording(Recording&&) noexcept;
+  Recording& operator=(Recording&&) noexcept;
+
+  // The header line, one line per input, the end line (when the run ended).
+  std::string ToJsonLines() const;
+  // Parses that text; kInvalidArgument naming the line of a malformed one.
+  static absl::StatusOr<Recording> FromJsonLines(std::string_view text);
+
+  // The header: what a replay runs with.
+  const std::string& program_hash() const;  // 16 hex digits (CRC-64 of the MtyIR text)
+  const std::string& file() const;          // the program's source file name
+  const std::string& entry() const;
+  const std::vector<std::string>& args() const;
+  const std::vector<Value>& params() const;
+  const Policy& policy() const;
+  size_t inputs() const;  // lines between the header and the end
+  bool ended() const;     // has its end line
+
+  // Its contents (opaque outside mty; the run fills and reads them).
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
 };
 
 struct RunOptions {
@@ -368,8 +446,27 @@ struct RunOptions {
   bool deny_is_trap = false;      // the first denial traps MT5015
   // One line per denied effect (`mty run --trace`).
   std::function<void(std::string_view)> on_trace;
-  // Denials, agent failures, restarts, escalations as they happen (Event).
+  // Every effect call, denials, spawns, agent failures, restarts,
+  // escalations, sandbox entries, exits and breaches as they happen (Event).
   std::function<void(const Event&)> on_event;
+  // The kinds on_event receives (EventBit(kind) ORed; default: every kind).
+  // A kind not asked for is never made: with neither kEffect nor a sandbox
+  // kind asked for, effect calls and sandbox scopes cost nothing extra.
+  uint32_t event_kinds = ~0u;
+  static constexpr uint32_t EventBit(Event::Kind kind) {
+    return uint32_t{1} << static_cast<unsigned>(kind);
+  }
+  // Record: the run writes its header, each nondeterministic input it
+  // consumes and its end into *record (replacing what it held).
+  Recording* record = nullptr;
+  // Replay: the run takes every effect and host-function result and every
+  // scheduler clock reading from *replay, in order, and touches no file,
+  // network, environment variable or clock for them (sleeps do not wait).
+  // It runs with the recording's entry, args, params and policy (these
+  // options' are ignored). When the run asks for something other than the
+  // next input (another effect, other arguments: the program changed), it
+  // stops there; RunResult::divergence then says where. Not with record.
+  const Recording* replay = nullptr;
   // Program output (log, print) and eprint. Default: discarded.
   std::function<void(std::string_view)> on_stdout;
   std::function<void(std::string_view)> on_stderr;
@@ -425,6 +522,13 @@ struct RunResult {
   uint64_t cpu_ns = 0;   // CPU time of the thread that ran it, during Run
   // kBreach: the sandbox whose limit went over ("" for the run's own).
   const std::string& sandbox() const;
+  // A replay (RunOptions::replay) that did not reproduce its recording:
+  // the first difference, e.g. `input 3 (line 4) of the recording is
+  // std.fs.read("a.txt") at prog.mty:3:9; the run asked for
+  // std.fs.read("b.txt") at prog.mty:4:9 (the program changed since the
+  // recording)`, or a different outcome, exit code, step count or output
+  // at the end. "" when it reproduced it (or for a run that is no replay).
+  std::string divergence;
 
   // What `mty run` prints on stderr for this result ("" for a clean exit).
   std::string Report() const;
@@ -442,8 +546,8 @@ class Program {
                                                                    std::string_view file_name);
   // Compiles Mighty source (.mty). Errors are kInvalidArgument whose message
   // is the rendered diagnostics, rustc style (`error[MT0001]: ...`, the
-  // location, the source line and a caret), ending with `error: aborting due
-  // to N previous error(s)`.
+  // location, the source lines with `^^^` under the span and `---` labels),
+  // ending with `error: aborting due to N previous error(s)`.
   static absl::StatusOr<std::shared_ptr<const Program>> FromSource(std::string_view text,
                                                                    std::string_view file_name);
   // Compiles by file extension: `.mtyir` as MtyIR text, anything else as source.
@@ -463,6 +567,29 @@ class Program {
   // The parsed AST of Mighty source, for `mty dump --ast` (diagnostics as
   // for FromSource).
   static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name);
+  // The same, with the options' diagnostics, colour and warning handling.
+  static absl::StatusOr<std::string> SourceAst(std::string_view text, std::string_view file_name,
+                                               const CompileOptions& options);
+  // How `mty repl` reads an input (docs/cli.md, REPL): as items when the
+  // text parses as a file of items, else as the statements of a block
+  // body. Errors are kInvalidArgument with the rendered diagnostics
+  // (located in `text`), or kOutOfRange when the text ends inside an
+  // unclosed delimiter, string or comment (more lines may complete it).
+  struct Statement {
+    enum class Kind : uint8_t { kLet, kExpr, kEmpty };
+    Kind kind = Kind::kExpr;
+    size_t offset = 0;  // the byte offset of its first token in the text
+    // kLet: the names its pattern binds, in order, and whether each is `mut`.
+    std::vector<std::pair<std::string, bool>> names;
+    bool has_semi = false;  // kExpr: `e;`
+  };
+  struct SourceInput {
+    bool items = false;
+    std::vector<std::string> item_names;  // items: the names they define (not impls)
+    std::vector<Statement> statements;    // otherwise
+  };
+  static absl::StatusOr<SourceInput> ReadSourceInput(std::string_view text,
+                                                     std::string_view file_name);
   ~Program();
 
   // Runs the entry function to completion. Thread-safe: one program may be
@@ -507,6 +634,8 @@ class Program {
       std::string_view text, std::string_view file_name, const CompileOptions& options);
   static absl::StatusOr<std::shared_ptr<const Program>> FromSourceUnguarded(
       std::string_view text, std::string_view file_name, const CompileOptions& options);
+  static absl::StatusOr<SourceInput> ReadSourceInputUnguarded(std::string_view text,
+                                                              std::string_view file_name);
 };
 
 // A run that another thread can interrupt. One Runner is one run: Run()

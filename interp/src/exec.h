@@ -179,6 +179,8 @@ struct Exec {
   static void SetTrap(Task& t, TrapCode code, std::string message);
   static Stop Trap(Task& t, TrapCode code, std::string message);
   static Stop Breach(Task& t, ir::Breach b);
+  // Where the task is (the current instruction's source location).
+  static ir::Loc Here(const Task& t);
   // ---- work charges (runtime.md §2, "Steps measure work") ----
   // Charges `units` bytes or elements an operation touches, one step per 64,
   // to the saved counter (t.steps_left_; the loop SAVEs before and reloads

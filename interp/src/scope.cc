@@ -205,11 +205,22 @@ Stop Exec::EnterScope(Task& t, uint32_t di) {
   t.scopes_.push_back(Task::Scope{std::move(child), static_cast<uint32_t>(t.frames_.size())});
   ComputeDepth(t);
   Refill(t);
+  if (t.host_ && t.host_->sandbox_events())
+    t.host_->SandboxChanged(Host::SandboxChange::kEntered, Scope(t), nullptr, Here(t));
   return Stop::kContinue;
+}
+
+ir::Loc Exec::Here(const Task& t) {
+  if (t.frames_.empty()) return ir::Loc{};
+  const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
+  return t.pc_ < f.loc.size() ? f.loc[t.pc_] : ir::Loc{};
 }
 
 std::optional<ir::Breach> Exec::PopScope(Task& t) {
   std::optional<ir::Breach> b = Flush(t);
+  // A scope whose limit the flush found over is reported by the breach.
+  if (t.host_ && t.host_->sandbox_events() && !b)
+    t.host_->SandboxChanged(Host::SandboxChange::kLeft, Scope(t), nullptr, Here(t));
   t.scopes_.pop_back();
   ComputeDepth(t);
   Refill(t);

@@ -206,6 +206,9 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       }
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
+      if (t.host_ && t.host_->sandbox_events() && !t.breach_->sandbox.empty())
+        t.host_->SandboxChanged(Host::SandboxChange::kBreached, Scope(t), &*t.breach_,
+                                o.backtrace.empty() ? ir::Loc{} : o.backtrace[0].loc);
       break;
     }
     case Stop::kSuspended: o.kind = Outcome::kSuspended; break;

@@ -122,14 +122,23 @@ struct Scheduler::TaskRec {
 // tracker chain).
 class Scheduler::TaskHost : public Host {
  public:
-  TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {}
+  TaskHost(Scheduler* s, TaskRec* rec) : s_(s), rec_(rec) {
+    sandbox_events_ = static_cast<bool>(s->options_.on_sandbox);
+  }
   void Stdout(std::string_view text) override { s_->host_->Stdout(text); }
   void Stderr(std::string_view text) override { s_->host_->Stderr(text); }
   std::optional<Value> InvokeEffect(ir::EffectId id, std::vector<Value>& args, interp::Meter& scope,
                                     interp::HostError* err) override {
+    std::optional<Value> v = s_->host_->InvokeEffect(id, args, scope, err);
     // A sleep suspends only the sleeping task: a timer wakes it (runtime.md §5).
-    if (id == ir::EffectId::kTimeSleep) return s_->Sleep(rec_, args, err);
-    return s_->host_->InvokeEffect(id, args, scope, err);
+    if (!v && err->wait && err->sleep_ns >= 0) s_->Sleep(rec_, err->sleep_ns);
+    return v;
+  }
+  void SandboxChanged(SandboxChange change, const interp::Meter& scope, const ir::Breach* breach,
+                      ir::Loc loc) override {
+    if (s_->options_.on_sandbox)
+      s_->options_.on_sandbox(
+          SandboxEvent{change, breach ? breach->sandbox : scope.name(), breach, loc});
   }
   std::optional<Value> InvokeHostFn(uint32_t index, std::vector<Value>& args, interp::Meter& scope,
                                     interp::HostError* err) override {
@@ -210,8 +219,10 @@ bool Scheduler::InitTask(TaskRec* rec, int fn, std::vector<Value> args,
   }
   if (rec->agent) rec->task->SetStackPaid(rec->agent->stack_paid);
   rec->task->SetCpuMark(&cpu_mark_);
-  // A turn answering an ask with a deadline stops at that deadline too.
-  if (deadline) rec->task->SetCancelDeadline(deadline);
+  // A turn answering an ask with a deadline stops at that deadline too
+  // (not in a replay: its clock is the log's, the task's the real one).
+  if (deadline && (!options_.clock || options_.clock->Waits()))
+    rec->task->SetCancelDeadline(deadline);
   if (watchdog_) watchdog_->Watch(*rec->task);
   if (!rec->task->Start(fn, std::move(args), error)) {
     if (watchdog_) watchdog_->Unwatch(*rec->task);
@@ -267,7 +278,7 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
         // Only host calls can end the wait: until one completes, the
         // run's wall deadline or an interrupt.
         const std::optional<int64_t> wall = root_->WallDeadlineNs();
-        const int64_t now = SteadyNowNs();
+        const int64_t now = Now();
         if (!WallPassed(wall, now))
           WaitInbox(wall ? std::min(*wall, now + 100'000'000) : now + 100'000'000);
       }
@@ -293,8 +304,15 @@ interp::ExecOutcome Scheduler::Run(int entry, std::vector<Value> args, std::stri
   return std::move(main_outcome_);
 }
 
+namespace {
+ExecOutcome DeadlinePassed() {
+  ExecOutcome o;
+  o.kind = Outcome::kDeadlinePassed;
+  return o;
+}
+}  // namespace
+
 void Scheduler::RunSlice(TaskRec* rec) {
-  interp::Task& t = *rec->task;
   if (rec->init && init_depth_ >= kMaxSpawnNesting) {
     rec->outcome = ExecOutcome();
     rec->outcome.kind = Outcome::kTrap;
@@ -305,22 +323,29 @@ void Scheduler::RunSlice(TaskRec* rec) {
     Finished(rec);
     return;
   }
-  if (rec->init) ++init_depth_;
-  interp::Task* outer = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(current_mu_);
-    outer = current_;
-    current_ = &t;
-  }
-  if (cancelled_.load()) t.Interrupt();
-  if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
-  ExecOutcome o = t.Run();
-  if (rec->init) --init_depth_;
-  {
-    std::lock_guard<std::mutex> lock(current_mu_);
-    current_ = outer;
-  }
-
+  // A turn whose asker's deadline passed while it waited (or before it
+  // began) is cancelled before it runs on: decided by the scheduler's
+  // clock, so that a replay decides it the same way.
+  const bool late = !rec->init && rec->msg.deadline && Now() >= rec->msg.deadline;
+  ExecOutcome o = late ? DeadlinePassed() : [&] {
+    interp::Task& t = *rec->task;
+    if (rec->init) ++init_depth_;
+    interp::Task* outer = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(current_mu_);
+      outer = current_;
+      current_ = &t;
+    }
+    if (cancelled_.load()) t.Interrupt();
+    if (has_agents_ && !rec->init) t.SetQuantum(options_.quantum);
+    ExecOutcome r = t.Run();
+    if (rec->init) --init_depth_;
+    {
+      std::lock_guard<std::mutex> lock(current_mu_);
+      current_ = outer;
+    }
+    return r;
+  }();
   if (rec->init) {
     rec->outcome = std::move(o);
     Finished(rec);
@@ -450,6 +475,7 @@ bool Scheduler::InboxReady() {
 }
 
 void Scheduler::WaitInbox(int64_t until) {
+  if (options_.clock && !options_.clock->Waits()) return;  // replay: time comes from the log
   std::unique_lock<std::mutex> lock(inbox_mu_);
   const auto deadline = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(until));
   inbox_cv_.wait_until(lock, deadline, [&] { return !inbox_.empty() || cancelled_.load(); });
@@ -494,17 +520,9 @@ void Scheduler::DropHostWaits() {
   host_parked_.clear();
 }
 
-std::optional<Value> Scheduler::Sleep(TaskRec* rec, std::vector<Value>& args,
-                                      interp::HostError* err) {
-  if (!args.empty() && args[0].Is(interp::Tag::kCap)) args.erase(args.begin());
-  if (args.size() != 1 || !(args[0].Is(interp::Tag::kDuration) || args[0].Is(interp::Tag::kInt))) {
-    err->code = TrapCode::kType;
-    err->message = "std.time.sleep expects a Duration";
-    return std::nullopt;
-  }
-  const int64_t ns = std::max<int64_t>(0, args[0].i());
+void Scheduler::Sleep(TaskRec* rec, int64_t ns) {
   int64_t at;
-  if (__builtin_add_overflow(SteadyNowNs(), ns, &at)) at = std::numeric_limits<int64_t>::max();
+  if (__builtin_add_overflow(Now(), ns, &at)) at = std::numeric_limits<int64_t>::max();
   // It ends at the task's wall deadline at the latest (a sandbox's or the
   // run's): the task then resumes into the breach.
   if (std::optional<int64_t> wall = rec->task->current_meter()->WallDeadline())
@@ -512,8 +530,6 @@ std::optional<Value> Scheduler::Sleep(TaskRec* rec, std::vector<Value>& args,
   rec->waiting = true;
   rec->waiting_ask = next_ask_id_++;
   AddTimer(Timer{at, rec->waiting_ask, rec, nullptr, /*sleep=*/true});
-  err->wait = true;  // the task suspends; the timer resumes it with Ok(())
-  return std::nullopt;
 }
 
 void Scheduler::AddTimer(Timer t) {
@@ -544,7 +560,7 @@ void Scheduler::FireTimers(bool wait) {
   const std::optional<int64_t> wall = root_->WallDeadlineNs();
   while (!timers_.empty()) {
     const Timer t = timers_.front();
-    int64_t now = SteadyNowNs();
+    int64_t now = Now();
     bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;
@@ -586,7 +602,15 @@ void Scheduler::FireTimers(bool wait) {
     if (t.sleep) {  // a sleep ended
       t.asker->waiting = false;
       t.asker->waiting_ask = 0;
-      t.asker->task->Resume(Ok(Value::Unit()));
+      // Cut at a wall deadline of its scope that has passed on the
+      // scheduler's clock: it resumes into that breach (decided here, not
+      // by the task's own reading of the clock, so that a replay decides
+      // it the same way).
+      if (std::optional<ir::Breach> b = ScopeOf(t.asker)->WallExhaustedAt(now)) {
+        t.asker->task->ResumeBreach(std::move(*b));
+      } else {
+        t.asker->task->Resume(Ok(Value::Unit()));
+      }
       Wake(t.asker);
     } else {
       Answer(t.asker, t.ask_id, AskErr(0));
@@ -786,7 +810,7 @@ void Scheduler::Supervise(Agent* s, Agent* c) {
              absl::StrCat("supervisor escalated: ", c->Sv().child_name));
     return;
   }
-  const int64_t now = SteadyNowNs();
+  const int64_t now = Now();
   if (p->within > 0)
     while (!c->Sv().restarts.empty() && now - c->Sv().restarts.front() > p->within)
       c->Sv().restarts.pop_front();
@@ -821,7 +845,7 @@ void Scheduler::Restart(Agent* a, int64_t delay) {
   a->generation++;
   if (delay > 0) {
     a->restarting = true;
-    AddTimer(Timer{SteadyNowNs() + delay, 0, nullptr, a});
+    AddTimer(Timer{Now() + delay, 0, nullptr, a});
     return;
   }
   a->restarting = false;
@@ -905,6 +929,7 @@ std::optional<Value> Scheduler::SpawnSupervisor(TaskRec* from, int children_fn,
   s->sup = spawning_sup_;
   Agent* sp = s.get();
   agents_.push_back(std::move(s));
+  if (options_.on_event) Emit(AgentEvent::Kind::kSpawned, sp, TrapCode::kNone, "");
   if (spawning_sup_) spawning_sup_->Sv().children.push_back(sp);  // a nested supervisor
   auto run = [&](int fn, ExecOutcome* o) {
     std::string error;
@@ -1033,6 +1058,8 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->state = std::move(o.value);
   if (spawning_sup_) spawning_sup_->Sv().children.push_back(a.get());
   agents_.push_back(std::move(a));
+  if (options_.on_event)
+    Emit(AgentEvent::Kind::kSpawned, agents_.back().get(), TrapCode::kNone, "");
   return Value::Agent(agents_.back()->id, static_cast<uint32_t>(init_fn));
 }
 
@@ -1090,7 +1117,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
     from->waiting = true;
     from->waiting_ask = m.ask_id;
     if (result) {
-      m.deadline = SteadyNowNs() + std::max<int64_t>(0, *deadline_ns);
+      m.deadline = Now() + std::max<int64_t>(0, *deadline_ns);
       AddTimer(Timer{m.deadline, m.ask_id, from});
     }
   }

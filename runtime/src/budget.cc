@@ -144,13 +144,18 @@ std::optional<Breach> BudgetTracker::Exhausted(LimitId id) const {
         if (AsField(t->cpu_used_ns()) >= *lim)
           return Breach::Over(id, AsField(t->cpu_used_ns()), *lim, "", t->name_);
         break;
-      case LimitId::kWall:
-        if (now >= AddSaturating(t->start_ns_, static_cast<int64_t>(*lim)))
-          return Breach::Over(id, AsField(now - t->start_ns_), *lim, "", t->name_);
-        break;
+      case LimitId::kWall: return WallExhaustedAt(now);
       default: break;
     }
   }
+  return std::nullopt;
+}
+
+std::optional<Breach> BudgetTracker::WallExhaustedAt(int64_t now) const {
+  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_)
+    if (std::optional<uint64_t> lim = t->Lim(LimitId::kWall))
+      if (now >= AddSaturating(t->start_ns_, static_cast<int64_t>(*lim)))
+        return Breach::Over(LimitId::kWall, AsField(now - t->start_ns_), *lim, "", t->name_);
   return std::nullopt;
 }
 

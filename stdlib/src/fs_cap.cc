@@ -309,13 +309,29 @@ int OpenBeneath(int rootfd, const std::string& rel, int flags, mode_t mode, bool
   return WalkOpen(rootfd, rel, flags, mode);
 }
 
-// Opens the root and then `t.rel` beneath it.
-absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags, mode_t mode = 0) {
+// Opens the root and then `t.rel` beneath it; a raw fd or -errno. A grant
+// may name a file (`--allow-read=data.txt`) or a file a write is to create:
+// when the target is the root itself and the root is no directory, it is
+// opened from its parent by its one name, beneath that parent and with no
+// symlink followed (the root was resolved when it was granted, so a link
+// there now was swapped in).
+absl::StatusOr<int> OpenFromRoot(const Target& t, std::string_view given, int flags, mode_t mode) {
   absl::StatusOr<Fd> root = OpenRoot(t, given);
-  if (!root.ok()) return root.status();
-  int fd = OpenBeneath(root->get(), t.rel, flags, mode, t.confined);
-  if (fd < 0) return ErrnoStatus(-fd, given);
-  return Fd(fd);
+  if (root.ok()) return OpenBeneath(root->get(), t.rel, flags, mode, t.confined);
+  if (!t.rel.empty() || t.root == "/" || !absl::IsNotFound(root.status())) return root.status();
+  auto [dir, name] = SplitLast(t.root.substr(1));
+  std::string parent = absl::StrCat("/", dir);
+  int pfd = ::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0) return ErrnoStatus(errno, given);
+  Fd owned(pfd);
+  return OpenBeneath(owned.get(), name, flags, mode, true);
+}
+
+absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags, mode_t mode = 0) {
+  absl::StatusOr<int> fd = OpenFromRoot(t, given, flags, mode);
+  if (!fd.ok()) return fd.status();
+  if (*fd < 0) return ErrnoStatus(-*fd, given);
+  return Fd(*fd);
 }
 
 // For a path that ends in `/`: what it names, when it exists, must be a
@@ -339,9 +355,9 @@ absl::Status NotRegular(std::string_view given) {
 // writer, a reader, a carrier); each is refused, like a directory.
 absl::StatusOr<Fd> OpenRegular(const Target& t, std::string_view given, int flags,
                                mode_t mode = 0) {
-  absl::StatusOr<Fd> root = OpenRoot(t, given);
-  if (!root.ok()) return root.status();
-  int raw = OpenBeneath(root->get(), t.rel, flags | O_NONBLOCK, mode, t.confined);
+  absl::StatusOr<int> opened = OpenFromRoot(t, given, flags | O_NONBLOCK, mode);
+  if (!opened.ok()) return opened.status();
+  int raw = *opened;
   if (raw == -ENXIO) return NotRegular(given);  // a FIFO without a reader, a socket
   if (raw < 0) return ErrnoStatus(-raw, given);
   Fd fd(raw);

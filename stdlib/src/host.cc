@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "http.h"
 #include "mty/interp/bytecode.h"
+#include "mty/ir/text.h"
 #include "mty/ir/utf8.h"
 
 namespace mty::stdlib {
@@ -89,6 +90,8 @@ struct StdHost::Call {
   const interp::CapObj* cap = nullptr;
   interp::Meter& scope;
   interp::HostError* err;
+  std::string target;   // what the call asks for (EffectCall::target; set only for on_effect)
+  bool denied = false;  // the grants refused it
 };
 
 std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& args,
@@ -100,14 +103,18 @@ std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& 
 #undef EFFECT
   };
   static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == ir::kNumEffects);
-  Call c{ir::Effect(id), args, Value(), nullptr, scope, err};
+  Call c{ir::Effect(id), args, Value(), nullptr, scope, err, {}, false};
   // An explicit capability argument comes first and can only narrow.
   if (!args.empty() && args[0].Is(Tag::kCap)) {
     c.cap_value = std::move(args[0]);
     c.cap = static_cast<const interp::CapObj*>(c.cap_value.h());
     args.erase(args.begin());
   }
-  return (this->*kHandlers[static_cast<size_t>(id)])(c);
+  std::optional<Value> out = (this->*kHandlers[static_cast<size_t>(id)])(c);
+  if (options_.on_effect)
+    options_.on_effect(
+        EffectCall{c.effect.path, c.effect.family, c.target, !c.denied, err->loc, scope.name()});
+  return out;
 }
 
 namespace {
@@ -139,6 +146,7 @@ bool StdHost::Deny(const std::string& path, const std::string& family, ir::Grant
 }
 
 std::optional<Value> StdHost::Denied(Call& c, const std::string& what) {
+  c.denied = true;
   if (Deny(c.effect.path, c.effect.family, FamilyGrant(c.effect.family), what, c.scope, c.err))
     return std::nullopt;
   return Err(absl::StrCat("forbidden: ", what));
@@ -155,16 +163,22 @@ std::optional<Value> StdHost::InvokeHostFn(uint32_t index, std::vector<Value>& a
   // Deny by default: the family must be on every list of the chain (the
   // run's `host` grant and each sandbox's). A host function's result need
   // not be a Result, so a denial traps (MT5015) instead of returning Err.
+  const std::string family = absl::StrCat("host ", decl->family);
   if (scope.CheckGrant(ir::GrantId::kHost, decl->family)) {
-    if (!Deny(decl->path, absl::StrCat("host ", decl->family), ir::GrantId::kHost, decl->family,
-              scope, err)) {
+    if (!Deny(decl->path, family, ir::GrantId::kHost, decl->family, scope, err)) {
       err->code = TrapCode::kCapability;
       err->message = absl::StrCat("capability denied: ", decl->path, " needs host family `",
                                   decl->family, "`, which the run does not grant");
     }
+    if (options_.on_effect)
+      options_.on_effect(
+          EffectCall{decl->path, family, decl->family, false, err->loc, scope.name()});
     return std::nullopt;
   }
-  return options_.host_fns->Call(index, args, scope, err);
+  std::optional<Value> out = options_.host_fns->Call(index, args, scope, err);
+  if (options_.on_effect)
+    options_.on_effect(EffectCall{decl->path, family, decl->family, true, err->loc, scope.name()});
+  return out;
 }
 
 std::optional<Value> StdHost::BadArgs(Call& c, const char* want) {
@@ -186,6 +200,7 @@ std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const s
 std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
   *path = StrOf(c.args[0]);
+  if (options_.on_effect) c.target = *path;
   // A path the kernel would cut short (a NUL) is no path: refused before
   // any grant is asked, whatever the call.
   if (absl::Status text = CheckPathText(*path); !text.ok()) return Err(std::string(text.message()));
@@ -351,23 +366,12 @@ std::optional<Value> StdHost::TimeSleep(Call& c) {
   if (c.args.size() != 1 || !(c.args[0].Is(Tag::kDuration) || c.args[0].Is(Tag::kInt)))
     return BadArgs(c, "a Duration");
   const int64_t ns = std::max<int64_t>(0, c.args[0].i());
-  const auto now = std::chrono::steady_clock::now();
-  const auto deadline = Deadline(c.scope);
-  // Compared as a span first: `now + ns` would overflow for the longest
-  // Durations.
-  if (deadline == std::chrono::steady_clock::time_point::max()
-          ? std::chrono::nanoseconds(ns) >= std::chrono::steady_clock::time_point::max() - now
-          : std::chrono::nanoseconds(ns) >= deadline - now) {
-    // The sleep would outlive the run's wall budget: wait until the
-    // deadline, then the run ends with the wall-clock breach.
-    if (deadline == std::chrono::steady_clock::time_point::max()) {
-      SleepUntil(deadline);  // forever, until interrupted
-      return Ok(Value::Unit());
-    }
-    return WallBreach(c, deadline);
-  }
-  SleepUntil(now + std::chrono::nanoseconds(ns));
-  return Ok(Value::Unit());
+  if (options_.on_effect) c.target = ir::FormatDuration(ns);
+  // Only the sleeping task waits: the run's scheduler ends the wait with a
+  // timer (runtime.md §5), at the wall deadline at the latest.
+  c.err->wait = true;
+  c.err->sleep_ns = ns;
+  return std::nullopt;
 }
 
 // ---- std.env ----
@@ -377,6 +381,7 @@ std::optional<Value> StdHost::EnvArgs(Call&) { return Ok(StrArray(options_.args)
 std::optional<Value> StdHost::EnvVar(Call& c) {
   if (c.args.size() != 1 || !IsStr(c.args[0])) return BadArgs(c, "a variable name (Str)");
   const std::string& name = StrOf(c.args[0]);
+  if (options_.on_effect) c.target = name;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kEnv, name);
   if (c.cap && c.cap->family != "env") allowed = false;
   if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
@@ -395,6 +400,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   auto url = ParseHttpUrl(StrOf(c.args[0]));
   if (!url.ok()) return Err(std::string(url.status().message()));
   const std::string host_port = absl::StrCat(url->host, ":", url->port);
+  if (options_.on_effect) c.target = host_port;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kNet, host_port);
   if (c.cap && (c.cap->family != "net" ||
                 (!c.cap->constraint.empty() && !ir::HostEntryAllows(c.cap->constraint, host_port))))

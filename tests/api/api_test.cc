@@ -49,6 +49,63 @@ TEST(Api, CompileErrorsAreLocated) {
             "x.mtyir:3:3: error: in fn main: block bb9 does not exist (fn has bb0..bb0)");
 }
 
+// Source diagnostics reach the embedder with their severity, spans and
+// labels; warnings also when the compile succeeds, failing it under
+// deny_warnings; the rendered text is coloured only when asked.
+TEST(Api, SourceDiagnosticsHaveSpansLabelsAndWarnings) {
+  std::vector<mty::Diagnostic> diags;
+  mty::CompileOptions o;
+  o.diagnostics = &diags;
+  auto bad =
+      mty::Program::FromSource("fn main() {\n    let x = max(1, 2\n    log(x)\n}\n", "bad.mty", o);
+  ASSERT_FALSE(bad.ok());
+  ASSERT_EQ(diags.size(), 1u);
+  const mty::Diagnostic& e = diags[0];
+  EXPECT_EQ(e.severity, mty::Diagnostic::Severity::kError);
+  EXPECT_EQ(e.line, 3);
+  EXPECT_EQ(e.column, 5);
+  EXPECT_EQ(e.end_line, 3);
+  EXPECT_EQ(e.end_column, 7);  // `log`, the whole token
+  ASSERT_EQ(e.labels.size(), 1u);
+  EXPECT_EQ(e.labels[0].line, 2);
+  EXPECT_EQ(e.labels[0].column, 16);
+  EXPECT_EQ(e.labels[0].end_column, 16);
+  EXPECT_EQ(e.labels[0].message, "unclosed delimiter");
+  EXPECT_EQ(std::string(bad.status().message()).find('\x1b'), std::string::npos);
+
+  const std::string warned = "fn main() {\n    if (1 > 0) {\n        log(1)\n    }\n}\n";
+  diags.clear();
+  std::string rendered = "stale";
+  o.rendered_warnings = &rendered;
+  auto ok = mty::Program::FromSource(warned, "w.mty", o);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].severity, mty::Diagnostic::Severity::kWarning);
+  EXPECT_EQ(diags[0].code, "MT0040");
+  EXPECT_EQ(diags[0].notes, std::vector<std::string>{"help: remove these parentheses"});
+  EXPECT_NE(rendered.find("warning[MT0040]: unnecessary parentheses around `if` condition"),
+            std::string::npos)
+      << rendered;
+  EXPECT_NE(rendered.find("\nwarning: 1 warning emitted\n"), std::string::npos) << rendered;
+  EXPECT_EQ(ok->get()->Run(mty::RunOptions{}).exit_code, 0);
+
+  // No warnings: the rendered text is emptied.
+  rendered = "stale";
+  ASSERT_TRUE(mty::Program::FromSource("fn main() {}\n", "n.mty", o).ok());
+  EXPECT_EQ(rendered, "");
+
+  diags.clear();
+  o.deny_warnings = true;
+  o.color = true;
+  auto denied = mty::Program::FromSource(warned, "w.mty", o);
+  ASSERT_FALSE(denied.ok());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].severity, mty::Diagnostic::Severity::kError);
+  const std::string text(denied.status().message());
+  EXPECT_NE(text.find("\x1b[1;91merror[MT0040]"), std::string::npos) << text;
+  EXPECT_NE(text.find("warnings are denied"), std::string::npos) << text;
+}
+
 TEST(Api, RunsManyTimesAndConcurrentlyWithFreshState) {
   auto p = mty::Program::FromIrText(kCounter, "c.mtyir");
   ASSERT_TRUE(p.ok());

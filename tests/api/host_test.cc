@@ -3,10 +3,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "mty/mty.h"
 
@@ -100,11 +104,16 @@ TEST(HostFn, DeniedByDefaultTrapsWithAnEvent) {
   EXPECT_EQ(r.code, TrapCode::kCapability);
   EXPECT_NE(r.message.find("host.kv.set"), std::string::npos) << r.message;
   EXPECT_EQ(kv.calls.load(), 0);  // the host's code never ran
-  ASSERT_EQ(events.size(), 1u);
+  ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].kind, Event::Kind::kDenied);
   EXPECT_EQ(events[0].effect, "host.kv.set");
   EXPECT_EQ(events[0].target, "kv");
   EXPECT_EQ(events[0].line, 3);
+  // The call itself, denied.
+  EXPECT_EQ(events[1].kind, Event::Kind::kEffect);
+  EXPECT_EQ(events[1].effect, "host.kv.set");
+  EXPECT_EQ(events[1].family, "host kv");
+  EXPECT_FALSE(events[1].allowed);
   // Another family's grant does not admit it either.
   EXPECT_EQ(p->Run(Granting({"llm"})).code, TrapCode::kCapability);
   EXPECT_EQ(p->Run(Granting({"*"})).outcome, Outcome::kOk);
@@ -760,13 +769,18 @@ fn main() -> I64 {
   o.on_stderr = [&](std::string_view s) { err += s; };
   mty::RunResult r = (*p)->Run(o);
   ASSERT_EQ(r.outcome, Outcome::kOk) << r.Report();
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].kind, Event::Kind::kAgentFailed);
-  EXPECT_EQ(events[0].agent, "Worker#2");
-  EXPECT_EQ(events[0].code, TrapCode::kDivByZero);
-  EXPECT_EQ(events[0].message, "division by zero");
-  EXPECT_EQ(events[1].kind, Event::Kind::kRestarted);
+  ASSERT_EQ(events.size(), 4u);
+  // The supervisor is spawned, then its child.
+  EXPECT_EQ(events[0].kind, Event::Kind::kSpawned);
+  EXPECT_EQ(events[0].agent, "S#1");
+  EXPECT_EQ(events[1].kind, Event::Kind::kSpawned);
   EXPECT_EQ(events[1].agent, "Worker#2");
+  EXPECT_EQ(events[2].kind, Event::Kind::kAgentFailed);
+  EXPECT_EQ(events[2].agent, "Worker#2");
+  EXPECT_EQ(events[2].code, TrapCode::kDivByZero);
+  EXPECT_EQ(events[2].message, "division by zero");
+  EXPECT_EQ(events[3].kind, Event::Kind::kRestarted);
+  EXPECT_EQ(events[3].agent, "Worker#2");
   EXPECT_EQ(r.agents_spawned, 2u);
 
   auto esc = mty::Program::FromSource(R"(
@@ -789,11 +803,148 @@ fn main() -> I64 {
   events.clear();
   mty::RunResult e = (*esc)->Run(o);
   EXPECT_EQ(e.outcome, Outcome::kEscalated);
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].kind, Event::Kind::kAgentFailed);
-  EXPECT_EQ(events[1].kind, Event::Kind::kEscalated);
-  EXPECT_EQ(events[1].agent, "S#1");
-  EXPECT_EQ(events[1].code, TrapCode::kEscalated);
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].kind, Event::Kind::kSpawned);
+  EXPECT_EQ(events[1].kind, Event::Kind::kSpawned);
+  EXPECT_EQ(events[2].kind, Event::Kind::kAgentFailed);
+  EXPECT_EQ(events[3].kind, Event::Kind::kEscalated);
+  EXPECT_EQ(events[3].agent, "S#1");
+  EXPECT_EQ(events[3].code, TrapCode::kEscalated);
+}
+
+TEST(Events, EveryEffectCallAndSandboxEntryExitAndBreach) {
+  auto p = mty::Program::FromSource(R"(fn main() -> I64 {
+    let a = std.env.var("HOME")
+    let b = std.fs.exists("/")
+    sandbox Quiet with { env = [] } {
+        let c = std.env.var("HOME")
+    }
+    let _ = std.time.sleep(1ms)
+    sandbox Tight with { steps = 50 } {
+        let mut i = 0
+        while true { i += 1 }
+    }
+    0
+}
+)",
+                                    "fx.mty");
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::vector<Event> events;
+  mty::RunOptions o;
+  o.policy.grants.Set(mty::GrantId::kEnv, std::vector<std::string>{"HOME"});
+  o.policy.grants.Set(mty::GrantId::kFsRead, std::vector<std::string>{"/"});
+  o.on_event = [&](const Event& e) { events.push_back(e); };
+  mty::RunResult r = (*p)->Run(o);
+  EXPECT_EQ(r.outcome, Outcome::kBreach) << r.Report();
+  EXPECT_EQ(r.sandbox(), "Tight");
+  std::vector<std::string> seen;
+  for (const Event& e : events) {
+    switch (e.kind) {
+      case Event::Kind::kEffect:
+        seen.push_back(absl::StrCat("effect ", e.effect, " ", e.target, " ",
+                                    e.allowed ? "allowed" : "denied", " ", e.sandbox, " ", e.line));
+        break;
+      case Event::Kind::kDenied:
+        seen.push_back(absl::StrCat("denied ", e.target, " ", e.sandbox));
+        break;
+      case Event::Kind::kSandboxEntered:
+        seen.push_back(absl::StrCat("entered ", e.sandbox, " ", e.line));
+        break;
+      case Event::Kind::kSandboxLeft: seen.push_back(absl::StrCat("left ", e.sandbox)); break;
+      case Event::Kind::kSandboxBreach:
+        seen.push_back(
+            absl::StrCat("breach ", e.sandbox, " ", e.limit, " ", mty::TrapText(e.code)));
+        break;
+      default: seen.push_back("other");
+    }
+  }
+  const std::vector<std::string> want = {
+      "effect std.env.var HOME allowed  2",
+      "effect std.fs.exists / allowed  3",
+      "entered Quiet 4",
+      "denied HOME Quiet",
+      "effect std.env.var HOME denied Quiet 5",
+      "left Quiet",
+      "effect std.time.sleep 1ms allowed  7",
+      "entered Tight 8",
+      "breach Tight steps MT5009",
+  };
+  EXPECT_EQ(seen, want);
+}
+
+// Record and replay through the API: a run with a host function, a file, the
+// clock and a sleep, replayed from its JSON lines with the host function
+// unavailable (it counts its calls), the file gone and the clock elsewhere.
+TEST(Record, ReplayServesEveryInputFromTheRecording) {
+  const std::string dir = ::testing::TempDir() + "/mty_record_api";
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/in.txt";
+  { std::ofstream(file) << "from the file"; }
+  Kv kv;
+  kv.data["k"] = "from the host";
+  const std::string src = absl::StrCat(R"(fn main() -> I64 {
+    let f = std.fs.read(")",
+                                       file, R"(").unwrap()
+    let h = match host.kv.get("k") { Some(v) => v, None => "none" }
+    let t0 = std.time.now().unwrap()
+    let _ = std.time.sleep(2ms)
+    log(format!("{} / {} / {}", f, h, t0))
+    f.len()
+}
+)");
+  auto p = Compile(src, KvLinker(&kv));
+  ASSERT_TRUE(p);
+  mty::Recording rec;
+  std::string out1;
+  mty::RunOptions o = Granting({"kv"});
+  o.policy.grants.Set(mty::GrantId::kFsRead, std::vector<std::string>{dir});
+  o.policy.limits.Set(mty::LimitId::kSteps, 1'000'000);
+  o.record = &rec;
+  o.on_stdout = [&](std::string_view s) { out1 += s; };
+  mty::RunResult r1 = p->Run(o);
+  ASSERT_EQ(r1.outcome, Outcome::kOk) << r1.Report();
+  EXPECT_TRUE(rec.ended());
+  EXPECT_GE(rec.inputs(), 4u);  // fs.read, host.kv.get, time.now, sleep (and clock readings)
+  EXPECT_EQ(kv.calls.load(), 1);
+
+  std::filesystem::remove(file);
+  kv.data.clear();
+  absl::StatusOr<mty::Recording> back = mty::Recording::FromJsonLines(rec.ToJsonLines());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->policy(), o.policy);
+  std::string out2;
+  mty::RunOptions ro;  // no grants, no limits: the recording's apply
+  ro.replay = &*back;
+  ro.on_stdout = [&](std::string_view s) { out2 += s; };
+  mty::RunResult r2 = p->Run(ro);
+  EXPECT_EQ(r2.divergence, "");
+  EXPECT_EQ(r2.outcome, Outcome::kOk) << r2.Report();
+  EXPECT_EQ(out2, out1);
+  EXPECT_EQ(r2.exit_code, r1.exit_code);
+  EXPECT_EQ(r2.steps_used, r1.steps_used);
+  EXPECT_GT(r2.steps_used, 0u);
+  EXPECT_EQ(kv.calls.load(), 1);  // the host function was not called again
+
+  // A changed program diverges at its first different input, located.
+  auto changed = Compile(absl::StrReplaceAll(src, {{"\"k\"", "\"other\""}}), KvLinker(&kv));
+  ASSERT_TRUE(changed);
+  mty::RunResult r3 = changed->Run(ro);
+  EXPECT_NE(
+      r3.divergence.find("input 2 (line 3) of the recording is host.kv.get(\"k\") at job.mty:3"),
+      std::string::npos)
+      << r3.divergence;
+  EXPECT_NE(r3.divergence.find("host.kv.get(\"other\")"), std::string::npos) << r3.divergence;
+  EXPECT_NE(r3.divergence.find("the program changed"), std::string::npos) << r3.divergence;
+  EXPECT_EQ(kv.calls.load(), 1);
+
+  // Malformed recordings are refused with the line.
+  absl::StatusOr<mty::Recording> bad = mty::Recording::FromJsonLines("{\"mty_recording\":1}\n");
+  EXPECT_FALSE(bad.ok());
+  EXPECT_FALSE(mty::Recording::FromJsonLines("").ok());
+  mty::RunOptions both;
+  both.record = &rec;
+  both.replay = &*back;
+  EXPECT_EQ(p->Run(both).outcome, Outcome::kInvalid);
 }
 
 TEST(Outcomes, EachKindFromThePublicApi) {

@@ -120,10 +120,10 @@ cat >"$tmp/caps.mty" <<'EOF'
 fn main() {
     let a = std.fs.read("data/in.txt")
     let p = "data/" + "x.txt"
-    let b = std.fs.read(p)
-    let c = std.net.get("https://api.example.com/v1")
-    let d = std.env.var("HOME")
-    let t = std.time.now()
+    let _b = std.fs.read(p)
+    let _c = std.net.get("https://api.example.com/v1")
+    let _d = std.env.var("HOME")
+    let _t = std.time.now()
     log(a)
 }
 EOF

@@ -116,6 +116,11 @@ if [ -n "${MTY_RSS_RUN:-}" ]; then
   kb=$(awk '/peak_rss_kb/ {print $2}' rss)
   [ "$kb" -lt 32768 ] && ok many-denials-rss || bad "many-denials-rss: $kb KiB"
 fi
+# A grant naming one file allows that file and nothing beside it (the
+# denial hint names `--allow-read=FILE`, so that flag must work).
+"$mty" run --allow-read=inputs/a.txt read.mty inputs/a.txt outputs/b.txt >o 2>e
+contains file-grant o "read one"
+contains file-grant-beside o "no forbidden: outputs/b.txt"
 # A target with control characters is escaped in the hint.
 "$mty" run read.mty "$(printf 'x\033[2Jy')" >o 2>e
 contains hint-escaped e 'std.fs.read("x\x1b[2Jy")'
@@ -267,12 +272,18 @@ python3 - e <<'PY' && ok trace-json-events || { bad trace-json-events; cat e; }
 import json, sys
 evs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 kinds = [e["event"] for e in evs]
-assert kinds == ["denied", "agent_failed", "restarted", "end"], kinds
+assert kinds == ["denied", "effect", "spawned", "spawned", "agent_failed", "restarted",
+                 "end"], kinds
 d = evs[0]
 assert (d["effect"], d["family"], d["target"], d["file"], d["line"]) == (
     "std.fs.read", "fs.read", "/etc/hostname", "ev.mty", 17), d
 assert d["sandbox"] == "", d
-f = evs[1]
+# The call itself follows its denial (docs/cli.md, Trace).
+c = evs[1]
+assert (c["effect"], c["target"], c["allowed"], c["line"]) == (
+    "std.fs.read", "/etc/hostname", False, 17), c
+assert [e["agent"] for e in evs[2:4]] == ["S#1", "Worker#2"], evs[2:4]
+f = evs[4]
 assert f["agent"] == "Worker#2" and f["code"] == "MT5003", f
 assert evs[-1] == {"event": "end", "outcome": "ok", "exit_code": 2}, evs[-1]
 PY

@@ -98,6 +98,9 @@ measure=()
 [ -n "${MTY_RSS_RUN:-}" ] && measure=("$MTY_RSS_RUN" "$tmp/rss")
 (cd "$dir" && "${measure[@]}" timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
 code=$?
+# In roundtrip mode the compile's warnings come from `dump --ir`: they lead
+# the run's stderr as `mty run` on the source would print them.
+if [ "$mode" = roundtrip ]; then cat "$tmp/dump_err" "$tmp/err" >"$tmp/err2"; mv "$tmp/err2" "$tmp/err"; fi
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 want_code=0
 [ -f "$base.code" ] && want_code="$(tr -d '[:space:]' <"$base.code")"

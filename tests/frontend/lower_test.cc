@@ -691,7 +691,7 @@ TEST(LowerTest, AssignmentToAnImmutableLocalIsMT3014) {
   ASSERT_EQ(c.diags.size(), 1u) << c.rendered;
   EXPECT_EQ(c.diags[0].code, "MT3014");
   EXPECT_EQ(c.diags[0].loc.line, 3u);
-  EXPECT_EQ(c.diags[0].help, "consider changing this to `let mut x`");
+  EXPECT_EQ(c.diags[0].help, "make it mutable: `let mut x`");
 }
 
 TEST(LowerTest, SandboxManifestEntriesAreChecked) {

@@ -674,7 +674,8 @@ TEST(Render, Format) {
             "  --> prog.mty:12:3\n"
             "   |\n"
             "12 |\n"
-            "   |   ^\n"
+            "   | ^\n"  // past the end of its line (here: of the file): just after it
+            "   |\n"
             "   = help: add a closing `\"`\n");
   EXPECT_NE(d.Render(f).find("error: aborting due to 2 previous errors\n"), std::string::npos);
   EXPECT_EQ(Diagnostics().Render(f), "");
@@ -701,6 +702,8 @@ TEST(Render, EndToEnd) {
             "error[MT0001]: expected ')', found '}'\n"
             " --> t.mty:3:1\n"
             "  |\n"
+            "2 |     let x = (1, 2\n"
+            "  |             - unclosed delimiter\n"
             "3 | }\n"
             "  | ^\n"
             "\n"

@@ -255,6 +255,29 @@ TEST(FsCap, RootThroughSymlinkIsResolvedOnce) {
   EXPECT_EQ(*cap.ReadFile(tmp / "real/f"), "x");
 }
 
+// A grant may name one file (`--allow-read=data.txt`): that file, and
+// nothing beside or "beneath" it; a write grant may name a file to create.
+TEST(FsCap, AGrantNamingAFileAllowsExactlyThatFile) {
+  TempDir tmp;
+  Put(tmp / "data.txt", "d");
+  Put(tmp / "other.txt", "o");
+  FsCap read = FsCap::Rooted({tmp / "data.txt"});
+  EXPECT_EQ(*read.ReadFile(tmp / "data.txt"), "d");
+  EXPECT_TRUE(*read.Exists(tmp / "data.txt"));
+  EXPECT_EQ(read.ReadFile(tmp / "other.txt").status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_FALSE(read.ReadFile(tmp / "data.txt/x").ok());
+  FsCap write = FsCap::Rooted({tmp / "out.txt"});
+  ASSERT_TRUE(write.WriteFile(tmp / "out.txt", "w", false).ok());
+  EXPECT_TRUE(OnDisk(tmp / "out.txt"));
+  EXPECT_EQ(write.WriteFile(tmp / "other.txt", "w", false).code(),
+            absl::StatusCode::kPermissionDenied);
+  // A symlink swapped in for the granted file after the grant is refused.
+  ASSERT_EQ(::unlink((tmp / "out.txt").c_str()), 0);
+  Link(tmp / "other.txt", tmp / "out.txt");
+  EXPECT_FALSE(write.WriteFile(tmp / "out.txt", "evil", false).ok());
+  EXPECT_EQ(*FsCap::Rooted({tmp.path()}).ReadFile(tmp / "other.txt"), "o");
+}
+
 TEST(FsCap, NarrowNeverWidens) {
   TempDir tmp;
   MkDir(tmp / "root");

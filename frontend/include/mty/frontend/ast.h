@@ -134,7 +134,12 @@ struct Expr {
     kArena,    // arena text block
   };
   Kind kind = Kind::kUnit;
-  Loc loc;
+  Loc loc;  // where diagnostics about it point: its operator, method name, keyword
+  // The whole expression's source span: its first token's start and its
+  // last token's last column (inclusive), `(`..`)` and blocks included;
+  // line 0 when unknown (made by macro expansion). Set by the parser.
+  Loc begin;
+  Loc end;
   int64_t int_value = 0;
   double float_value = 0;
   std::string text;

@@ -1,6 +1,7 @@
-// Compile diagnostics for Mighty source: codes, locations and the
+// Compile diagnostics for Mighty source: codes, spans, labels and the
 // rustc-style rendering (`error[MT0001]: ...`, ` --> file:line:col`, the
-// source line and a caret).
+// source lines with `^^^` under the primary span and `---` under each
+// label, optionally in colour).
 #pragma once
 
 #include <cstdint>
@@ -36,8 +37,16 @@ struct Diagnostic {
   std::string message;  // one line, no trailing period
   Loc loc;
   std::string help;  // optional extra line (`help: ...`)
-  Loc end;           // the primary span's last column (inclusive); line 0 = just `loc`
+  // The primary span's last column (inclusive). Line 0: the whole token
+  // that starts at `loc` (re-lexed from the source when rendering).
+  Loc end;
   std::vector<Label> labels;
+  std::string label;  // optional: the primary span's own message, after its `^^^`
+  std::string note;   // optional extra line (`note: ...`), after the help
+};
+
+struct RenderOptions {
+  bool color = false;  // ANSI colours as rustc's: bold red errors, yellow warnings, blue gutter
 };
 
 class Diagnostics {
@@ -46,25 +55,45 @@ class Diagnostics {
   // labels; the reference is good until the next diagnostic is added.
   Diagnostic& Error(std::string code, Loc loc, std::string message, std::string help = "");
   Diagnostic& Warning(std::string code, Loc loc, std::string message, std::string help = "");
+  // Adds a diagnostic as it is (an error or a warning, spans and labels).
+  Diagnostic& Add(Diagnostic d);
+  // Sets every `end` left unset (line 0), of the primary spans and the
+  // labels, to the whole token's (SpanEnd), indexing the file once.
+  void ResolveSpans(const SourceFile& file);
+  // Makes every warning an error (`--deny-warnings`), each with `note`.
+  void DenyWarnings(const std::string& note);
   bool HasErrors() const { return errors_ > 0; }
   size_t Count() const { return errors_; }  // errors only
   size_t WarningCount() const { return list_.size() - errors_; }
   const std::vector<Diagnostic>& list() const { return list_; }  // errors and warnings
-  // Every diagnostic rendered in order, then `error: aborting due to N
-  // previous error(s)` (when there are errors).
-  std::string Render(const SourceFile& file) const;
+  // Every diagnostic rendered in source order, then the summary: `error:
+  // aborting due to N previous error(s)[; M warning(s) emitted]`, or
+  // `warning: M warning(s) emitted` when there are only warnings.
+  std::string Render(const SourceFile& file, const RenderOptions& options = {}) const;
 
  private:
   std::vector<Diagnostic> list_;
   size_t errors_ = 0;
 };
 
+// The last column (inclusive) of the span that starts at `begin` and ends
+// at `end`: `end` itself, or (line 0) the end of the whole token at `begin`,
+// re-lexed from the source; never before `begin`.
+Loc SpanEnd(const SourceFile& file, Loc begin, Loc end);
+
 // Renders one diagnostic:
-//   error[MT0001]: expected ')', found '}'
-//    --> prog.mty:3:14
+//   error[MT0001]: expected ')', found 'log'
+//    --> prog.mty:3:5
 //     |
-//   3 |     let x = (1, 2
-//     |              ^
-std::string RenderOne(const SourceFile& file, const Diagnostic& d);
+//   2 |     let x = max(1, (2 + 3)
+//     |                - unclosed delimiter
+//   3 |     log(x)
+//     |     ^^^
+// Labels on one line share it (`|` connectors, rightmost message inline);
+// a primary span over several lines is drawn in the margin (`/`, `|_^`);
+// lines between annotated ones are shown when one, else `...`. Control
+// characters in the echoed source and messages are escaped.
+std::string RenderOne(const SourceFile& file, const Diagnostic& d,
+                      const RenderOptions& options = {});
 
 }  // namespace mty::frontend

@@ -1,6 +1,9 @@
 // Lowering: a parsed Mighty module -> MtyIR. Name resolution, the cheap type
-// checks (arity, fields, variants, known methods, format! arguments) and
-// mutability checks report MT1xxx/MT2xxx/MT3014 diagnostics.
+// checks (arity, fields, variants, known methods, format! arguments, the
+// types of evident values MT2016-MT2019) and mutability checks report
+// MT1xxx/MT2xxx/MT3014 errors, with "did you mean" help and labels; a
+// program without errors may get warnings (MT8000-MT8003: unused variables,
+// unreachable statements, dropped Results), Severity::kWarning in `diags`.
 #pragma once
 
 #include "mty/frontend/ast.h"

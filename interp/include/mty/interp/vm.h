@@ -72,6 +72,9 @@ struct HostError {
   bool wait = false;
   // With `wait`: a host function that completes later (PendingCall).
   std::shared_ptr<PendingCall> pending;
+  // With `wait`: a sleep of this many ns (std.time.sleep); the scheduler's
+  // timer ends it. -1: not a sleep.
+  int64_t sleep_ns = -1;
   // In: where the call is (the effect instruction's source location).
   ir::Loc loc;
   // In: what the caller's memory budget has left (estimated bytes) for the
@@ -86,6 +89,7 @@ struct HostError {
     breach.reset();
     wait = false;
     pending.reset();
+    sleep_ns = -1;
     memory_left = UINT64_MAX;
     memory_needed = 0;
   }
@@ -161,6 +165,25 @@ class Host {
     err->message = "ask " + std::string(msg) + ": agents are not supported by this runtime yet";
     return AskStatus::kFail;
   }
+
+  // The calling task entered or left sandbox scope `scope` (at `loc`), or
+  // a limit of a sandbox went over (`breach`, whose `sandbox` names it):
+  // the run's events. Called outside the dispatch loop (scope changes and
+  // the end of a task); the default host ignores them.
+  // Only called when sandbox_events() (a field, so that a run without
+  // these events pays one load per scope change).
+  enum class SandboxChange : uint8_t { kEntered, kLeft, kBreached };
+  virtual void SandboxChanged(SandboxChange change, const Meter& scope, const ir::Breach* breach,
+                              ir::Loc loc) {
+    (void)change;
+    (void)scope;
+    (void)breach;
+    (void)loc;
+  }
+  bool sandbox_events() const { return sandbox_events_; }
+
+ protected:
+  bool sandbox_events_ = false;
 };
 
 // The wall-clock and CPU deadlines of a task's innermost scope, published

@@ -29,6 +29,7 @@
 #include "mty/interp/vm.h"
 #include "mty/ir/policy.h"
 #include "mty/runtime/budget.h"
+#include "mty/runtime/output.h"
 #include "mty/runtime/watchdog.h"
 
 namespace mty::runtime {
@@ -48,18 +49,43 @@ inline constexpr int kMaxSpawnNesting = 100;
 
 // What happens to agents, as it happens (the embedding API's events).
 struct AgentEvent {
-  enum class Kind : uint8_t { kFailed, kRestarted, kEscalated };
+  enum class Kind : uint8_t { kSpawned, kFailed, kRestarted, kEscalated };
   Kind kind;
   const std::string& agent;  // `Worker#2`
   TrapCode code;             // kFailed, kEscalated
   const std::string& message;
 };
 
+// A task entered or left a sandbox scope, or a sandbox's limit went over
+// (interp::Host::SandboxChanged), with the breach in that case.
+struct SandboxEvent {
+  interp::Host::SandboxChange change;
+  const std::string& sandbox;  // its name
+  const ir::Breach* breach;    // kBreached
+  ir::Loc loc;
+};
+
+// The scheduler's clock: what its timers, ask deadlines, backoffs and
+// restart windows read (steady ns). Null in AgentOptions: the steady clock.
+// Record and replay (docs/cli.md) supply one that logs each reading or
+// serves it from a log; the scheduler's choices are a function of these
+// readings and of the effects' results, so replaying both replays them.
+class SchedulerClock {
+ public:
+  virtual ~SchedulerClock() = default;
+  virtual int64_t Now() = 0;
+  // False when the readings come from a log: the scheduler then never
+  // waits for a timer or a completion in real time.
+  virtual bool Waits() const { return true; }
+};
+
 struct AgentOptions {
   // Steps a task runs before it yields to the others (programs that use
   // agents only; at least 10 000 by runtime.md §5).
   uint64_t quantum = 10000;
-  std::function<void(const AgentEvent&)> on_event;  // may be empty
+  std::function<void(const AgentEvent&)> on_event;      // may be empty
+  std::function<void(const SandboxEvent&)> on_sandbox;  // may be empty
+  SchedulerClock* clock = nullptr;
 };
 
 class Scheduler : private interp::PendingCall::Sink {
@@ -150,9 +176,11 @@ class Scheduler : private interp::PendingCall::Sink {
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   void AddTimer(Timer t);
-  // std.time.sleep of task `rec`: suspends it until a timer.
-  std::optional<interp::Value> Sleep(TaskRec* rec, std::vector<interp::Value>& args,
-                                     interp::HostError* err);
+  // std.time.sleep of task `rec` for `ns` (the host asked it to wait):
+  // a timer ends the wait.
+  void Sleep(TaskRec* rec, int64_t ns);
+  // The scheduler's clock (AgentOptions::clock, else the steady clock).
+  int64_t Now() { return options_.clock ? options_.clock->Now() : SteadyNowNs(); }
   void AdmitBlocked(Agent* a);
   void EndRun(std::optional<ir::Breach> breach);
   // Ends the run with the wall breach when its deadline has passed.

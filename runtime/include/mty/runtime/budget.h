@@ -90,6 +90,8 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) override;
   std::optional<int64_t> WallDeadline() const override { return WallDeadlineNs(); }
   std::optional<Breach> Exhausted(LimitId id) const override;
+  // Exhausted(kWall) as of `now` (steady ns; the scheduler's clock).
+  std::optional<Breach> WallExhaustedAt(int64_t now) const;
   const Policy& policy() const override { return policy_; }
   const std::string& name() const override { return name_; }
   const interp::Meter* parent() const override { return parent_; }

@@ -33,6 +33,20 @@ struct Denial {
   std::string_view sandbox;
 };
 
+// One effect or host-function call, allowed or denied (the run's event
+// stream): the call, its family ("" for std.time and std.env.args; `host
+// kv` for a host function), what it asked for (a path, `host:port`, a
+// variable name, a sleep's duration, the host family; "" when nothing),
+// where, and the innermost sandbox it runs in ("" for none).
+struct EffectCall {
+  std::string_view effect;
+  std::string_view family;
+  std::string_view target;
+  bool allowed = true;
+  ir::Loc loc;
+  std::string_view sandbox;
+};
+
 // The embedder's host functions (ir/host_fns.h), called once the run's
 // grants admit the function's family.
 class HostFnDispatch {
@@ -53,6 +67,9 @@ struct HostOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Called once per denial; may be empty.
   std::function<void(const Denial&)> on_denied;
+  // Called once per effect or host-function call, after it (allowed or
+  // denied); may be empty.
+  std::function<void(const EffectCall&)> on_effect;
   // The embedder's host functions; none when null (calls trap MT5008).
   HostFnDispatch* host_fns = nullptr;
 };
@@ -84,7 +101,9 @@ class StdHost : public interp::Host {
  private:
   struct Call;
   using Handler = std::optional<interp::Value> (StdHost::*)(Call&);
-  // The handlers named by the EFFECT rows.
+  // The handlers named by the EFFECT rows. std.time.sleep does not block:
+  // it asks the caller to wait (HostError::sleep_ns) for the run's
+  // scheduler to end the wait with a timer.
   bool SleepUntil(std::chrono::steady_clock::time_point until) const;
   std::optional<interp::Value> WallBreach(Call& c, std::chrono::steady_clock::time_point deadline);
   std::optional<interp::Value> ReadWithin(Call& c, const FsCap& cap, const std::string& p,

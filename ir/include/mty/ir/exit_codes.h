@@ -1,0 +1,41 @@
+// The exit statuses of `mty` that no limit or trap owns (runtime.md §1,
+// docs/cli.md): one table for the driver's returns, the API's
+// RunResult::exit_code and the man page. A limit's breach exits with its
+// row's code in policy.def (3..7, 9) and a trap with its row's code in
+// traps.def (1, 7, 8).
+#pragma once
+
+namespace mty::ir {
+
+enum class Exit : int {
+  kOk = 0,
+  kFailed = 1,           // a trap, main returned Err, or a compile error
+  kNoMain = 2,           // no fn main
+  kReplayDiverged = 10,  // mty replay did not reproduce the recording
+  kUsage = 64,           // a usage error (EX_USAGE)
+  kDataErr = 65,         // a malformed manifest or recording (EX_DATAERR)
+  kNoInput = 66,         // an input that cannot be read (EX_NOINPUT)
+  kCantCreate = 73,      // --trace-file or --record cannot be written (EX_CANTCREAT)
+  kInterrupted = 130,    // Ctrl-C (128 + SIGINT)
+};
+
+struct ExitInfo {
+  Exit exit;
+  const char* meaning;  // for the man page
+};
+
+inline constexpr ExitInfo kExits[] = {
+    {Exit::kOk, "main returned (a returned Int is the status, clamped to 0..255)"},
+    {Exit::kFailed, "a trap, main returned Err, or a compile error"},
+    {Exit::kNoMain, "no fn main"},
+    {Exit::kReplayDiverged, "mty replay: the run diverged from its recording"},
+    {Exit::kUsage, "a usage error"},
+    {Exit::kDataErr, "a malformed manifest or recording"},
+    {Exit::kNoInput, "an input that cannot be read"},
+    {Exit::kCantCreate, "a trace or recording file that cannot be written"},
+    {Exit::kInterrupted, "interrupted (Ctrl-C)"},
+};
+
+constexpr int Code(Exit e) { return static_cast<int>(e); }
+
+}  // namespace mty::ir
