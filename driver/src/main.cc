@@ -115,21 +115,19 @@ std::string DiagnosticJson(const mty::Diagnostic& d) {
                          : d.severity == mty::Diagnostic::Severity::kWarning ? "warning"
                                                                              : "note";
   nlohmann::json spans = nlohmann::json::array();
-  spans.push_back({{"file", d.file},
-                   {"line", d.line},
-                   {"column", d.column},
-                   {"end_line", d.end_line},
-                   {"end_column", d.end_column},
-                   {"primary", true},
-                   {"label", d.label}});
-  for (const mty::DiagnosticLabel& l : d.labels)
+  auto span = [&](int line, int column, int end_line, int end_column, bool primary,
+                  const std::string& label) {
     spans.push_back({{"file", d.file},
-                     {"line", l.line},
-                     {"column", l.column},
-                     {"end_line", l.end_line},
-                     {"end_column", l.end_column},
-                     {"primary", false},
-                     {"label", l.message}});
+                     {"line", line},
+                     {"column", column},
+                     {"end_line", end_line},
+                     {"end_column", end_column},
+                     {"primary", primary},
+                     {"label", label}});
+  };
+  span(d.line, d.column, d.end_line, d.end_column, true, d.label);
+  for (const mty::DiagnosticLabel& l : d.labels)
+    span(l.line, l.column, l.end_line, l.end_column, false, l.message);
   nlohmann::json j = {{"code", d.code}, {"severity", severity}, {"message", d.message},
                       {"file", d.file}, {"line", d.line},       {"column", d.column},
                       {"spans", spans}, {"notes", d.notes}};
