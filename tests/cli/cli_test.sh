@@ -7,13 +7,7 @@ mty="$1"
 src="$2"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME WANT_CODE GOT_CODE
-  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, want $2"; fails=$((fails + 1)); else echo "ok   $1"; fi
-}
-contains() {  # contains NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in output:"; cat "$2"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 fib="$src/../examples/fib.mtyir"
 
 "$mty" --help >"$tmp/o" 2>&1; check help 0 $?
@@ -70,15 +64,6 @@ printf 'fn main() -> Unit {\nbb0:\n  goto bb4\n}\n' >"$tmp/bad.mtyir"
 (cd "$tmp" && "$mty" run bad.mtyir >o 2>&1); check verify-error 1 $?
 contains verify-error-text "$tmp/o" "bad.mtyir:3:3: error: in fn main: block bb4 does not exist"
 # ---- sandboxes and manifests: mty check --manifest, mty caps, budget flags ----
-same() {  # same NAME WANT_FILE GOT_FILE
-  if diff -u "$2" "$3" >"$tmp/d"; then echo "ok   $1"; else echo "FAIL $1:"; cat "$tmp/d"; fails=$((fails + 1)); fi
-}
-empty() {  # empty NAME FILE
-  if [ ! -s "$2" ]; then echo "ok   $1"; else echo "FAIL $1: expected no output, got:"; cat "$2"; fails=$((fails + 1)); fi
-}
-lacks() {  # lacks NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "FAIL $1: '$3' in output:"; cat "$2"; fails=$((fails + 1)); else echo "ok   $1"; fi
-}
 cat >"$tmp/readenv.mty" <<'EOF'
 fn main() {
     let a = std.fs.read("data/in.txt")
@@ -137,12 +122,12 @@ env:
   HOME  std.env.var at caps.mty:6:5
 EOF
 (cd "$tmp" && "$mty" caps caps.mty >o 2>e); check caps 0 $?
-same caps-output "$tmp/caps.want" "$tmp/o"
+identical caps-output "$tmp/caps.want" "$tmp/o"
 empty caps-stderr "$tmp/e"
 printf 'fn main() {\n    log(std.time.now().is_ok())\n}\n' >"$tmp/pure.mty"
 (cd "$tmp" && "$mty" caps pure.mty >o 2>e); check caps-none 0 $?
 echo "no effects: this program touches no file, host or environment variable" >"$tmp/pure.want"
-same caps-none-output "$tmp/pure.want" "$tmp/o"
+identical caps-none-output "$tmp/pure.want" "$tmp/o"
 "$mty" caps >"$tmp/o" 2>&1; check caps-needs-file 64 $?
 "$mty" caps "$tmp/does-not-exist.mty" >"$tmp/o" 2>&1; check caps-missing-file 66 $?
 

@@ -9,18 +9,7 @@ set -u
 mty="$1"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails + 1)); }
-check() {  # check NAME WANT_CODE GOT_CODE
-  if [ "$2" != "$3" ]; then bad "$1: exit $3, want $2"; else ok "$1"; fi
-}
-contains() {  # contains NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: '$3' not in:"; cat "$2"; fi
-}
-lacks() {  # lacks NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then bad "$1: '$3' in:"; cat "$2"; else ok "$1"; fi
-}
+. "$(dirname "$0")/lib.sh"
 esc=$'\x1b['
 
 cd "$tmp"

@@ -7,18 +7,7 @@ mty="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails + 1)); }
-same() {  # same NAME FILE EXPECTED
-  if [ "$(cat "$2")" = "$3" ]; then ok "$1"; else bad "$1"; echo "--- got:"; cat "$2"; echo "--- want:"; echo "$3"; fi
-}
-has() {  # has NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: '$3' not in:"; cat "$2"; fi
-}
-lacks() {  # lacks NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then bad "$1: '$3' in:"; cat "$2"; else ok "$1"; fi
-}
+. "$(dirname "$0")/lib.sh"
 cd "$tmp"
 export MTY_HISTORY=  # never write a history file
 repl() { "$mty" repl "$@" >o 2>e; echo $? >rc; }
@@ -56,8 +45,8 @@ same bindings o '[1, 2, 5]
 "shadowed"
 150ms
 0'
-has failed-line-reported e 'trap MT5001: panic: no'
-has failed-line-exit-meaning e 'mty: `mty run` would exit 1; the session is unchanged'
+contains failed-line-reported e 'trap MT5001: panic: no'
+contains failed-line-exit-meaning e 'mty: `mty run` would exit 1; the session is unchanged'
 
 # ---- items accumulate; typing one again replaces it ----
 cat >in <<'M'
@@ -86,22 +75,22 @@ same items-no-errors e ''
 
 # ---- a type typed again: the bindings of the old one are dropped ----
 printf 'struct P { a: I64 }\nlet p = P { a: 1 }\nlet q = [Some(p)]\nlet k = 3\nstruct P { b: Str }\nk\nP { b: "new" }\n' | repl
-has redefined-drops e '`p` is dropped: its value is of the old `P`'
-has redefined-drops-nested e '`q` is dropped'
+contains redefined-drops e '`p` is dropped: its value is of the old `P`'
+contains redefined-drops-nested e '`q` is dropped'
 same redefined-goes-on o '3
 P { b: "new" }'
 
 # ---- a stray `}` is an error of its own line, not the start of more ----
 printf '}\n2\n' | repl
-has stray-brace e 'error['
+contains stray-brace e 'error['
 same stray-brace-next o '2'
 
 # ---- compile errors: rendered, located in what was typed ----
 printf 'let q = 1\nq + nope\nq +\n  nope2\nq\n' | repl
-has compile-error-code e 'error[MT1001]'
-has compile-error-line1 e ' --> <repl>:1:5'
-has compile-error-line2 e ' --> <repl>:2:3'
-has compile-error-echo e '1 | q + nope'
+contains compile-error-code e 'error[MT1001]'
+contains compile-error-line1 e ' --> <repl>:1:5'
+contains compile-error-line2 e ' --> <repl>:2:3'
+contains compile-error-echo e '1 | q + nope'
 same compile-error-goes-on o '1'
 printf 'fn ok1() -> I64 { 1 }
 fn bad() -> I64 {
@@ -110,8 +99,8 @@ fn bad() -> I64 {
 bad()
 ok1()
 ' | repl
-has item-error-line e ' --> <repl>:2:3'
-has item-not-added e 'MT1002'
+contains item-error-line e ' --> <repl>:2:3'
+contains item-not-added e 'MT1002'
 same item-error-goes-on o '1'
 
 # ---- traps, breaches (with what `mty run` would exit), and they go on ----
@@ -131,24 +120,24 @@ M
 repl --steps 10k <in
 same trap-state-unchanged o '1
 0'
-has trap-backtrace-item e 'at boom (<repl>:2:14)'
-has trap-backtrace-input e 'at __repl (<repl>:1:9)'
-has breach-steps e 'step budget exceeded: 10000 steps'
-has breach-exit e '`mty run` would exit 3'
-has div-zero e 'MT5003'
+contains trap-backtrace-item e 'at boom (<repl>:2:14)'
+contains trap-backtrace-input e 'at __repl (<repl>:1:9)'
+contains breach-steps e 'step budget exceeded: 10000 steps'
+contains breach-exit e '`mty run` would exit 3'
+contains div-zero e 'MT5003'
 printf 'let mut v = [0]\nfor i in 0..10000 { v.push(i) }\nv.len()\n' | repl --memory 10KiB
-has breach-memory e '`mty run` would exit 4'
+contains breach-memory e '`mty run` would exit 4'
 same breach-memory-unchanged o '1'
 
 # ---- grants: the run flags, denial hints, --deny-is-trap ----
 echo secret >data.txt
 printf 'std.fs.read("data.txt")\n' | repl
-has denied-hint e 'mty: denied std.fs.read("data.txt") at <repl>:1:1; to allow it, run with --allow-read=data.txt'
-has denied-value o 'Err('
+contains denied-hint e 'mty: denied std.fs.read("data.txt") at <repl>:1:1; to allow it, run with --allow-read=data.txt'
+contains denied-value o 'Err('
 printf 'std.fs.read("data.txt")\n' | repl --allow-read=.
 same allowed o 'Ok("secret\n")'
 printf 'std.fs.read("data.txt")\n1\n' | repl --deny-is-trap -q
-has deny-is-trap e 'MT5015'
+contains deny-is-trap e 'MT5015'
 same deny-is-trap-goes-on o '1'
 lacks quiet-no-hint e 'to allow it'
 cat >m.toml <<'T'
@@ -156,7 +145,7 @@ cat >m.toml <<'T'
 steps = 500
 T
 printf 'let mut i = 0\nwhile i < 1000 { i += 1 }\n' | repl --manifest m.toml
-has manifest-steps e 'step budget exceeded: 500 steps'
+contains manifest-steps e 'step budget exceeded: 500 steps'
 
 # ---- :type, :ir, :bytecode, :vars, :help, unknown commands ----
 cat >in <<'M'
@@ -174,24 +163,24 @@ let mut xs = [1]
 :type
 M
 repl <in
-has type-static o 'I64'
-has type-vec o '[I64]'
-has type-duration o 'Duration'
-has type-dynamic o 'Str  (of the value: the compiler cannot tell it statically)'
-has vars o 'mut xs: [I64]'
-has ir-fn o 'fn __repl('
-has ir-body o '* 7'
-has bytecode o 'mul'
-has help o ':type EXPR'
-has unknown-command e "unknown command ':frob'"
-has type-usage e 'usage: :type EXPR'
+contains type-static o 'I64'
+contains type-vec o '[I64]'
+contains type-duration o 'Duration'
+contains type-dynamic o 'Str  (of the value: the compiler cannot tell it statically)'
+contains vars o 'mut xs: [I64]'
+contains ir-fn o 'fn __repl('
+contains ir-body o '* 7'
+contains bytecode o 'mul'
+contains help o ':type EXPR'
+contains unknown-command e "unknown command ':frob'"
+contains type-usage e 'usage: :type EXPR'
 printf ':ir\nfn sq(n: I64) -> I64 { n * n }\n:ir\n' | repl
-has ir-items o 'fn sq('
+contains ir-items o 'fn sq('
 
 # ---- values that cannot cross between inputs ----
 printf 'let c = |z| z + 1\nc(1)\nlet k = 2\nk\n' | repl
-has closure-message e '`c` holds <closure'
-has closure-message-why e 'cannot be kept between inputs'
+contains closure-message e '`c` holds <closure'
+contains closure-message-why e 'cannot be kept between inputs'
 same closure-next o '2'
 
 # ---- multi-line input from a pipe; an unfinished input at the end ----
@@ -200,7 +189,7 @@ same multiline o '[1, 2, 3]
 7
 "two\nlines"'
 printf 'let a = (1,\n' | repl
-has unfinished-at-end e 'error['
+contains unfinished-at-end e 'error['
 same unfinished-exit rc 0
 
 # ---- SIGINT from outside (input from a pipe) interrupts the running input ----
@@ -215,13 +204,13 @@ sleep 0.3
 echo '7' >&4
 exec 4>&-
 wait $pid; echo $? >rc
-has sigint-pipe e 'interrupted (Ctrl-C); the session goes on'
+contains sigint-pipe e 'interrupted (Ctrl-C); the session goes on'
 same sigint-pipe-goes-on o '7'
 same sigint-pipe-exit rc 0
 
 # ---- a line longer than any program is skipped, the next one runs ----
 { head -c 17000000 /dev/zero | tr '\0' 'a'; printf '\n1+1\n'; } | repl
-has long-line e 'mty: an input line over 16777216 bytes: skipped'
+contains long-line e 'mty: an input line over 16777216 bytes: skipped'
 same long-line-next o '2'
 
 # ---- :quit ends the session; the lines after it are not read ----
@@ -230,13 +219,13 @@ same quit o '1'
 
 # ---- the option table: repl takes run's limit and grant flags ----
 "$mty" repl --help >o 2>&1
-has help-steps o '--steps'
-has help-allow-read o '--allow-read'
+contains help-steps o '--steps'
+contains help-allow-read o '--allow-read'
 "$mty" repl --steps abc </dev/null >o 2>e; c=$?
 [ $c = 64 ] && ok usage-exit-64 || bad "usage-exit-64 (got $c)"
-has usage-message e '--steps'
+contains usage-message e '--steps'
 "$mty" --help >o
-has top-help-lists-repl o 'repl'
+contains top-help-lists-repl o 'repl'
 
 # ---- a pseudo-terminal ----
 if python3 "$here/repl_pty.py" "$mty" "$tmp"; then ok pty; else bad pty; fi

@@ -9,19 +9,16 @@ mty="$1"
 tmp="$(mktemp -d)"
 cleanup() { exec 3>&- 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
-fails=0
+. "$(dirname "$0")/lib.sh"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-check() {  # check NAME WANT_CODE GOT_CODE ELAPSED_MS LIMIT_MS
+timed() {  # timed NAME WANT_CODE GOT_CODE ELAPSED_MS LIMIT_MS
   if [ "$2" != "$3" ]; then
-    echo "FAIL $1: exit $3, want $2"; fails=$((fails + 1))
+    bad "$1: exit $3, want $2"
   elif [ "$4" -gt "$5" ]; then
-    echo "FAIL $1: took ${4}ms, more than ${5}ms"; fails=$((fails + 1))
+    bad "$1: took ${4}ms, more than ${5}ms"
   else
-    echo "ok   $1 (${4}ms)"
+    ok "$1 (${4}ms)"
   fi
-}
-contains() {  # contains NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then echo "ok   $1"; else echo "FAIL $1: '$3' not in:"; cat "$2"; fails=$((fails + 1)); fi
 }
 cd "$tmp"
 
@@ -35,7 +32,7 @@ fn main() {
 }
 P
 t0=$(now_ms); "$mty" run --allow-read data --allow-write data --wall 500ms fifo.mty >o 2>e; c=$?
-check fifo-refused 0 $c $(($(now_ms) - t0)) 1000
+timed fifo-refused 0 $c $(($(now_ms) - t0)) 1000
 contains fifo-read-text o 'Err("io: not a regular file: data/pipe")'
 [ "$(grep -c 'not a regular file' o)" = 3 ] && echo "ok   fifo-all-three" || { echo "FAIL fifo-all-three"; cat o; fails=$((fails + 1)); }
 
@@ -53,10 +50,10 @@ P
 mkfifo full
 exec 3<>full  # a reader that never reads: the pipe fills and stays full
 t0=$(now_ms); "$mty" run --wall 1s flood.mty >full 2>e; c=$?
-check stdout-undrained-wall 5 $c $(($(now_ms) - t0)) 2300
+timed stdout-undrained-wall 5 $c $(($(now_ms) - t0)) 2300
 contains stdout-undrained-text e "wall-clock budget exceeded: 1s"
 t0=$(now_ms); "$mty" run --wall 1s flood.mty >/dev/null 2>full; c=$?
-check stderr-undrained-wall 5 $c $(($(now_ms) - t0)) 2300
+timed stderr-undrained-wall 5 $c $(($(now_ms) - t0)) 2300
 exec 3>&-
 
 # ---- Ctrl-C: the run stops where it is, prints where, exits 130 ----
@@ -68,7 +65,7 @@ interrupt() {  # interrupt NAME PROGRAM [redirect-stdout-to]
   local t0; t0=$(now_ms)
   kill -INT "$pid"
   wait "$pid"; local c=$?
-  check "$1" 130 $c $(($(now_ms) - t0)) 500
+  timed "$1" 130 $c $(($(now_ms) - t0)) 500
   contains "$1-text" e "error: interrupted (Ctrl-C)"
 }
 printf 'fn spin() {\n    loop {}\n}\nfn main() {\n    spin()\n}\n' >spin.mty
