@@ -1,10 +1,11 @@
 // mty::Client (include/mty/client.h): jobs in, results out.
+#include "mty/client.h"
+
 #include <chrono>
 #include <map>
 
 #include "absl/strings/str_cat.h"
 #include "jobs.h"
-#include "mty/client.h"
 #include "nats.h"
 
 namespace mty {
@@ -26,9 +27,9 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterOptions& op
 
 absl::StatusOr<std::string> Client::StoreProgram(std::string_view text) {
   if (text.size() + 1024 > cluster::kMaxJobBytes)
-    return absl::OutOfRangeError(absl::StrCat("the program is too large for the cluster: ",
-                                              text.size(), " bytes (at most ",
-                                              cluster::kMaxJobBytes - 1024, ")"));
+    return absl::OutOfRangeError(
+        absl::StrCat("the program is too large for the cluster: ", text.size(), " bytes (at most ",
+                     cluster::kMaxJobBytes - 1024, ")"));
   std::string hash = ProgramHash(text);
   uint64_t rev = 0;
   natsStatus s = kvStore_Put(&rev, impl_->nats->programs(), hash.c_str(), text.data(),

@@ -99,9 +99,9 @@ absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id) {
   if (absl::Status s = str("id", &job.id, true); !s.ok()) return s;
   if (absl::Status s = CheckJobId(job.id); !s.ok()) return s;
   if (id) *id = job.id;
-  for (const auto& [key, out] : {std::pair{"program", &job.program},
-                                 std::pair{"program_hash", &job.program_hash},
-                                 std::pair{"file", &job.file}, std::pair{"manifest", &job.manifest}})
+  for (const auto& [key, out] :
+       {std::pair{"program", &job.program}, std::pair{"program_hash", &job.program_hash},
+        std::pair{"file", &job.file}, std::pair{"manifest", &job.manifest}})
     if (absl::Status s = str(key, out, false); !s.ok()) return s;
   if (job.program.empty() == job.program_hash.empty())
     return absl::InvalidArgumentError("a job has either `program` or `program_hash`");

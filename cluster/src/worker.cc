@@ -104,8 +104,8 @@ void Worker::Impl::Pull(int index) {
   so.Stream = o.stream.c_str();
   so.Consumer = o.consumer.c_str();
   jsErrCode jerr = jsErrCode(0);
-  natsStatus s =
-      js_PullSubscribe(&sub, nats->js(), o.subject.c_str(), o.consumer.c_str(), nullptr, &so, &jerr);
+  natsStatus s = js_PullSubscribe(&sub, nats->js(), o.subject.c_str(), o.consumer.c_str(), nullptr,
+                                  &so, &jerr);
   if (s != NATS_OK) {
     Log(NatsError(absl::StrCat("thread ", index, ": pull subscription"), s, jerr).ToString());
     return;
@@ -133,7 +133,8 @@ void Worker::Impl::Pull(int index) {
 void Worker::Impl::Beat() {
   // In-progress acks at a third of the ack wait keep a long job from being
   // delivered again while it runs.
-  const auto every = std::chrono::nanoseconds(std::max<int64_t>(nats->ack_wait_ns() / 3, 50'000'000));
+  const auto every =
+      std::chrono::nanoseconds(std::max<int64_t>(nats->ack_wait_ns() / 3, 50'000'000));
   std::unique_lock<std::mutex> lock(mu);
   while (!stopping.load() || !in_hand.empty()) {
     wake.wait_for(lock, every);
@@ -146,9 +147,8 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
   std::string json = ResultJson(r);
   if (json.size() > kMaxJobBytes - 4096) {
     // Escaped output can pass a message's size: keep its start.
-    const size_t keep = (kMaxJobBytes - 4096 - (json.size() - r.stdout_text.size() -
-                                                r.stderr_text.size())) /
-                        12;
+    const size_t keep =
+        (kMaxJobBytes - 4096 - (json.size() - r.stdout_text.size() - r.stderr_text.size())) / 12;
     r.stdout_text.resize(std::min(r.stdout_text.size(), keep));
     r.stderr_text.resize(std::min(r.stderr_text.size(), keep));
     r.report += "mty worker: output cut to fit the result in one message\n";
@@ -170,8 +170,7 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
   }
   jsErrCode jerr = jsErrCode(0);
   s = terminate ? natsMsg_Term(msg, nullptr) : natsMsg_AckSync(msg, nullptr, &jerr);
-  if (s != NATS_OK)
-    Log(NatsError(absl::StrCat("job ", r.id, ": ack"), s, jerr).ToString());
+  if (s != NATS_OK) Log(NatsError(absl::StrCat("job ", r.id, ": ack"), s, jerr).ToString());
   done.fetch_add(1);
 }
 
@@ -317,8 +316,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   if (!nats.ok()) return nats.status();
   impl->nats = std::move(*nats);
   Impl* p = impl.get();
-  for (int i = 0; i < p->options.concurrency; ++i)
-    p->pullers.emplace_back([p, i] { p->Pull(i); });
+  for (int i = 0; i < p->options.concurrency; ++i) p->pullers.emplace_back([p, i] { p->Pull(i); });
   p->heartbeat = std::thread([p] { p->Beat(); });
   return std::unique_ptr<Worker>(new Worker(std::move(impl)));
 }

@@ -230,8 +230,8 @@ CommandSpec Submit() {
   c.options.push_back(Flag("detach", 'd', "Print the job id and exit without waiting"));
   c.options.push_back(Valued("timeout", ValueKind::kRequired, "DUR",
                              "Give up waiting after DUR (exit 75; default: no limit)"));
-  c.options.push_back(Flag("by-hash", 0,
-                           "Store the program in the programs bucket and send only its hash"));
+  c.options.push_back(
+      Flag("by-hash", 0, "Store the program in the programs bucket and send only its hash"));
   c.options.push_back(Valued("id", ValueKind::kRequired, "ID",
                              "The job id (letters, digits, _ and -; default: a random one)"));
   c.options.push_back(Valued("replicas", ValueKind::kRequired, "N",
@@ -240,12 +240,12 @@ CommandSpec Submit() {
 }
 
 CommandSpec Result() {
-  CommandSpec c = Command("result", "Print a job's stored result (mty submit --detach)", "ID",
-                          "the job id");
+  CommandSpec c =
+      Command("result", "Print a job's stored result (mty submit --detach)", "ID", "the job id");
   c.options.push_back(NatsUrl());
   c.options.push_back(Flag("wait", 'w', "Wait for the result when there is none yet"));
-  c.options.push_back(Valued("timeout", ValueKind::kRequired, "DUR",
-                             "With --wait: give up after DUR (exit 75)"));
+  c.options.push_back(
+      Valued("timeout", ValueKind::kRequired, "DUR", "With --wait: give up after DUR (exit 75)"));
   c.options.push_back(Flag("json", 0, "Print the result document (JSON) instead"));
   return c;
 }
@@ -267,9 +267,9 @@ std::string FlagName(std::string_view key) {
 }
 
 const std::vector<CommandSpec>& Commands() {
-  static const std::vector<CommandSpec> commands = {
-      Run(),  Repl(),     Replay(),   Check(),       Caps(), Dump(),
-      Worker(), Submit(), Result(), Completions(), Man()};
+  static const std::vector<CommandSpec> commands = {Run(),    Repl(),        Replay(), Check(),
+                                                    Caps(),   Dump(),        Worker(), Submit(),
+                                                    Result(), Completions(), Man()};
   return commands;
 }
 

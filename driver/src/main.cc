@@ -23,13 +23,13 @@
 #include <thread>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "args.h"
 #include "commands.h"
 #include "input.h"
-#include "absl/strings/numbers.h"
 #include "mty/client.h"
 #include "mty/cluster/worker.h"
 #include "mty/ir/exit_codes.h"
@@ -730,9 +730,9 @@ int ClusterFlags(const ParsedCommand& f, mty::ClusterOptions* o) {
     if (!v) return 0;
     int n = 0;
     if (!absl::SimpleAtoi(*v, &n) || n < lo || n > hi)
-      return UsageError(absl::StrCat("--", flag, ": expected a number from ", lo, " to ", hi,
-                                     ", got '", *v, "'"),
-                        f.command);
+      return UsageError(
+          absl::StrCat("--", flag, ": expected a number from ", lo, " to ", hi, ", got '", *v, "'"),
+          f.command);
     *out = n;
     return 0;
   };

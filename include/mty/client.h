@@ -40,10 +40,10 @@ struct ClusterOptions {
 
 // A job (the JSON document of docs/scaling.md, "Jobs").
 struct Job {
-  std::string id;            // "" : Submit makes a random one
-  std::string program;       // Mighty source or MtyIR text ("" : by program_hash)
-  std::string program_hash;  // ProgramHash of a program stored with StoreProgram
-  std::string file = "job.mty";  // the name diagnostics use; `.mtyir` is MtyIR text
+  std::string id;                 // "" : Submit makes a random one
+  std::string program;            // Mighty source or MtyIR text ("" : by program_hash)
+  std::string program_hash;       // ProgramHash of a program stored with StoreProgram
+  std::string file = "job.mty";   // the name diagnostics use; `.mtyir` is MtyIR text
   std::vector<std::string> args;  // std.env.args()
   std::string manifest;           // TOML text of a [sandbox] table ("" : none)
 };
@@ -56,15 +56,15 @@ struct JobResult {
   // malformed job or manifest, or a program hash nothing is stored under:
   // `message`). The last two are never retried.
   std::string outcome;
-  int exit_code = 0;         // what `mty run` would have exited with
-  std::string code;          // "MT5016", or ""
-  std::string message;       // the trap's, breach's or invalid job's message
+  int exit_code = 0;                    // what `mty run` would have exited with
+  std::string code;                     // "MT5016", or ""
+  std::string message;                  // the trap's, breach's or invalid job's message
   std::optional<std::string> returned;  // the returned value's debug text (kOk, kMainErr)
-  std::string stdout_text;   // the program's stdout (bounded by its output budget)
-  std::string stderr_text;   // its stderr
-  std::string diagnostics;   // compile warnings or errors, rendered as `mty run` prints them
-  std::string report;        // what `mty run` prints on stderr after the run
-  std::string breach;        // the breached limit's key ("steps"), or ""
+  std::string stdout_text;              // the program's stdout (bounded by its output budget)
+  std::string stderr_text;              // its stderr
+  std::string diagnostics;  // compile warnings or errors, rendered as `mty run` prints them
+  std::string report;       // what `mty run` prints on stderr after the run
+  std::string breach;       // the breached limit's key ("steps"), or ""
   // Usage (runtime.md §7).
   uint64_t steps = 0, memory_bytes = 0, heap_peak_bytes = 0, output_bytes = 0, wall_ns = 0,
            cpu_ns = 0, agents_spawned = 0;

@@ -7,6 +7,9 @@
 // (submit, wait). Prints `key value` lines: jobs, results, distinct, the
 // jobs each worker ran (`worker NAME N`), each outcome (`outcome ok N`),
 // attempts above 1, throughput (jobs/s) and the latencies (ms: p50, p99).
+#include <nats/nats.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,11 +18,9 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
-
-#include <nats/nats.h>
 
 #include "mty/client.h"
 
@@ -37,8 +38,8 @@ int Raw(const char* url, const std::string& text) {
   natsStatus s = natsConnection_JetStream(&js, nc, nullptr);
   jsPubAck* ack = nullptr;
   if (s == NATS_OK)
-    s = js_Publish(&ack, js, o.subject.c_str(), text.data(), static_cast<int>(text.size()),
-                   nullptr, nullptr);
+    s = js_Publish(&ack, js, o.subject.c_str(), text.data(), static_cast<int>(text.size()), nullptr,
+                   nullptr);
   if (ack) jsPubAck_Destroy(ack);
   if (js) jsCtx_Destroy(js);
   natsConnection_Destroy(nc);
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   const auto start = Clock::now();
   for (int i = 0; i < jobs; ++i) {
     mty::Job job;
+    job.id = "load-" + std::to_string(getpid()) + "-" + std::to_string(i);
     job.program_hash = *hash;
     job.file = argv[2];
     absl::StatusOr<std::string> id = (*client)->Submit(job);
@@ -83,7 +85,6 @@ int main(int argc, char** argv) {
     // stream's duplicate window drops a second copy).
     for (int retry = 0; !id.ok() && retry < 50; ++retry) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      job.id = "";
       id = (*client)->Submit(job);
     }
     if (!id.ok()) {

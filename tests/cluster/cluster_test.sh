@@ -193,7 +193,7 @@ TOML
   out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$id")"
   [ "$(json_field outcome <<<"$out")" = "budget exceeded" ] || fail "outcome: $out"
   [ "$(json_field breach <<<"$out")" = steps ] || fail "breach: $out"
-  [ "$(json_field usage.steps <<<"$out")" -gt 100000 ] || fail "usage: $out"
+  [ "$(json_field usage.steps <<<"$out")" -ge 100000 ] || fail "usage: $out"
   ;;
 malformed)
   port="$(free_ports 1)"
