@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
@@ -75,7 +76,16 @@ std::string NewJobId() {
 
 std::string JobJson(const Job& job) {
   nlohmann::json j = {{"id", job.id}, {"file", job.file}, {"args", job.args}};
-  if (!job.program.empty()) j["program"] = job.program;
+  if (!job.program.empty()) {
+    // Text that is not UTF-8 (a program with a stray byte, which the
+    // compiler reports) cannot be a JSON string as it is: sent in base64.
+    try {
+      (void)nlohmann::json(job.program).dump();
+      j["program"] = job.program;
+    } catch (const nlohmann::json::type_error&) {
+      j["program_base64"] = absl::Base64Escape(job.program);
+    }
+  }
   if (!job.program_hash.empty()) j["program_hash"] = job.program_hash;
   if (!job.manifest.empty()) j["manifest"] = job.manifest;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -103,6 +113,11 @@ absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id) {
        {std::pair{"program", &job.program}, std::pair{"program_hash", &job.program_hash},
         std::pair{"file", &job.file}, std::pair{"manifest", &job.manifest}})
     if (absl::Status s = str(key, out, false); !s.ok()) return s;
+  if (auto it = j.find("program_base64"); it != j.end()) {
+    if (!it->is_string() || !job.program.empty() ||
+        !absl::Base64Unescape(it->get<std::string>(), &job.program))
+      return absl::InvalidArgumentError("the job's `program_base64` is not base64 text");
+  }
   if (job.program.empty() == job.program_hash.empty())
     return absl::InvalidArgumentError("a job has either `program` or `program_hash`");
   if (auto it = j.find("args"); it != j.end()) {
@@ -114,8 +129,8 @@ absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id) {
     }
   }
   for (const auto& [key, value] : j.items())
-    if (key != "id" && key != "program" && key != "program_hash" && key != "file" &&
-        key != "manifest" && key != "args")
+    if (key != "id" && key != "program" && key != "program_base64" && key != "program_hash" &&
+        key != "file" && key != "manifest" && key != "args")
       return absl::InvalidArgumentError(absl::StrCat("the job has an unknown field `", key, "`"));
   return job;
 }

@@ -10,6 +10,8 @@
 #   submit      mty submit reproduces mty run (stdout, stderr, exit code) for
 #               golden programs, with two workers; --detach, mty result
 #   three_node  a three-node JetStream cluster, one node killed while jobs flow
+#   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
+#               exits 0
 # Every server and worker this script starts is killed on exit, pass or fail.
 set -u
 phase="$1"
@@ -241,11 +243,15 @@ submit)
   start_worker w2 --nats "$url" --concurrency 2
   wait_log "$tmp/w1.log" "pulling from"
   wait_log "$tmp/w2.log" "pulling from"
-  # Golden programs without flags or setup, whose run needs no grant.
+  # Golden programs without flags or setup, whose run needs no grant: every
+  # fifth of them, across the alphabet.
   n=0
+  seen=0
   cd "$tests/conformance/mty" || fail "no goldens"
   for prog in *.mty; do
     grep -q '^// mty-\(args\|setup\|time-limit\)' "$prog" && continue
+    seen=$((seen + 1))
+    [ $((seen % 5)) = 0 ] || continue
     "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
     run_rc=$?
     grep -q '^mty: denied' "$tmp/run.err" && continue
@@ -260,6 +266,14 @@ submit)
   [ "$n" -ge 40 ] || fail "only $n goldens compared"
   echo "$n golden programs: mty submit = mty run"
   cd "$tmp"
+  # A compile error and a warning: the same diagnostics and exit code.
+  printf 'fn main() {\n    let x = \n}\n' >"$tmp/bad.mty"
+  printf 'fn main() {\n    let unused = 1\n}\n' >"$tmp/warn.mty"
+  for prog in bad.mty warn.mty; do
+    want="$("$mty" run "$prog" 2>&1; echo "rc=$?")"
+    got="$("$mty" submit --nats "$url" "$prog" 2>&1; echo "rc=$?")"
+    [ "$want" = "$got" ] || fail "$prog: run '$want', submit '$got'"
+  done
   # Args, --by-hash, --detach and mty result.
   printf 'fn main() -> Int {\n    let a = std.env.args()\n    print("{:?}", a)\n    a.len()\n}\n' >"$tmp/args.mty"
   want="$("$mty" run "$tmp/args.mty" x "y z" 2>&1; echo "rc=$?")"
@@ -278,6 +292,28 @@ submit)
   dead="$(free_ports 1)"
   "$mty" submit --nats "nats://127.0.0.1:$dead" "$tmp/args.mty" 2>/dev/null
   [ $? = 69 ] || fail "no server is not exit 69"
+  ;;
+drain)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  start_worker w1 --nats "$url"
+  wait_log "$tmp/w1.log" "pulling from"
+  printf 'fn main() -> Int {\n    std.time.sleep(1500ms)\n    log("slept")\n    4\n}\n' >"$tmp/nap.mty"
+  id="$("$mty" submit --nats "$url" --detach "$tmp/nap.mty")"
+  wait_log "$tmp/w1.log" "job $id attempt 1: started"
+  kill -TERM "$pid_w1"
+  wait_log "$tmp/w1.log" "draining"
+  wait "$pid_w1"
+  rc=$?
+  [ "$rc" = 0 ] || fail "the drained worker exited $rc"
+  grep -q "stopped after 1 job" "$tmp/w1.log" || fail "the job in hand was not finished"
+  out="$("$mty" result --nats "$url" --json "$id")" || fail "no stored result"
+  [ "$(json_field exit_code <<<"$out")" = 4 ] || fail "result: $out"
+  # Nothing was left to redeliver: a new worker gets no job.
+  start_worker w2 --nats "$url" --ack-wait 1s
+  sleep 1.5
+  grep -q "job $id" "$tmp/w2.log" && fail "the drained job ran again"
   ;;
 three_node)
   read -r c1 c2 c3 p1 p2 p3 <<<"$(free_ports 6 | tr '\n' ' ')"
