@@ -101,7 +101,9 @@ install(TARGETS mty RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # .def tables they include).
 foreach(_dir include ir/include frontend/include interp/include runtime/include stdlib/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
+          # mty_cluster (cluster/) is not part of the package yet.
+          PATTERN "client.h" EXCLUDE)
 endforeach()
 install(EXPORT mtyTargets NAMESPACE mty:: DESTINATION ${MTY_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/mtyConfig.cmake.in

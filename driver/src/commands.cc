@@ -187,6 +187,69 @@ CommandSpec Dump() {
   return c;
 }
 
+// `--nats URL`: every cluster command takes it (docs/scaling.md).
+OptionSpec NatsUrl() {
+  return Valued("nats", ValueKind::kRequired, "URL",
+                "The NATS server(s), comma-separated (nats://127.0.0.1:4222); required");
+}
+
+CommandSpec Worker() {
+  CommandSpec c = Command("worker",
+                          "Run jobs from a NATS JetStream work queue, each under its manifest "
+                          "intersected with this worker's, storing one result per job");
+  c.options.push_back(NatsUrl());
+  c.options.push_back(Valued("concurrency", ValueKind::kRequired, "N",
+                             "Run up to N jobs at once, on N threads (default 1)"));
+  c.options.push_back(Valued("manifest", ValueKind::kRequired, "FILE",
+                             "The worker's manifest: what its jobs may use at most (a family it "
+                             "leaves out is denied to every job)"));
+  c.options.push_back(
+      Valued("name", ValueKind::kRequired, "NAME", "The name in results (default host-pid)"));
+  c.options.push_back(Valued("ack-wait", ValueKind::kRequired, "DUR",
+                             "When creating the consumer: redeliver a job not acked within DUR "
+                             "(default 30s; in-progress acks keep running jobs)"));
+  c.options.push_back(Valued("max-deliver", ValueKind::kRequired, "N",
+                             "When creating the consumer: deliver a job at most N times "
+                             "(default 5)"));
+  c.options.push_back(Valued("replicas", ValueKind::kRequired, "N",
+                             "When creating the stream, consumer and buckets: N replicas "
+                             "(default 1; 3 on a three-node cluster)"));
+  c.options.push_back(Flag("quiet", 'q', "No line on stderr per job"));
+  return c;
+}
+
+CommandSpec Submit() {
+  CommandSpec c = Command("submit",
+                          "Run a program on the workers of a NATS JetStream cluster: enqueue it, "
+                          "wait for its result, print its output and exit as mty run would",
+                          "FILE", kProgram);
+  c.program_args = true;
+  c.options.push_back(NatsUrl());
+  c.options.push_back(Valued("manifest", ValueKind::kRequired, "FILE",
+                             "The job's manifest (held to its worker's)"));
+  c.options.push_back(Flag("detach", 'd', "Print the job id and exit without waiting"));
+  c.options.push_back(Valued("timeout", ValueKind::kRequired, "DUR",
+                             "Give up waiting after DUR (exit 75; default: no limit)"));
+  c.options.push_back(
+      Flag("by-hash", 0, "Store the program in the programs bucket and send only its hash"));
+  c.options.push_back(Valued("id", ValueKind::kRequired, "ID",
+                             "The job id (letters, digits, _ and -; default: a random one)"));
+  c.options.push_back(Valued("replicas", ValueKind::kRequired, "N",
+                             "When creating the stream and buckets: N replicas (default 1)"));
+  return c;
+}
+
+CommandSpec Result() {
+  CommandSpec c =
+      Command("result", "Print a job's stored result (mty submit --detach)", "ID", "the job id");
+  c.options.push_back(NatsUrl());
+  c.options.push_back(Flag("wait", 'w', "Wait for the result when there is none yet"));
+  c.options.push_back(
+      Valued("timeout", ValueKind::kRequired, "DUR", "With --wait: give up after DUR (exit 75)"));
+  c.options.push_back(Flag("json", 0, "Print the result document (JSON) instead"));
+  return c;
+}
+
 CommandSpec Completions() {
   return Command("completions", "Print the shell completion script (bash or zsh)", "SHELL",
                  "bash or zsh");
@@ -204,8 +267,9 @@ std::string FlagName(std::string_view key) {
 }
 
 const std::vector<CommandSpec>& Commands() {
-  static const std::vector<CommandSpec> commands = {Run(),  Repl(), Replay(),      Check(),
-                                                    Caps(), Dump(), Completions(), Man()};
+  static const std::vector<CommandSpec> commands = {Run(),    Repl(),        Replay(), Check(),
+                                                    Caps(),   Dump(),        Worker(), Submit(),
+                                                    Result(), Completions(), Man()};
   return commands;
 }
 

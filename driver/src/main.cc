@@ -23,12 +23,15 @@
 #include <thread>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "args.h"
 #include "commands.h"
 #include "input.h"
+#include "mty/client.h"
+#include "mty/cluster/worker.h"
 #include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
@@ -711,6 +714,187 @@ int DumpCommand(const ParsedCommand& cmd) {
   return 0;
 }
 
+// ---- mty worker, submit, result (docs/scaling.md) -----------------------------
+
+constexpr int kExitUnavailable = mty::ir::Code(mty::ir::Exit::kUnavailable);
+constexpr int kExitTempFail = mty::ir::Code(mty::ir::Exit::kTempFail);
+
+// The cluster settings of `--nats`, `--replicas`, `--ack-wait`,
+// `--max-deliver`; returns an exit code on a usage error.
+int ClusterFlags(const ParsedCommand& f, mty::ClusterOptions* o) {
+  std::optional<std::string> url = f.Last("nats");
+  if (!url || url->empty()) return UsageError("--nats URL is required", f.command);
+  o->url = *url;
+  auto count = [&](const char* flag, int lo, int hi, int* out) -> int {
+    std::optional<std::string> v = f.Last(flag);
+    if (!v) return 0;
+    int n = 0;
+    if (!absl::SimpleAtoi(*v, &n) || n < lo || n > hi)
+      return UsageError(
+          absl::StrCat("--", flag, ": expected a number from ", lo, " to ", hi, ", got '", *v, "'"),
+          f.command);
+    *out = n;
+    return 0;
+  };
+  if (int rc = count("replicas", 1, 5, &o->replicas); rc != 0) return rc;
+  if (int rc = count("max-deliver", 1, 1000, &o->max_deliver); rc != 0) return rc;
+  if (std::optional<std::string> v = f.Last("ack-wait")) {
+    absl::StatusOr<int64_t> ns = mty::ParseDuration(*v);
+    if (!ns.ok() || *ns < 1'000'000)
+      return UsageError(absl::StrCat("--ack-wait: ",
+                                     ns.ok() ? "at least 1ms" : std::string(ns.status().message())),
+                        f.command);
+    o->ack_wait = std::chrono::nanoseconds(*ns);
+  }
+  return 0;
+}
+
+// `--timeout DUR` (0: no limit); returns an exit code on a usage error.
+int TimeoutFlag(const ParsedCommand& f, std::chrono::milliseconds* out) {
+  std::optional<std::string> v = f.Last("timeout");
+  if (!v) return 0;
+  absl::StatusOr<int64_t> ns = mty::ParseDuration(*v);
+  if (!ns.ok()) return UsageError(absl::StrCat("--timeout: ", ns.status().message()), f.command);
+  *out = std::chrono::milliseconds(std::max<int64_t>(1, *ns / 1'000'000));
+  return 0;
+}
+
+// A failed cluster request: a bad job id or job is a usage error, no
+// result in time 75, a server that cannot be used 69.
+int ClusterError(const absl::Status& s) {
+  std::cerr << "error: " << s.message() << "\n";
+  if (s.code() == absl::StatusCode::kInvalidArgument) return kExitUsage;
+  if (s.code() == absl::StatusCode::kOutOfRange) return kExitDataErr;
+  return s.code() == absl::StatusCode::kDeadlineExceeded ? kExitTempFail : kExitUnavailable;
+}
+
+// Prints a result as `mty run` would have printed the run: the program's
+// stdout, then on stderr its diagnostics, its stderr and the report; the
+// run's exit code.
+int PrintResult(const mty::JobResult& r) {
+  std::fflush(stdout);
+  mty::WriteOutput(STDOUT_FILENO, r.stdout_text, std::chrono::seconds(10));
+  mty::WriteOutput(STDERR_FILENO, absl::StrCat(r.diagnostics, r.stderr_text, r.report),
+                   std::chrono::seconds(10));
+  return r.exit_code;
+}
+
+int WorkerCommand(const ParsedCommand& f) {
+  mty::cluster::WorkerOptions o;
+  if (int rc = ClusterFlags(f, &o.cluster); rc != 0) return rc;
+  if (std::optional<std::string> v = f.Last("concurrency")) {
+    if (!absl::SimpleAtoi(*v, &o.concurrency) || o.concurrency < 1 || o.concurrency > 1024)
+      return UsageError(absl::StrCat("--concurrency: expected 1 to 1024 threads, got '", *v, "'"),
+                        f.command);
+  }
+  std::optional<mty::Policy> manifest;
+  if (int rc = LoadManifestFile(f.Last("manifest").value_or(""), &manifest); rc != 0) return rc;
+  if (manifest) o.policy = *manifest;
+  o.name = f.Last("name").value_or("");
+  if (!f.Has("quiet"))
+    o.log = [](std::string_view line) {
+      mty::WriteOutput(STDERR_FILENO, absl::StrCat("mty worker: ", std::string(line), "\n"),
+                       std::chrono::milliseconds(500));
+    };
+  // SIGTERM and SIGINT: blocked in every thread (before any exists), waited
+  // for by this one. The first drains (no more pulls; the jobs in hand
+  // finish and are acked), a second interrupts them (nak'ed: delivered
+  // again elsewhere).
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  auto worker = mty::cluster::Worker::Start(std::move(o));
+  if (!worker.ok()) return ClusterError(worker.status());
+  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << f.Last("nats").value()
+            << "\n";
+  std::atomic<bool> joined{false};
+  std::thread signals([&] {
+    int signals_seen = 0;
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&set, &sig) != 0) continue;
+      if (joined.load()) return;
+      ++signals_seen;
+      std::cerr << "mty worker: " << (signals_seen == 1 ? "draining" : "stopping now") << "\n";
+      (*worker)->Stop(/*hard=*/signals_seen > 1);
+    }
+  });
+  (*worker)->Join();
+  joined.store(true);
+  pthread_kill(signals.native_handle(), SIGTERM);
+  signals.join();
+  std::cerr << "mty worker: " << (*worker)->name() << " stopped after " << (*worker)->jobs_done()
+            << " job(s)\n";
+  return 0;
+}
+
+int SubmitCommand(const ParsedCommand& f) {
+  mty::ClusterOptions co;
+  if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  std::chrono::milliseconds timeout(0);
+  if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
+  mty::Job job;
+  if (int rc = ReadInput(f.operand, &job.program); rc != 0) return rc;
+  job.file = DisplayName(f.operand);
+  job.args = f.program_args;
+  job.id = f.Last("id").value_or("");
+  if (std::optional<std::string> path = f.Last("manifest")) {
+    // Checked here (a malformed manifest exits 65 as with mty run) and sent as text.
+    std::optional<mty::Policy> manifest;
+    if (int rc = LoadManifestFile(*path, &manifest); rc != 0) return rc;
+    auto text = mty::driver::ReadInputFile(*path, mty::kMaxManifestBytes);
+    if (!text.ok()) return kExitNoInput;
+    job.manifest = std::move(*text);
+  }
+  auto client = mty::Client::Connect(co);
+  if (!client.ok()) return ClusterError(client.status());
+  if (f.Has("by-hash")) {
+    auto hash = (*client)->StoreProgram(job.program);
+    if (!hash.ok()) return ClusterError(hash.status());
+    job.program.clear();
+    job.program_hash = *hash;
+  }
+  auto id = (*client)->Submit(std::move(job));
+  if (!id.ok()) return ClusterError(id.status());
+  if (f.Has("detach")) {
+    std::cout << *id << "\n";
+    return 0;
+  }
+  auto r = (*client)->Wait(*id, timeout);
+  if (!r.ok()) return ClusterError(r.status());
+  return PrintResult(*r);
+}
+
+int ResultCommand(const ParsedCommand& f) {
+  mty::ClusterOptions co;
+  if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  std::chrono::milliseconds timeout(0);
+  if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
+  auto client = mty::Client::Connect(co);
+  if (!client.ok()) return ClusterError(client.status());
+  std::optional<mty::JobResult> r;
+  if (f.Has("wait")) {
+    auto w = (*client)->Wait(f.operand, timeout);
+    if (!w.ok()) return ClusterError(w.status());
+    r = std::move(*w);
+  } else {
+    auto got = (*client)->Fetch(f.operand);
+    if (!got.ok()) return ClusterError(got.status());
+    if (!*got) {
+      std::cerr << "error: no result for job " << f.operand << " (yet; --wait waits for it)\n";
+      return kExitTempFail;
+    }
+    r = std::move(**got);
+  }
+  if (f.Has("json")) {
+    std::cout << r->json << "\n";
+    return 0;
+  }
+  return PrintResult(*r);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -766,6 +950,9 @@ int main(int argc, char** argv) {
   if (name == "check") return CheckCommand(cmd->operand, cmd->Last("manifest").value_or(""));
   if (name == "caps") return CapsCommand(cmd->operand);
   if (name == "dump") return DumpCommand(*cmd);
+  if (name == "worker") return WorkerCommand(*cmd);
+  if (name == "submit") return SubmitCommand(*cmd);
+  if (name == "result") return ResultCommand(*cmd);
   if (name == "completions") {
     if (cmd->operand == "bash")
       std::cout << mty::driver::BashCompletion(Commands());

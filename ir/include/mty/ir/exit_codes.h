@@ -15,7 +15,9 @@ enum class Exit : int {
   kUsage = 64,           // a usage error (EX_USAGE)
   kDataErr = 65,         // a malformed manifest or recording (EX_DATAERR)
   kNoInput = 66,         // an input that cannot be read (EX_NOINPUT)
+  kUnavailable = 69,     // no NATS server to be reached (EX_UNAVAILABLE)
   kCantCreate = 73,      // --trace-file or --record cannot be written (EX_CANTCREAT)
+  kTempFail = 75,        // mty submit / result: no result within --timeout (EX_TEMPFAIL)
   kInterrupted = 130,    // Ctrl-C (128 + SIGINT)
 };
 
@@ -32,7 +34,9 @@ inline constexpr ExitInfo kExits[] = {
     {Exit::kUsage, "a usage error"},
     {Exit::kDataErr, "a malformed manifest or recording"},
     {Exit::kNoInput, "an input that cannot be read"},
+    {Exit::kUnavailable, "mty worker, submit, result: the NATS server cannot be used"},
     {Exit::kCantCreate, "a trace or recording file that cannot be written"},
+    {Exit::kTempFail, "mty submit, result: no result within --timeout"},
     {Exit::kInterrupted, "interrupted (Ctrl-C)"},
 };
 

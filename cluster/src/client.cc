@@ -1,0 +1,152 @@
+// mty::Client (include/mty/client.h): jobs in, results out.
+#include "mty/client.h"
+
+#include <chrono>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "jobs.h"
+#include "nats.h"
+
+namespace mty {
+
+struct Client::Impl {
+  std::unique_ptr<cluster::Nats> nats;
+};
+
+Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Client::~Client() = default;
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterOptions& options) {
+  auto nats = cluster::Nats::Open(options, "mty client", /*consumer=*/false);
+  if (!nats.ok()) return nats.status();
+  auto impl = std::make_unique<Impl>();
+  impl->nats = std::move(*nats);
+  return std::unique_ptr<Client>(new Client(std::move(impl)));
+}
+
+absl::StatusOr<std::string> Client::StoreProgram(std::string_view text) {
+  if (text.size() + 1024 > cluster::kMaxJobBytes)
+    return absl::OutOfRangeError(
+        absl::StrCat("the program is too large for the cluster: ", text.size(), " bytes (at most ",
+                     cluster::kMaxJobBytes - 1024, ")"));
+  std::string hash = ProgramHash(text);
+  uint64_t rev = 0;
+  natsStatus s = kvStore_Put(&rev, impl_->nats->programs(), hash.c_str(), text.data(),
+                             static_cast<int>(text.size()));
+  if (s != NATS_OK) return cluster::NatsError("store the program", s);
+  return hash;
+}
+
+absl::StatusOr<std::string> Client::Submit(Job job) {
+  if (job.id.empty()) job.id = cluster::NewJobId();
+  if (absl::Status s = cluster::CheckJobId(job.id); !s.ok()) return s;
+  std::string body = cluster::JobJson(job);
+  if (body.size() > cluster::kMaxJobBytes)
+    return absl::OutOfRangeError(absl::StrCat("the job is too large: ", body.size(),
+                                              " bytes, at most ", cluster::kMaxJobBytes));
+  jsPubOptions po;
+  jsPubOptions_Init(&po);
+  po.MsgId = job.id.c_str();  // the stream drops a second publish of the same id
+  const ClusterOptions& o = impl_->nats->options();
+  po.MaxWait = o.request_timeout.count();
+  jsPubAck* ack = nullptr;
+  jsErrCode jerr = jsErrCode(0);
+  natsStatus s = js_Publish(&ack, impl_->nats->js(), o.subject.c_str(), body.data(),
+                            static_cast<int>(body.size()), &po, &jerr);
+  if (ack) jsPubAck_Destroy(ack);
+  if (s != NATS_OK) return cluster::NatsError("submit the job", s, jerr);
+  return job.id;
+}
+
+namespace {
+
+// Waits on a watcher for the results of `want` (ids -> their index).
+absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
+                     std::vector<std::optional<JobResult>>& out,
+                     std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  size_t missing = want.size();
+  while (missing > 0) {
+    int64_t wait = 1000;
+    if (timeout.count() > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
+      if (left <= 0)
+        return absl::DeadlineExceededError(
+            absl::StrCat("no result after ", timeout.count(), " ms for ", missing, " job(s)"));
+      wait = std::min<int64_t>(wait, left);
+    }
+    kvEntry* e = nullptr;
+    natsStatus s = kvWatcher_Next(&e, w, wait);
+    if (s == NATS_TIMEOUT) continue;
+    if (s != NATS_OK) return cluster::NatsError("watch the results", s);
+    if (e == nullptr) continue;  // the end of the values stored before the watch
+    std::string key = kvEntry_Key(e);
+    std::string value(static_cast<const char*>(kvEntry_Value(e)), kvEntry_ValueLen(e));
+    const bool put = kvEntry_Operation(e) == kvOp_Put;
+    kvEntry_Destroy(e);
+    auto it = want.find(key);
+    if (!put || it == want.end() || out[it->second]) continue;
+    auto r = ParseJobResult(value);
+    if (!r.ok()) return r.status();
+    out[it->second] = std::move(*r);
+    --missing;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<JobResult> Client::Wait(std::string_view id, std::chrono::milliseconds timeout) {
+  if (absl::Status s = cluster::CheckJobId(id); !s.ok()) return s;
+  kvWatcher* w = nullptr;
+  natsStatus s = kvStore_Watch(&w, impl_->nats->results(), std::string(id).c_str(), nullptr);
+  if (s != NATS_OK) return cluster::NatsError("watch the result", s);
+  std::map<std::string, size_t> want = {{std::string(id), 0}};
+  std::vector<std::optional<JobResult>> out(1);
+  absl::Status st = Collect(w, want, out, timeout);
+  kvWatcher_Destroy(w);
+  if (!st.ok()) return st;
+  return std::move(*out[0]);
+}
+
+absl::StatusOr<std::vector<JobResult>> Client::WaitAll(const std::vector<std::string>& ids,
+                                                       std::chrono::milliseconds timeout) {
+  std::map<std::string, size_t> want;
+  for (size_t i = 0; i < ids.size(); ++i) want.emplace(ids[i], i);
+  kvWatcher* w = nullptr;
+  natsStatus s = kvStore_WatchAll(&w, impl_->nats->results(), nullptr);
+  if (s != NATS_OK) return cluster::NatsError("watch the results", s);
+  std::vector<std::optional<JobResult>> out(ids.size());
+  absl::Status st = Collect(w, want, out, timeout);
+  kvWatcher_Destroy(w);
+  if (!st.ok()) return st;
+  std::vector<JobResult> results;
+  results.reserve(out.size());
+  for (auto& r : out) results.push_back(std::move(*r));
+  return results;
+}
+
+absl::StatusOr<std::optional<JobResult>> Client::Fetch(std::string_view id) {
+  if (absl::Status s = cluster::CheckJobId(id); !s.ok()) return s;
+  auto v = impl_->nats->Get(impl_->nats->results(), id);
+  if (!v.ok()) return v.status();
+  if (!*v) return std::nullopt;
+  auto r = ParseJobResult(**v);
+  if (!r.ok()) return r.status();
+  return std::optional<JobResult>(std::move(*r));
+}
+
+absl::StatusOr<std::vector<std::string>> Client::ResultIds() {
+  kvKeysList list;
+  natsStatus s = kvStore_Keys(&list, impl_->nats->results(), nullptr);
+  if (s == NATS_NOT_FOUND) return std::vector<std::string>{};
+  if (s != NATS_OK) return cluster::NatsError("list the results", s);
+  std::vector<std::string> ids(list.Keys, list.Keys + list.Count);
+  kvKeysList_Destroy(&list);
+  return ids;
+}
+
+}  // namespace mty

@@ -1,0 +1,37 @@
+// The two JSON documents of the cluster (docs/scaling.md, "Jobs" and
+// "Results"): what a client enqueues and what a worker stores. One home for
+// their field names; client.cc and worker.cc both use these.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "mty/client.h"
+
+namespace mty::cluster {
+
+// The largest job document a worker reads and a client sends (also the
+// default max_payload of nats-server: 1 MiB).
+inline constexpr size_t kMaxJobBytes = size_t{1} << 20;
+// A job's output budget is at most this (stdout and stderr together), so
+// that its result fits in one message.
+inline constexpr uint64_t kMaxOutputBudget = uint64_t{512} << 10;
+// The returned value's debug text is cut at this many bytes in a result.
+inline constexpr size_t kMaxReturnedBytes = size_t{64} << 10;
+
+// A job id is a KV key: 1 to 128 of [A-Za-z0-9_-].
+absl::Status CheckJobId(std::string_view id);
+// A random job id (32 hex digits).
+std::string NewJobId();
+
+std::string JobJson(const Job& job);
+// kInvalidArgument naming the field. The id is filled in as soon as it is
+// read, so that a job with a valid id but a bad field still gets its
+// error result (`*id`, when not null).
+absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id);
+
+// The result document of `r` (its json field is ignored).
+std::string ResultJson(const JobResult& r);
+
+}  // namespace mty::cluster

@@ -1,0 +1,346 @@
+// mty::cluster::Worker (include/mty/cluster/worker.h).
+#include "mty/cluster/worker.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "jobs.h"
+#include "mty/ir/exit_codes.h"
+#include "mty/manifest.h"
+#include "nats.h"
+
+namespace mty::cluster {
+
+Policy JobPolicy(const Policy& worker, const Policy& job) {
+  Policy closed = worker;
+  for (const ir::GrantInfo& g : ir::kGrants)
+    if (!closed.grants.Get(g.id)) closed.grants.Set(g.id, std::vector<std::string>{});
+  Policy out = Policy::Intersect(closed, job);
+  Limits cap;
+  cap.Set(LimitId::kOutput, kMaxOutputBudget);
+  out.limits.Tighten(cap);
+  return out;
+}
+
+namespace {
+
+// The exit code of a job whose manifest is malformed, as `mty run
+// --manifest` exits.
+constexpr int kExitDataErr = ir::Code(ir::Exit::kDataErr);
+
+// Compiled programs by content hash and file name, shared by the threads.
+class ProgramCache {
+ public:
+  std::shared_ptr<const Program> Find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  void Add(const std::string& key, std::shared_ptr<const Program> p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (map_.size() >= kMaxEntries) map_.clear();  // a simple bound
+    map_.emplace(key, std::move(p));
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 1024;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const Program>> map_;
+};
+
+// A job in hand: its message (for in-progress acks) and its run (for a
+// hard stop).
+struct InHand {
+  natsMsg* msg = nullptr;
+  Runner* runner = nullptr;
+};
+
+}  // namespace
+
+struct Worker::Impl {
+  WorkerOptions options;
+  std::unique_ptr<Nats> nats;
+  ProgramCache cache;
+  std::atomic<bool> stopping{false}, hard{false};
+  std::atomic<uint64_t> done{0};
+  std::vector<std::thread> pullers;
+  std::thread heartbeat;
+  std::mutex mu;  // guards in_hand, log and the heartbeat's wake-up
+  std::condition_variable wake;
+  std::map<uint64_t, InHand> in_hand;
+  uint64_t next_slot = 0;
+
+  void Log(std::string_view line) {
+    if (!options.log) return;
+    std::lock_guard<std::mutex> lock(log_mu);
+    options.log(line);
+  }
+  std::mutex log_mu;
+
+  void Pull(int index);
+  void Process(natsMsg* msg);
+  void Beat();
+  // Stores the result (unless one is stored already), then acks the job
+  // (`terminate`: terminates it, never to be delivered again). A result
+  // that cannot be stored naks the job.
+  void Finish(natsMsg* msg, JobResult& r, bool terminate);
+};
+
+void Worker::Impl::Pull(int index) {
+  natsSubscription* sub = nullptr;
+  jsSubOptions so;
+  jsSubOptions_Init(&so);
+  const ClusterOptions& o = options.cluster;
+  so.Stream = o.stream.c_str();
+  so.Consumer = o.consumer.c_str();
+  jsErrCode jerr = jsErrCode(0);
+  natsStatus s = js_PullSubscribe(&sub, nats->js(), o.subject.c_str(), o.consumer.c_str(), nullptr,
+                                  &so, &jerr);
+  if (s != NATS_OK) {
+    Log(NatsError(absl::StrCat("thread ", index, ": pull subscription"), s, jerr).ToString());
+    return;
+  }
+  bool failing = false;
+  while (!stopping.load()) {
+    natsMsgList list{nullptr, 0};
+    jerr = jsErrCode(0);
+    s = natsSubscription_Fetch(&list, sub, 1, 500, &jerr);
+    if (s == NATS_TIMEOUT) continue;
+    if (s != NATS_OK) {
+      // The server is away (a cluster node lost, reconnecting): retry.
+      if (!failing) Log(NatsError("fetch (retrying)", s, jerr).ToString());
+      failing = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      continue;
+    }
+    failing = false;
+    for (int i = 0; i < list.Count; ++i) Process(list.Msgs[i]);
+    natsMsgList_Destroy(&list);
+  }
+  natsSubscription_Destroy(sub);
+}
+
+void Worker::Impl::Beat() {
+  // In-progress acks at a third of the ack wait keep a long job from being
+  // delivered again while it runs.
+  const auto every =
+      std::chrono::nanoseconds(std::max<int64_t>(nats->ack_wait_ns() / 3, 50'000'000));
+  std::unique_lock<std::mutex> lock(mu);
+  while (!stopping.load() || !in_hand.empty()) {
+    wake.wait_for(lock, every);
+    for (auto& [slot, h] : in_hand) natsMsg_InProgress(h.msg, nullptr);
+    if (stopping.load() && pullers.empty()) break;
+  }
+}
+
+void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
+  std::string json = ResultJson(r);
+  if (json.size() > kMaxJobBytes - 4096) {
+    // Escaped output can pass a message's size: keep its start.
+    const size_t keep =
+        (kMaxJobBytes - 4096 - (json.size() - r.stdout_text.size() - r.stderr_text.size())) / 12;
+    r.stdout_text.resize(std::min(r.stdout_text.size(), keep));
+    r.stderr_text.resize(std::min(r.stderr_text.size(), keep));
+    r.report += "mty worker: output cut to fit the result in one message\n";
+    json = ResultJson(r);
+  }
+  uint64_t rev = 0;
+  natsStatus s = kvStore_Create(&rev, nats->results(), r.id.c_str(), json.data(),
+                                static_cast<int>(json.size()));
+  if (s != NATS_OK) {
+    // Stored already (this job delivered twice: the first result stands)?
+    auto existing = nats->Get(nats->results(), r.id);
+    if (!existing.ok() || !*existing) {
+      Log(absl::StrCat("job ", r.id, ": cannot store the result (", natsStatus_GetText(s),
+                       "): nak'ed"));
+      natsMsg_Nak(msg, nullptr);
+      return;
+    }
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
+  }
+  jsErrCode jerr = jsErrCode(0);
+  s = terminate ? natsMsg_Term(msg, nullptr) : natsMsg_AckSync(msg, nullptr, &jerr);
+  if (s != NATS_OK) Log(NatsError(absl::StrCat("job ", r.id, ": ack"), s, jerr).ToString());
+  done.fetch_add(1);
+}
+
+void Worker::Impl::Process(natsMsg* msg) {
+  JobResult r;
+  r.worker = options.name;
+  if (jsMsgMetaData* meta = nullptr; natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
+    r.attempt = static_cast<int>(meta->NumDelivered);
+    jsMsgMetaData_Destroy(meta);
+  }
+  const int len = natsMsg_GetDataLength(msg);
+  std::string_view data(natsMsg_GetData(msg), static_cast<size_t>(len));
+  // A job that cannot start: a result saying why, and never again.
+  auto invalid = [&](std::string message, int exit_code) {
+    r.outcome = "invalid_job";
+    r.exit_code = exit_code;
+    r.message = std::move(message);
+    r.report = absl::StrCat("error: ", r.message, "\n");
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": invalid: ", r.message));
+    Finish(msg, r, /*terminate=*/true);
+  };
+  absl::StatusOr<Job> job = ParseJob(data, &r.id);
+  if (!job.ok()) {
+    if (r.id.empty()) {
+      Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
+      natsMsg_Term(msg, nullptr);
+      return;
+    }
+    return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
+  }
+  // Delivered again after its result was stored (the ack was lost).
+  if (auto stored = nats->Get(nats->results(), r.id); stored.ok() && *stored) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
+    natsMsg_AckSync(msg, nullptr, nullptr);
+    return;
+  }
+  Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": started"));
+  // The program: sent, or stored earlier under its hash.
+  std::string hash = job->program_hash;
+  std::string text = job->program;
+  if (hash.empty()) hash = ProgramHash(text);
+  const std::string key = absl::StrCat(hash, "\n", job->file);
+  std::shared_ptr<const Program> program = cache.Find(key);
+  if (!program) {
+    if (text.empty()) {
+      auto stored = nats->Get(nats->programs(), hash);
+      if (!stored.ok()) {
+        Log(absl::StrCat("job ", r.id, ": ", stored.status().message(), ": nak'ed"));
+        natsMsg_Nak(msg, nullptr);
+        return;
+      }
+      if (!*stored || ProgramHash(**stored) != hash)
+        return invalid(absl::StrCat("no program is stored under hash ", hash), kExitDataErr);
+      text = std::move(**stored);
+    }
+    std::vector<Diagnostic> diagnostics;
+    CompileOptions co;
+    co.diagnostics = &diagnostics;
+    co.rendered_warnings = &r.diagnostics;
+    auto compiled = Program::FromFile(text, job->file, co);
+    if (!compiled.ok()) {
+      r.outcome = "compile_error";
+      r.exit_code = ir::Code(ir::Exit::kFailed);
+      r.diagnostics = std::string(compiled.status().message());
+      if (!r.diagnostics.empty() && r.diagnostics.back() != '\n') r.diagnostics += "\n";
+      Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": does not compile"));
+      Finish(msg, r, /*terminate=*/true);
+      return;
+    }
+    program = *compiled;
+    if (r.diagnostics.empty()) cache.Add(key, program);  // warnings are printed: not cached
+  }
+  Policy manifest;
+  if (!job->manifest.empty()) {
+    auto m = LoadManifest(job->manifest, "job manifest");
+    if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
+    manifest = *m;
+  }
+  RunOptions opts;
+  opts.policy = JobPolicy(options.policy, manifest);
+  opts.args = job->args;
+  opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
+  opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };
+  Runner runner(program, std::move(opts));
+  uint64_t slot = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    slot = next_slot++;
+    in_hand[slot] = {msg, &runner};
+    if (hard.load()) runner.Interrupt();
+  }
+  RunResult run = runner.Run();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    in_hand.erase(slot);
+  }
+  if (run.outcome == Outcome::kCancelled && hard.load()) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": interrupted by the stop: nak'ed"));
+    natsMsg_Nak(msg, nullptr);
+    return;
+  }
+  r.outcome = ir::OutcomeName(run.outcome);
+  r.exit_code = run.exit_code;
+  if (run.code != TrapCode::kNone) r.code = TrapText(run.code);
+  r.message = run.message;
+  if (run.outcome == Outcome::kOk || run.outcome == Outcome::kMainErr) {
+    r.returned = run.value;
+    if (r.returned->size() > kMaxReturnedBytes) r.returned->resize(kMaxReturnedBytes);
+  }
+  r.report = run.Report();
+  if (run.breach) r.breach = run.breach->Key();
+  r.steps = run.steps_used;
+  r.memory_bytes = run.mem_used;
+  r.heap_peak_bytes = run.heap_peak;
+  r.output_bytes = run.output_bytes;
+  r.wall_ns = run.wall_ns;
+  r.cpu_ns = run.cpu_ns;
+  r.agents_spawned = run.agents_spawned;
+  Log(absl::StrFormat("job %s attempt %d: %s, exit %d (%.3f ms)", r.id, r.attempt, r.outcome,
+                      r.exit_code, run.wall_ns / 1e6));
+  Finish(msg, r, /*terminate=*/false);
+}
+
+Worker::Worker(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Worker::~Worker() {
+  Stop(false);
+  Join();
+}
+
+absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
+  if (options.concurrency < 1 || options.concurrency > 1024)
+    return absl::InvalidArgumentError("--concurrency: 1 to 1024 threads");
+  if (options.name.empty()) {
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    options.name = absl::StrCat(host, "-", getpid());
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->options = std::move(options);
+  auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
+                         /*consumer=*/true);
+  if (!nats.ok()) return nats.status();
+  impl->nats = std::move(*nats);
+  Impl* p = impl.get();
+  for (int i = 0; i < p->options.concurrency; ++i) p->pullers.emplace_back([p, i] { p->Pull(i); });
+  p->heartbeat = std::thread([p] { p->Beat(); });
+  return std::unique_ptr<Worker>(new Worker(std::move(impl)));
+}
+
+void Worker::Stop(bool hard) {
+  impl_->stopping.store(true);
+  if (!hard) return;
+  impl_->hard.store(true);
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (auto& [slot, h] : impl_->in_hand) h.runner->Interrupt();
+}
+
+void Worker::Join() {
+  for (std::thread& t : impl_->pullers)
+    if (t.joinable()) t.join();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->pullers.clear();
+  }
+  impl_->wake.notify_all();
+  if (impl_->heartbeat.joinable()) impl_->heartbeat.join();
+}
+
+const std::string& Worker::name() const { return impl_->options.name; }
+uint64_t Worker::jobs_done() const { return impl_->done.load(); }
+
+}  // namespace mty::cluster
