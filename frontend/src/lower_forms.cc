@@ -305,19 +305,24 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRangeWalk(const Expr& e) {
   if (!range) return std::nullopt;
   uint32_t result = Temp(Ty::Make(Ty::Kind::kUnit));
   Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
-  // plan = (first, count, stride): x walks first, first + stride, ... with
-  // wrapping adds, which land exactly on each element.
+  // plan = (first, count, stride, exact): x walks first, first + stride,
+  // ..., advanced only when another element follows (so the add stays in
+  // range); a stride too wide for I64 (two elements at most) is added
+  // wrapped, with wrapping_add, which lands exactly on the element.
   std::vector<Operand> args{LowerExpr(*range->lhs).op, LowerExpr(*range->rhs).op,
                             ConstOp(ir::Constant::Bool(range->inclusive))};
   for (const Expr* s : steps)
     args.push_back(s->text == "rev" ? UnitOp() : LowerExpr(*s->args[0]).op);
   const TyP int_ty = Ty::Make(Ty::Kind::kInt);
-  uint32_t plan = ToLocal(Emit(CallBuiltin("range_plan", std::move(args)),
-                               Ty::With(Ty::Kind::kTuple, {int_ty, int_ty, int_ty})));
+  uint32_t plan = ToLocal(
+      Emit(CallBuiltin("range_plan", std::move(args)),
+           Ty::With(Ty::Kind::kTuple, {int_ty, int_ty, int_ty, Ty::Make(Ty::Kind::kBool)})));
   auto part = [&](uint32_t i) {
     return Operand::Copy(Place{plan, {{ir::Projection::Kind::kTupleIndex, i, 0}}});
   };
   uint32_t x = Temp(int_ty), n = Temp(int_ty), stride = Temp(int_ty), i = Temp(int_ty);
+  uint32_t exact = Temp(Ty::Make(Ty::Kind::kBool));
+  Assign(Place{exact, {}}, UseR(part(3)), e.loc);
   Assign(Place{x, {}}, UseR(part(0)), e.loc);
   Assign(Place{n, {}}, UseR(part(1)), e.loc);
   Assign(Place{stride, {}}, UseR(part(2)), e.loc);
@@ -351,12 +356,29 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRangeWalk(const Expr& e) {
   inc.bin = ir::BinOp::kAdd;
   inc.ops = {Operand::Copy(Place{i, {}}), ConstOp(ir::Constant::Int(1))};
   Assign(Place{i, {}}, std::move(inc), e.loc);
+  Rvalue more;
+  more.kind = Rvalue::Kind::kBinOp;
+  more.bin = ir::BinOp::kLt;
+  more.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
+  Val mv = Emit(std::move(more), Ty::Make(Ty::Kind::kBool));
+  uint32_t advance = NewBlock(), add = NewBlock(), wrap = NewBlock();
+  Branch(mv.op, advance, exit);
+  SetBlock(advance);
+  Branch(Operand::Copy(Place{exact, {}}), add, wrap);
+  SetBlock(add);
   Rvalue next;
-  next.kind = Rvalue::Kind::kMethodCall;
-  next.place = Place{x, {}};
-  next.name = "wrapping_add";
-  next.ops = {Operand::Copy(Place{stride, {}})};
+  next.kind = Rvalue::Kind::kBinOp;
+  next.bin = ir::BinOp::kAdd;
+  next.ops = {Operand::Copy(Place{x, {}}), Operand::Copy(Place{stride, {}})};
   Assign(Place{x, {}}, std::move(next), e.loc);
+  Goto(head);
+  SetBlock(wrap);
+  Rvalue wide;
+  wide.kind = Rvalue::Kind::kMethodCall;
+  wide.place = Place{x, {}};
+  wide.name = "wrapping_add";
+  wide.ops = {Operand::Copy(Place{stride, {}})};
+  Assign(Place{x, {}}, std::move(wide), e.loc);
   Goto(head);
   SetBlock(exit);
   return Val{Operand::Copy(Place{result, {}}), Ty::Make(Ty::Kind::kUnit)};

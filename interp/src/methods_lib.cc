@@ -739,11 +739,12 @@ CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value&
   Value f = Value::Int(static_cast<int64_t>(first));
   Value n = Value::Int(static_cast<int64_t>(count > max ? max : count));
   Value s = Value::Int(static_cast<int64_t>(static_cast<uint64_t>(stride)));
+  Value exact = Value::Bool(stride >= -max - 1 && stride <= max);
   auto* t = new ArrayObj(Tag::kTuple);
   Value tv = Value::Heap(t);
-  t->est = 24 + 48;
+  t->est = 24 + 64;
   if (!cx.Charge(t->est)) return Fail();
-  t->items = {std::move(f), std::move(n), std::move(s)};
+  t->items = {std::move(f), std::move(n), std::move(s), std::move(exact)};
   out = std::move(tv);
   return Ok();
 }
