@@ -285,6 +285,13 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
                                    Loc loc) {
   bool root_mut = false;
   std::string root;
+  if (recv.kind == K::kRange) {
+    // `(0..n).map(f)`: the range's array.
+    Val v = RangeArray(recv);
+    *place = Place{ToLocal(v), {}};
+    *ty = v.ty;
+    return v;
+  }
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
     if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
       ImmutableError(loc, root,
@@ -302,6 +309,7 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   const Expr& recv = *e.lhs;
   const std::string& name = e.text;
+  if (std::optional<Val> v = LowerEntry(e)) return *v;
   std::vector<std::string> path;
   if (!FlattenPath(recv, &path)) path.clear();
   if (!path.empty()) path[0] = SelfName(path[0]);
@@ -449,6 +457,8 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
     }
   }
+  if (user_fn.empty())
+    if (std::optional<Val> v = LowerForm(e, place, rty, base)) return *v;
   if (!user_fn.empty()) {
     const FnDef& def = g_.fns.at(user_fn);
     if (def.self_kind == Param::SelfKind::kNone) {
@@ -492,10 +502,12 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   std::vector<TyP> arg_tys;
   std::vector<Operand> ops;
   for (const ExprPtr& a : e.args) {
-    Val v = LowerExpr(*a);
+    // A range argument (`zip(5..8)`, `chain(0..3)`) is its array.
+    Val v = a->kind == K::kRange ? RangeArray(*a) : LowerExpr(*a);
     ops.push_back(v.op);
     arg_tys.push_back(v.ty);
   }
+  is_prelude = PreludeByArgs(*base, name, arg_tys, is_prelude);
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
     std::string help = g_.suggest.Help(name, [&] {
       std::vector<std::string> names = KnownMethodNames(*base);

@@ -744,6 +744,7 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
 }
 
 FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
+  if (std::optional<Val> walk = LowerRangeWalk(e)) return *walk;
   uint32_t result = Temp(Ty::Make(Ty::Kind::kUnit));
   Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
   const Expr& it = *e.lhs;

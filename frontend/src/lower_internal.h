@@ -232,6 +232,12 @@ bool IsKnownMethod(const Ty& receiver, const std::string& name);
 // Whether the call runs the prelude's Mighty version (`__mty_<name>`): the
 // name is a prelude method and the receiver has no native one.
 bool IsPreludeCall(const Ty& receiver, const std::string& name);
+// The choice of IsPreludeCall revised by the arguments when a name has both
+// a native and a prelude row: the argument count only one of them takes
+// (`count()` native, `count(f)` prelude), or a closure argument (`s.find(f)`
+// runs the prelude, `s.find("x")` the native row).
+bool PreludeByArgs(const Ty& receiver, const std::string& name, const std::vector<TyP>& args,
+                   bool prelude);
 // Whether the method writes its receiver: the row of the receiver's kind
 // when it has one, else whether every row of that name does.
 bool MethodMutates(const std::string& name, const Ty* receiver = nullptr);
@@ -681,6 +687,19 @@ class FnLowerer {
   // ---- calls, methods, closures, macros (lower_call.cc) ----
   Val LowerCall(const Expr& e);
   Val LowerMethodCall(const Expr& e);
+  // The FORM methods (lower_forms.cc): `unwrap_or_default`,
+  // `get_or_insert_with` and a lone `entry(k)` on the lowered receiver
+  // (nullopt: not one of them for this receiver type); the entry chain
+  // `m.entry(k)[.and_modify(f)].or_insert(v)` from its outermost call
+  // (nullopt: not such a chain); the default value of a type (nullopt: it
+  // has none or is unknown).
+  std::optional<Val> LowerForm(const Expr& e, const Place& place, const TyP& rty, const TyP& base);
+  std::optional<Val> LowerEntry(const Expr& e);
+  std::optional<Operand> DefaultOf(const TyP& t);
+  // A range receiver of an adapter as its array (range_array), and `for`
+  // over `(lo..hi)` followed by rev()/step_by(k) walked without building it.
+  Val RangeArray(const Expr& range);
+  std::optional<Val> LowerRangeWalk(const Expr& e);
   Val Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating, Loc loc);
   Val CallUser(const FnDef& def, std::vector<Operand> args, Loc loc);
   Val Effect(const std::string& path, const std::vector<ExprPtr>& args, Loc loc);

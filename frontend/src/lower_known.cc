@@ -43,7 +43,32 @@ bool IsKnownMethod(const Ty& receiver, const std::string& name) {
   std::optional<ir::MethodName> id = ir::FindMethodName(name);
   std::optional<ir::Recv> recv = RecvOf(receiver);
   if (!id || !recv) return false;
-  return ir::FindMethod(*recv, *id) || ir::FindPreludeMethod(*recv, *id);
+  return ir::FindMethod(*recv, *id) || ir::FindPreludeMethod(*recv, *id) ||
+         ir::FindFormMethod(*recv, *id);
+}
+
+bool PreludeByArgs(const Ty& receiver, const std::string& name, const std::vector<TyP>& args,
+                   bool prelude) {
+  std::optional<ir::MethodName> id = ir::FindMethodName(name);
+  if (!id) return prelude;
+  const int n = static_cast<int>(args.size());
+  std::optional<ir::Recv> recv = RecvOf(receiver);
+  const ir::PreludeInfo* p = ir::FindPreludeMethod(recv, *id);
+  if (!p) return prelude;
+  // The native rows this receiver (any kind, when unknown) could run.
+  bool native_fits = false, any_native = false;
+  for (const ir::MethodInfo& m : ir::kMethods)
+    if (m.name == *id && (!recv || m.recv == *recv)) {
+      any_native = true;
+      native_fits |= n >= m.min && n <= m.max;
+    }
+  if (!any_native) return prelude;
+  const bool prelude_fits = n >= p->min && n <= p->max;
+  if (prelude_fits && !native_fits) return true;
+  if (native_fits && !prelude_fits) return false;
+  for (const TyP& a : args)
+    if (a && a->Is(Ty::Kind::kFn)) return true;
+  return prelude;
 }
 
 bool IsPreludeCall(const Ty& receiver, const std::string& name) {
@@ -61,6 +86,7 @@ bool MethodMutates(const std::string& name, const Ty* receiver) {
   if (std::optional<ir::Recv> recv = receiver ? RecvOf(*receiver) : std::nullopt) {
     if (const ir::MethodInfo* m = ir::FindMethod(*recv, *id)) return m->mutates;
     if (const ir::PreludeInfo* p = ir::FindPreludeMethod(*recv, *id)) return p->mutates;
+    if (const ir::FormInfo* f = ir::FindFormMethod(*recv, *id)) return f->mutates;
   }
   // A receiver of unknown kind: when every row of the name writes its
   // receiver (push, insert, retain); a name some kinds only read (`take`:
@@ -205,6 +231,8 @@ std::vector<std::string> KnownMethodNames(const Ty& receiver) {
     if (m.recv == *recv) out.push_back(ir::MethodNameText(m.name));
   for (const ir::PreludeInfo& p : ir::kPreludeMethods)
     if (p.recv == *recv) out.push_back(ir::MethodNameText(p.name));
+  for (const ir::FormInfo& f : ir::kFormMethods)
+    if (f.recv == *recv) out.push_back(ir::MethodNameText(f.name));
   return out;
 }
 

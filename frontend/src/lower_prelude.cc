@@ -271,8 +271,15 @@ fn __mty_all(r, f) {
 
 fn __mty_find(r, f) {
   if __type_name(r) == "Str" {
+    // A Str or Char pattern: the native find; a closure: the byte index of
+    // the first char it accepts.
     let s: Str = r
-    return s.find(f)
+    let k = __type_name(f)
+    if k == "Str" || k == "Char" { return s.find(f) }
+    for (i, c) in s.char_indices() {
+      if f(c) { return Option::Some(i) }
+    }
+    return Option::None
   }
   for x in r {
     if f(x) { return Option::Some(x) }
@@ -285,6 +292,25 @@ fn __mty_position(r, f) {
   for x in r {
     if f(x) { return Option::Some(i) }
     i += 1
+  }
+  Option::None
+}
+
+fn __mty_rposition(r, f) {
+  // The index of the last element f accepts.
+  let mut i = r.len()
+  while i > 0 {
+    i -= 1
+    if f(r[i]) { return Option::Some(i) }
+  }
+  Option::None
+}
+
+fn __mty_find_map(r, f) {
+  // The first Some(y) that f gives.
+  for x in r {
+    let y = f(x)
+    if y.is_some() { return y }
   }
   Option::None
 }

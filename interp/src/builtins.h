@@ -132,5 +132,8 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
                           Value& out, int64_t* delta);
 // char::from_u32 and char::from_digit.
 CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
+// range_array and range_plan: a range as an adapter's receiver, the walk of
+// `for x in (lo..hi).rev().step_by(k)`.
+CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 
 }  // namespace mty::interp

@@ -123,7 +123,8 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     out = std::move(arr);
     return CallStatus::kOk;
   }
-  return CharFromFn(cx, id, args, out);
+  if (CallStatus st = CharFromFn(cx, id, args, out); st != CallStatus::kUnknown) return st;
+  return RangeFn(cx, id, args, out);
 }
 
 using N = ir::MethodName;
@@ -561,8 +562,8 @@ CallStatus BytesMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
   const std::string& b = static_cast<BytesObj*>(recv.h())->b;
   uint64_t est;
   auto byte = [&](size_t i) { return Value::Int(static_cast<unsigned char>(b[i])); };
-  if (id == N::kLen || id == N::kIsEmpty) {
-    out = id == N::kLen ? Value::Int(static_cast<int64_t>(b.size())) : Value::Bool(b.empty());
+  if (id == N::kLen || id == N::kCount || id == N::kIsEmpty) {
+    out = id != N::kIsEmpty ? Value::Int(static_cast<int64_t>(b.size())) : Value::Bool(b.empty());
     return Ok();
   }
   if (id == N::kGet || id == N::kFirst || id == N::kLast) {
@@ -573,7 +574,7 @@ CallStatus BytesMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Valu
     out = MakeOption(in ? &v : nullptr, &est);
     return cx.Charge(est) ? Ok() : Fail();
   }
-  if (id == N::kIter) {
+  if (id == N::kIter || id == N::kCollect) {
     out = recv;
     return Ok();
   }
@@ -775,8 +776,12 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     out = MakeStr(std::move(r));
     return Ok();
   }
-  if (id == N::kIter) {
+  if (id == N::kIter || id == N::kCollect) {
     out = recv;
+    return Ok();
+  }
+  if (id == N::kCount) {  // here, not beside len: push stays two tests from the top
+    out = Value::Int(static_cast<int64_t>(a->items.size()));
     return Ok();
   }
   if (id == N::kSlice) {

@@ -691,6 +691,64 @@ CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Val
   return CallStatus::kUnknown;
 }
 
+CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
+  using F = ir::BuiltinFnId;
+  if (id != F::kRangeArray && id != F::kRangePlan) return CallStatus::kUnknown;
+  int64_t lo, hi;
+  if (!NeedInt(cx, args[0], &lo) || !NeedInt(cx, args[1], &hi)) return Fail();
+  const bool inclusive = args[2].Is(Tag::kBool) && args[2].b();
+  // Exact in 128 bits: a range may span all of I64.
+  using I128 = __int128;
+  const I128 span = static_cast<I128>(hi) - lo + (inclusive ? 1 : 0);
+  I128 count = span > 0 ? span : 0;
+  if (id == F::kRangeArray) {
+    // 16 B per element, charged before anything is built (a huge range
+    // stops at the memory budget); the estimate is capped so adding it
+    // cannot wrap the counter.
+    const I128 want = 24 + 16 * count;
+    const uint64_t est = want > (I128{1} << 62) ? uint64_t{1} << 62 : static_cast<uint64_t>(want);
+    if (!cx.Charge(est)) return Fail();
+    if (!cx.Work(static_cast<uint64_t>(count))) return Fail();
+    MTY_WORK(static_cast<uint64_t>(count));
+    auto* a = new ArrayObj(Tag::kArray);
+    Value v = Value::Heap(a);
+    a->est = est;
+    a->items.reserve(static_cast<size_t>(count));
+    for (I128 i = 0; i < count; ++i) a->items.push_back(Value::Int(static_cast<int64_t>(lo + i)));
+    out = std::move(v);
+    return Ok();
+  }
+  // The walk first, first + stride, ... (count of them), after each
+  // further argument: () reverses it, an Int k >= 1 keeps every k-th.
+  I128 first = lo, stride = 1;
+  for (size_t i = 3; i < args.size(); ++i) {
+    if (args[i].Is(Tag::kUnit)) {
+      if (count > 0) first += (count - 1) * stride;
+      stride = -stride;
+      continue;
+    }
+    uint64_t k;
+    if (!NeedSize(cx, args[i], "step_by", &k)) return Fail();
+    count = count / k + (count % k != 0 ? 1 : 0);
+    // With two elements or more the stride fits in 64 bits once wrapped
+    // (the loop adds it with wrapping_add and lands on each element).
+    stride = count > 1 ? stride * static_cast<I128>(k) : 1;
+  }
+  // A walk of more than I64.MAX elements cannot finish in any budget.
+  const I128 max = std::numeric_limits<int64_t>::max();
+  Value f = Value::Int(static_cast<int64_t>(first));
+  Value n = Value::Int(static_cast<int64_t>(count > max ? max : count));
+  Value s = Value::Int(static_cast<int64_t>(static_cast<uint64_t>(stride)));
+  Value exact = Value::Bool(stride >= -max - 1 && stride <= max);
+  auto* t = new ArrayObj(Tag::kTuple);
+  Value tv = Value::Heap(t);
+  t->est = 24 + 64;
+  if (!cx.Charge(t->est)) return Fail();
+  t->items = {std::move(f), std::move(n), std::move(s), std::move(exact)};
+  out = std::move(tv);
+  return Ok();
+}
+
 // String methods that edit in place take byte indices, which must fall on
 // a char boundary (Rust's rule).
 namespace {
@@ -964,6 +1022,36 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       }
       if (id == N::kRsplit) std::reverse(parts.begin(), parts.end());
       return StrArray(cx, std::move(parts), out);
+    }
+    case N::kInsertAt:
+    case N::kRemoveRange:
+    case N::kReplaceRange: {
+      // Upstream's editing methods: a new string with bytes [a, b) replaced
+      // by the text (insert_at: a == b); both on char boundaries, a <= b.
+      size_t a, b;
+      if (!NeedBoundary(cx, args[0], s, name, false, &a)) return Fail();
+      b = a;
+      if (id != N::kInsertAt) {
+        if (!NeedBoundary(cx, args[1], s, name, false, &b)) return Fail();
+        if (b < a)
+          return Trapped(cx, TrapCode::kIndex,
+                         absl::StrCat(name, " range ", a, "..", b, " is decreasing"));
+      }
+      std::string buf;
+      const std::string* add = &buf;
+      if (id != N::kRemoveRange && !NeedPattern(cx, args[id == N::kInsertAt ? 1 : 2], &buf, &add))
+        return Fail();
+      const uint64_t len = n - (b - a) + add->size();
+      if (!cx.Work(n + add->size())) return Fail();  // the copies
+      MTY_WORK(n + add->size());
+      if (!cx.Charge(24 + len)) return Fail();
+      std::string t;
+      t.reserve(len);
+      t.append(s, 0, a);
+      t += *add;
+      t.append(s, b, std::string::npos);
+      out = MakeStr(std::move(t));
+      return Ok();
     }
     default: return CallStatus::kUnknown;
   }

@@ -55,6 +55,8 @@ TEST(MethodDocs, EveryReceiverTableListsExactlyItsMethods) {
     table[kRecvHeadings[static_cast<size_t>(m.recv)]].insert(MethodNameText(m.name));
   for (const PreludeInfo& p : kPreludeMethods)
     table[kRecvHeadings[static_cast<size_t>(p.recv)]].insert(MethodNameText(p.name));
+  for (const FormInfo& f : kFormMethods)
+    table[kRecvHeadings[static_cast<size_t>(f.recv)]].insert(MethodNameText(f.name));
   for (const auto& [kind, names] : table) {
     ASSERT_TRUE(docs.count(kind)) << "docs/language.md §5 has no `#### " << kind << "` table";
     for (const std::string& n : names)

@@ -171,6 +171,26 @@ inline constexpr PreludeInfo kPreludeMethods[] = {
 #undef PRELUDE
 };
 
+// A method the front end rewrites (FORM rows).
+struct FormInfo {
+  Recv recv;
+  MethodName name;
+  int min, max;
+  bool mutates;  // writes its receiver
+  ResultShape result;
+};
+inline constexpr FormInfo kFormMethods[] = {
+#define FORM(recv, name, min, max, mut, result) \
+  {Recv::k##recv, MethodName::k##name, min, max, mut, ResultShape::result},
+#include "mty/ir/builtins.def"
+#undef FORM
+};
+inline const FormInfo* FindFormMethod(Recv recv, MethodName name) {
+  for (const FormInfo& f : kFormMethods)
+    if (f.recv == recv && f.name == name) return &f;
+  return nullptr;
+}
+
 struct EffectInfo {
   EffectId id;
   const char* path;
