@@ -570,7 +570,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.loc_ = loc_;
   inner.self_type_ = self_type_;
   inner.generics_ = generics_;
-  inner.nested_ = nested_;
+  inner.enclosing_ = Snapshot();
   for (const auto& [n, li] : caps) {
     inner.AddParam(n, li.ty, li.is_mut, false);
     if (li.binding >= 0) {

@@ -84,7 +84,8 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
     }
     if (!diverged && Diverges(s)) diverged = &s;
   }
-  for (const std::string& n : nested) nested_.fns[n].pop_back();
+  for (const std::string& n : nested) nested_fns_[n].pop_back();
+  if (!nested.empty()) snapshot_.reset();
   scopes_.pop_back();
   loc_ = outer;
   return last;
@@ -186,40 +187,62 @@ std::vector<std::string> FnLowerer::DeclareNestedFns(const Block& b) {
     FnDef d = g_.MakeFnDef(f, ir, "");
     d.quiet = g_.quiet_warnings;
     g_.fns[ir] = d;
-    nested_.fns[f.name].push_back(ir);
+    nested_fns_[f.name].push_back(ir);
     added.push_back(f.name);
     todo.push_back({&f, ir});
   }
   if (todo.empty()) return added;
+  snapshot_.reset();
   // What the items see: the items of this block and those around it, and
-  // (for MT1032) the locals of the function: in scope here or bound by a
+  // (for MT1032) the locals of this function: in scope here or bound by a
   // `let` of this block.
-  NestedScope inner;
-  inner.fns = nested_.fns;
-  inner.outer_locals = nested_.outer_locals;
+  auto inner = std::make_shared<NestedScope>();
+  inner->fns = nested_fns_;
+  inner->parent = enclosing_;
   for (const auto& sc : scopes_)
     for (const auto& [n, li] : sc)
-      if (n.find('#') == std::string::npos) inner.outer_locals.insert(n);
+      if (n.find('#') == std::string::npos) inner->outer_locals.insert(n);
   for (const Stmt& s : b.stmts)
     if (s.kind == Stmt::Kind::kLet && s.pat && s.pat->kind == Pattern::Kind::kBind)
-      inner.outer_locals.insert(s.pat->name);
+      inner->outer_locals.insert(s.pat->name);
+  std::shared_ptr<const NestedScope> shared = inner;
   for (const auto& [f, ir] : todo) {
     const Loc outer = loc_;
-    g_.LowerFn(g_.fns.at(ir), *f, &inner);
+    g_.LowerFn(g_.fns.at(ir), *f, shared);
     loc_ = outer;
   }
   return added;
 }
 
+std::shared_ptr<const NestedScope> FnLowerer::Snapshot() {
+  if (nested_fns_.empty()) return enclosing_;
+  if (!snapshot_) {
+    auto s = std::make_shared<NestedScope>();
+    s->fns = nested_fns_;
+    s->parent = enclosing_;
+    snapshot_ = s;
+  }
+  return snapshot_;
+}
+
 const FnDef* FnLowerer::NestedFn(const std::string& name) const {
-  auto it = nested_.fns.find(name);
-  if (it == nested_.fns.end() || it->second.empty()) return nullptr;
-  auto f = g_.fns.find(it->second.back());
-  return f == g_.fns.end() ? nullptr : &f->second;
+  auto find = [&](const std::map<std::string, std::vector<std::string>>& m) -> const FnDef* {
+    auto it = m.find(name);
+    if (it == m.end() || it->second.empty()) return nullptr;
+    auto f = g_.fns.find(it->second.back());
+    return f == g_.fns.end() ? nullptr : &f->second;
+  };
+  if (const FnDef* d = find(nested_fns_)) return d;
+  for (const NestedScope* s = enclosing_.get(); s; s = s->parent.get())
+    if (const FnDef* d = find(s->fns)) return d;
+  return nullptr;
 }
 
 bool FnLowerer::ReportCapture(const std::string& name, Loc loc) {
-  if (!nested_.outer_locals.count(name)) return false;
+  bool outer = false;
+  for (const NestedScope* s = enclosing_.get(); s && !outer; s = s->parent.get())
+    outer = s->outer_locals.count(name) > 0;
+  if (!outer) return false;
   Error("MT1032", loc,
         absl::StrCat("can't capture dynamic environment in a fn item: `", name,
                      "` is a local of the enclosing function"),

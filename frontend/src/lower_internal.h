@@ -142,13 +142,16 @@ struct SuggestBudget {
 // the count of the rest (1.4 million unused `let`s fit in 16 MiB of source).
 inline constexpr size_t kMaxWarnings = 200;
 
-// What a nested `fn` item sees of the function around it: the nested
-// items visible at its definition (name -> IR names, innermost last) and the
-// names of the enclosing function's locals (a use of one is MT1032, as
-// Rust's E0434: a `fn` item cannot capture).
+// What a nested `fn` item (or a closure) sees of the function around it:
+// the nested items visible at its definition (name -> IR names, innermost
+// last), the names of that function's locals (a use of one in a `fn` item
+// is MT1032, as Rust's E0434: a `fn` item cannot capture), and what that
+// function itself sees. Shared, so a block of many items is not copied per
+// item.
 struct NestedScope {
   std::map<std::string, std::vector<std::string>> fns;
   std::set<std::string> outer_locals;
+  std::shared_ptr<const NestedScope> parent;
 };
 
 struct Globals {
@@ -215,8 +218,9 @@ struct Globals {
   std::vector<std::string> TypeNames() const;
   std::vector<std::string> VariantNames() const;
   // Emits the function for one declaration (lower_items.cc).
-  void LowerFn(const FnDef& def, const FnDecl& decl, const NestedScope* nested = nullptr);
-  void LowerFnBody(const FnDef& def, const FnDecl& decl, const NestedScope* nested);
+  void LowerFn(const FnDef& def, const FnDecl& decl,
+               std::shared_ptr<const NestedScope> nested = nullptr);
+  void LowerFnBody(const FnDef& def, const FnDecl& decl, std::shared_ptr<const NestedScope> nested);
   // The definition of a function: its parameter and result types resolved.
   FnDef MakeFnDef(const FnDecl& f, const std::string& ir_name, const std::string& self_type);
   // The IR function holding a sandbox item's default body (`run Name`).
@@ -762,8 +766,14 @@ class FnLowerer {
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
   bool place_error_ = false;             // an error was reported (suppresses cascades)
   std::vector<Binding> bindings_;
-  NestedScope nested_;  // nested `fn` items in scope, and (inside one) the outer locals
-  TyP check_ret_;       // see SetCheckedReturn
+  // Nested `fn` items declared by this function's blocks in scope, and what
+  // the enclosing function sees (null at the top level); Snapshot() caches
+  // both for closures and items defined here.
+  std::map<std::string, std::vector<std::string>> nested_fns_;
+  std::shared_ptr<const NestedScope> enclosing_;
+  std::shared_ptr<const NestedScope> snapshot_;
+  std::shared_ptr<const NestedScope> Snapshot();
+  TyP check_ret_;  // see SetCheckedReturn
   Loc ret_loc_;
   std::string ret_fn_;
   friend struct Globals;

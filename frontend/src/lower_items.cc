@@ -246,16 +246,18 @@ void Globals::Collect(const Module& m) {
   }
 }
 
-void Globals::LowerFn(const FnDef& def, const FnDecl& decl, const NestedScope* nested) {
+void Globals::LowerFn(const FnDef& def, const FnDecl& decl,
+                      std::shared_ptr<const NestedScope> nested) {
   const bool quiet = quiet_warnings;
   quiet_warnings = quiet || def.quiet;
-  LowerFnBody(def, decl, nested);
+  LowerFnBody(def, decl, std::move(nested));
   quiet_warnings = quiet;
 }
 
-void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl, const NestedScope* nested) {
+void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl,
+                          std::shared_ptr<const NestedScope> nested) {
   FnLowerer fl(*this, def.ir_name, def.ret);
-  if (nested) fl.nested_ = *nested;
+  fl.enclosing_ = std::move(nested);
   fl.SetLoc(decl.loc);
   fl.SetSelfType(def.self_type);
   fl.SetGenerics(def.generics);
