@@ -156,6 +156,13 @@ std::string PathText(const std::vector<PathSeg>& segs) {
 
 SNode DumpExpr(const Expr* e);
 SNode DumpPat(const Pattern* p);
+SNode DumpFn(const FnDecl& f);
+
+// A loop with its label: `('outer: (loop ..))`.
+SNode Labelled(const Expr& e, SNode loop) {
+  if (e.label.empty()) return loop;
+  return List("'" + e.label + ":", {std::move(loop)});
+}
 
 SNode DumpBlock(const Block* b) {
   std::vector<SNode> stmts;
@@ -166,7 +173,10 @@ SNode DumpBlock(const Block* b) {
         kids.push_back(DumpPat(s.pat.get()));
         if (s.type.kind != TypeExpr::Kind::kInfer) kids.push_back(Atom(":" + TypeText(s.type)));
         if (s.expr) kids.push_back(DumpExpr(s.expr.get()));
+        if (s.else_block) kids.push_back(List("else", {DumpBlock(s.else_block.get())}));
         stmts.push_back(List("let", std::move(kids)));
+      } else if (s.kind == Stmt::Kind::kFn && s.fn_item) {
+        stmts.push_back(DumpFn(*s.fn_item));
       } else if (s.kind == Stmt::Kind::kEmpty) {
         stmts.push_back(Atom(";"));
       } else {
@@ -266,21 +276,23 @@ SNode DumpExpr(const Expr* e) {
       return List("match", std::move(kids), true, 1);
     }
     case EK::kWhile:
-      return List("while", {DumpExpr(e->cond.get()), DumpBlock(e->then_block.get())});
+      return Labelled(*e, List("while", {DumpExpr(e->cond.get()), DumpBlock(e->then_block.get())}));
     case EK::kWhileLet:
-      return List("while-let",
-                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
-    case EK::kLoop: return List("loop", {DumpBlock(e->then_block.get())});
+      return Labelled(*e, List("while-let", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
+                                             DumpBlock(e->then_block.get())}));
+    case EK::kLoop: return Labelled(*e, List("loop", {DumpBlock(e->then_block.get())}));
     case EK::kFor:
-      return List("for",
-                  {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()), DumpBlock(e->then_block.get())});
+      return Labelled(*e, List("for", {DumpPat(e->pat.get()), DumpExpr(e->lhs.get()),
+                                       DumpBlock(e->then_block.get())}));
     case EK::kBreak:
     case EK::kReturn: {
       std::vector<SNode> kids;
+      if (!e->label.empty()) kids.push_back(Atom("'" + e->label));
       if (e->lhs) kids.push_back(DumpExpr(e->lhs.get()));
       return List(e->kind == EK::kBreak ? "break" : "return", std::move(kids));
     }
-    case EK::kContinue: return List("continue");
+    case EK::kContinue:
+      return e->label.empty() ? List("continue") : List("continue", {Atom("'" + e->label)});
     case EK::kTry: return List("try", {DumpExpr(e->lhs.get())});
     case EK::kClosure: {
       std::vector<SNode> ps;
@@ -311,9 +323,11 @@ SNode DumpExpr(const Expr* e) {
     case EK::kSandbox: {
       std::vector<SNode> kids{Atom(e->text.empty() ? "_" : e->text)};
       if (!e->entries.empty()) kids.push_back(DumpEntries(e->entries));
-      kids.push_back(DumpBlock(e->then_block.get()));
+      if (e->then_block) kids.push_back(DumpBlock(e->then_block.get()));
       return List("sandbox", std::move(kids));
     }
+    case EK::kBudget:
+      return List("budget", {DumpEntries(e->entries), DumpBlock(e->then_block.get())});
     case EK::kUnsafe: return List("unsafe", {DumpBlock(e->then_block.get())});
     case EK::kArena:
       return List("arena", {Atom(e->text.empty() ? "_" : e->text), DumpBlock(e->then_block.get())});
@@ -351,6 +365,14 @@ SNode DumpPat(const Pattern* p) {
     }
     case PK::kOr: return List("or", std::move(subs));
     case PK::kRef: return List("ref", std::move(subs));
+    case PK::kSlice: {
+      if (p->rest_index >= 0 && static_cast<size_t>(p->rest_index) < subs.size()) {
+        const Pattern& r = *p->subs[p->rest_index];
+        subs[p->rest_index] =
+            r.kind == PK::kBind ? List("@", {Atom(r.name), Atom("..")}) : Atom("..");
+      }
+      return List("slice", std::move(subs));
+    }
   }
   return Atom("?");
 }
@@ -501,6 +523,9 @@ SNode DumpItem(const Item& it) {
       return List("supervisor", std::move(kids), true, 2);
     }
     case Item::Kind::kSandbox:
+      if (it.sandbox_decl.body)
+        return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries),
+                                DumpBlock(it.sandbox_decl.body.get())});
       return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries)});
     case Item::Kind::kUse: {
       std::string path;

@@ -25,7 +25,7 @@ enum class Tok : uint8_t {
   kChar,      // uint_value = scalar
   kDuration,  // uint_value = nanoseconds
   kSize,      // uint_value = bytes
-  kLabel,     // a loop label `'outer` (text = outer); not supported yet
+  kLabel,     // a loop label `'outer` (text = outer)
   // Punctuation.
   kLParen,
   kRParen,

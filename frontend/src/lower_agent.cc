@@ -308,12 +308,31 @@ FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
   // `sandbox Name { body }` uses the named item's manifest; with entries
   // the manifest is inline (anonymous ones are named by location).
   std::string name = e.text;
+  std::string body_fn;
   if (!e.entries.empty()) {
     if (name.empty()) name = absl::StrCat("anonymous@", e.loc.line, ":", e.loc.col);
     name = g_.DeclareSandbox(name, e.entries, e.loc);
   } else if (auto it = g_.sandboxes.find(name); it != g_.sandboxes.end()) {
+    if (!e.then_block) {
+      // `run Name`: the item's own body.
+      if (!it->second->body) {
+        Error("MT1006", e.loc, absl::StrCat("sandbox `", name, "` has no body to run"),
+              absl::StrCat("give the item a body (`sandbox ", name,
+                           " with { .. } { body }`) or run a block in it: `run ", name, " { .. }`"))
+            .end = NameEnd(e.loc, name);
+        return Unit();
+      }
+      body_fn = Globals::SandboxBodyFn(name);
+    }
     name = g_.DeclareSandbox(name, it->second->entries, it->second->loc);
+  } else if (!e.then_block) {
+    return Unit();  // MT1006 above
   }
+  return RunInSandbox(name, e.then_block.get(), body_fn);
+}
+
+FnLowerer::Val FnLowerer::RunInSandbox(const std::string& name, const Block* body,
+                                       const std::string& body_fn) {
   ir::Statement s;
   s.kind = ir::Statement::Kind::kSandboxEnter;
   s.path = name;
@@ -321,13 +340,53 @@ FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
   s.loc_explicit = true;
   Push(s);
   ++sandbox_depth_;
-  Val v = LowerBlock(*e.then_block);
+  Val v;
+  if (body) {
+    v = LowerBlock(*body);
+  } else {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kCall;
+    r.name = body_fn;
+    v = Emit(std::move(r), Ty::Unknown());
+  }
   Operand keep = ToLocalOp(v);
   --sandbox_depth_;
   s.kind = ir::Statement::Kind::kSandboxExit;
   s.path.clear();
   Push(s);
   return Val{keep, v.ty};
+}
+
+// `budget { cpu 150ms  steps 1k } run { body }`: a sandbox of limits only,
+// so the capabilities of the code around it stay as they are (an unset
+// grant restricts nothing, ir/policy.h); the limits are the sandbox
+// entries' (same keys, units and checks: ApplySandboxEntry).
+FnLowerer::Val FnLowerer::LowerBudget(const Expr& e) {
+  bool ok = true;
+  for (const SandboxEntry& en : e.entries) {
+    std::optional<ir::Key> key = ir::FindKey(en.key);
+    if (key && key->kind == ir::Key::Kind::kGrant) {
+      std::string limits;
+      for (const ir::LimitInfo& l : ir::kLimits)
+        absl::StrAppend(&limits, limits.empty() ? "" : ", ", l.key);
+      Error(
+          "MT2013", en.loc,
+          absl::StrCat("`", en.key, "` is a capability grant, not a budget limit"),
+          absl::StrCat("a budget sets limits (", limits,
+                       "); grant capabilities with `sandbox with { ", en.key, " = [..] } { .. }`"));
+      ok = false;
+      continue;
+    }
+    ir::Policy scratch;
+    if (std::optional<EntryError> err = ApplySandboxEntry(en, scratch)) {
+      Error(err->code, en.loc, err->message, err->note);
+      ok = false;
+    }
+  }
+  if (!ok) return LowerBlock(*e.then_block);
+  std::string name =
+      g_.DeclareSandbox(absl::StrCat("budget@", e.loc.line, ":", e.loc.col), e.entries, e.loc);
+  return RunInSandbox(name, e.then_block.get(), "");
 }
 
 // Checks one manifest entry (runtime.md §4) against the policy table.

@@ -208,9 +208,10 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
           return Emit(std::move(r), Ty::Unknown());
         }
     }
+    const FnDef* nested = NestedFn(n);
     auto fit = g_.fns.find(n);
-    if (fit != g_.fns.end()) {
-      const FnDef& def = fit->second;
+    if (nested || fit != g_.fns.end()) {
+      const FnDef& def = nested ? *nested : fit->second;
       if (def.params.size() != e.args.size()) {
         Diagnostic& d = Error("MT2001", e.loc,
                               absl::StrCat("function `", n, "` takes ", def.params.size(),
@@ -241,6 +242,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
         return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
       return Unit();
     }
+    if (ReportCapture(n, callee.loc)) return Unit();
     Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"),
           g_.suggest.Help(n, [&] { return CallableNames(); }))
         .end = NameEnd(callee.loc, n);
@@ -580,6 +582,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.loc_ = loc_;
   inner.self_type_ = self_type_;
   inner.generics_ = generics_;
+  inner.enclosing_ = Snapshot();
   for (const auto& [n, li] : caps) {
     inner.AddParam(n, li.ty, li.is_mut, false);
     if (li.binding >= 0) {

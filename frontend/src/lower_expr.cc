@@ -274,7 +274,9 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         Error("MT1020", e.loc, "`break` outside of a loop");
         return Unit();
       }
-      LoopCtx l = loops_.back();
+      const LoopCtx* target = TargetLoop(e);
+      if (!target) return Unit();
+      LoopCtx l = *target;
       Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
       Assign(Place{l.result, {}}, UseR(v.op), e.loc);
       ExitSandboxesTo(l.sandbox_depth);
@@ -288,8 +290,10 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         Error("MT1020", e.loc, "`continue` outside of a loop");
         return Unit();
       }
-      ExitSandboxesTo(loops_.back().sandbox_depth);
-      Goto(loops_.back().cont);
+      const LoopCtx* target = TargetLoop(e);
+      if (!target) return Unit();
+      ExitSandboxesTo(target->sandbox_depth);
+      Goto(target->cont);
       SetBlock(NewBlock());
       terminated_ = false;
       return Unit();
@@ -387,6 +391,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kSend:
     case K::kAsk: return LowerMessage(e);
     case K::kSandbox: return LowerSandbox(e);
+    case K::kBudget: return LowerBudget(e);
   }
   return Unit();
 }
@@ -554,6 +559,8 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   if (e.segs.size() == 1) {
     if (const LocalInfo* li = ReadLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
+    if (const FnDef* nf = NestedFn(a))
+      return Val{ConstOp(ir::Constant::Fn(nf->ir_name)), Ty::Make(Ty::Kind::kFn)};
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
     std::string adt;
     uint32_t vi;
@@ -562,6 +569,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
         return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
       return Unit();
     }
+    if (ReportCapture(a, e.loc)) return Unit();
     Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"),
           g_.suggest.Help(a, [&] { return ValueNames(); }))
         .end = NameEnd(e.loc, a);
@@ -715,6 +723,27 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
   return Val{Operand::Copy(Place{result, {}}), ty};
 }
 
+const FnLowerer::LoopCtx* FnLowerer::TargetLoop(const Expr& e) {
+  if (e.label.empty()) return &loops_.back();
+  for (size_t i = loops_.size(); i-- > 0;)
+    if (loops_[i].label == e.label) return &loops_[i];
+  std::string help = g_.suggest.Help(e.label, [&] {
+    std::vector<std::string> names;
+    for (const LoopCtx& l : loops_)
+      if (!l.label.empty()) names.push_back(l.label);
+    return names;
+  });
+  const std::string lead = "did you mean `";
+  if (help.rfind(lead, 0) == 0)
+    help = absl::StrCat(lead, "'", help.substr(lead.size()));  // the label with its quote
+  else
+    help = "a label names an enclosing `loop`, `while` or `for`: `'outer: loop { .. }`";
+  Error("MT1030", e.label_loc, absl::StrCat("use of undeclared label `'", e.label, "`"),
+        std::move(help))
+      .end = Loc{e.label_loc.line, e.label_loc.col + static_cast<uint32_t>(e.label.size())};
+  return nullptr;
+}
+
 FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
   uint32_t result = Temp(Ty::Unknown());
   Assign(Place{result, {}}, UseR(UnitOp()), e.loc);
@@ -733,7 +762,7 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
     std::map<std::string, uint32_t> binds;
     MatchPattern(*e.pat, Place{sl, {}}, s.ty, exit, binds);
   }
-  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_});
+  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_, e.label});
   LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(head);
@@ -802,7 +831,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   std::map<std::string, uint32_t> binds;
   uint32_t fail = NewBlock();
   MatchPattern(*e.pat, Place{x, {}}, elem, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_});
+  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.label});
   LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(step);

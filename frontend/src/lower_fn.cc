@@ -1,7 +1,9 @@
 // The per-function lowerer's core: finishing a function (dead blocks,
 // terminators), blocks and `let` statements, places (lvalues) and fields.
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -49,6 +51,7 @@ bool FnLowerer::Targeted(uint32_t b) const {
 
 FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
   scopes_.emplace_back();
+  const std::vector<std::string> nested = DeclareNestedFns(b);
   Loc outer = loc_;
   Val last = Unit();
   const Stmt* diverged = nullptr;  // the statement after which nothing runs
@@ -81,6 +84,8 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
     }
     if (!diverged && Diverges(s)) diverged = &s;
   }
+  for (const std::string& n : nested) nested_fns_[n].pop_back();
+  if (!nested.empty()) snapshot_.reset();
   scopes_.pop_back();
   loc_ = outer;
   return last;
@@ -88,7 +93,10 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
 
 bool FnLowerer::Diverges(const Stmt& s) const {
   if (s.kind != Stmt::Kind::kExpr || !s.expr) return false;
-  const Expr& e = *s.expr;
+  return DivergesExpr(*s.expr);
+}
+
+bool FnLowerer::DivergesExpr(const Expr& e) const {
   switch (e.kind) {
     case K::kReturn:
     case K::kBreak:
@@ -102,6 +110,146 @@ bool FnLowerer::Diverges(const Stmt& s) const {
     }
     default: return false;
   }
+}
+
+namespace {
+
+// Whether an expression surely leaves the straight-line flow: one that
+// `leaves` (return, break, continue, panic(..), unreachable!()), or a
+// block, an `if`/`else` or a `match` every branch of which does.
+bool ExprDiverges(const Expr& e, const std::function<bool(const Expr&)>& leaves);
+bool BlockDiverges(const Block& b, const std::function<bool(const Expr&)>& leaves) {
+  for (const Stmt& s : b.stmts)
+    if (s.kind == Stmt::Kind::kExpr && s.expr && ExprDiverges(*s.expr, leaves)) return true;
+  return false;
+}
+bool ExprDiverges(const Expr& e, const std::function<bool(const Expr&)>& leaves) {
+  switch (e.kind) {
+    case K::kBlock:
+    case K::kUnsafe: return e.then_block && BlockDiverges(*e.then_block, leaves);
+    case K::kIf:
+    case K::kIfLet:
+      return e.then_block && e.else_expr && BlockDiverges(*e.then_block, leaves) &&
+             ExprDiverges(*e.else_expr, leaves);
+    case K::kMatch:
+      if (e.arms.empty()) return false;
+      for (const MatchArm& a : e.arms)
+        if (!a.body || !ExprDiverges(*a.body, leaves)) return false;
+      return true;
+    default: return leaves(e);
+  }
+}
+
+}  // namespace
+
+// `let PAT = e else { .. }`: the else block runs when PAT does not match
+// and must diverge (MT1031); PAT's names are in scope after the statement
+// only, not in the else block.
+void FnLowerer::LowerLetElse(const Stmt& s, uint32_t src, TyP ty) {
+  uint32_t fail = NewBlock();
+  std::map<std::string, uint32_t> binds;
+  scopes_.emplace_back();
+  MatchPattern(*s.pat, Place{src, {}}, ty, fail, binds);
+  std::map<std::string, LocalInfo> bound = std::move(scopes_.back());
+  scopes_.pop_back();
+  uint32_t ok = cur_;
+  const bool ok_term = fn_.blocks[ok].term_set;
+  SetBlock(fail);
+  loc_ = s.loc;
+  if (!BlockDiverges(*s.else_block, [&](const Expr& x) { return DivergesExpr(x); }))
+    Error("MT1031", s.else_block->loc, "the `else` block of `let ... else` must diverge",
+          "end it with `return`, `break`, `continue` or `panic(..)`: the names of the pattern "
+          "have no value when it does not match");
+  LowerBlock(*s.else_block, BlockUse::kDiscarded);
+  loc_ = s.loc;
+  Term(ir::Terminator::Kind::kUnreachable);
+  SetBlock(ok);
+  terminated_ = ok_term;
+  for (auto& [n, li] : bound) scopes_.back()[n] = li;
+}
+
+std::vector<std::string> FnLowerer::DeclareNestedFns(const Block& b) {
+  std::vector<std::string> added;
+  std::vector<std::pair<const FnDecl*, std::string>> todo;
+  std::set<std::string> here;
+  for (const Stmt& s : b.stmts) {
+    if (s.kind != Stmt::Kind::kFn || !s.fn_item) continue;
+    const FnDecl& f = *s.fn_item;
+    if (!here.insert(f.name).second) {
+      g_.diags
+          .Error("MT1008", f.loc,
+                 absl::StrCat("the name `", f.name, "` is defined multiple times in this block"))
+          .end = NameEnd(f.loc, f.name);
+      continue;
+    }
+    std::string ir = absl::StrCat(fn_.name, "::", f.name);
+    while (g_.fns.count(ir)) ir = absl::StrCat(fn_.name, "::", f.name, "_", ++g_.nested_counter);
+    FnDef d = g_.MakeFnDef(f, ir, "");
+    d.quiet = g_.quiet_warnings;
+    g_.fns[ir] = d;
+    nested_fns_[f.name].push_back(ir);
+    added.push_back(f.name);
+    todo.push_back({&f, ir});
+  }
+  if (todo.empty()) return added;
+  snapshot_.reset();
+  // What the items see: the items of this block and those around it, and
+  // (for MT1032) the locals of this function: in scope here or bound by a
+  // `let` of this block.
+  auto inner = std::make_shared<NestedScope>();
+  inner->fns = nested_fns_;
+  inner->parent = enclosing_;
+  for (const auto& sc : scopes_)
+    for (const auto& [n, li] : sc)
+      if (n.find('#') == std::string::npos) inner->outer_locals.insert(n);
+  for (const Stmt& s : b.stmts)
+    if (s.kind == Stmt::Kind::kLet && s.pat && s.pat->kind == Pattern::Kind::kBind)
+      inner->outer_locals.insert(s.pat->name);
+  std::shared_ptr<const NestedScope> shared = inner;
+  for (const auto& [f, ir] : todo) {
+    const Loc outer = loc_;
+    g_.LowerFn(g_.fns.at(ir), *f, shared);
+    loc_ = outer;
+  }
+  return added;
+}
+
+std::shared_ptr<const NestedScope> FnLowerer::Snapshot() {
+  if (nested_fns_.empty()) return enclosing_;
+  if (!snapshot_) {
+    auto s = std::make_shared<NestedScope>();
+    s->fns = nested_fns_;
+    s->parent = enclosing_;
+    snapshot_ = s;
+  }
+  return snapshot_;
+}
+
+const FnDef* FnLowerer::NestedFn(const std::string& name) const {
+  auto find = [&](const std::map<std::string, std::vector<std::string>>& m) -> const FnDef* {
+    auto it = m.find(name);
+    if (it == m.end() || it->second.empty()) return nullptr;
+    auto f = g_.fns.find(it->second.back());
+    return f == g_.fns.end() ? nullptr : &f->second;
+  };
+  if (const FnDef* d = find(nested_fns_)) return d;
+  for (const NestedScope* s = enclosing_.get(); s; s = s->parent.get())
+    if (const FnDef* d = find(s->fns)) return d;
+  return nullptr;
+}
+
+bool FnLowerer::ReportCapture(const std::string& name, Loc loc) {
+  bool outer = false;
+  for (const NestedScope* s = enclosing_.get(); s && !outer; s = s->parent.get())
+    outer = s->outer_locals.count(name) > 0;
+  if (!outer) return false;
+  Error("MT1032", loc,
+        absl::StrCat("can't capture dynamic environment in a fn item: `", name,
+                     "` is a local of the enclosing function"),
+        absl::StrCat("pass `", name, "` as a parameter, or use a closure instead: `let f = |..| ",
+                     "..` captures it"))
+      .end = NameEnd(loc, name);
+  return true;
 }
 
 void FnLowerer::WarnUnused() {
@@ -148,13 +296,14 @@ void FnLowerer::LowerLet(const Stmt& s) {
                absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
   Val init = s.expr ? LowerExpr(*s.expr) : Val{UnitOp(), declared};
   TyP ty = declared->Is(Ty::Kind::kUnknown) ? init.ty : declared;
-  if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty()) {
+  if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty() && !s.else_block) {
     uint32_t l = NamedLocal(s.pat->name, ty, s.pat->is_mut, s.pat->loc, true);
     bindings_.back().is_let = true;
     Assign(Place{l, {}}, UseR(init.op), s.loc);
     return;
   }
   uint32_t src = ToLocal(Val{init.op, ty});
+  if (s.else_block) return LowerLetElse(s, src, ty);
   uint32_t fail = NewBlock();
   std::map<std::string, uint32_t> binds;
   MatchPattern(*s.pat, Place{src, {}}, ty, fail, binds);

@@ -142,6 +142,18 @@ struct SuggestBudget {
 // the count of the rest (1.4 million unused `let`s fit in 16 MiB of source).
 inline constexpr size_t kMaxWarnings = 200;
 
+// What a nested `fn` item (or a closure) sees of the function around it:
+// the nested items visible at its definition (name -> IR names, innermost
+// last), the names of that function's locals (a use of one in a `fn` item
+// is MT1032, as Rust's E0434: a `fn` item cannot capture), and what that
+// function itself sees. Shared, so a block of many items is not copied per
+// item.
+struct NestedScope {
+  std::map<std::string, std::vector<std::string>> fns;
+  std::set<std::string> outer_locals;
+  std::shared_ptr<const NestedScope> parent;
+};
+
 struct Globals {
   explicit Globals(Diagnostics& d);
 
@@ -206,8 +218,16 @@ struct Globals {
   std::vector<std::string> TypeNames() const;
   std::vector<std::string> VariantNames() const;
   // Emits the function for one declaration (lower_items.cc).
-  void LowerFn(const FnDef& def, const FnDecl& decl);
-  void LowerFnBody(const FnDef& def, const FnDecl& decl);
+  void LowerFn(const FnDef& def, const FnDecl& decl,
+               std::shared_ptr<const NestedScope> nested = nullptr);
+  void LowerFnBody(const FnDef& def, const FnDecl& decl, std::shared_ptr<const NestedScope> nested);
+  // The definition of a function: its parameter and result types resolved.
+  FnDef MakeFnDef(const FnDecl& f, const std::string& ir_name, const std::string& self_type);
+  // The IR function holding a sandbox item's default body (`run Name`).
+  static std::string SandboxBodyFn(const std::string& sandbox) {
+    return "__sandbox_body_" + sandbox;
+  }
+  int nested_counter = 0;  // nested `fn` items of the same IR name
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
@@ -457,9 +477,13 @@ class FnLowerer {
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;
-    uint32_t result;        // local for `break value`
-    int sandbox_depth = 0;  // sandboxes entered outside the loop
+    uint32_t result;         // local for `break value`
+    int sandbox_depth = 0;   // sandboxes entered outside the loop
+    std::string label = {};  // `'outer: loop`: "outer"; empty when unlabelled
   };
+  // The loop a `break`/`continue` leaves: the innermost, or the one its
+  // label names (MT1030 with a suggestion when no enclosing loop has it).
+  const LoopCtx* TargetLoop(const Expr& e);
   struct PendingBlock {
     ir::Block block;
     bool term_set = false;
@@ -611,9 +635,11 @@ class FnLowerer {
   enum class BlockUse : uint8_t { kValue, kDiscarded, kFnBody };
   Val LowerBlock(const Block& b, BlockUse use = BlockUse::kValue);
   void LowerLet(const Stmt& s);
+  void LowerLetElse(const Stmt& s, uint32_t src, TyP ty);
   // Whether a statement surely ends its block's straight-line flow
   // (`return`, `break`, `continue`, `panic(..)`, `unreachable!()`).
   bool Diverges(const Stmt& s) const;
+  bool DivergesExpr(const Expr& e) const;
 
   // ---- the static type checks (lower_fn.cc) ----
   // The type `e` surely has, before it is lowered, or null when it is not
@@ -662,6 +688,8 @@ class FnLowerer {
   // pattern's names bound (new locals in the current scope).
   void MatchPattern(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
                     std::map<std::string, uint32_t>& binds);
+  void MatchSlice(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                  std::map<std::string, uint32_t>& binds);
   void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds);
   void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
             std::map<std::string, uint32_t>& binds, Loc loc = {});
@@ -723,6 +751,19 @@ class FnLowerer {
   void ExitSandboxesTo(int depth);
   Val LowerSandbox(const Expr& e);
 
+  // ---- nested `fn` items (lower_fn.cc) ----
+  // Declares and lowers the `fn` items among a block's statements (visible
+  // in the whole block); returns the names to pop at the block's end.
+  std::vector<std::string> DeclareNestedFns(const Block& b);
+  // The definition a call or use of `name` means when it is a nested item.
+  const FnDef* NestedFn(const std::string& name) const;
+  // MT1032 when `name` is a local of the function a nested item is in.
+  bool ReportCapture(const std::string& name, Loc loc);
+  Val LowerBudget(const Expr& e);
+  // Enters the IR sandbox `name`, lowers `body` (or calls the sandbox
+  // item's body function when null), and leaves it.
+  Val RunInSandbox(const std::string& name, const Block* body, const std::string& body_fn);
+
   // ---- names for "did you mean" (lower_call.cc) ----
   // Locals in scope, constants and functions (values a path may name).
   std::vector<std::string> ValueNames() const;
@@ -744,6 +785,13 @@ class FnLowerer {
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
   bool place_error_ = false;             // an error was reported (suppresses cascades)
   std::vector<Binding> bindings_;
+  // Nested `fn` items declared by this function's blocks in scope, and what
+  // the enclosing function sees (null at the top level); Snapshot() caches
+  // both for closures and items defined here.
+  std::map<std::string, std::vector<std::string>> nested_fns_;
+  std::shared_ptr<const NestedScope> enclosing_;
+  std::shared_ptr<const NestedScope> snapshot_;
+  std::shared_ptr<const NestedScope> Snapshot();
   TyP check_ret_;  // see SetCheckedReturn
   Loc ret_loc_;
   std::string ret_fn_;

@@ -10,6 +10,26 @@
 
 namespace mty::frontend {
 
+FnDef Globals::MakeFnDef(const FnDecl& f, const std::string& ir_name,
+                         const std::string& self_type) {
+  FnDef d;
+  d.ir_name = ir_name;
+  d.decl = &f;
+  d.self_type = self_type;
+  for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
+  if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
+  for (const Param& p : f.params) {
+    if (p.self_kind != Param::SelfKind::kNone) {
+      d.self_kind = p.self_kind;
+      continue;
+    }
+    d.params.push_back(Resolve(p.type, &d.generics));
+  }
+  d.ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit)
+                                               : Resolve(f.ret, &d.generics);
+  return d;
+}
+
 void Globals::Collect(const Module& m) {
   auto dup = [&](const std::string& n, Loc loc, std::set<std::string>& seen) {
     if (!seen.insert(n).second) {
@@ -111,22 +131,8 @@ void Globals::Collect(const Module& m) {
                                  absl::StrCat("the first definition of `", ir_name, "` is here")});
       return;
     }
-    FnDef d;
+    FnDef d = MakeFnDef(f, ir_name, self_type);
     d.quiet = !added.insert(&f).second;
-    d.ir_name = ir_name;
-    d.decl = &f;
-    d.self_type = self_type;
-    for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
-    if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
-    for (const Param& p : f.params) {
-      if (p.self_kind != Param::SelfKind::kNone) {
-        d.self_kind = p.self_kind;
-        continue;
-      }
-      d.params.push_back(Resolve(p.type, &d.generics));
-    }
-    d.ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit)
-                                                 : Resolve(f.ret, &d.generics);
     fns[ir_name] = d;
     if (!self_type.empty()) methods[self_type][f.name] = ir_name;
   };
@@ -240,15 +246,18 @@ void Globals::Collect(const Module& m) {
   }
 }
 
-void Globals::LowerFn(const FnDef& def, const FnDecl& decl) {
+void Globals::LowerFn(const FnDef& def, const FnDecl& decl,
+                      std::shared_ptr<const NestedScope> nested) {
   const bool quiet = quiet_warnings;
   quiet_warnings = quiet || def.quiet;
-  LowerFnBody(def, decl);
+  LowerFnBody(def, decl, std::move(nested));
   quiet_warnings = quiet;
 }
 
-void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl) {
+void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl,
+                          std::shared_ptr<const NestedScope> nested) {
   FnLowerer fl(*this, def.ir_name, def.ret);
+  fl.enclosing_ = std::move(nested);
   fl.SetLoc(decl.loc);
   fl.SetSelfType(def.self_type);
   fl.SetGenerics(def.generics);
@@ -317,6 +326,13 @@ void Globals::LowerAll(const Module& m) {
   for (const auto& [name, sb] : sandboxes) {
     FnLowerer check(*this, "__sandbox_check", Ty::Unknown());
     for (const SandboxEntry& en : sb->entries) check.CheckSandboxEntry(en);
+    if (sb->body) {
+      // The item's default body, run by `run Name`: a function of its own,
+      // so it sees items only (a local of the caller is MT1001).
+      FnLowerer fl(*this, SandboxBodyFn(name), Ty::Unknown());
+      fl.SetLoc(sb->loc);
+      program.functions.push_back(fl.FinishWithBlock(*sb->body));
+    }
   }
   // Functions in declaration order: free functions first as declared, then
   // methods; closures are appended as they are lowered.

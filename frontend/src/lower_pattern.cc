@@ -38,16 +38,20 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       return;
     }
     case Pattern::Kind::kRange: {
-      Val lo = LowerExpr(*p.lit);
+      // Either bound may be open: `5..`, `..=9`, `..9`.
+      if (p.lit) {
+        Val lo = LowerExpr(*p.lit);
+        Rvalue a;
+        a.kind = Rvalue::Kind::kBinOp;
+        a.bin = ir::BinOp::kGe;
+        a.ops = {Operand::Copy(place), lo.op};
+        Val c1 = Emit(std::move(a), Ty::Make(Ty::Kind::kBool));
+        uint32_t mid = NewBlock();
+        Branch(c1.op, mid, fail);
+        SetBlock(mid);
+      }
+      if (!p.hi) return;
       Val hi = LowerExpr(*p.hi);
-      Rvalue a;
-      a.kind = Rvalue::Kind::kBinOp;
-      a.bin = ir::BinOp::kGe;
-      a.ops = {Operand::Copy(place), lo.op};
-      Val c1 = Emit(std::move(a), Ty::Make(Ty::Kind::kBool));
-      uint32_t mid = NewBlock();
-      Branch(c1.op, mid, fail);
-      SetBlock(mid);
       Rvalue b;
       b.kind = Rvalue::Kind::kBinOp;
       b.bin = p.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt;
@@ -67,6 +71,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       }
       return;
     }
+    case Pattern::Kind::kSlice: MatchSlice(p, place, ty, fail, binds); return;
     case Pattern::Kind::kRef: {
       Place q = place;
       q.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
@@ -157,6 +162,66 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       }
       return;
     }
+  }
+}
+
+// `[a, b, rest @ .., z]`: a length test (`== n` without `..`, `>= n - 1`
+// with it), then each element by its index from the front (before the
+// `..`) or from the back (after it); `rest @ ..` binds the elements between
+// (the array method `slice`). Linear in the pattern's size.
+void FnLowerer::MatchSlice(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                           std::map<std::string, uint32_t>& binds) {
+  if (!ty->Is(Ty::Kind::kUnknown) && !ty->Is(Ty::Kind::kArray)) {
+    Error(
+        "MT2020", p.loc,
+        absl::StrCat("mismatched types: a slice pattern needs an array, found `", ty->Name(), "`"));
+    BindNamesOnly(p, place, binds);
+    return;
+  }
+  const TyP elem = ty->Is(Ty::Kind::kArray) ? ty->Arg(0) : Ty::Unknown();
+  const TyP int_ty = Ty::Make(Ty::Kind::kInt);
+  const bool has_rest = p.rest_index >= 0;
+  const int64_t fixed = static_cast<int64_t>(p.subs.size()) - (has_rest ? 1 : 0);
+  Rvalue len;
+  len.kind = Rvalue::Kind::kLen;
+  len.ops = {Operand::Copy(place)};
+  uint32_t n = ToLocal(Emit(std::move(len), int_ty));
+  Rvalue cmp;
+  cmp.kind = Rvalue::Kind::kBinOp;
+  cmp.bin = has_rest ? ir::BinOp::kGe : ir::BinOp::kEq;
+  cmp.ops = {Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(fixed))};
+  Val c = Emit(std::move(cmp), Ty::Make(Ty::Kind::kBool));
+  uint32_t ok = NewBlock();
+  Branch(c.op, ok, fail);
+  SetBlock(ok);
+  auto from_back = [&](int64_t k) {  // n - k
+    Rvalue r;
+    r.kind = Rvalue::Kind::kBinOp;
+    r.bin = ir::BinOp::kSub;
+    r.ops = {Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(k))};
+    return ToLocal(Emit(std::move(r), int_ty));
+  };
+  const int64_t size = static_cast<int64_t>(p.subs.size());
+  for (int64_t i = 0; i < size; ++i) {
+    const Pattern& sub = *p.subs[i];
+    if (i == p.rest_index) {
+      if (sub.kind != Pattern::Kind::kBind) continue;  // a bare `..`
+      Rvalue r;
+      r.kind = Rvalue::Kind::kMethodCall;
+      r.place = place;
+      r.name = "slice";
+      r.ops = {ConstOp(ir::Constant::Int(i)), Operand::Copy(Place{from_back(size - 1 - i), {}})};
+      uint32_t rest = ToLocal(Emit(std::move(r), ty->Is(Ty::Kind::kArray) ? ty : Ty::Unknown()));
+      Bind(sub.name, sub.is_mut, Place{rest, {}}, ty, binds, sub.loc);
+      continue;
+    }
+    if (sub.kind == Pattern::Kind::kWild) continue;
+    uint32_t idx = has_rest && i > p.rest_index
+                       ? from_back(size - i)
+                       : ToLocal(Val{ConstOp(ir::Constant::Int(i)), int_ty});
+    Place q = place;
+    q.proj.push_back({ir::Projection::Kind::kIndex, idx, 0});
+    MatchPattern(sub, q, elem, fail, binds);
   }
 }
 

@@ -40,6 +40,7 @@ PatPtr ClonePat(const Pattern* p, uint64_t& n) {
   c->lit = CloneExpr(p->lit.get(), n);
   c->hi = CloneExpr(p->hi.get(), n);
   c->inclusive = p->inclusive;
+  c->rest_index = p->rest_index;
   return c;
 }
 
@@ -56,6 +57,8 @@ std::unique_ptr<Block> CloneBlock(const Block* b, uint64_t& n) {
     t.type = s.type;
     t.expr = CloneExpr(s.expr.get(), n);
     t.has_semi = s.has_semi;
+    t.else_block = CloneBlock(s.else_block.get(), n);
+    t.fn_item = s.fn_item;  // shared: an item is not rewritten by expansion
     c->stmts.push_back(std::move(t));
   }
   return c;
@@ -78,6 +81,8 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   c->has_op = e->has_op;
   c->is_mut = e->is_mut;
   c->inclusive = e->inclusive;
+  c->label = e->label;
+  c->label_loc = e->label_loc;
   c->lhs = CloneExpr(e->lhs.get(), n);
   c->rhs = CloneExpr(e->rhs.get(), n);
   c->cond = CloneExpr(e->cond.get(), n);

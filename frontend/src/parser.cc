@@ -868,6 +868,7 @@ SandboxDecl Parser::ParseSandboxItem() {
   d.name = ExpectIdent("a sandbox name");
   if (AtId("with")) Bump();
   d.entries = ParseEntries();
+  if (PeekPastNl().kind == Tok::kLBrace) d.body = ParseBlock();  // its default body
   return d;
 }
 
@@ -1114,6 +1115,7 @@ bool Parser::StartsBlockLike() {
     return Look(1).kind == Tok::kLBrace ||
            (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
   if (IsId(t, "sandbox")) return Look(1).kind == Tok::kIdent;
+  if (IsId(t, "budget")) return Look(1).kind == Tok::kLBrace;
   if (IsId(t, "run"))
     return Look(1).kind == Tok::kLBrace ||
            (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
@@ -1133,6 +1135,12 @@ void Parser::ParseStmt(Block& b) {
     if (Eat(Tok::kEq)) {
       SkipNl();
       s.expr = ParseExpr();
+      if (IsKw(PeekPastNl(), "else")) {  // let-else: `let Some(x) = e else { return }`
+        SkipNl();
+        Bump();
+        s.else_block = ParseBlock();
+        block_like = true;
+      }
     }
   } else if (IsNestedItemStart()) {
     if (t.loc.col == 1 && block_open_.line != 0 && !macro_body_) {
@@ -1141,14 +1149,16 @@ void Parser::ParseStmt(Block& b) {
                      "add the missing '}' before the item at line " + std::to_string(t.loc.line));
       throw UnclosedBlock{};
     }
-    Fail(t, "items are not allowed inside a block", "move it to the top level of the file",
-         "MT0013");
+    if (!IsKw(t, "fn"))
+      Fail(t, "items other than `fn` are not allowed inside a block",
+           "move it to the top level of the file", "MT0013");
+    // A nested `fn` item: visible in this block, it cannot capture locals.
+    s.kind = Stmt::Kind::kFn;
+    s.fn_item = std::make_shared<FnDecl>(ParseFn(false, false));
+    block_like = true;
   } else {
     s.kind = Stmt::Kind::kExpr;
-    if (t.kind == Tok::kLabel && Look(1).kind == Tok::kColon) {  // `'outer: for ...`
-      SkipLabel();
-      Bump();
-    }
+    if (t.kind == Tok::kLabel && Look(1).kind == Tok::kColon) TakeLabel();  // `'outer: for ...`
     if (StartsBlockLike()) {
       // Rust's rule: a block-like statement ends at its `}` unless a method
       // call or `?` follows on the same line.
@@ -1663,11 +1673,26 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         e->then_block = ParseBlock();
         return e;
       }
+      // `run Name` alone runs the named sandbox item's own body.
+      if (t.text == "run" && Look(1).kind == Tok::kIdent && IsUpper(Look(1).text) &&
+          (Look(2).kind == Tok::kNewline || Look(2).kind == Tok::kSemi ||
+           Look(2).kind == Tok::kRBrace || Look(2).kind == Tok::kEof ||
+           Look(2).kind == Tok::kRParen || Look(2).kind == Tok::kComma)) {
+        Bump();
+        auto e = Make(EK::kSandbox, t.loc);
+        e->loc = Peek().loc;
+        e->text = Bump().text;
+        return e;  // then_block null: the item's body
+      }
       // `run e` (a sandbox body's job) is just `e`.
       if (t.text == "run" && (Look(1).kind == Tok::kIdent || Look(1).kind == Tok::kLBrace)) {
         Bump();
         return ParsePrimary();
       }
+      if (t.text == "matches" && Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen &&
+          !sh_.macros.count(t.text))
+        return ParseMatches();
+      if (t.text == "budget" && Look(1).kind == Tok::kLBrace) return ParseBudget();
       if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall(true);
       // Upstream compatibility: a plain call of a user macro expands too.
       if (Look(1).kind == Tok::kLParen && sh_.macros.count(t.text)) return ParseMacroCall(false);
@@ -1691,6 +1716,7 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
       if (w == "loop") {
         Bump();
         auto e = Make(EK::kLoop, t.loc);
+        LabelLoop(*e);
         e->then_block = ParseBlock();
         return e;
       }
@@ -1702,13 +1728,20 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
       }
       if (w == "continue") {
         Bump();
-        if (At(Tok::kLabel)) SkipLabel();
-        return Make(EK::kContinue, t.loc);
+        auto e = Make(EK::kContinue, t.loc);
+        if (At(Tok::kLabel)) {
+          e->label = Peek().text;
+          e->label_loc = Bump().loc;
+        }
+        return e;
       }
       if (w == "break" || w == "return") {
         Bump();
-        if (w == "break" && At(Tok::kLabel)) SkipLabel();
         auto e = Make(w == "break" ? EK::kBreak : EK::kReturn, t.loc);
+        if (w == "break" && At(Tok::kLabel)) {
+          e->label = Peek().text;
+          e->label_loc = Bump().loc;
+        }
         if (CanStartExpr(Peek()) && !At(Tok::kLBrace)) e->lhs = ParseExpr();
         return e;
       }
@@ -1717,8 +1750,7 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
     }
     case Tok::kLabel:
       if (Look(1).kind == Tok::kColon) {  // `'a: loop { .. }` as an expression
-        SkipLabel();
-        Bump();
+        TakeLabel();
         return ParsePrimary();
       }
       FailExpected("an expression", t,
@@ -1892,12 +1924,23 @@ void Parser::CheckParens(size_t start, const Expr& cond, const char* what) {
   d.labels.push_back(Label{Tk(last - 1).loc, {}, ""});
 }
 
-void Parser::SkipLabel() {
-  const Token& t = Peek();
-  ReportAt("MT0019", t.loc, "loop labels are not supported yet",
-           "leave the outer loop with a flag variable, or move the loops into a function and "
-           "`return`");
-  Bump();
+void Parser::TakeLabel() {
+  const Token& t = Bump();  // the label
+  Bump();                   // `:`
+  const Token& n = PeekPastNl();
+  if (!IsKw(n, "loop") && !IsKw(n, "while") && !IsKw(n, "for"))
+    Fail(t, "a label must be followed by a loop, found " + Describe(n),
+         "labels name `loop`, `while` and `for` loops: `'" + t.text + ": loop { .. }`", "MT0019");
+  SkipNl();
+  pending_label_ = t.text;
+  pending_label_loc_ = t.loc;
+}
+
+void Parser::LabelLoop(Expr& e) {
+  e.label = std::move(pending_label_);
+  e.label_loc = pending_label_loc_;
+  pending_label_.clear();
+  pending_label_loc_ = Loc{};
 }
 
 ExprPtr Parser::ParseIf() {
@@ -1936,6 +1979,9 @@ ExprPtr Parser::ParseIf() {
 
 ExprPtr Parser::ParseWhile() {
   const Token& t = Bump();
+  std::string label = std::move(pending_label_);
+  const Loc label_loc = pending_label_loc_;
+  pending_label_.clear();
   ExprPtr e;
   if (AtKw("let")) {
     Bump();
@@ -1951,6 +1997,8 @@ ExprPtr Parser::ParseWhile() {
     CheckCondition(e->cond, "while");
     CheckParens(start, *e->cond, "while");
   }
+  e->label = std::move(label);
+  e->label_loc = label_loc;
   e->then_block = ParseBlock();
   return e;
 }
@@ -1958,6 +2006,7 @@ ExprPtr Parser::ParseWhile() {
 ExprPtr Parser::ParseFor() {
   const Token& t = Bump();
   auto e = Make(EK::kFor, t.loc);
+  LabelLoop(*e);
   e->pat = ParsePatternTop();
   if (!AtKw("in")) FailExpected("'in'", Peek());
   Bump();
@@ -2074,6 +2123,66 @@ ExprPtr Parser::ParseArena() {
   return e;
 }
 
+// `matches!(e, PAT)` / `matches!(e, PAT if guard)`: sugar for
+// `match e { PAT if guard => true, _ => false }`.
+ExprPtr Parser::ParseMatches() {
+  const Token& name = Bump();
+  Bump();  // !
+  auto e = Make(EK::kMatch, name.loc);
+  Loc o = Open(Tok::kLParen, true);
+  {
+    Restrict r(this, false);
+    e->lhs = ParseExpr();
+    if (!Eat(Tok::kComma))
+      FailExpected("',' and a pattern", Peek(), "write `matches!(value, PATTERN)`");
+    MatchArm a;
+    a.loc = Peek().loc;
+    Eat(Tok::kPipe);
+    a.pat = ParsePatternTop(true);
+    if (AtKw("if")) {
+      Bump();
+      a.guard = ParseExpr();
+    }
+    Eat(Tok::kComma);
+    auto yes = Make(EK::kBool, a.loc);
+    yes->int_value = 1;
+    a.body = std::move(yes);
+    e->arms.push_back(std::move(a));
+    MatchArm other;
+    other.loc = name.loc;
+    other.pat = MakePat(PK::kWild, name.loc);
+    other.body = Make(EK::kBool, name.loc);
+    e->arms.push_back(std::move(other));
+  }
+  Close(Tok::kRParen, o);
+  return e;
+}
+
+// `budget { cpu 150ms  wall 2s } run { body }` (or `run expr`): the body
+// under those limits, in a sandbox of limits only (grants are inherited).
+ExprPtr Parser::ParseBudget() {
+  const Token& t = Bump();  // budget
+  auto e = Make(EK::kBudget, t.loc);
+  e->entries = ParseEntries();
+  SkipNl();
+  if (!AtId("run"))
+    FailExpected("'run'", Peek(),
+                 "a budget applies to the block after it: `budget { .. } run { .. }`");
+  Bump();
+  if (At(Tok::kLBrace)) {
+    e->then_block = ParseBlock();
+    return e;
+  }
+  SkipNl();
+  e->then_block = std::make_unique<Block>();
+  e->then_block->loc = Peek().loc;
+  Stmt st;
+  st.loc = Peek().loc;
+  st.expr = ParseExpr();
+  e->then_block->stmts.push_back(std::move(st));
+  return e;
+}
+
 // =================================================================== patterns
 
 // `p | q`; in a match arm an alternative may start the next line.
@@ -2112,24 +2221,70 @@ PatPtr Parser::ParseLiteralPattern() {
     auto r = MakePat(PK::kRange, loc);
     r->inclusive = Bump().kind == Tok::kDotDotEq;
     r->lit = std::move(e);
-    const Token& h = Peek();
-    if (h.kind == Tok::kMinus || h.kind == Tok::kInt || h.kind == Tok::kFloat ||
-        h.kind == Tok::kChar) {
-      bool neg = Eat(Tok::kMinus);
-      const Token& hv = Peek();
-      if (hv.kind != Tok::kInt && hv.kind != Tok::kFloat && hv.kind != Tok::kChar)
-        FailExpected("a number", hv);
-      Bump();
-      r->hi = ParseLiteral(hv, neg);
-    } else if (h.kind == Tok::kIdent) {
-      r->hi = ParsePathExpr();
-    } else if (r->inclusive) {
-      FailExpected("the upper bound of the range", h);
-    }
+    if (r->inclusive || StartsRangeBound()) r->hi = ParseRangeBound();  // else `5..`
     return r;
   }
   auto p = MakePat(PK::kLit, loc);
   p->lit = std::move(e);
+  return p;
+}
+
+bool Parser::StartsRangeBound() {
+  Tok k = Peek().kind;
+  return k == Tok::kMinus || k == Tok::kInt || k == Tok::kFloat || k == Tok::kChar ||
+         k == Tok::kIdent;
+}
+
+// The upper bound of a range pattern: a number (maybe negative), a char, or
+// a constant's path.
+ExprPtr Parser::ParseRangeBound() {
+  const Token& h = Peek();
+  if (h.kind == Tok::kIdent) return ParsePathExpr();
+  bool neg = Eat(Tok::kMinus);
+  const Token& hv = Peek();
+  if (hv.kind != Tok::kInt && hv.kind != Tok::kFloat && (neg || hv.kind != Tok::kChar))
+    FailExpected(neg ? "a number" : "the upper bound of the range", hv);
+  Bump();
+  ExprPtr e = ParseLiteral(hv, neg);
+  e->loc = h.loc;
+  return e;
+}
+
+// `[]`, `[x]`, `[first, ..]`, `[.., last]`, `[a, b, rest @ ..]`: one `..`
+// at most, standing for the elements between (bound by `name @ ..`).
+PatPtr Parser::ParseSlicePattern() {
+  Loc o = Open(Tok::kLBracket, true);
+  auto p = MakePat(PK::kSlice, o);
+  auto at_rest_end = [&](size_t n) {
+    Tok k = Look(n).kind;
+    return k == Tok::kComma || k == Tok::kRBracket || k == Tok::kNewline;
+  };
+  while (!At(Tok::kRBracket)) {
+    const Token& t = Peek();
+    PatPtr rest;
+    if (t.kind == Tok::kDotDot && at_rest_end(1)) {
+      Bump();
+      rest = MakePat(PK::kWild, t.loc);
+    } else if (t.kind == Tok::kIdent && Look(1).kind == Tok::kAt && Look(2).kind == Tok::kDotDot &&
+               at_rest_end(3)) {
+      Bump();
+      Bump();
+      Bump();
+      rest = MakePat(PK::kBind, t.loc);
+      rest->name = Bind(t.text);
+    }
+    if (rest) {
+      if (p->rest_index >= 0)
+        Fail(t, "`..` can only be used once per slice pattern",
+             "one `..` stands for all the elements between the others");
+      p->rest_index = static_cast<int>(p->subs.size());
+      p->subs.push_back(std::move(rest));
+    } else {
+      p->subs.push_back(ParsePatternTop());
+    }
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRBracket, o);
   return p;
 }
 
@@ -2156,6 +2311,15 @@ PatPtr Parser::ParsePattern() {
         return outer;
       }
       return p;
+    }
+    case Tok::kLBracket: return ParseSlicePattern();
+    case Tok::kDotDot:
+    case Tok::kDotDotEq: {  // `..=9`, `..9`: a range open below
+      Bump();
+      auto r = MakePat(PK::kRange, t.loc);
+      r->inclusive = t.kind == Tok::kDotDotEq;
+      r->hi = ParseRangeBound();
+      return r;
     }
     case Tok::kLParen: {
       Loc o = Open(Tok::kLParen, true);
@@ -2259,16 +2423,7 @@ PatPtr Parser::ParsePattern() {
         lo->segs = std::move(path);
         r->lit = std::move(lo);
         r->inclusive = Bump().kind == Tok::kDotDotEq;
-        const Token& h = Peek();
-        if (h.kind == Tok::kIdent) {
-          r->hi = ParsePathExpr();
-        } else if (h.kind == Tok::kInt || h.kind == Tok::kFloat || h.kind == Tok::kChar ||
-                   h.kind == Tok::kMinus) {
-          bool neg = Eat(Tok::kMinus);
-          r->hi = ParseLiteral(Bump(), neg);
-        } else {
-          FailExpected("the upper bound of the range", h);
-        }
+        if (r->inclusive || StartsRangeBound()) r->hi = ParseRangeBound();  // else `MIN..`
         return r;
       }
       if (path.size() == 1 && !IsUpper(first.text)) {

@@ -343,8 +343,11 @@ class Parser {
   // Warning MT0040 when the condition that starts at token `start` and
   // ends before pos_ is one parenthesized expression: `if (x > 3) {`.
   void CheckParens(size_t start, const Expr& cond, const char* what);
-  // MT0019 for a loop label (`'outer: loop`, `break 'outer`), skipped.
-  void SkipLabel();
+  // `'outer:` before a loop: kept in pending_label_ for the loop that
+  // follows (MT0019 when no `loop`/`while`/`for` follows).
+  void TakeLabel();
+  // Gives `e` (a loop) the pending label, if any.
+  void LabelLoop(Expr& e);
   ExprPtr ParseIf();
   ExprPtr ParseMatch();
   ExprPtr ParseWhile();
@@ -353,6 +356,8 @@ class Parser {
   ExprPtr ParseSpawn();
   ExprPtr ParseSandboxExpr();
   ExprPtr ParseArena();
+  ExprPtr ParseMatches();
+  ExprPtr ParseBudget();
   // A macro call and the expansion of a user macro (macros.cc).
   ExprPtr ParseMacroCall(bool bang);
   ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
@@ -367,6 +372,9 @@ class Parser {
   PatPtr ParsePatternTop(bool arm = false);
   PatPtr ParsePattern();
   PatPtr ParseLiteralPattern();
+  PatPtr ParseSlicePattern();
+  bool StartsRangeBound();
+  ExprPtr ParseRangeBound();
 
   Shared& sh_;
   size_t pos_;
@@ -375,10 +383,12 @@ class Parser {
   bool eof_silent_;
   std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
   std::vector<Tok> open_;
-  bool no_struct_ = false;    // `if`/`while`/`match`/`for` heads: no struct literals
-  bool minus_entry_ = false;  // match arms, map entries: `-1 => ..` on the next line is an entry
-  ExprPtr pre_primary_;       // a block-like statement continued by `.` or `?`
-  Loc block_open_;            // the `{` of the innermost block being parsed
+  bool no_struct_ = false;     // `if`/`while`/`match`/`for` heads: no struct literals
+  bool minus_entry_ = false;   // match arms, map entries: `-1 => ..` on the next line is an entry
+  ExprPtr pre_primary_;        // a block-like statement continued by `.` or `?`
+  Loc block_open_;             // the `{` of the innermost block being parsed
+  std::string pending_label_;  // TakeLabel's label, for the loop parsed next
+  Loc pending_label_loc_;
   std::set<std::string> macro_names_;
   // Macro expansion.
   const std::unordered_map<std::string, const Expr*>* subst_ = nullptr;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile diagnostics through the real binary (docs/cli.md, Diagnostics):
 # full spans and labels for the syntax errors of issue #15 (an unclosed
-# `if {`, a missing `)`, `if x = 3`, a loop label), warnings (printed, exit
+# `if {`, a missing `)`, `if x = 3`, an unknown loop label), warnings (printed, exit
 # 0, --deny-warnings makes them errors), colour (--color=always|never|auto,
 # NO_COLOR, a terminal through script(1)) and --error-format=json with
 # severity, spans and labels.
@@ -38,7 +38,7 @@ MTY
 cat >label.mty <<'MTY'
 fn main() {
     'outer: for i in 0..3 {
-        break 'outer
+        break 'outr
     }
 }
 MTY
@@ -73,12 +73,14 @@ contains assign-span e "  |        ^^^^^ an assignment, not a comparison"
 contains assign-help e "  = help: use \`==\` to compare"
 lacks assign-not-mt3014 e "MT3014"
 
-# Loop labels: located "not supported yet", no character literal error.
+# Loop labels: an unknown one is located with a suggestion, no character
+# literal error.
 "$mty" check label.mty 2>e; check label-exit 1 $?
-contains label-message e "error[MT0019]: loop labels are not supported yet"
-contains label-span e "  |     ^^^^^^"
+contains label-message e "error[MT1030]: use of undeclared label \`'outr\`"
+contains label-span e "  |               ^^^^^"
+contains label-help e "did you mean \`'outer\`?"
 lacks label-not-char e "character literal"
-contains label-count e "error: aborting due to 2 previous errors"
+contains label-count e "error: aborting due to 1 previous error"
 
 # Warnings: printed, the program still compiles and runs (exit 0).
 "$mty" check warn.mty 2>e; check warn-check-exit 0 $?

@@ -328,16 +328,25 @@ TEST(DiagParser, AssignmentAsCondition) {
   EXPECT_FALSE(p->diags.HasErrors()) << p->diags.Render(p->file);
 }
 
-TEST(DiagParser, LoopLabelsAreNotSupportedYet) {
+// Loop labels parse onto their loops and onto `break`/`continue`; a label
+// before something that is not a loop is MT0019, spanning the label.
+TEST(DiagParser, LoopLabelsParse) {
   auto p = ParseText(
       "fn main() {\n    'outer: for i in 0..3 {\n        loop { continue 'outer }\n"
       "        break 'outer\n    }\n}\n");
-  ASSERT_EQ(p->diags.list().size(), 3u) << p->diags.Render(p->file);
-  for (const Diagnostic& e : p->diags.list()) {
-    EXPECT_EQ(e.code, "MT0019");
-    EXPECT_EQ(e.message, "loop labels are not supported yet");
-  }
-  EXPECT_EQ(SpanEnd(p->file, p->diags.list()[0].loc, p->diags.list()[0].end).col, 10u);
+  ASSERT_FALSE(p->diags.HasErrors()) << p->diags.Render(p->file);
+  const Expr& loop = *p->module.items[0].fn.body->stmts[0].expr;
+  EXPECT_EQ(loop.kind, Expr::Kind::kFor);
+  EXPECT_EQ(loop.label, "outer");
+  EXPECT_EQ(loop.label_loc.line, 2u);
+  EXPECT_EQ(loop.label_loc.col, 5u);
+  const Expr& brk = *loop.then_block->stmts[1].expr;
+  EXPECT_EQ(brk.kind, Expr::Kind::kBreak);
+  EXPECT_EQ(brk.label, "outer");
+  auto q = ParseText("fn main() {\n    let x = 'a: { 3 }\n}\n");
+  ASSERT_EQ(q->diags.list().size(), 1u) << q->diags.Render(q->file);
+  EXPECT_EQ(q->diags.list()[0].code, "MT0019");
+  EXPECT_EQ(SpanEnd(q->file, q->diags.list()[0].loc, q->diags.list()[0].end).col, 14u);
 }
 
 TEST(DiagParser, ParenthesesWarning) {

@@ -132,6 +132,7 @@ struct Expr {
     kSandbox,  // sandbox text [with { entries }] block
     kUnsafe,   // unsafe block
     kArena,    // arena text block
+    kBudget,   // budget { entries } run block: the block under those limits
   };
   Kind kind = Kind::kUnit;
   Loc loc;  // where diagnostics about it point: its operator, method name, keyword
@@ -163,6 +164,11 @@ struct Expr {
   ExprPtr closure_body;
   TypeExpr type;                      // kCast
   std::vector<SandboxEntry> entries;  // kSandbox
+  // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
+  // without the quote; empty when unlabelled); kBreak / kContinue: the
+  // label named (`break 'outer`), empty for the innermost loop.
+  std::string label;
+  Loc label_loc;
 };
 
 struct Pattern {
@@ -170,12 +176,13 @@ struct Pattern {
     kWild,     // _
     kBind,     // name [@ sub]  (is_mut for `mut x`)
     kLit,      // literal expr (int/float/str/char/bool, negative numbers)
-    kRange,    // lo..hi / lo..=hi (literal exprs)
+    kRange,    // lo..hi / lo..=hi / lo.. / ..hi / ..=hi (literal exprs; lit or hi null when open)
     kTuple,    // (p, q)
     kVariant,  // path(p, q) or bare path (no parens): `Some(x)`, `Shape.Circle(r)`, `None`
     kStruct,   // path { name: pat, name, .. }
     kOr,       // p | q
     kRef,      // &p
+    kSlice,    // [p, q, rest @ .., r]: subs; rest_index = where `..` stands
   };
   Kind kind = Kind::kWild;
   Loc loc;
@@ -189,16 +196,27 @@ struct Pattern {
   ExprPtr lit;                           // kLit, kRange lo
   ExprPtr hi;                            // kRange hi
   bool inclusive = false;                // kRange
+  // kSlice: the position of the `..` among subs (that sub is the rest
+  // pattern: kWild for a bare `..`, kBind with subs empty for `name @ ..`),
+  // or -1 when the pattern has no `..` (fixed length).
+  int rest_index = -1;
 };
 
+struct FnDecl;
+
 struct Stmt {
-  enum class Kind : uint8_t { kLet, kExpr, kEmpty };
+  // kFn: a nested `fn` item in a block (fn_item), visible in that block.
+  enum class Kind : uint8_t { kLet, kExpr, kEmpty, kFn };
   Kind kind = Kind::kExpr;
   Loc loc;
   PatPtr pat;             // kLet
   TypeExpr type;          // kLet (kInfer when absent)
   ExprPtr expr;           // kLet initialiser (may be null) / kExpr
   bool has_semi = false;  // kExpr: `e;`
+  // kLet: `let PAT = e else { .. }` (let-else): the block run when PAT does
+  // not match; it must diverge. Null for a plain `let`.
+  std::unique_ptr<Block> else_block;
+  std::shared_ptr<const FnDecl> fn_item;  // kFn
 };
 
 struct Block {
@@ -335,6 +353,9 @@ struct SupervisorDecl {
 struct SandboxDecl {
   std::string name;
   std::vector<SandboxEntry> entries;
+  // `sandbox Name with { .. } { body }`: the body `run Name` runs (items
+  // only, lowered as a function of its own); null for a bare manifest.
+  std::unique_ptr<Block> body;
   Loc loc;
 };
 
