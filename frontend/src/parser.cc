@@ -1263,7 +1263,7 @@ bool Parser::CanStartExpr(const Token& t) const {
       return t.text == "true" || t.text == "false" || t.text == "self" || t.text == "if" ||
              t.text == "match" || t.text == "loop" || t.text == "while" || t.text == "for" ||
              t.text == "return" || t.text == "break" || t.text == "continue" || t.text == "spawn" ||
-             t.text == "unsafe";
+             t.text == "unsafe" || t.text == "fn";
     default: return false;
   }
 }
@@ -1713,6 +1713,7 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         return e;
       }
       if (w == "spawn") return ParseSpawn();
+      if (w == "fn" && Look(1).kind == Tok::kLParen) return ParseLambda();
       FailExpected("an expression", t, "", "MT0011");
     }
     case Tok::kLabel:
@@ -2020,6 +2021,30 @@ ExprPtr Parser::ParseClosure() {
   }
   SkipNl();
   e->closure_body = ParseExpr();
+  return e;
+}
+
+ExprPtr Parser::ParseLambda() {
+  const Token& t = Bump();  // fn
+  auto e = Make(EK::kClosure, t.loc);
+  for (Param& p : ParseParams(false)) {
+    ClosureParam cp;
+    cp.pat = std::make_unique<Pattern>();
+    cp.pat->kind = Pattern::Kind::kBind;
+    cp.pat->loc = p.loc;
+    cp.pat->name = std::move(p.name);
+    cp.pat->is_mut = p.is_mut;
+    cp.type = std::move(p.type);
+    e->params.push_back(std::move(cp));
+  }
+  if (PeekPastNl().kind == Tok::kArrow) {
+    SkipNl();
+    Bump();
+    ParseType();  // the return type is not kept (as a closure's)
+  }
+  SkipNl();
+  if (!At(Tok::kLBrace)) FailExpected("'{' (a lambda's body is a block)", Peek());
+  e->closure_body = ParseBlockExpr();
   return e;
 }
 

@@ -350,6 +350,9 @@ class Parser {
   ExprPtr ParseWhile();
   ExprPtr ParseFor();
   ExprPtr ParseClosure();
+  // `fn(x: I64) -> I64 { x + 1 }`: upstream's closure syntax, the same
+  // kClosure node as `|x: I64| -> I64 { x + 1 }`.
+  ExprPtr ParseLambda();
   ExprPtr ParseSpawn();
   ExprPtr ParseSandboxExpr();
   ExprPtr ParseArena();
