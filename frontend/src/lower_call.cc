@@ -286,7 +286,8 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
   bool root_mut = false;
   std::string root;
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
-    if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
+    if (mutating && CapturedWriteError(loc, root, "mutate")) {
+    } else if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
       ImmutableError(loc, root,
                      absl::StrCat("cannot mutate `", root, "`, as it is not declared as mutable"));
     }
@@ -577,6 +578,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
       b.is_param = bindings_[li.binding].is_param;
       b.is_let = bindings_[li.binding].is_let;
     }
+    inner.bindings_.back().captured = true;
   }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.params) {

@@ -369,6 +369,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         pl = Place{ToLocal(v), {}};
         ty = v.ty;
         root_mut = true;
+      } else if (e.is_mut && CapturedWriteError(e.lhs->loc, root, "mutably borrow")) {
       } else if (e.is_mut && !root_mut) {
         ImmutableError(e.lhs->loc, root,
                        absl::StrCat("cannot borrow `", root,
@@ -614,7 +615,8 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
     Error("MT2011", e.lhs->loc, "invalid left-hand side of assignment");
     return Unit();
   }
-  if (!root_mut) {
+  if (CapturedWriteError(StartLoc(*e.lhs), root, "assign to")) {
+  } else if (!root_mut) {
     ImmutableError(StartLoc(*e.lhs), root,
                    absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }

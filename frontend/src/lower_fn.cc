@@ -122,6 +122,26 @@ void FnLowerer::WarnUnused() {
   }
 }
 
+bool FnLowerer::CapturedWriteError(Loc loc, const std::string& root, const char* verb) {
+  const LocalInfo* li = FindLocal(root);
+  if (!li || li->binding < 0 || !bindings_[li->binding].captured || li->ty->Is(Ty::Kind::kRef))
+    return false;
+  const Binding& b = bindings_[li->binding];
+  Diagnostic& d =
+      Error("MT3015", loc,
+            absl::StrCat("cannot ", verb, " `", root,
+                         "` inside a closure: the closure captured a copy of it"),
+            absl::StrCat("the write would change only the copy: return the new value (`", root,
+                         " = f(", root,
+                         ")`) or take a `&mut` parameter (`|r: &mut T| *r = ..`, "
+                         "called as `f(&mut ",
+                         root, ")`)"));
+  if (b.loc.line)
+    d.labels.push_back(Label{b.loc, NameEnd(b.loc, root),
+                             absl::StrCat("`", root, "` is declared here, outside the closure")});
+  return true;
+}
+
 void FnLowerer::ImmutableError(Loc loc, const std::string& root, std::string what) {
   const LocalInfo* li = FindLocal(root);
   const Binding* b = li && li->binding >= 0 ? &bindings_[li->binding] : nullptr;

@@ -421,6 +421,9 @@ class FnLowerer {
     bool is_let = false;  // `let x = ..` (else a pattern's binding or a parameter)
     bool used = false;
     bool assigned = false;
+    // A closure's copy of a variable of the enclosing function (captured by
+    // value): writing it is MT3015 (CapturedWriteError).
+    bool captured = false;
   };
   int NewBinding(const std::string& name, Loc loc, bool warn, bool is_param) {
     Binding b;
@@ -448,6 +451,11 @@ class FnLowerer {
   // MT3014 for a write through the immutable local `root`: `what` is the
   // message, the label points at the binding.
   void ImmutableError(Loc loc, const std::string& root, std::string what);
+  // MT3015 when `root` is a closure's by-value copy of a captured variable
+  // (a write would change only the copy): "cannot VERB `root`", at `loc`, a label at
+  // the captured binding and the alternatives. True when it reported. A
+  // write through a captured reference (`*r = x`) is not one.
+  bool CapturedWriteError(Loc loc, const std::string& root, const char* verb);
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;
