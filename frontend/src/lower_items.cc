@@ -95,15 +95,36 @@ void Globals::Collect(const Module& m) {
   }
   // Pass 3: functions and methods.
   std::set<const FnDecl*> added;
-  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl) {
+  std::set<std::string> from_trait;  // methods (ir names) a trait impl defines
+  // `is_default`: a trait's default method the impl does not override.
+  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl,
+                    bool is_default = false) {
     std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
     if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
-      // An inherent method of the same name wins (language.md §2).
+      // An inherent method of the same name wins (language.md §2), and so
+      // does a method another trait impl defines over a default; two
+      // impls that both define it are MT1016.
+      if (is_default || !from_trait.count(ir_name)) return;
+      const FnDecl* first = fns[ir_name].decl;
+      Diagnostic& d = diags.Error(
+          "MT1016", f.loc,
+          absl::StrCat("duplicate definitions of method `", f.name, "` for `", self_type, "`"),
+          "a type has one method of each name: remove one, or rename it");
+      d.end = NameEnd(f.loc, f.name);
+      if (first)
+        d.labels.push_back(Label{first->loc, NameEnd(first->loc, first->name),
+                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
       return;
     }
     if (auto prev = fns.find(ir_name); prev != fns.end()) {
-      Diagnostic& d = diags.Error(
-          "MT1008", f.loc, absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+      Diagnostic& d =
+          self_type.empty()
+              ? diags.Error("MT1008", f.loc,
+                            absl::StrCat("the name `", ir_name, "` is defined multiple times"))
+              : diags.Error("MT1016", f.loc,
+                            absl::StrCat("duplicate definitions of method `", f.name, "` for `",
+                                         self_type, "`"),
+                            "a type has one method of each name: remove one, or rename it");
       d.end = NameEnd(f.loc, f.name);
       if (prev->second.decl)
         d.labels.push_back(Label{prev->second.decl->loc,
@@ -129,6 +150,7 @@ void Globals::Collect(const Module& m) {
                                                  : Resolve(f.ret, &d.generics);
     fns[ir_name] = d;
     if (!self_type.empty()) methods[self_type][f.name] = ir_name;
+    if (is_trait_impl && !is_default) from_trait.insert(ir_name);
   };
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kFn) add_fn(it.fn, "", false);
@@ -169,7 +191,7 @@ void Globals::Collect(const Module& m) {
       for (const Item& t : m.items)
         if (t.kind == Item::Kind::kTrait && t.trait_decl.name == it.impl_decl.trait_name)
           for (const FnDecl& f : t.trait_decl.fns)
-            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true);
+            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true, true);
     }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kConst) {
