@@ -556,8 +556,13 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   std::set<std::string> names;
   CollectNames(*e.closure_body, names);
   std::set<std::string> params;
+  std::vector<std::pair<std::string, Loc>> param_names;
   for (const ClosureParam& p : e.params)
-    if (p.pat && p.pat->kind == Pattern::Kind::kBind) params.insert(p.pat->name);
+    if (p.pat && p.pat->kind == Pattern::Kind::kBind) {
+      params.insert(p.pat->name);
+      param_names.push_back({p.pat->name, p.pat->loc});
+    }
+  if (!g_.quiet_warnings) g_.CheckParamNames(param_names, "this closure");  // once per closure
   std::vector<std::pair<std::string, LocalInfo>> caps;
   for (const std::string& n : names) {
     if (params.count(n)) continue;

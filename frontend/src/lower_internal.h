@@ -185,6 +185,13 @@ struct Globals {
   SuggestBudget suggest;
   bool quiet_warnings = false;  // lowering the prelude or a repeated copy of a trait default method
 
+  // MT1017 for a name given twice in one parameter list (a function's, a
+  // method's, a closure's or lambda's, an agent handler's or helper's, a
+  // protocol message's): at the second, with a label at the first. `owner`
+  // names the list for the message ("function `f`", "this closure").
+  void CheckParamNames(const std::vector<std::pair<std::string, Loc>>& names,
+                       const std::string& owner);
+  void CheckParamNames(const std::vector<Param>& params, const std::string& owner);
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
   void LowerAll(const Module& m);

@@ -10,6 +10,30 @@
 
 namespace mty::frontend {
 
+void Globals::CheckParamNames(const std::vector<std::pair<std::string, Loc>>& names,
+                              const std::string& owner) {
+  std::map<std::string, Loc> first;
+  for (const auto& [n, loc] : names) {
+    if (n.empty() || n == "_") continue;
+    auto [it, fresh] = first.insert({n, loc});
+    if (fresh) continue;
+    Diagnostic& d = diags.Error(
+        "MT1017", loc,
+        absl::StrCat("identifier `", n, "` is bound more than once in the parameters of ", owner),
+        "give each parameter its own name");
+    d.end = NameEnd(loc, n);
+    if (it->second.line)
+      d.labels.push_back(
+          Label{it->second, NameEnd(it->second, n), absl::StrCat("`", n, "` is first bound here")});
+  }
+}
+
+void Globals::CheckParamNames(const std::vector<Param>& params, const std::string& owner) {
+  std::vector<std::pair<std::string, Loc>> names;
+  for (const Param& p : params) names.push_back({p.name, p.loc});
+  CheckParamNames(names, owner);
+}
+
 void Globals::Collect(const Module& m) {
   auto dup = [&](const std::string& n, Loc loc, std::set<std::string>& seen) {
     if (!seen.insert(n).second) {
@@ -45,7 +69,11 @@ void Globals::Collect(const Module& m) {
         supervisors[it.supervisor_decl.name] = &it.supervisor_decl;
         break;
       case Item::Kind::kSandbox: sandboxes[it.sandbox_decl.name] = &it.sandbox_decl; break;
-      case Item::Kind::kProtocol: protocols[it.protocol_decl.name] = &it.protocol_decl; break;
+      case Item::Kind::kProtocol:
+        protocols[it.protocol_decl.name] = &it.protocol_decl;
+        for (const ProtocolMsg& msg : it.protocol_decl.msgs)
+          CheckParamNames(msg.params, absl::StrCat("message `", msg.name, "`"));
+        break;
       case Item::Kind::kTrait: traits.insert(it.trait_decl.name); break;
       case Item::Kind::kUse: {
         std::string alias = it.use_decl.alias.empty() && !it.use_decl.path.empty()
@@ -134,6 +162,10 @@ void Globals::Collect(const Module& m) {
     }
     FnDef d;
     d.quiet = !added.insert(&f).second;
+    if (!d.quiet)
+      CheckParamNames(f.params, self_type.empty()
+                                    ? absl::StrCat("function `", f.name, "`")
+                                    : absl::StrCat("method `", self_type, "::", f.name, "`"));
     d.ir_name = ir_name;
     d.decl = &f;
     d.self_type = self_type;
@@ -369,6 +401,7 @@ void Globals::LowerAll(const Module& m) {
                       absl::StrCat("agent `", a.name, "` handles `", h.msg, "` twice"));
           continue;
         }
+        CheckParamNames(h.params, absl::StrCat("handler `", h.msg, "` of agent `", a.name, "`"));
         FnLowerer fl(*this, a.name + "::on_" + h.msg, Ty::Unknown());
         fl.SetLoc(h.loc);
         program.functions.push_back(fl.LowerHandler(a, h));
@@ -376,6 +409,7 @@ void Globals::LowerAll(const Module& m) {
       }
       for (const FnDecl& f : a.fns) {
         TyP ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit) : Resolve(f.ret);
+        CheckParamNames(f.params, absl::StrCat("function `", a.name, "::", f.name, "`"));
         FnLowerer fl(*this, a.name + "::" + f.name, ret);
         fl.SetLoc(f.loc);
         program.functions.push_back(fl.LowerAgentHelper(a, f, ret));
