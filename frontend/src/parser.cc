@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lexer.h"
+#include "mty/ir/suggest.h"
 #include "mty/ir/text.h"
 #include "parser_internal.h"
 
@@ -288,6 +289,26 @@ void Parser::ParseItems(Module& m) {
   }
 }
 
+// The derives a type may name: every value already prints (`{:?}`), copies,
+// compares with `==` and `<` and hashes, so these add nothing and are
+// accepted; any other name is MT1018.
+static const std::vector<std::string> kKnownDerives = {"Debug", "Clone",      "Copy", "PartialEq",
+                                                       "Eq",    "PartialOrd", "Ord",  "Hash"};
+
+void Parser::CheckDeriveName(const Token& t) {
+  if (t.kind != Tok::kIdent) return;
+  for (const std::string& k : kKnownDerives)
+    if (t.text == k) return;
+  std::string known;
+  for (const std::string& k : kKnownDerives) known += (known.empty() ? "`" : ", `") + k + "`";
+  std::string near = ir::Nearest(t.text, kKnownDerives);
+  Diagnostic& d = sh_.diags->Error(
+      "MT1018", t.loc, "cannot find derive `" + t.text + "`",
+      near.empty() ? "the known derives are " + known
+                   : "did you mean `" + near + "`? (the known derives are " + known + ")");
+  d.end = Loc{t.loc.line, t.loc.col + static_cast<uint32_t>(t.text.size()) - 1};
+}
+
 void Parser::SkipAttributes() {
   while (true) {
     SkipNl();
@@ -297,8 +318,11 @@ void Parser::SkipAttributes() {
       Eat(Tok::kBang);
       Loc o = Open(Tok::kLBracket, true);
       int depth = 0;
+      const bool derive = IsId(Peek(), "derive") && Look(1).kind == Tok::kLParen;
       while (!(depth == 0 && At(Tok::kRBracket)) && !At(Tok::kEof)) {
-        Tok k = Bump().kind;
+        const Token& a = Bump();
+        Tok k = a.kind;
+        if (derive && depth == 0 && k == Tok::kIdent && a.text != "derive") CheckDeriveName(a);
         if (k == Tok::kLBracket) ++depth;
         if (k == Tok::kRBracket) --depth;
       }
@@ -317,7 +341,10 @@ void Parser::SkipAttributes() {
         Close(Tok::kRParen, o);
       }
     } else if (IsId(t, "derive") && Look(1).kind == Tok::kIdent) {
-      while (pos_ < end_ && Cur().kind != Tok::kNewline) ++pos_;
+      while (pos_ < end_ && Cur().kind != Tok::kNewline) {
+        if (pos_ > 0 && Cur().kind == Tok::kIdent && &Cur() != &t) CheckDeriveName(Cur());
+        ++pos_;
+      }
     } else {
       return;
     }
