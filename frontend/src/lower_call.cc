@@ -523,6 +523,14 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
                        " argument(s), given ", e.args.size()));
     return Unit();
   }
+  // A capability's narrowing methods take a Str (the CAP_METHOD table).
+  if (base->Is(Ty::Kind::kCap) && !arg_tys.empty() && !arg_tys[0]->Is(Ty::Kind::kUnknown) &&
+      !arg_tys[0]->Is(Ty::Kind::kStr) && !arg_tys[0]->Is(Ty::Kind::kRef)) {
+    Error("MT2020", e.args[0]->loc,
+          absl::StrCat("mismatched types: `", name, "` of `", base->Name(),
+                       "` takes a `Str`, found `", arg_tys[0]->Name(), "`"));
+    return Unit();
+  }
   // A receiver of unknown kind (a generic parameter, a closure argument)
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
