@@ -575,7 +575,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   std::vector<std::pair<std::string, LocalInfo>> caps;
   for (const std::string& n : names) {
     if (params.count(n)) continue;
-    if (const LocalInfo* li = ReadLocal(n)) caps.push_back({n, *li});
+    if (const LocalInfo* li = ReadLocal(n, e.loc)) caps.push_back({n, *li});
   }
   std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());

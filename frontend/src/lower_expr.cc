@@ -553,7 +553,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   }
   const std::string& a = e.segs[0].name;
   if (e.segs.size() == 1) {
-    if (const LocalInfo* li = ReadLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
+    if (const LocalInfo* li = ReadLocal(a, e.loc)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
     std::string adt;

@@ -447,12 +447,36 @@ class FnLowerer {
   void MarkRead(const LocalInfo* li) {
     if (li && li->binding >= 0) bindings_[li->binding].used = true;
   }
-  // FindLocal for a read of the name.
-  const LocalInfo* ReadLocal(const std::string& n) {
+  // FindLocal for a read of the name (at `at`, for MT3016's location).
+  const LocalInfo* ReadLocal(const std::string& n, Loc at = {}) {
     const LocalInfo* li = FindLocal(n);
     MarkRead(li);
+    if (li && li->proj.empty() && deferred_.count(li->index))
+      deferred_reads_.push_back({li->index, cur_, fn_.blocks[cur_].block.stmts.size(), at});
     return li;
   }
+  // ---- definite assignment (lower_fn.cc) ----
+  // A `let mut x: T` without a value: where it is declared and the IR
+  // statement that declares it (which un-assigns it each time it runs).
+  struct Deferred {
+    std::string name;
+    Loc loc;
+    uint32_t block;
+    size_t stmt;
+  };
+  struct DeferredRead {
+    uint32_t local;
+    uint32_t block;
+    size_t stmt;  // the statement count of the block when the read was lowered
+    Loc loc;
+  };
+  std::map<uint32_t, Deferred> deferred_;
+  std::vector<DeferredRead> deferred_reads_;
+  // MT3016 for a read of a deferred local that is not assigned on every
+  // path reaching it (a forward "definitely assigned" analysis over the
+  // function's blocks: branches meet by intersection, so a loop body's
+  // assignment does not count after the loop). Once per local.
+  void CheckDefiniteAssignment(const ir::Function& f);
   // The unread bindings as MT8001 warnings (at Finish).
   void WarnUnused();
   // MT3014 for a write through the immutable local `root`: `what` is the
