@@ -591,6 +591,10 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
       b.loc = bindings_[li.binding].loc;
       b.is_param = bindings_[li.binding].is_param;
       b.is_let = bindings_[li.binding].is_let;
+    } else if (agent_) {
+      // An agent state field: its declaration is the label's place.
+      for (const AgentState& st : agent_->state)
+        if (st.name == n) inner.bindings_.back().loc = st.loc;
     }
     inner.bindings_.back().captured = true;
   }
