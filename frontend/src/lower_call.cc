@@ -1,5 +1,6 @@
 // Calls: user, builtin, variant and indirect calls, methods (user, builtin
 // and prelude), effects, closures, and the built-in macros (assert!, format!).
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -295,7 +296,8 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
     return v;
   }
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
-    if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
+    if (mutating && CapturedWriteError(loc, root, "mutate")) {
+    } else if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
       ImmutableError(loc, root,
                      absl::StrCat("cannot mutate `", root, "`, as it is not declared as mutable"));
     }
@@ -535,6 +537,14 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
                        " argument(s), given ", e.args.size()));
     return Unit();
   }
+  // A capability's narrowing methods take a Str (the CAP_METHOD table).
+  if (base->Is(Ty::Kind::kCap) && !arg_tys.empty() && !arg_tys[0]->Is(Ty::Kind::kUnknown) &&
+      !arg_tys[0]->Is(Ty::Kind::kStr) && !arg_tys[0]->Is(Ty::Kind::kRef)) {
+    Error("MT2021", e.args[0]->loc,
+          absl::StrCat("mismatched types: `", name, "` of `", base->Name(),
+                       "` takes a `Str`, found `", arg_tys[0]->Name(), "`"));
+    return Unit();
+  }
   // A receiver of unknown kind (a generic parameter, a closure argument)
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
@@ -569,12 +579,17 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   std::set<std::string> names;
   CollectNames(*e.closure_body, names);
   std::set<std::string> params;
+  std::vector<std::pair<std::string, Loc>> param_names;
   for (const ClosureParam& p : e.params)
-    if (p.pat && p.pat->kind == Pattern::Kind::kBind) params.insert(p.pat->name);
+    if (p.pat && p.pat->kind == Pattern::Kind::kBind) {
+      params.insert(p.pat->name);
+      param_names.push_back({p.pat->name, p.pat->loc});
+    }
+  if (!g_.quiet_warnings) g_.CheckParamNames(param_names, "this closure");  // once per closure
   std::vector<std::pair<std::string, LocalInfo>> caps;
   for (const std::string& n : names) {
     if (params.count(n)) continue;
-    if (const LocalInfo* li = ReadLocal(n)) caps.push_back({n, *li});
+    if (const LocalInfo* li = ReadLocal(n, e.loc)) caps.push_back({n, *li});
   }
   std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());
@@ -591,7 +606,12 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
       b.loc = bindings_[li.binding].loc;
       b.is_param = bindings_[li.binding].is_param;
       b.is_let = bindings_[li.binding].is_let;
+    } else if (agent_) {
+      // An agent state field: its declaration is the label's place.
+      for (const AgentState& st : agent_->state)
+        if (st.name == n) inner.bindings_.back().loc = st.loc;
     }
+    inner.bindings_.back().captured = true;
   }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.params) {
@@ -690,12 +710,46 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
   return Unit();
 }
 
+// A format placeholder's name that is a positional index (`{0}`, `{1:?}`).
+static bool IsPositional(const std::string& name) {
+  return !name.empty() && name.size() <= 9 &&
+         std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The names of a format string's placeholders, in order (`{}` gives "").
+static std::vector<std::string> PlaceholderNames(const std::string& f) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if ((f[i] == '{' || f[i] == '}') && i + 1 < f.size() && f[i + 1] == f[i]) {
+      ++i;
+      continue;
+    }
+    if (f[i] != '{') continue;
+    size_t close = f.find('}', i);
+    if (close == std::string::npos) break;
+    std::string inner = f.substr(i + 1, close - i - 1);
+    names.push_back(inner.substr(0, inner.find(':')));
+    i = close;
+  }
+  return names;
+}
+
 FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
   const std::string& f = e.args[first]->text;
   std::vector<Operand> parts;
   std::string lit;
   size_t next_arg = first + 1;
   size_t used = 0;
+  const size_t given = e.args.size() - first - 1;
+  // With a positional placeholder (`{0}`, Rust's), every argument is
+  // evaluated once, in order, before the string is built; each must be used.
+  std::vector<std::string> names = PlaceholderNames(f);
+  const bool positional = std::any_of(names.begin(), names.end(), IsPositional);
+  std::vector<Operand> pre;
+  std::vector<bool> arg_used(given, false);
+  if (positional)
+    for (size_t k = first + 1; k < e.args.size(); ++k)
+      pre.push_back(ToLocalOp(LowerExpr(*e.args[k])));
   auto flush = [&] {
     if (!lit.empty()) parts.push_back(ConstOp(ir::Constant::Str(lit)));
     lit.clear();
@@ -742,8 +796,26 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
         ++next_arg;
         continue;
       }
-      v = LowerExpr(*e.args[next_arg++]).op;
+      size_t k = next_arg++ - first - 1;
+      if (positional) {
+        v = pre[k];
+        arg_used[k] = true;
+      } else {
+        v = LowerExpr(*e.args[first + 1 + k]).op;
+      }
       ++used;
+    } else if (IsPositional(name)) {
+      size_t k = std::stoul(name);
+      if (k >= given) {
+        Error(
+            "MT2005", e.args[first]->loc,
+            absl::StrCat("invalid reference to positional argument ", k, " in `format!`: ",
+                         given == 0 ? "there are no arguments"
+                                    : absl::StrCat("the arguments are numbered 0 to ", given - 1)));
+        return Unit();
+      }
+      v = pre[k];
+      arg_used[k] = true;
     } else {
       Expr p;
       p.kind = K::kPath;
@@ -762,8 +834,21 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
     }
   }
   flush();
-  size_t given = e.args.size() - first - 1;
-  if (used != given) {
+  if (positional) {
+    if (used > given) {
+      Error(
+          "MT2005", e.loc,
+          absl::StrCat("`format!` has ", used, " `{}` placeholder(s) but ", given, " argument(s)"));
+      return Unit();
+    }
+    for (size_t k = 0; k < given; ++k)
+      if (!arg_used[k]) {
+        Error("MT2005", e.args[first + 1 + k]->loc,
+              absl::StrCat("argument ", k, " of `format!` is never used"),
+              absl::StrCat("use it in a placeholder (`{}` or `{", k, "}`) or remove it"));
+        return Unit();
+      }
+  } else if (used != given) {
     Error("MT2005", e.loc,
           absl::StrCat("`format!` has ", used, " placeholder(s) but ", given, " argument(s)"));
     return Unit();

@@ -373,6 +373,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         pl = Place{ToLocal(v), {}};
         ty = v.ty;
         root_mut = true;
+      } else if (e.is_mut && CapturedWriteError(e.lhs->loc, root, "mutably borrow")) {
       } else if (e.is_mut && !root_mut) {
         ImmutableError(e.lhs->loc, root,
                        absl::StrCat("cannot borrow `", root,
@@ -557,7 +558,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   }
   const std::string& a = e.segs[0].name;
   if (e.segs.size() == 1) {
-    if (const LocalInfo* li = ReadLocal(a)) return Val{Operand::Copy(li->At()), li->ty};
+    if (const LocalInfo* li = ReadLocal(a, e.loc)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
     if (const FnDef* nf = NestedFn(a))
       return Val{ConstOp(ir::Constant::Fn(nf->ir_name)), Ty::Make(Ty::Kind::kFn)};
@@ -622,7 +623,8 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
     Error("MT2011", e.lhs->loc, "invalid left-hand side of assignment");
     return Unit();
   }
-  if (!root_mut) {
+  if (CapturedWriteError(StartLoc(*e.lhs), root, "assign to")) {
+  } else if (!root_mut) {
     ImmutableError(StartLoc(*e.lhs), root,
                    absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }

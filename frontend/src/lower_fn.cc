@@ -37,7 +37,97 @@ ir::Function FnLowerer::Finish(const Val& v) {
   out.locals = fn_.locals;
   out.loc = fn_.loc;
   for (auto& b : fn_.blocks) out.blocks.push_back(std::move(b.block));
+  CheckDefiniteAssignment(out);
   return out;
+}
+
+void FnLowerer::CheckDefiniteAssignment(const ir::Function& f) {
+  if (deferred_.empty()) return;
+  std::map<uint32_t, size_t> slot;
+  std::vector<uint32_t> ids;
+  for (const auto& [l, d] : deferred_) {
+    slot[l] = ids.size();
+    ids.push_back(l);
+  }
+  const size_t k = ids.size(), n = f.blocks.size();
+  using State = std::vector<char>;  // per deferred local: surely assigned
+  auto tracked = [&](const Place& p) { return slot.find(p.local); };
+  // Runs block b from `st`; on_read(local, stmt index) for each read of a
+  // local not surely assigned there.
+  auto transfer = [&](uint32_t b, State st, auto&& on_read) {
+    const ir::Block& blk = f.blocks[b];
+    for (size_t i = 0; i < blk.stmts.size(); ++i) {
+      const ir::Statement& s = blk.stmts[i];
+      ir::ForEachPlace(s, [&](const Place& p, ir::PlaceAccess a) {
+        // Writing below a local (`x.f = 1`, `x[0] = 1`) needs it whole.
+        bool reads =
+            a == ir::PlaceAccess::kRead || (a == ir::PlaceAccess::kWrite && !p.proj.empty());
+        if (auto it = tracked(p); reads && it != slot.end() && !st[it->second]) on_read(p.local, i);
+      });
+      ir::ForEachPlace(s, [&](const Place& p, ir::PlaceAccess a) {
+        if (a != ir::PlaceAccess::kWrite || !p.proj.empty()) return;
+        if (auto it = tracked(p); it != slot.end()) {
+          const Deferred& d = deferred_.at(p.local);
+          st[it->second] = !(d.block == b && d.stmt == i);  // the `let` un-assigns it
+        }
+      });
+    }
+    ir::ForEachOperand(blk.term, [&](const Operand& o) {
+      if (o.kind == Operand::Kind::kConst) return;
+      if (auto it = tracked(o.place); it != slot.end() && !st[it->second])
+        on_read(o.place.local, blk.stmts.size());
+    });
+    return st;
+  };
+  std::vector<State> in(n, State(k, 1));
+  std::vector<char> reached(n, 0);
+  if (n == 0) return;
+  in[0] = State(k, 0);
+  reached[0] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = 0; b < n; ++b) {
+      if (!reached[b]) continue;
+      State out = transfer(b, in[b], [](uint32_t, size_t) {});
+      ir::ForEachTarget(f.blocks[b].term, [&](uint32_t t) {
+        if (t >= n) return;
+        State merged = in[t];
+        for (size_t j = 0; j < k; ++j) merged[j] = merged[j] && out[j];
+        if (!reached[t] || merged != in[t]) {
+          reached[t] = 1;
+          in[t] = std::move(merged);
+          changed = true;
+        }
+      });
+    }
+  }
+  std::set<uint32_t> reported;
+  for (uint32_t b = 0; b < n; ++b) {
+    if (!reached[b]) continue;
+    transfer(b, in[b], [&](uint32_t l, size_t i) {
+      if (!reported.insert(l).second) return;
+      const Deferred& d = deferred_.at(l);
+      // The read as written: the last one lowered into this block at or
+      // before the statement that consumes it; else the statement.
+      Loc at;
+      for (const DeferredRead& r : deferred_reads_)
+        if (r.local == l && r.block == b && r.stmt <= i && r.loc.line) at = r.loc;
+      if (!at.line) {
+        const ir::Loc il =
+            i < f.blocks[b].stmts.size() ? f.blocks[b].stmts[i].loc : f.blocks[b].term.loc;
+        at = Loc{il.line, il.col};
+      }
+      Diagnostic& e = Error(
+          "MT3016", at, absl::StrCat("`", d.name, "` is used before it is assigned"),
+          absl::StrCat("assign it on every path before this read (in each branch of an `if` or "
+                       "`match`; a loop's body may not run), or give it a value: `let mut ",
+                       d.name, " = ..`"));
+      e.end = NameEnd(at, d.name);
+      if (d.loc.line)
+        e.labels.push_back(Label{d.loc, NameEnd(d.loc, d.name),
+                                 absl::StrCat("`", d.name, "` is declared here without a value")});
+    });
+  }
 }
 
 bool FnLowerer::Targeted(uint32_t b) const {
@@ -270,6 +360,26 @@ void FnLowerer::WarnUnused() {
   }
 }
 
+bool FnLowerer::CapturedWriteError(Loc loc, const std::string& root, const char* verb) {
+  const LocalInfo* li = FindLocal(root);
+  if (!li || li->binding < 0 || !bindings_[li->binding].captured || li->ty->Is(Ty::Kind::kRef))
+    return false;
+  const Binding& b = bindings_[li->binding];
+  Diagnostic& d =
+      Error("MT3015", loc,
+            absl::StrCat("cannot ", verb, " `", root,
+                         "` inside a closure: the closure captured a copy of it"),
+            absl::StrCat("the write would change only the copy: return the new value (`", root,
+                         " = f(", root,
+                         ")`) or take a `&mut` parameter (`|r: &mut T| *r = ..`, "
+                         "called as `f(&mut ",
+                         root, ")`)"));
+  if (b.loc.line)
+    d.labels.push_back(Label{b.loc, NameEnd(b.loc, root),
+                             absl::StrCat("`", root, "` is declared here, outside the closure")});
+  return true;
+}
+
 void FnLowerer::ImmutableError(Loc loc, const std::string& root, std::string what) {
   const LocalInfo* li = FindLocal(root);
   const Binding* b = li && li->binding >= 0 ? &bindings_[li->binding] : nullptr;
@@ -299,6 +409,8 @@ void FnLowerer::LowerLet(const Stmt& s) {
   if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty() && !s.else_block) {
     uint32_t l = NamedLocal(s.pat->name, ty, s.pat->is_mut, s.pat->loc, true);
     bindings_.back().is_let = true;
+    if (!s.expr && !terminated_)
+      deferred_[l] = Deferred{s.pat->name, s.pat->loc, cur_, fn_.blocks[cur_].block.stmts.size()};
     Assign(Place{l, {}}, UseR(init.op), s.loc);
     return;
   }
@@ -322,7 +434,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
   switch (e.kind) {
     case K::kPath: {
       if (e.segs.size() != 1) return std::nullopt;
-      const LocalInfo* li = ReadLocal(e.segs[0].name);
+      const LocalInfo* li = ReadLocal(e.segs[0].name, e.loc);
       if (!li) return std::nullopt;
       *ty = li->ty;
       *root_mut = li->is_mut;

@@ -197,6 +197,13 @@ struct Globals {
   SuggestBudget suggest;
   bool quiet_warnings = false;  // lowering the prelude or a repeated copy of a trait default method
 
+  // MT1017 for a name given twice in one parameter list (a function's, a
+  // method's, a closure's or lambda's, an agent handler's or helper's, a
+  // protocol message's): at the second, with a label at the first. `owner`
+  // names the list for the message ("function `f`", "this closure").
+  void CheckParamNames(const std::vector<std::pair<std::string, Loc>>& names,
+                       const std::string& owner);
+  void CheckParamNames(const std::vector<Param>& params, const std::string& owner);
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
   void LowerAll(const Module& m);
@@ -447,6 +454,9 @@ class FnLowerer {
     bool is_let = false;  // `let x = ..` (else a pattern's binding or a parameter)
     bool used = false;
     bool assigned = false;
+    // A closure's copy of a variable of the enclosing function (captured by
+    // value): writing it is MT3015 (CapturedWriteError).
+    bool captured = false;
   };
   int NewBinding(const std::string& name, Loc loc, bool warn, bool is_param) {
     Binding b;
@@ -463,17 +473,46 @@ class FnLowerer {
   void MarkRead(const LocalInfo* li) {
     if (li && li->binding >= 0) bindings_[li->binding].used = true;
   }
-  // FindLocal for a read of the name.
-  const LocalInfo* ReadLocal(const std::string& n) {
+  // FindLocal for a read of the name (at `at`, for MT3016's location).
+  const LocalInfo* ReadLocal(const std::string& n, Loc at = {}) {
     const LocalInfo* li = FindLocal(n);
     MarkRead(li);
+    if (li && li->proj.empty() && deferred_.count(li->index))
+      deferred_reads_.push_back({li->index, cur_, fn_.blocks[cur_].block.stmts.size(), at});
     return li;
   }
+  // ---- definite assignment (lower_fn.cc) ----
+  // A `let mut x: T` without a value: where it is declared and the IR
+  // statement that declares it (which un-assigns it each time it runs).
+  struct Deferred {
+    std::string name;
+    Loc loc;
+    uint32_t block;
+    size_t stmt;
+  };
+  struct DeferredRead {
+    uint32_t local;
+    uint32_t block;
+    size_t stmt;  // the statement count of the block when the read was lowered
+    Loc loc;
+  };
+  std::map<uint32_t, Deferred> deferred_;
+  std::vector<DeferredRead> deferred_reads_;
+  // MT3016 for a read of a deferred local that is not assigned on every
+  // path reaching it (a forward "definitely assigned" analysis over the
+  // function's blocks: branches meet by intersection, so a loop body's
+  // assignment does not count after the loop). Once per local.
+  void CheckDefiniteAssignment(const ir::Function& f);
   // The unread bindings as MT8001 warnings (at Finish).
   void WarnUnused();
   // MT3014 for a write through the immutable local `root`: `what` is the
   // message, the label points at the binding.
   void ImmutableError(Loc loc, const std::string& root, std::string what);
+  // MT3015 when `root` is a closure's by-value copy of a captured variable
+  // (a write would change only the copy): "cannot VERB `root`", at `loc`, a label at
+  // the captured binding and the alternatives. True when it reported. A
+  // write through a captured reference (`*r = x`) is not one.
+  bool CapturedWriteError(Loc loc, const std::string& root, const char* verb);
   struct LoopCtx {
     uint32_t brk;
     uint32_t cont;

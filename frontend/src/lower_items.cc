@@ -30,6 +30,30 @@ FnDef Globals::MakeFnDef(const FnDecl& f, const std::string& ir_name,
   return d;
 }
 
+void Globals::CheckParamNames(const std::vector<std::pair<std::string, Loc>>& names,
+                              const std::string& owner) {
+  std::map<std::string, Loc> first;
+  for (const auto& [n, loc] : names) {
+    if (n.empty() || n == "_") continue;
+    auto [it, fresh] = first.insert({n, loc});
+    if (fresh) continue;
+    Diagnostic& d = diags.Error(
+        "MT1017", loc,
+        absl::StrCat("identifier `", n, "` is bound more than once in the parameters of ", owner),
+        "give each parameter its own name");
+    d.end = NameEnd(loc, n);
+    if (it->second.line)
+      d.labels.push_back(
+          Label{it->second, NameEnd(it->second, n), absl::StrCat("`", n, "` is first bound here")});
+  }
+}
+
+void Globals::CheckParamNames(const std::vector<Param>& params, const std::string& owner) {
+  std::vector<std::pair<std::string, Loc>> names;
+  for (const Param& p : params) names.push_back({p.name, p.loc});
+  CheckParamNames(names, owner);
+}
+
 void Globals::Collect(const Module& m) {
   auto dup = [&](const std::string& n, Loc loc, std::set<std::string>& seen) {
     if (!seen.insert(n).second) {
@@ -65,7 +89,11 @@ void Globals::Collect(const Module& m) {
         supervisors[it.supervisor_decl.name] = &it.supervisor_decl;
         break;
       case Item::Kind::kSandbox: sandboxes[it.sandbox_decl.name] = &it.sandbox_decl; break;
-      case Item::Kind::kProtocol: protocols[it.protocol_decl.name] = &it.protocol_decl; break;
+      case Item::Kind::kProtocol:
+        protocols[it.protocol_decl.name] = &it.protocol_decl;
+        for (const ProtocolMsg& msg : it.protocol_decl.msgs)
+          CheckParamNames(msg.params, absl::StrCat("message `", msg.name, "`"));
+        break;
       case Item::Kind::kTrait: traits.insert(it.trait_decl.name); break;
       case Item::Kind::kUse: {
         std::string alias = it.use_decl.alias.empty() && !it.use_decl.path.empty()
@@ -115,15 +143,36 @@ void Globals::Collect(const Module& m) {
   }
   // Pass 3: functions and methods.
   std::set<const FnDecl*> added;
-  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl) {
+  std::set<std::string> from_trait;  // methods (ir names) a trait impl defines
+  // `is_default`: a trait's default method the impl does not override.
+  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl,
+                    bool is_default = false) {
     std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
     if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
-      // An inherent method of the same name wins (language.md §2).
+      // An inherent method of the same name wins (language.md §2), and so
+      // does a method another trait impl defines over a default; two
+      // impls that both define it are MT1016.
+      if (is_default || !from_trait.count(ir_name)) return;
+      const FnDecl* first = fns[ir_name].decl;
+      Diagnostic& d = diags.Error(
+          "MT1016", f.loc,
+          absl::StrCat("duplicate definitions of method `", f.name, "` for `", self_type, "`"),
+          "a type has one method of each name: remove one, or rename it");
+      d.end = NameEnd(f.loc, f.name);
+      if (first)
+        d.labels.push_back(Label{first->loc, NameEnd(first->loc, first->name),
+                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
       return;
     }
     if (auto prev = fns.find(ir_name); prev != fns.end()) {
-      Diagnostic& d = diags.Error(
-          "MT1008", f.loc, absl::StrCat("the name `", ir_name, "` is defined multiple times"));
+      Diagnostic& d =
+          self_type.empty()
+              ? diags.Error("MT1008", f.loc,
+                            absl::StrCat("the name `", ir_name, "` is defined multiple times"))
+              : diags.Error("MT1016", f.loc,
+                            absl::StrCat("duplicate definitions of method `", f.name, "` for `",
+                                         self_type, "`"),
+                            "a type has one method of each name: remove one, or rename it");
       d.end = NameEnd(f.loc, f.name);
       if (prev->second.decl)
         d.labels.push_back(Label{prev->second.decl->loc,
@@ -133,8 +182,13 @@ void Globals::Collect(const Module& m) {
     }
     FnDef d = MakeFnDef(f, ir_name, self_type);
     d.quiet = !added.insert(&f).second;
+    if (!d.quiet)
+      CheckParamNames(f.params, self_type.empty()
+                                    ? absl::StrCat("function `", f.name, "`")
+                                    : absl::StrCat("method `", self_type, "::", f.name, "`"));
     fns[ir_name] = d;
     if (!self_type.empty()) methods[self_type][f.name] = ir_name;
+    if (is_trait_impl && !is_default) from_trait.insert(ir_name);
   };
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kFn) add_fn(it.fn, "", false);
@@ -175,7 +229,7 @@ void Globals::Collect(const Module& m) {
       for (const Item& t : m.items)
         if (t.kind == Item::Kind::kTrait && t.trait_decl.name == it.impl_decl.trait_name)
           for (const FnDecl& f : t.trait_decl.fns)
-            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true);
+            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true, true);
     }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kConst) {
@@ -363,6 +417,7 @@ void Globals::LowerAll(const Module& m) {
                       absl::StrCat("agent `", a.name, "` handles `", h.msg, "` twice"));
           continue;
         }
+        CheckParamNames(h.params, absl::StrCat("handler `", h.msg, "` of agent `", a.name, "`"));
         FnLowerer fl(*this, a.name + "::on_" + h.msg, Ty::Unknown());
         fl.SetLoc(h.loc);
         program.functions.push_back(fl.LowerHandler(a, h));
@@ -370,6 +425,7 @@ void Globals::LowerAll(const Module& m) {
       }
       for (const FnDecl& f : a.fns) {
         TyP ret = f.ret.kind == TypeExpr::Kind::kInfer ? Ty::Make(Ty::Kind::kUnit) : Resolve(f.ret);
+        CheckParamNames(f.params, absl::StrCat("function `", a.name, "::", f.name, "`"));
         FnLowerer fl(*this, a.name + "::" + f.name, ret);
         fl.SetLoc(f.loc);
         program.functions.push_back(fl.LowerAgentHelper(a, f, ret));

@@ -43,6 +43,9 @@ bool IsKnownMethod(const Ty& receiver, const std::string& name) {
   std::optional<ir::MethodName> id = ir::FindMethodName(name);
   std::optional<ir::Recv> recv = RecvOf(receiver);
   if (!id || !recv) return false;
+  // A capability of known type has only its type's methods (Fs: ro, path).
+  if (receiver.Is(Ty::Kind::kCap) && !receiver.name.empty())
+    return ir::FindCapMethod(receiver.name, *id) != nullptr;
   return ir::FindMethod(*recv, *id) || ir::FindPreludeMethod(*recv, *id) ||
          ir::FindFormMethod(*recv, *id);
 }
@@ -228,7 +231,8 @@ std::vector<std::string> KnownMethodNames(const Ty& receiver) {
   std::optional<ir::Recv> recv = RecvOf(receiver);
   if (!recv) return out;
   for (const ir::MethodInfo& m : ir::kMethods)
-    if (m.recv == *recv) out.push_back(ir::MethodNameText(m.name));
+    if (m.recv == *recv && IsKnownMethod(receiver, std::string(ir::MethodNameText(m.name))))
+      out.push_back(ir::MethodNameText(m.name));
   for (const ir::PreludeInfo& p : ir::kPreludeMethods)
     if (p.recv == *recv) out.push_back(ir::MethodNameText(p.name));
   for (const ir::FormInfo& f : ir::kFormMethods)

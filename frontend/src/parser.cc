@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lexer.h"
+#include "mty/ir/suggest.h"
 #include "mty/ir/text.h"
 #include "parser_internal.h"
 
@@ -288,6 +289,26 @@ void Parser::ParseItems(Module& m) {
   }
 }
 
+// The derives a type may name: every value already prints (`{:?}`), copies,
+// compares with `==` and `<` and hashes, so these add nothing and are
+// accepted; any other name is MT1018.
+static const std::vector<std::string> kKnownDerives = {"Debug", "Clone",      "Copy", "PartialEq",
+                                                       "Eq",    "PartialOrd", "Ord",  "Hash"};
+
+void Parser::CheckDeriveName(const Token& t) {
+  if (t.kind != Tok::kIdent) return;
+  for (const std::string& k : kKnownDerives)
+    if (t.text == k) return;
+  std::string known;
+  for (const std::string& k : kKnownDerives) known += (known.empty() ? "`" : ", `") + k + "`";
+  std::string near = ir::Nearest(t.text, kKnownDerives);
+  Diagnostic& d = sh_.diags->Error(
+      "MT1018", t.loc, "cannot find derive `" + t.text + "`",
+      near.empty() ? "the known derives are " + known
+                   : "did you mean `" + near + "`? (the known derives are " + known + ")");
+  d.end = Loc{t.loc.line, t.loc.col + static_cast<uint32_t>(t.text.size()) - 1};
+}
+
 void Parser::SkipAttributes() {
   while (true) {
     SkipNl();
@@ -297,8 +318,11 @@ void Parser::SkipAttributes() {
       Eat(Tok::kBang);
       Loc o = Open(Tok::kLBracket, true);
       int depth = 0;
+      const bool derive = IsId(Peek(), "derive") && Look(1).kind == Tok::kLParen;
       while (!(depth == 0 && At(Tok::kRBracket)) && !At(Tok::kEof)) {
-        Tok k = Bump().kind;
+        const Token& a = Bump();
+        Tok k = a.kind;
+        if (derive && depth == 0 && k == Tok::kIdent && a.text != "derive") CheckDeriveName(a);
         if (k == Tok::kLBracket) ++depth;
         if (k == Tok::kRBracket) --depth;
       }
@@ -317,7 +341,10 @@ void Parser::SkipAttributes() {
         Close(Tok::kRParen, o);
       }
     } else if (IsId(t, "derive") && Look(1).kind == Tok::kIdent) {
-      while (pos_ < end_ && Cur().kind != Tok::kNewline) ++pos_;
+      while (pos_ < end_ && Cur().kind != Tok::kNewline) {
+        if (pos_ > 0 && Cur().kind == Tok::kIdent && &Cur() != &t) CheckDeriveName(Cur());
+        ++pos_;
+      }
     } else {
       return;
     }
@@ -1273,7 +1300,7 @@ bool Parser::CanStartExpr(const Token& t) const {
       return t.text == "true" || t.text == "false" || t.text == "self" || t.text == "if" ||
              t.text == "match" || t.text == "loop" || t.text == "while" || t.text == "for" ||
              t.text == "return" || t.text == "break" || t.text == "continue" || t.text == "spawn" ||
-             t.text == "unsafe";
+             t.text == "unsafe" || t.text == "fn";
     default: return false;
   }
 }
@@ -1746,6 +1773,7 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         return e;
       }
       if (w == "spawn") return ParseSpawn();
+      if (w == "fn" && Look(1).kind == Tok::kLParen) return ParseLambda();
       FailExpected("an expression", t, "", "MT0011");
     }
     case Tok::kLabel:
@@ -2069,6 +2097,30 @@ ExprPtr Parser::ParseClosure() {
   }
   SkipNl();
   e->closure_body = ParseExpr();
+  return e;
+}
+
+ExprPtr Parser::ParseLambda() {
+  const Token& t = Bump();  // fn
+  auto e = Make(EK::kClosure, t.loc);
+  for (Param& p : ParseParams(false)) {
+    ClosureParam cp;
+    cp.pat = std::make_unique<Pattern>();
+    cp.pat->kind = Pattern::Kind::kBind;
+    cp.pat->loc = p.loc;
+    cp.pat->name = std::move(p.name);
+    cp.pat->is_mut = p.is_mut;
+    cp.type = std::move(p.type);
+    e->params.push_back(std::move(cp));
+  }
+  if (PeekPastNl().kind == Tok::kArrow) {
+    SkipNl();
+    Bump();
+    ParseType();  // the return type is not kept (as a closure's)
+  }
+  SkipNl();
+  if (!At(Tok::kLBrace)) FailExpected("'{' (a lambda's body is a block)", Peek());
+  e->closure_body = ParseBlockExpr();
   return e;
 }
 

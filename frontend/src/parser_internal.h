@@ -283,6 +283,10 @@ class Parser {
   // -------------------------------------------------------------- items
 
   void SkipAttributes();
+  // A name in `#[derive(..)]` or `derive ..`: MT1018 unless it is one of
+  // kKnownDerives (what every value already has: printing, copies, `==`,
+  // ordering, hashing), with a did-you-mean.
+  void CheckDeriveName(const Token& t);
   void ItemEnd();
   void ParseItem(Module& m);
   FnDecl ParseFn(bool is_pub, bool allow_no_body);
@@ -353,6 +357,9 @@ class Parser {
   ExprPtr ParseWhile();
   ExprPtr ParseFor();
   ExprPtr ParseClosure();
+  // `fn(x: I64) -> I64 { x + 1 }`: upstream's closure syntax, the same
+  // kClosure node as `|x: I64| -> I64 { x + 1 }`.
+  ExprPtr ParseLambda();
   ExprPtr ParseSpawn();
   ExprPtr ParseSandboxExpr();
   ExprPtr ParseArena();

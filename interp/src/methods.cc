@@ -1110,7 +1110,8 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
 CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
                      Value& out) {
   auto* c = static_cast<CapObj*>(recv.h());
-  if (!(id == N::kRo || id == N::kPath || id == N::kHost)) return CallStatus::kUnknown;
+  const ir::CapMethodInfo* m = ir::FindCapMethod(id);
+  if (!m) return CallStatus::kUnknown;
   if (!args[0].Is(Tag::kStr)) {
     cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)), " needs a Str"));
     return Fail();
@@ -1119,19 +1120,16 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   auto* n = new CapObj();
   Value v = Value::Heap(n);
   constexpr const char* kNothing = "\x01none";  // matches no path and no host
+  if (!ir::CapFamilyFits(*m, c->family)) {
+    cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)), "() narrows ",
+                                          std::string_view(m->type) == "Fs" ? "an " : "a ", m->type,
+                                          " capability, not ", c->family));
+    return Fail();
+  }
   if (id == N::kHost) {
-    if (c->family != "net") {
-      cx.Trap(TrapCode::kType, absl::StrCat("host() narrows a Net capability, not ", c->family));
-      return Fail();
-    }
     n->family = "net";
     n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
   } else {
-    if (c->family != "fs" && c->family != "fs.read" && c->family != "fs.write") {
-      cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)),
-                                            "() narrows an Fs capability, not ", c->family));
-      return Fail();
-    }
     n->family = id == N::kRo ? "fs.read" : c->family;
     std::string p = ir::NormalizePath(want);
     n->constraint =

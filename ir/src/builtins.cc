@@ -23,6 +23,24 @@ std::optional<MethodName> FindMethodName(std::string_view name) {
   return std::nullopt;
 }
 
+const CapMethodInfo* FindCapMethod(std::string_view type, MethodName name) {
+  for (const CapMethodInfo& m : kCapMethods)
+    if (m.name == name && type == m.type) return &m;
+  return nullptr;
+}
+
+const CapMethodInfo* FindCapMethod(MethodName name) {
+  for (const CapMethodInfo& m : kCapMethods)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+bool CapFamilyFits(const CapMethodInfo& m, std::string_view family) {
+  std::string_view f = m.family;
+  return family == f ||
+         (family.size() > f.size() && family.substr(0, f.size()) == f && family[f.size()] == '.');
+}
+
 bool IsNativeMethod(MethodName name) {
   for (size_t r = 0; r < kNumRecv; ++r)
     if (kMethodRows.row[r][static_cast<size_t>(name)] >= 0) return true;

@@ -191,6 +191,25 @@ inline const FormInfo* FindFormMethod(Recv recv, MethodName name) {
   return nullptr;
 }
 
+struct CapMethodInfo {
+  const char* type;  // "Fs", "Net"
+  MethodName name;
+  const char* family;  // "fs", "net"
+};
+inline constexpr CapMethodInfo kCapMethods[] = {
+#define CAP_METHOD(type, name, family) {#type, MethodName::k##name, family},
+#include "mty/ir/builtins.def"
+#undef CAP_METHOD
+};
+// The capability method `name` of the capability type `type` ("Fs"), or
+// nullptr (another type's method, or none).
+const CapMethodInfo* FindCapMethod(std::string_view type, MethodName name);
+// The row of a capability method whatever the type, or nullptr.
+const CapMethodInfo* FindCapMethod(MethodName name);
+// Whether a capability value of run-time family `family` ("fs.read") has
+// the row's method.
+bool CapFamilyFits(const CapMethodInfo& m, std::string_view family);
+
 struct EffectInfo {
   EffectId id;
   const char* path;
