@@ -237,6 +237,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     std::string adt;
     uint32_t vi;
     if (IsUpper(n)) {
+      if (std::optional<Val> s = LowerStructCall(n, e)) return *s;
       if (const VariantDef* vd = ResolveVariantPath(callee.segs, nullptr, &adt, &vi, callee.loc))
         return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
       return Unit();

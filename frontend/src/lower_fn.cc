@@ -197,6 +197,11 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;
       AutoDeref(*base, bt, root_mut);
+      uint32_t fi;
+      if (TupleStructIndex(bt, e.int_value, e.loc, &fi, ty)) {  // `p.0` of `struct P(I64)`
+        base->proj.push_back({ir::Projection::Kind::kField, fi, 0});
+        return base;
+      }
       base->proj.push_back(
           {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
       *ty = bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown();

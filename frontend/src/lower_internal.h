@@ -281,6 +281,11 @@ std::vector<std::string> KnownEffectPaths();
 // every effect but `std.time.sleep`, which always gives Ok(()).
 bool EffectResultMatters(const std::string& path);
 
+// `struct Pair(I64, Str)`: a struct whose fields are positional (lower_forms.cc).
+bool IsTupleStruct(const AdtDef& a);
+// `Circle { r: F64 }`: a variant whose fields have names.
+bool IsStructLike(const VariantDef& v);
+
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
@@ -677,6 +682,28 @@ class FnLowerer {
   Val LowerLoop(const Expr& e);
   Val LowerFor(const Expr& e);
   Val LowerStruct(const Expr& e);
+
+  // ---- data-type forms (lower_forms.cc) ----
+  // `Pair(1, "a")` when `written` names a struct (else nullopt: a variant
+  // or function); `Marker` for a unit struct.
+  std::optional<Val> LowerStructCall(const std::string& written, const Expr& e);
+  std::optional<Val> LowerUnitStruct(const std::string& written, Loc loc);
+  // `.N` on a value of struct type `bt`: true when `bt` is a struct (an
+  // error was reported when it has no field N), with the field and its type.
+  bool TupleStructIndex(const TyP& bt, int64_t index, Loc loc, uint32_t* fi, TyP* fty);
+  // The operands of a struct literal's fields in declaration order, with
+  // `..base` (e.rhs) filling the fields not named; false after an error.
+  bool LowerFieldInits(const Expr& e, const std::string& shown, const AdtDef& adt,
+                       const VariantDef& v, std::vector<Operand>* out);
+  // `Shape.Circle { r: 1.0 }` / `Circle { r }`: nullopt when the path names a struct.
+  std::optional<Val> LowerVariantStruct(const Expr& e);
+  // The patterns `Pair(a, b)` / `Marker` and `Shape.Rect { w, .. }`: false
+  // when the pattern's path is not one of them (the caller goes on).
+  bool MatchTupleStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                        std::map<std::string, uint32_t>& binds);
+  bool MatchVariantStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                          std::map<std::string, uint32_t>& binds);
+  Val LowerArrayRepeat(const Expr& e);
 
   // ---- calls, methods, closures, macros (lower_call.cc) ----
   Val LowerCall(const Expr& e);

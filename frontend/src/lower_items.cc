@@ -71,7 +71,8 @@ void Globals::Collect(const Module& m) {
       for (const auto& [fname, ftype] : it.struct_decl.fields) {
         if (!seen.insert(fname).second)
           diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
-        v.fields.push_back({fname, Resolve(ftype, &gens)});
+        // A tuple struct's fields are positional (no name), read as `.0`.
+        v.fields.push_back({it.struct_decl.is_tuple ? "" : fname, Resolve(ftype, &gens)});
       }
       v.arity = v.fields.size();
       adts[v.name].variants = {v};
@@ -87,7 +88,16 @@ void Globals::Collect(const Module& m) {
         VariantDef v;
         v.name = ev.name;
         v.loc = ev.loc;
-        for (const TypeExpr& t : ev.fields) v.fields.push_back({"", Resolve(t, &gens)});
+        std::set<std::string> fseen;
+        for (size_t i = 0; i < ev.fields.size(); ++i) {
+          // A struct-like variant (`Circle { r: F64 }`) names its fields.
+          std::string fname = i < ev.field_names.size() ? ev.field_names[i] : "";
+          if (!fname.empty() && !fseen.insert(fname).second)
+            diags.Error(
+                "MT1008", ev.field_locs[i],
+                absl::StrCat("field `", fname, "` is already declared in variant `", ev.name, "`"));
+          v.fields.push_back({fname, Resolve(ev.fields[i], &gens)});
+        }
         v.arity = v.fields.size();
         d.variants.push_back(v);
       }
