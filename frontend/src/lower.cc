@@ -177,6 +177,11 @@ bool IsIntName(const std::string& n) {
 
 }  // namespace
 
+bool IsReservedTypeName(const std::string& n) {
+  return IsIntName(n) || n == "F32" || n == "F64" || n == "Float" || n == "Bool" || n == "Char" ||
+         n == "Str" || n == "Unit" || n == "Never" || n == "Self" || n == "Any";
+}
+
 Globals::Globals(Diagnostics& d) : diags(d) {
   // The prelude ADTs.
   for (const ir::Adt& a : ir::PreludeAdts()) {
@@ -232,6 +237,13 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   }
   auto alias = aliases.find(n);
   if (alias != aliases.end()) return alias->second;
+  if (adts.count(n)) {
+    // A declared type shadows a library type's name (`struct Size`,
+    // `struct Duration`); the primitive names cannot be declared.
+    std::vector<TyP> args;
+    for (const TypeExpr& x : t.args) args.push_back(Resolve(x, generics));
+    return Ty::Adt(n, std::move(args));
+  }
   if (IsIntName(n)) return Ty::Make(Ty::Kind::kInt);
   if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
   if (n == "Bool") return Ty::Make(Ty::Kind::kBool);

@@ -286,6 +286,11 @@ bool IsTupleStruct(const AdtDef& a);
 // `Circle { r: F64 }`: a variant whose fields have names.
 bool IsStructLike(const VariantDef& v);
 
+// The primitive type names (`I64`, `F64`, `Bool`, `Char`, `Str`, `Unit`,
+// ...), which a program may not declare as its own types (lower.cc); the
+// library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
+bool IsReservedTypeName(const std::string& n);
+
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }

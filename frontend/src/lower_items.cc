@@ -19,11 +19,22 @@ void Globals::Collect(const Module& m) {
     return false;
   };
   std::set<std::string> type_names = {"Option", "Result"}, value_names;
+  auto reserved = [&](const std::string& n, Loc loc) {
+    if (!IsReservedTypeName(n)) return false;
+    diags
+        .Error("MT1008", loc,
+               absl::StrCat("`", n, "` is a built-in type and cannot be declared again"),
+               "choose another name; library names such as `Size` or `Duration` may be reused")
+        .end = NameEnd(loc, n);
+    return true;
+  };
   // Pass 1: names of types, aliases and the like.
   for (const Item& it : m.items) {
     switch (it.kind) {
       case Item::Kind::kStruct: {
-        if (dup(it.struct_decl.name, it.struct_decl.loc, type_names)) break;
+        if (reserved(it.struct_decl.name, it.struct_decl.loc) ||
+            dup(it.struct_decl.name, it.struct_decl.loc, type_names))
+          break;
         AdtDef d;
         d.name = it.struct_decl.name;
         d.generics = it.struct_decl.generics;
@@ -32,7 +43,9 @@ void Globals::Collect(const Module& m) {
         break;
       }
       case Item::Kind::kEnum: {
-        if (dup(it.enum_decl.name, it.enum_decl.loc, type_names)) break;
+        if (reserved(it.enum_decl.name, it.enum_decl.loc) ||
+            dup(it.enum_decl.name, it.enum_decl.loc, type_names))
+          break;
         AdtDef d;
         d.name = it.enum_decl.name;
         d.is_enum = true;
