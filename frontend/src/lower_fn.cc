@@ -232,6 +232,12 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
         *root_mut = false;
         *root_name = "";
       }
+      if (e.lhs->kind == K::kPath && e.lhs->segs.size() == 1 && e.lhs->segs[0].name == "self" &&
+          !bt->Is(Ty::Kind::kRef) && !bt->Is(Ty::Kind::kUnknown)) {
+        // `*self` in a `&self` method: the receiver is passed as a value.
+        *ty = bt;
+        return base;
+      }
       if (bt->Is(Ty::Kind::kRef) && bt->is_mut) *root_mut = true;
       if (bt->Is(Ty::Kind::kUnknown)) *root_mut = true;  // checked at run time
       base->proj.push_back({ir::Projection::Kind::kDeref, 0, 0});

@@ -354,6 +354,50 @@ bool FnLowerer::MatchVariantStruct(const Pattern& p, const Place& place, TyP ty,
   return true;
 }
 
+std::string Globals::BuiltinOwner(const Ty& t) const {
+  if (t.Is(Ty::Kind::kAdt) || t.Is(Ty::Kind::kCap)) return "";
+  std::optional<ir::Recv> r = RecvOf(t);
+  return r ? ir::RecvTypeName(*r) : "";
+}
+
+std::string Globals::BuiltinOwner(const TypeExpr& t) {
+  if (t.kind == TypeExpr::Kind::kPath && adts.count(t.name)) return "";
+  const bool quiet = resolve_quiet;
+  resolve_quiet = true;
+  TyP ty = Resolve(t);
+  resolve_quiet = quiet;
+  return BuiltinOwner(*ty);
+}
+
+TyP Globals::SelfTy(const std::string& owner) const {
+  if (adts.count(owner)) return Ty::Adt(owner);
+  std::optional<ir::Recv> r = ir::RecvOfTypeName(owner);
+  if (!r) return Ty::Adt(owner);
+  using R = ir::Recv;
+  switch (*r) {
+    case R::kStr: return Ty::Make(Ty::Kind::kStr);
+    case R::kArray: return Ty::With(Ty::Kind::kArray, {Ty::Unknown()});
+    case R::kMap: return Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()});
+    case R::kInt: return Ty::Make(Ty::Kind::kInt);
+    case R::kFloat: return Ty::Make(Ty::Kind::kFloat);
+    case R::kDuration: return Ty::Make(Ty::Kind::kDuration);
+    case R::kSize: return Ty::Make(Ty::Kind::kSize);
+    case R::kBool: return Ty::Make(Ty::Kind::kBool);
+    case R::kChar: return Ty::Make(Ty::Kind::kChar);
+    default: return Ty::Unknown();  // a tuple of any arity
+  }
+}
+
+std::string FnLowerer::BuiltinKindMethod(const Ty& base, const std::string& name, bool* is_mut) {
+  std::string owner = g_.BuiltinOwner(base);
+  if (owner.empty() || IsKnownMethod(base, name)) return "";
+  auto m = g_.methods.find(owner);
+  if (m == g_.methods.end() || !m->second.count(name)) return "";
+  const std::string& fn = m->second.at(name);
+  *is_mut = g_.fns.at(fn).self_kind == Param::SelfKind::kRefMut;
+  return fn;
+}
+
 FnLowerer::Val FnLowerer::LowerArrayRepeat(const Expr& e) {
   // `[x; n]`: x once, then n copies of it, built by the prelude's loop so
   // each element is charged its steps and memory as it is added (a huge n

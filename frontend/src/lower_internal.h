@@ -14,6 +14,7 @@
 
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 #include "mty/ir/suggest.h"
@@ -205,6 +206,14 @@ struct Globals {
   // variant names of all enums, for suggestions.
   std::vector<std::string> TypeNames() const;
   std::vector<std::string> VariantNames() const;
+  // The owner name of methods on a built-in kind (`I64`, `Str`, `Array`,
+  // ... ir::RecvTypeName) when `t` is a built-in type a trait may be
+  // implemented for and not a declared type, else "" (lower_forms.cc).
+  std::string BuiltinOwner(const TypeExpr& t);
+  std::string BuiltinOwner(const Ty& t) const;
+  // The static type `Self` means in methods of `owner` (an ADT or a
+  // built-in owner name).
+  TyP SelfTy(const std::string& owner) const;
   // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl);
   void LowerFnBody(const FnDef& def, const FnDecl& decl);
@@ -281,6 +290,8 @@ std::vector<std::string> KnownEffectPaths();
 // every effect but `std.time.sleep`, which always gives Ok(()).
 bool EffectResultMatters(const std::string& path);
 
+// The receiver kind a static type picks builtin-method rows by (lower_known.cc).
+std::optional<ir::Recv> RecvOf(const Ty& t);
 // `struct Pair(I64, Str)`: a struct whose fields are positional (lower_forms.cc).
 bool IsTupleStruct(const AdtDef& a);
 // `Circle { r: F64 }`: a variant whose fields have names.
@@ -354,7 +365,7 @@ class FnLowerer {
   }
   void SetSelfType(const std::string& t) {
     self_type_ = t;
-    if (!t.empty()) generics_["Self"] = Ty::Adt(t);
+    if (!t.empty()) generics_["Self"] = g_.SelfTy(t);
   }
   void SetGenerics(const std::map<std::string, TyP>& g) {
     for (const auto& [k, v] : g) generics_[k] = v;
@@ -709,6 +720,10 @@ class FnLowerer {
   bool MatchVariantStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
                           std::map<std::string, uint32_t>& binds);
   Val LowerArrayRepeat(const Expr& e);
+  // The user method `I64::name` (a trait implemented for the receiver's
+  // built-in kind) when the kind has no built-in method `name` (built-in
+  // methods keep priority), else "".
+  std::string BuiltinKindMethod(const Ty& base, const std::string& name, bool* is_mut);
 
   // ---- calls, methods, closures, macros (lower_call.cc) ----
   Val LowerCall(const Expr& e);

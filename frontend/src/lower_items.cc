@@ -140,7 +140,7 @@ void Globals::Collect(const Module& m) {
     d.decl = &f;
     d.self_type = self_type;
     for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
-    if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
+    if (!self_type.empty()) d.generics["Self"] = SelfTy(self_type);
     for (const Param& p : f.params) {
       if (p.self_kind != Param::SelfKind::kNone) {
         d.self_kind = p.self_kind;
@@ -159,6 +159,14 @@ void Globals::Collect(const Module& m) {
     if (it.kind == Item::Kind::kImpl && it.impl_decl.trait_name.empty()) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
+        if (!BuiltinOwner(it.impl_decl.self_type).empty()) {
+          diags.Error("MT1003", it.impl_decl.loc,
+                      absl::StrCat("methods cannot be added to the built-in type `",
+                                   TypeText(it.impl_decl.self_type), "` directly"),
+                      "declare a trait and implement it: `impl Trait for " +
+                          TypeText(it.impl_decl.self_type) + " { .. }`");
+          continue;
+        }
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
@@ -168,8 +176,10 @@ void Globals::Collect(const Module& m) {
     }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kImpl && !it.impl_decl.trait_name.empty()) {
-      const std::string& tn = it.impl_decl.self_type.name;
-      if (!adts.count(tn)) {
+      // `impl Trait for I64`: the methods of a built-in kind are `I64::m`.
+      const std::string owner = BuiltinOwner(it.impl_decl.self_type);
+      const std::string& tn = owner.empty() ? it.impl_decl.self_type.name : owner;
+      if (!adts.count(tn) && owner.empty()) {
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
@@ -278,7 +288,7 @@ void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl) {
   size_t pi = 0;
   for (const Param& p : decl.params) {
     if (p.self_kind != Param::SelfKind::kNone) {
-      TyP st = Ty::Adt(def.self_type);
+      TyP st = SelfTy(def.self_type);
       if (p.self_kind == Param::SelfKind::kRefMut) {
         auto r = Ty::With(Ty::Kind::kRef, {st});
         r->is_mut = true;
