@@ -73,32 +73,35 @@ std::string Ty::Name() const {
   return "?";
 }
 
-ir::Type Ty::ToIr() const {
+ir::Type Ty::ToIr(int depth) const {
+  // Static types are hints: one nested deeper than the IR text allows
+  // (a 200-deep `[[..]]`) is written `Any` below this depth.
+  if (depth > kMaxIrTypeDepth) return ir::Type::Named("Any");
   switch (kind) {
     case Kind::kUnknown: return ir::Type::Named("Any");
     case Kind::kTuple: {
       ir::Type t;
       t.kind = ir::Type::Kind::kTuple;
-      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr(depth + 1) : ir::Type::Named("Any"));
       return t;
     }
     case Kind::kArray: {
       ir::Type t;
       t.kind = ir::Type::Kind::kArray;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kRef: {
       ir::Type t;
       t.kind = ir::Type::Kind::kRef;
       t.is_mut = is_mut;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kAdt:
     case Kind::kMap: {
       ir::Type t = ir::Type::Named(kind == Kind::kMap ? "Map" : name);
-      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr(depth + 1) : ir::Type::Named("Any"));
       return t;
     }
     case Kind::kFn: return ir::Type::Named("Fn");

@@ -61,10 +61,13 @@ struct Ty {
   static TyP With(Kind k, std::vector<TyP> a);
   static TyP Unknown();
   std::string Name() const;
-  ir::Type ToIr() const;
+  ir::Type ToIr(int depth = 0) const;
   bool Is(Kind k) const { return kind == k; }
   TyP Arg(size_t i) const { return i < args.size() && args[i] ? args[i] : Unknown(); }
 };
+
+// How deep a static type is written into the IR (its parser takes 200).
+inline constexpr int kMaxIrTypeDepth = 64;
 
 struct FieldDef {
   std::string name;  // empty for positional
