@@ -88,14 +88,16 @@ ir::Type Ty::ToIr(int depth) const {
     case Kind::kArray: {
       ir::Type t;
       t.kind = ir::Type::Kind::kArray;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr(depth + 1));
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any")
+                                                : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kRef: {
       ir::Type t;
       t.kind = ir::Type::Kind::kRef;
       t.is_mut = is_mut;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr(depth + 1));
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any")
+                                                : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kAdt:

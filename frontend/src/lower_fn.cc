@@ -423,6 +423,8 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
       if (e.text == "format") return lit(Ty::Kind::kStr);
       return nullptr;
     case K::kStruct: {
+      if (e.segs.size() == 2 && g_.FindVariant(SelfName(e.segs[0].name), e.segs[1].name, nullptr))
+        return variant_of(SelfName(e.segs[0].name));  // `Shape.Circle { r: 1.0 }`
       std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
       auto it = g_.adts.find(name);
       if (it == g_.adts.end() || it->second.is_enum || !named(name)) return nullptr;
@@ -454,6 +456,12 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
         auto fit = g_.fns.find(n);
         if (fit != g_.fns.end()) return result_of(fit->second, n + "(..)");
         if (IsUpper(n) && !ir::FindSourceBuiltin(n)) {
+          const std::string sn = SelfName(n);
+          if (auto st = g_.adts.find(sn); st != g_.adts.end() && IsTupleStruct(st->second)) {
+            if (!named(sn)) return nullptr;
+            *what = absl::StrCat("tuple struct `", sn, "`");
+            return Ty::Adt(sn);
+          }
           const AdtDef* owner = g_.BareVariantOwner(n);
           return owner ? variant_of(owner->name) : nullptr;
         }
