@@ -244,11 +244,14 @@ SNode DumpExpr(const Expr* e) {
       return List("tfield", {DumpExpr(e->lhs.get()), Atom(std::to_string(e->int_value))});
     case EK::kIndex: return List("index", {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
     case EK::kTuple: return List("tuple", DumpArgs(e->args));
-    case EK::kArray: return List("array", DumpArgs(e->args));
+    case EK::kArray:
+      if (e->rhs) return List("repeat", {DumpExpr(e->args[0].get()), DumpExpr(e->rhs.get())});
+      return List("array", DumpArgs(e->args));
     case EK::kMap: return List("map", DumpArgs(e->args));
     case EK::kStruct: {
       std::vector<SNode> kids{Atom(PathText(e->segs))};
       for (const FieldInit& f : e->fields) kids.push_back(List(f.name, {DumpExpr(f.value.get())}));
+      if (e->rhs) kids.push_back(List("..", {DumpExpr(e->rhs.get())}));
       return List("struct", std::move(kids));
     }
     case EK::kBlock: return DumpBlock(e->then_block.get());
@@ -439,7 +442,10 @@ SNode DumpItem(const Item& it) {
       for (SNode& g : Generics(e.generics)) kids.push_back(std::move(g));
       for (const EnumVariant& v : e.variants) {
         std::vector<SNode> f;
-        for (const TypeExpr& t : v.fields) f.push_back(Atom(TypeText(t)));
+        for (size_t i = 0; i < v.fields.size(); ++i)
+          f.push_back(i < v.field_names.size()
+                          ? List(v.field_names[i], {Atom(TypeText(v.fields[i]))})
+                          : Atom(TypeText(v.fields[i])));
         kids.push_back(f.empty() ? Atom(v.name) : List(v.name, std::move(f)));
       }
       return List("enum", std::move(kids));

@@ -73,32 +73,37 @@ std::string Ty::Name() const {
   return "?";
 }
 
-ir::Type Ty::ToIr() const {
+ir::Type Ty::ToIr(int depth) const {
+  // Static types are hints: one nested deeper than the IR text allows
+  // (a 200-deep `[[..]]`) is written `Any` below this depth.
+  if (depth > kMaxIrTypeDepth) return ir::Type::Named("Any");
   switch (kind) {
     case Kind::kUnknown: return ir::Type::Named("Any");
     case Kind::kTuple: {
       ir::Type t;
       t.kind = ir::Type::Kind::kTuple;
-      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr(depth + 1) : ir::Type::Named("Any"));
       return t;
     }
     case Kind::kArray: {
       ir::Type t;
       t.kind = ir::Type::Kind::kArray;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any")
+                                                : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kRef: {
       ir::Type t;
       t.kind = ir::Type::Kind::kRef;
       t.is_mut = is_mut;
-      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any") : args[0]->ToIr());
+      t.args.push_back(args.empty() || !args[0] ? ir::Type::Named("Any")
+                                                : args[0]->ToIr(depth + 1));
       return t;
     }
     case Kind::kAdt:
     case Kind::kMap: {
       ir::Type t = ir::Type::Named(kind == Kind::kMap ? "Map" : name);
-      for (const TyP& a : args) t.args.push_back(a ? a->ToIr() : ir::Type::Named("Any"));
+      for (const TyP& a : args) t.args.push_back(a ? a->ToIr(depth + 1) : ir::Type::Named("Any"));
       return t;
     }
     case Kind::kFn: return ir::Type::Named("Fn");
@@ -177,6 +182,11 @@ bool IsIntName(const std::string& n) {
 
 }  // namespace
 
+bool IsReservedTypeName(const std::string& n) {
+  return IsIntName(n) || n == "F32" || n == "F64" || n == "Float" || n == "Bool" || n == "Char" ||
+         n == "Str" || n == "Unit" || n == "Never" || n == "Self" || n == "Any";
+}
+
 Globals::Globals(Diagnostics& d) : diags(d) {
   // The prelude ADTs.
   for (const ir::Adt& a : ir::PreludeAdts()) {
@@ -232,6 +242,13 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   }
   auto alias = aliases.find(n);
   if (alias != aliases.end()) return alias->second;
+  if (adts.count(n)) {
+    // A declared type shadows a library type's name (`struct Size`,
+    // `struct Duration`); the primitive names cannot be declared.
+    std::vector<TyP> args;
+    for (const TypeExpr& x : t.args) args.push_back(Resolve(x, generics));
+    return Ty::Adt(n, std::move(args));
+  }
   if (IsIntName(n)) return Ty::Make(Ty::Kind::kInt);
   if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
   if (n == "Bool") return Ty::Make(Ty::Kind::kBool);

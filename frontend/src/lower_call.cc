@@ -239,6 +239,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     std::string adt;
     uint32_t vi;
     if (IsUpper(n)) {
+      if (std::optional<Val> s = LowerStructCall(n, e)) return *s;
       if (const VariantDef* vd = ResolveVariantPath(callee.segs, nullptr, &adt, &vi, callee.loc))
         return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
       return Unit();
@@ -449,6 +450,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
     }
   }
+  if (user_fn.empty()) user_fn = BuiltinKindMethod(*base, name, &user_mut);
   bool is_prelude = IsPreludeCall(*peek, name);
   Val rv = Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut : user_mut, e.loc);
   base = rty;
@@ -463,12 +465,14 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   }
   if (user_fn.empty())
     if (std::optional<Val> v = LowerForm(e, place, rty, base)) return *v;
+  if (user_fn.empty()) user_fn = BuiltinKindMethod(*base, name, &user_mut);
   if (!user_fn.empty()) {
     const FnDef& def = g_.fns.at(user_fn);
+    const std::string owner_name = def.self_type;
     if (def.self_kind == Param::SelfKind::kNone) {
       Error("MT2004", e.loc,
-            absl::StrCat("`", base->name, "::", name,
-                         "` is an associated function, not a method; call it as `", base->name,
+            absl::StrCat("`", owner_name, "::", name,
+                         "` is an associated function, not a method; call it as `", owner_name,
                          "::", name, "(...)`"));
       return Unit();
     }
@@ -480,7 +484,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
       return Unit();
     }
-    CheckArgs(def, e.args, 0, base->name + "::" + name);
+    CheckArgs(def, e.args, 0, owner_name + "::" + name);
     std::vector<Operand> ops;
     if (user_mut) {
       if (rty->Is(Ty::Kind::kRef)) {
@@ -515,8 +519,10 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
     std::string help = g_.suggest.Help(name, [&] {
       std::vector<std::string> names = KnownMethodNames(*base);
-      if (base->Is(Ty::Kind::kAdt))
-        if (auto m = g_.methods.find(base->name); m != g_.methods.end())
+      if (base->Is(Ty::Kind::kAdt) || !g_.BuiltinOwner(*base).empty())
+        if (auto m =
+                g_.methods.find(base->Is(Ty::Kind::kAdt) ? base->name : g_.BuiltinOwner(*base));
+            m != g_.methods.end())
           for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
       return names;
     });

@@ -190,6 +190,12 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       }
       AutoDeref(p, bt, nullptr);
       if (e.kind == K::kTupleField) {
+        uint32_t fi;
+        TyP fty;
+        if (TupleStructIndex(bt, e.int_value, e.loc, &fi, &fty)) {
+          p.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+          return Emit(UseR(Operand::Copy(p)), fty);
+        }
         p.proj.push_back(
             {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
         return Emit(UseR(Operand::Copy(p)),
@@ -215,6 +221,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       return Emit(std::move(r), Ty::With(Ty::Kind::kTuple, std::move(tys)));
     }
     case K::kArray: {
+      if (e.rhs) return LowerArrayRepeat(e);
       TyP elem = Ty::Unknown();
       std::vector<Operand> ops;
       for (const ExprPtr& a : e.args) {
@@ -520,6 +527,14 @@ FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
 FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
                                       const std::vector<ExprPtr>* args, TyP expected, Loc loc) {
   size_t given = args ? args->size() : 0;
+  if (IsStructLike(vd)) {
+    AddVariantLabel(
+        Error("MT2008", loc,
+              absl::StrCat("variant `", adt, "::", vd.name, "` has named fields: write `", adt,
+                           "::", vd.name, " { ", vd.fields[0].name, ": .. }`")),
+        adt, vd);
+    return Unit();
+  }
   if (given != vd.arity) {
     AddVariantLabel(Error("MT2008", loc,
                           absl::StrCat("variant `", adt, "::", vd.name, "` takes ", vd.arity,
@@ -566,6 +581,7 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     std::string adt;
     uint32_t vi;
     if (IsUpper(a)) {
+      if (std::optional<Val> s = LowerUnitStruct(a, e.loc)) return *s;
       if (const VariantDef* vd = ResolveVariantPath(e.segs, nullptr, &adt, &vi, e.loc))
         return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
       return Unit();
@@ -863,6 +879,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
 }
 
 FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
+  if (std::optional<Val> v = LowerVariantStruct(e)) return *v;
   std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
   auto it = g_.adts.find(name);
   if (it == g_.adts.end()) {
@@ -875,63 +892,8 @@ FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {
     Error("MT2003", e.loc, absl::StrCat("`", name, "` is an enum; use one of its variants"));
     return Unit();
   }
-  const AdtDef& adt = it->second;
-  const auto& fields = adt.variants[0].fields;
-  std::vector<std::optional<Operand>> ops(fields.size());
-  for (const FieldInit& f : e.fields) {
-    uint32_t fi;
-    if (!g_.FindField(name, f.name, &fi)) {
-      Error("MT2002", f.loc, absl::StrCat("struct `", name, "` has no field named `", f.name, "`"),
-            g_.suggest.Help(f.name,
-                            [&] {
-                              std::vector<std::string> names;
-                              for (const FieldDef& fd : fields) names.push_back(fd.name);
-                              return names;
-                            }))
-          .end = NameEnd(f.loc, f.name);
-      continue;
-    }
-    if (ops[fi]) {
-      Error("MT2012", f.loc, absl::StrCat("field `", f.name, "` specified more than once"));
-      continue;
-    }
-    if (f.value) {
-      // A field of a generic struct whose type mentions a parameter is not checked.
-      const TyP& want = fields[fi].ty;
-      if (want && !MentionsAny(*want, adt.generics)) {
-        Loc decl = adt.struct_decl && fi < adt.struct_decl->fields.size()
-                       ? adt.struct_decl->fields[fi].second.loc
-                       : Loc{};
-        CheckValue(*f.value, want, "MT2018",
-                   absl::StrCat("mismatched types in field `", f.name, "` of `", name, "`: "), decl,
-                   absl::StrCat("`", f.name, "` is declared `", want->Name(), "`"));
-      }
-      ops[fi] = LowerExpr(*f.value).op;
-    } else {
-      Expr p;
-      p.kind = K::kPath;
-      p.loc = f.loc;
-      p.segs = {{f.name, f.loc}};
-      ops[fi] = LowerExpr(p).op;
-    }
-  }
   std::vector<Operand> all;
-  std::vector<std::string> missing;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (!ops[i]) {
-      missing.push_back(fields[i].name);
-      all.push_back(UnitOp());
-    } else {
-      all.push_back(*ops[i]);
-    }
-  }
-  if (!missing.empty()) {
-    std::string list;
-    for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";
-    Error("MT2007", e.loc,
-          absl::StrCat("missing field(s) ", list, " in initializer of `", name, "`"));
-    return Unit();
-  }
+  if (!LowerFieldInits(e, name, it->second, it->second.variants[0], &all)) return Unit();
   return Emit(AdtInit(name, "", std::move(all)), Ty::Adt(name));
 }
 

@@ -458,6 +458,11 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;
       AutoDeref(*base, bt, root_mut);
+      uint32_t fi;
+      if (TupleStructIndex(bt, e.int_value, e.loc, &fi, ty)) {  // `p.0` of `struct P(I64)`
+        base->proj.push_back({ir::Projection::Kind::kField, fi, 0});
+        return base;
+      }
       base->proj.push_back(
           {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
       *ty = bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown();
@@ -487,6 +492,12 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
         bt = v.ty;
         *root_mut = false;
         *root_name = "";
+      }
+      if (e.lhs->kind == K::kPath && e.lhs->segs.size() == 1 && e.lhs->segs[0].name == "self" &&
+          !bt->Is(Ty::Kind::kRef) && !bt->Is(Ty::Kind::kUnknown)) {
+        // `*self` in a `&self` method: the receiver is passed as a value.
+        *ty = bt;
+        return base;
       }
       if (bt->Is(Ty::Kind::kRef) && bt->is_mut) *root_mut = true;
       if (bt->Is(Ty::Kind::kUnknown)) *root_mut = true;  // checked at run time
@@ -673,6 +684,8 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
       if (e.text == "format") return lit(Ty::Kind::kStr);
       return nullptr;
     case K::kStruct: {
+      if (e.segs.size() == 2 && g_.FindVariant(SelfName(e.segs[0].name), e.segs[1].name, nullptr))
+        return variant_of(SelfName(e.segs[0].name));  // `Shape.Circle { r: 1.0 }`
       std::string name = SelfName(e.segs.empty() ? "" : e.segs.back().name);
       auto it = g_.adts.find(name);
       if (it == g_.adts.end() || it->second.is_enum || !named(name)) return nullptr;
@@ -704,6 +717,12 @@ TyP FnLowerer::KnownTy(const Expr& e, std::string* what) {
         auto fit = g_.fns.find(n);
         if (fit != g_.fns.end()) return result_of(fit->second, n + "(..)");
         if (IsUpper(n) && !ir::FindSourceBuiltin(n)) {
+          const std::string sn = SelfName(n);
+          if (auto st = g_.adts.find(sn); st != g_.adts.end() && IsTupleStruct(st->second)) {
+            if (!named(sn)) return nullptr;
+            *what = absl::StrCat("tuple struct `", sn, "`");
+            return Ty::Adt(sn);
+          }
           const AdtDef* owner = g_.BareVariantOwner(n);
           return owner ? variant_of(owner->name) : nullptr;
         }

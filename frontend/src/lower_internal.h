@@ -14,6 +14,7 @@
 
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 #include "mty/ir/suggest.h"
@@ -60,10 +61,13 @@ struct Ty {
   static TyP With(Kind k, std::vector<TyP> a);
   static TyP Unknown();
   std::string Name() const;
-  ir::Type ToIr() const;
+  ir::Type ToIr(int depth = 0) const;
   bool Is(Kind k) const { return kind == k; }
   TyP Arg(size_t i) const { return i < args.size() && args[i] ? args[i] : Unknown(); }
 };
+
+// How deep a static type is written into the IR (its parser takes 200).
+inline constexpr int kMaxIrTypeDepth = 64;
 
 struct FieldDef {
   std::string name;  // empty for positional
@@ -224,6 +228,14 @@ struct Globals {
   // variant names of all enums, for suggestions.
   std::vector<std::string> TypeNames() const;
   std::vector<std::string> VariantNames() const;
+  // The owner name of methods on a built-in kind (`I64`, `Str`, `Array`,
+  // ... ir::RecvTypeName) when `t` is a built-in type a trait may be
+  // implemented for and not a declared type, else "" (lower_forms.cc).
+  std::string BuiltinOwner(const TypeExpr& t);
+  std::string BuiltinOwner(const Ty& t) const;
+  // The static type `Self` means in methods of `owner` (an ADT or a
+  // built-in owner name).
+  TyP SelfTy(const std::string& owner) const;
   // Emits the function for one declaration (lower_items.cc).
   void LowerFn(const FnDef& def, const FnDecl& decl,
                std::shared_ptr<const NestedScope> nested = nullptr);
@@ -314,6 +326,18 @@ std::vector<std::string> KnownEffectPaths();
 // every effect but `std.time.sleep`, which always gives Ok(()).
 bool EffectResultMatters(const std::string& path);
 
+// The receiver kind a static type picks builtin-method rows by (lower_known.cc).
+std::optional<ir::Recv> RecvOf(const Ty& t);
+// `struct Pair(I64, Str)`: a struct whose fields are positional (lower_forms.cc).
+bool IsTupleStruct(const AdtDef& a);
+// `Circle { r: F64 }`: a variant whose fields have names.
+bool IsStructLike(const VariantDef& v);
+
+// The primitive type names (`I64`, `F64`, `Bool`, `Char`, `Str`, `Unit`,
+// ...), which a program may not declare as its own types (lower.cc); the
+// library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
+bool IsReservedTypeName(const std::string& n);
+
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
 inline Operand ConstOp(ir::Constant c) { return Operand::Const(std::move(c)); }
@@ -377,7 +401,7 @@ class FnLowerer {
   }
   void SetSelfType(const std::string& t) {
     self_type_ = t;
-    if (!t.empty()) generics_["Self"] = Ty::Adt(t);
+    if (!t.empty()) generics_["Self"] = g_.SelfTy(t);
   }
   void SetGenerics(const std::map<std::string, TyP>& g) {
     for (const auto& [k, v] : g) generics_[k] = v;
@@ -750,6 +774,32 @@ class FnLowerer {
   Val LowerLoop(const Expr& e);
   Val LowerFor(const Expr& e);
   Val LowerStruct(const Expr& e);
+
+  // ---- data-type forms (lower_forms.cc) ----
+  // `Pair(1, "a")` when `written` names a struct (else nullopt: a variant
+  // or function); `Marker` for a unit struct.
+  std::optional<Val> LowerStructCall(const std::string& written, const Expr& e);
+  std::optional<Val> LowerUnitStruct(const std::string& written, Loc loc);
+  // `.N` on a value of struct type `bt`: true when `bt` is a struct (an
+  // error was reported when it has no field N), with the field and its type.
+  bool TupleStructIndex(const TyP& bt, int64_t index, Loc loc, uint32_t* fi, TyP* fty);
+  // The operands of a struct literal's fields in declaration order, with
+  // `..base` (e.rhs) filling the fields not named; false after an error.
+  bool LowerFieldInits(const Expr& e, const std::string& shown, const AdtDef& adt,
+                       const VariantDef& v, std::vector<Operand>* out);
+  // `Shape.Circle { r: 1.0 }` / `Circle { r }`: nullopt when the path names a struct.
+  std::optional<Val> LowerVariantStruct(const Expr& e);
+  // The patterns `Pair(a, b)` / `Marker` and `Shape.Rect { w, .. }`: false
+  // when the pattern's path is not one of them (the caller goes on).
+  bool MatchTupleStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                        std::map<std::string, uint32_t>& binds);
+  bool MatchVariantStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                          std::map<std::string, uint32_t>& binds);
+  Val LowerArrayRepeat(const Expr& e);
+  // The user method `I64::name` (a trait implemented for the receiver's
+  // built-in kind) when the kind has no built-in method `name` (built-in
+  // methods keep priority), else "".
+  std::string BuiltinKindMethod(const Ty& base, const std::string& name, bool* is_mut);
 
   // ---- calls, methods, closures, macros (lower_call.cc) ----
   Val LowerCall(const Expr& e);

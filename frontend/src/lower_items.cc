@@ -17,7 +17,7 @@ FnDef Globals::MakeFnDef(const FnDecl& f, const std::string& ir_name,
   d.decl = &f;
   d.self_type = self_type;
   for (const std::string& g : f.generics) d.generics[g] = Ty::Unknown();
-  if (!self_type.empty()) d.generics["Self"] = Ty::Adt(self_type);
+  if (!self_type.empty()) d.generics["Self"] = SelfTy(self_type);
   for (const Param& p : f.params) {
     if (p.self_kind != Param::SelfKind::kNone) {
       d.self_kind = p.self_kind;
@@ -63,11 +63,22 @@ void Globals::Collect(const Module& m) {
     return false;
   };
   std::set<std::string> type_names = {"Option", "Result"}, value_names;
+  auto reserved = [&](const std::string& n, Loc loc) {
+    if (!IsReservedTypeName(n)) return false;
+    diags
+        .Error("MT1008", loc,
+               absl::StrCat("`", n, "` is a built-in type and cannot be declared again"),
+               "choose another name; library names such as `Size` or `Duration` may be reused")
+        .end = NameEnd(loc, n);
+    return true;
+  };
   // Pass 1: names of types, aliases and the like.
   for (const Item& it : m.items) {
     switch (it.kind) {
       case Item::Kind::kStruct: {
-        if (dup(it.struct_decl.name, it.struct_decl.loc, type_names)) break;
+        if (reserved(it.struct_decl.name, it.struct_decl.loc) ||
+            dup(it.struct_decl.name, it.struct_decl.loc, type_names))
+          break;
         AdtDef d;
         d.name = it.struct_decl.name;
         d.generics = it.struct_decl.generics;
@@ -76,7 +87,9 @@ void Globals::Collect(const Module& m) {
         break;
       }
       case Item::Kind::kEnum: {
-        if (dup(it.enum_decl.name, it.enum_decl.loc, type_names)) break;
+        if (reserved(it.enum_decl.name, it.enum_decl.loc) ||
+            dup(it.enum_decl.name, it.enum_decl.loc, type_names))
+          break;
         AdtDef d;
         d.name = it.enum_decl.name;
         d.is_enum = true;
@@ -119,7 +132,8 @@ void Globals::Collect(const Module& m) {
       for (const auto& [fname, ftype] : it.struct_decl.fields) {
         if (!seen.insert(fname).second)
           diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
-        v.fields.push_back({fname, Resolve(ftype, &gens)});
+        // A tuple struct's fields are positional (no name), read as `.0`.
+        v.fields.push_back({it.struct_decl.is_tuple ? "" : fname, Resolve(ftype, &gens)});
       }
       v.arity = v.fields.size();
       adts[v.name].variants = {v};
@@ -135,7 +149,16 @@ void Globals::Collect(const Module& m) {
         VariantDef v;
         v.name = ev.name;
         v.loc = ev.loc;
-        for (const TypeExpr& t : ev.fields) v.fields.push_back({"", Resolve(t, &gens)});
+        std::set<std::string> fseen;
+        for (size_t i = 0; i < ev.fields.size(); ++i) {
+          // A struct-like variant (`Circle { r: F64 }`) names its fields.
+          std::string fname = i < ev.field_names.size() ? ev.field_names[i] : "";
+          if (!fname.empty() && !fseen.insert(fname).second)
+            diags.Error(
+                "MT1008", ev.field_locs[i],
+                absl::StrCat("field `", fname, "` is already declared in variant `", ev.name, "`"));
+          v.fields.push_back({fname, Resolve(ev.fields[i], &gens)});
+        }
         v.arity = v.fields.size();
         d.variants.push_back(v);
       }
@@ -196,6 +219,14 @@ void Globals::Collect(const Module& m) {
     if (it.kind == Item::Kind::kImpl && it.impl_decl.trait_name.empty()) {
       const std::string& tn = it.impl_decl.self_type.name;
       if (!adts.count(tn)) {
+        if (!BuiltinOwner(it.impl_decl.self_type).empty()) {
+          diags.Error("MT1003", it.impl_decl.loc,
+                      absl::StrCat("methods cannot be added to the built-in type `",
+                                   TypeText(it.impl_decl.self_type), "` directly"),
+                      "declare a trait and implement it: `impl Trait for " +
+                          TypeText(it.impl_decl.self_type) + " { .. }`");
+          continue;
+        }
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
@@ -205,8 +236,10 @@ void Globals::Collect(const Module& m) {
     }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kImpl && !it.impl_decl.trait_name.empty()) {
-      const std::string& tn = it.impl_decl.self_type.name;
-      if (!adts.count(tn)) {
+      // `impl Trait for I64`: the methods of a built-in kind are `I64::m`.
+      const std::string owner = BuiltinOwner(it.impl_decl.self_type);
+      const std::string& tn = owner.empty() ? it.impl_decl.self_type.name : owner;
+      if (!adts.count(tn) && owner.empty()) {
         diags.Error("MT1003", it.impl_decl.loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
@@ -318,7 +351,7 @@ void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl,
   size_t pi = 0;
   for (const Param& p : decl.params) {
     if (p.self_kind != Param::SelfKind::kNone) {
-      TyP st = Ty::Adt(def.self_type);
+      TyP st = SelfTy(def.self_type);
       if (p.self_kind == Param::SelfKind::kRefMut) {
         auto r = Ty::With(Ty::Kind::kRef, {st});
         r->is_mut = true;

@@ -91,6 +91,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       return;
     }
     case Pattern::Kind::kVariant: {
+      if (MatchTupleStruct(p, place, ty, fail, binds)) return;
       std::string adt;
       uint32_t vi = 0;
       const VariantDef* vd = ResolveVariantPath(p.path, ty, &adt, &vi, p.loc);
@@ -100,6 +101,15 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
         }
         // After an error, still bind the sub-patterns' names so that uses
         // in the arm do not report follow-on errors.
+        for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
+        return;
+      }
+      if (IsStructLike(*vd)) {
+        AddVariantLabel(Error("MT2008", p.loc,
+                              absl::StrCat("variant `", adt, "::", vd->name,
+                                           "` has named fields: match it as `", adt, "::", vd->name,
+                                           " { ", vd->fields[0].name, ", .. }`")),
+                        adt, *vd);
         for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
         return;
       }
@@ -132,6 +142,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       return;
     }
     case Pattern::Kind::kStruct: {
+      if (MatchVariantStruct(p, place, ty, fail, binds)) return;
       std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
       auto it = g_.adts.find(name);
       if (it == g_.adts.end()) {

@@ -362,6 +362,20 @@ fn __mty_sort_by(r, f) {
   }
   v
 }
+
+fn __mty_array_repeat(x, n) {
+  // `[x; n]`: each push is charged its steps and memory as it is made.
+  if n < 0 {
+    panic(format!("array repeat `[x; n]` with a negative count {n}"))
+  }
+  let mut out = []
+  let mut i = 0
+  while i < n {
+    out.push(x)
+    i += 1
+  }
+  out
+}
 )MTY";
 
 }  // namespace

@@ -572,8 +572,17 @@ StructDecl Parser::ParseStruct() {
   s.loc = Peek().loc;
   s.name = ExpectIdent("a struct name");
   if (At(Tok::kLBracket)) s.generics = ParseGenerics();
-  if (At(Tok::kLParen))
-    Fail(Peek(), "tuple structs are not supported", "use named fields: `struct P { x: I64 }`");
+  if (At(Tok::kLParen)) {  // tuple struct: fields "0", "1", ...
+    s.is_tuple = true;
+    Loc o = Open(Tok::kLParen, true);
+    while (!At(Tok::kRParen)) {
+      if (AtKw("pub")) Bump();
+      s.fields.emplace_back(std::to_string(s.fields.size()), ParseType());
+      if (!Eat(Tok::kComma)) break;
+    }
+    Close(Tok::kRParen, o);
+    return s;
+  }
   if (PeekPastNl().kind != Tok::kLBrace) return s;  // unit struct
   BraceList([&] {
     if (AtKw("pub")) Bump();
@@ -601,9 +610,14 @@ EnumDecl Parser::ParseEnum() {
         if (!Eat(Tok::kComma)) break;
       }
       Close(Tok::kRParen, o);
-    } else if (At(Tok::kLBrace)) {
-      Fail(Peek(), "struct-like enum variants are not supported",
-           "use positional fields: `" + v.name + "(I64, Str)`");
+    } else if (At(Tok::kLBrace)) {  // struct-like: `Circle { r: F64 }`
+      BraceList([&] {
+        v.field_locs.push_back(Peek().loc);
+        v.field_names.push_back(ExpectIdent("a field name"));
+        Expect(Tok::kColon);
+        v.fields.push_back(ParseType());
+      });
+      if (v.fields.empty()) v.field_locs.clear();  // `Empty {}` is a unit variant
     } else if (At(Tok::kEq)) {
       Fail(Peek(), "explicit enum discriminants are not supported");
     }
@@ -1845,9 +1859,12 @@ ExprPtr Parser::ParseArray() {
   auto a = Make(EK::kArray, o);
   while (!At(Tok::kRBracket)) {
     a->args.push_back(ParseExpr());
-    if (At(Tok::kSemi))
-      Fail(Peek(), "array repeat expressions `[x; n]` are not supported",
-           "build the array with a loop and `push`");
+    if (a->args.size() == 1 && Eat(Tok::kSemi)) {  // `[x; n]`: n copies of x
+      SkipNl();
+      a->rhs = ParseExpr();
+      SkipNl();
+      break;
+    }
     if (!Eat(Tok::kComma)) break;
   }
   Close(Tok::kRBracket, o);
@@ -1896,8 +1913,15 @@ ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
   s->segs = std::move(segs);
   Restrict r(this, false);
   BraceList([&] {
-    if (At(Tok::kDotDot))
-      Fail(Peek(), "struct update syntax `..base` is not supported", "list every field");
+    if (At(Tok::kDotDot)) {  // `..base`: the fields not named come from base
+      const Token& dd = Bump();
+      if (s->rhs) Fail(dd, "a struct literal takes one `..base`");
+      s->rhs = ParseExpr();
+      if (!At(Tok::kRBrace) && PeekPastNl().kind != Tok::kRBrace)
+        Fail(dd, "`..base` must be the last entry of a struct literal",
+             "name the fields first: `P { x: 1, ..base }`");
+      return;
+    }
     FieldInit f;
     const Token& n = Peek();
     f.loc = n.loc;

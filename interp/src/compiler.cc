@@ -849,11 +849,16 @@ absl::StatusOr<std::shared_ptr<const Module>> Compile(const ir::Program& p,
     size_t sep = n.rfind("::");
     if (sep == std::string::npos) continue;
     auto it = adt_ids.find(n.substr(0, sep));
-    if (it == adt_ids.end()) continue;
+    std::optional<ir::Recv> recv;
+    if (it == adt_ids.end()) recv = ir::RecvOfTypeName(n.substr(0, sep));
+    if (it == adt_ids.end() && !recv) continue;
     auto [id, fresh] =
         m->method_ids.try_emplace(n.substr(sep + 2), static_cast<int32_t>(m->method_ids.size()));
     (void)fresh;
-    m->methods[it->second][id->second] = static_cast<int>(i);
+    if (recv)
+      m->recv_methods[static_cast<size_t>(*recv)][id->second] = static_cast<int>(i);
+    else
+      m->methods[it->second][id->second] = static_cast<int>(i);
   }
   for (size_t i = 0; i < p.functions.size(); ++i) {
     FunctionCompiler fc(p, p.functions[i], *m, adt_ids, m->functions[i]);

@@ -713,8 +713,20 @@ dispatch:
     }
     DEAD_CHECK(*recv);
     args.clear();
-    if (recv->Is(Tag::kAdt) && d.user_method >= 0) {
-      const auto& table = mod.methods[static_cast<AdtObj*>(recv->h())->adt];
+    // A user method: of the receiver's ADT, or of its built-in kind (a
+    // trait implemented for I64, Str, ...) when the kind has no built-in
+    // method of that name (built-in methods keep priority).
+    const absl::flat_hash_map<int32_t, int>* user_table = nullptr;
+    if (d.user_method >= 0) {
+      if (recv->Is(Tag::kAdt)) {
+        user_table = &mod.methods[static_cast<AdtObj*>(recv->h())->adt];
+      } else if (std::optional<ir::Recv> rk = RecvOf(*recv);
+                 rk && !(d.id >= 0 && MethodFor(*recv, static_cast<ir::MethodName>(d.id)))) {
+        user_table = &mod.recv_methods[static_cast<size_t>(*rk)];
+      }
+    }
+    if (user_table) {
+      const auto& table = *user_table;
       auto it = table.find(d.user_method);
       if (it != table.end()) {
         uint32_t target = static_cast<uint32_t>(it->second);

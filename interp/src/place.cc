@@ -19,6 +19,14 @@ inline HeapObj* CopyForWrite(Task& t, Value& v) {
   return h->rc == 1 ? h : CopyShared(t, v);
 }
 
+// A value of a tuple struct (`struct Pair(I64, Str)`): `.0` reads its fields.
+bool IsTupleStruct(const Module& m, const Value& v) {
+  if (!v.Is(Tag::kAdt)) return false;
+  const AdtInfo& info = m.adts[static_cast<const AdtObj*>(v.h())->adt];
+  return !info.is_enum && !info.field_names.empty() && !info.field_names[0].empty() &&
+         info.field_names[0][0].empty();
+}
+
 }  // namespace
 
 Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint32_t variant,
@@ -211,7 +219,7 @@ Value* Exec::ResolveWalk(Task& t, Value* R, const PlaceDesc& d, bool write, Chai
         cur = Step(t, cur, RefStep::Kind::kField, pr.index, 0, nullptr, write, chain);
         break;
       case ir::Projection::Kind::kTupleIndex:
-        if (!cur->Is(Tag::kTuple)) {
+        if (!cur->Is(Tag::kTuple) && !IsTupleStruct(*t.module_, *cur)) {
           Trap(t, cur->Is(Tag::kDead) ? TrapCode::kUseOfDropped : TrapCode::kType,
                cur->Is(Tag::kDead) ? "use of a moved or dropped value"
                                    : absl::StrCat("tuple access on ", Kind(t, *cur)));

@@ -603,7 +603,22 @@ class Parser {
     CheckNewAdt(a.name, at);
     Variant v;
     v.name = a.name;
+    if (EatPunct("(")) {  // a tuple struct: positional fields
+      ParsePositionalFields(v);
+      ExpectEol();
+      a.variants.push_back(std::move(v));
+      p.adts.push_back(std::move(a));
+      return;
+    }
     Expect("{");
+    ParseNamedFields(v);
+    ExpectEol();
+    a.variants.push_back(std::move(v));
+    p.adts.push_back(std::move(a));
+  }
+
+  // `a: T, b: U }` after the `{`: named fields up to the closing brace.
+  void ParseNamedFields(Variant& v) {
     SkipNewlines();
     while (!IsPunct("}")) {
       Field f;
@@ -619,9 +634,17 @@ class Parser {
       SkipNewlines();
     }
     Expect("}");
-    ExpectEol();
-    a.variants.push_back(std::move(v));
-    p.adts.push_back(std::move(a));
+  }
+
+  // `T, U)` after the `(`: positional fields up to the closing parenthesis.
+  void ParsePositionalFields(Variant& v) {
+    while (!IsPunct(")")) {
+      Field f;
+      f.type = ParseType();
+      v.fields.push_back(std::move(f));
+      if (!EatPunct(",")) break;
+    }
+    Expect(")");
   }
 
   void ParseEnum(Program& p) {
@@ -641,13 +664,10 @@ class Parser {
       for (const Variant& w : a.variants)
         if (w.name == v.name) FailAt(vat, absl::StrCat("duplicate variant '", v.name, "'"));
       if (EatPunct("(")) {
-        while (!IsPunct(")")) {
-          Field f;
-          f.type = ParseType();
-          v.fields.push_back(std::move(f));
-          if (!EatPunct(",")) break;
-        }
-        Expect(")");
+        ParsePositionalFields(v);
+      } else if (EatPunct("{")) {  // struct-like: `Circle { r: F64 }`
+        ParseNamedFields(v);
+        if (v.fields.empty()) FailAt(vat, "a struct-like variant needs at least one field");
       }
       a.variants.push_back(std::move(v));
       SkipNewlines();

@@ -284,6 +284,11 @@ std::string PrintText(const Program& p) {
   for (const Adt& a : p.adts) {
     out += "\n";
     if (!a.is_enum) {
+      if (!a.variants.empty() && !a.variants[0].fields.empty() &&
+          a.variants[0].fields[0].name.empty()) {  // a tuple struct: `struct Pair(I64, Str)`
+        absl::StrAppend(&out, "struct ", a.name, "(", PrintFields(a.variants[0].fields), ")\n");
+        continue;
+      }
       absl::StrAppend(&out, "struct ", a.name, " { ",
                       a.variants.empty() ? "" : PrintFields(a.variants[0].fields), " }\n");
       continue;
@@ -291,7 +296,10 @@ std::string PrintText(const Program& p) {
     absl::StrAppend(&out, "enum ", a.name, " {\n");
     for (const Variant& v : a.variants) {
       absl::StrAppend(&out, "  ", v.name);
-      if (!v.fields.empty()) absl::StrAppend(&out, "(", PrintFields(v.fields), ")");
+      if (!v.fields.empty() && !v.fields[0].name.empty())  // struct-like: `Circle { r: F64 }`
+        absl::StrAppend(&out, " { ", PrintFields(v.fields), " }");
+      else if (!v.fields.empty())
+        absl::StrAppend(&out, "(", PrintFields(v.fields), ")");
       out += ",\n";
     }
     out += "}\n";

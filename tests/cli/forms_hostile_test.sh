@@ -7,9 +7,7 @@ set -u
 mty="$1"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 # run NAME WANT_CODE WANT_STDOUT FILE: within 20s, the exit code and stdout.
 run() {
   local start end out code

@@ -105,9 +105,9 @@ struct Expr {
     kTupleField,  // lhs.int_value
     kIndex,       // lhs[rhs]
     kTuple,       // (args...)
-    kArray,       // [args...]
+    kArray,       // [args...]; `[x; n]` when rhs (the count) is set: args = {x}
     kMap,         // map literal: pairs in args as k0, v0, k1, v1, ...
-    kStruct,      // segs { fields }
+    kStruct,      // segs { fields } [..rhs] (struct update base)
     kBlock,       // block
     kIf,          // cond, then_block, else_expr (an if or a block expr; may be null)
     kIfLet,       // pat = lhs (scrutinee), then_block, else_expr
@@ -246,13 +246,16 @@ struct FnDecl {
 struct StructDecl {
   std::string name;
   std::vector<std::string> generics;
-  std::vector<std::pair<std::string, TypeExpr>> fields;
+  std::vector<std::pair<std::string, TypeExpr>> fields;  // tuple struct: "0", "1", ...
+  bool is_tuple = false;  // `struct Pair(I64, Str)`: positional fields
   Loc loc;
 };
 
 struct EnumVariant {
   std::string name;
   std::vector<TypeExpr> fields;
+  std::vector<std::string> field_names;  // struct-like `Circle { r: F64 }`: parallel to fields
+  std::vector<Loc> field_locs;           // struct-like: where each field name is
   Loc loc;
 };
 

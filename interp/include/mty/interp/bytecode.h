@@ -159,6 +159,11 @@ struct Module {
   // dynamic dispatch of `method` calls on ADT receivers).
   absl::flat_hash_map<std::string, int32_t> method_ids;
   std::vector<absl::flat_hash_map<int32_t, int>> methods;
+  // The same for functions named `I64::method`, `Str::method`, ... (a
+  // trait implemented for a built-in kind), per ir::Recv: they run when the
+  // kind has no built-in method of that name.
+  std::vector<absl::flat_hash_map<int32_t, int>> recv_methods =
+      std::vector<absl::flat_hash_map<int32_t, int>>(ir::kNumRecv);
   absl::flat_hash_map<std::string, int> function_ids;  // by name (the first of equal names)
   int FindFunction(std::string_view name) const;
 };
