@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -73,6 +74,10 @@ struct Worker::Impl {
   ProgramCache cache;
   std::atomic<bool> stopping{false}, hard{false};
   std::atomic<uint64_t> done{0};
+  // Test hook (docs/scaling.md, Tests): MTY_WORKER_TEST_EXIT_AFTER_STORE set
+  // makes the worker exit, code 99, right after storing a result and before
+  // acking its job, as a worker dying between the two would.
+  bool exit_after_store = false;
   std::vector<std::thread> pullers;
   std::thread heartbeat;
   std::mutex mu;  // guards in_hand, log and the heartbeat's wake-up
@@ -167,6 +172,9 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
       return;
     }
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
+  } else if (exit_after_store) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": stored, exiting before the ack"));
+    _exit(99);
   }
   jsErrCode jerr = jsErrCode(0);
   s = terminate ? natsMsg_Term(msg, nullptr) : natsMsg_AckSync(msg, nullptr, &jerr);
@@ -311,6 +319,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   }
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
+  impl->exit_after_store = getenv("MTY_WORKER_TEST_EXIT_AFTER_STORE") != nullptr;
   auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
                          /*consumer=*/true);
   if (!nats.ok()) return nats.status();

@@ -10,6 +10,9 @@
 #   submit      mty submit reproduces mty run (stdout, stderr, exit code) for
 #               golden programs, with two workers; --detach, mty result
 #   three_node  a three-node JetStream cluster, one node killed while jobs flow
+#   redeliver   a job delivered again after its result was stored (its worker
+#               died between storing and acking; the same id published
+#               again): acked without running again, one result
 #   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
 #               exits 0
 # Every server and worker this script starts is killed on exit, pass or fail.
@@ -72,9 +75,9 @@ start_worker() {
   eval "pid_$name=$!"
 }
 
-# Waits for a line in a log file.
+# Waits for a line in a log file: wait_log FILE TEXT [SECONDS, 10].
 wait_log() {
-  for _ in $(seq 200); do
+  for _ in $(seq $((${3:-10} * 20))); do
     grep -q -- "$2" "$1" 2>/dev/null && return 0
     sleep 0.05
   done
@@ -314,6 +317,41 @@ drain)
   start_worker w2 --nats "$url" --ack-wait 1s
   sleep 1.5
   grep -q "job $id" "$tmp/w2.log" && fail "the drained job ran again"
+  ;;
+redeliver)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  mkdir -p "$tmp/data"
+  printf '[sandbox]\nfs.read = ["%s"]\nfs.write = ["%s"]\n' "$tmp/data" "$tmp/data" >"$tmp/grant.toml"
+  # Each run appends a line to runs.txt: its line count is the number of runs.
+  printf 'fn main() -> Int {\n    let p = "%s"\n    let old = match std.fs.read(p) {\n        Ok(s) => s,\n        Err(e) => "",\n    }\n    std.fs.write(p, old + "ran\\n").unwrap()\n    print("counted")\n    3\n}\n' "$tmp/data/runs.txt" >"$tmp/count.mty"
+  # Worker a stores the result, then dies before acking (the test hook).
+  MTY_WORKER_TEST_EXIT_AFTER_STORE=1 start_worker a --nats "$url" --ack-wait 1s --manifest "$tmp/grant.toml"
+  wait_log "$tmp/a.log" "pulling from"
+  id="$("$mty" submit --nats "$url" --detach --manifest "$tmp/grant.toml" "$tmp/count.mty")" || fail "submit --detach"
+  wait "$pid_a"
+  rc=$?
+  [ "$rc" = 99 ] || fail "worker a exited $rc, not by the hook"
+  grep -q "job $id attempt 1: stored, exiting before the ack" "$tmp/a.log" || fail "no store before the exit"
+  [ "$(wc -l <"$tmp/data/runs.txt")" = 1 ] || fail "runs: $(cat "$tmp/data/runs.txt")"
+  # The unacked job is delivered again, to b: acked without running.
+  start_worker b --nats "$url" --ack-wait 1s --manifest "$tmp/grant.toml"
+  wait_log "$tmp/b.log" "pulling from"
+  wait_log "$tmp/b.log" "job $id attempt 2: a result was stored already" 50
+  # The same id published again (raw, without a message id, so the stream's
+  # duplicate window keeps it): acked without running.
+  job="$(python3 -c 'import json,sys; print(json.dumps({"id": sys.argv[1], "program": open(sys.argv[2]).read(), "manifest": open(sys.argv[3]).read()}))' "$id" "$tmp/count.mty" "$tmp/grant.toml")"
+  "$load" raw "$url" "$job" || fail "raw"
+  wait_log "$tmp/b.log" "job $id attempt 1: a result was stored already"
+  grep -q "job $id attempt [0-9]*: started" "$tmp/b.log" && fail "b ran the job again"
+  [ "$(wc -l <"$tmp/data/runs.txt")" = 1 ] || fail "the program ran $(wc -l <"$tmp/data/runs.txt") times"
+  # The one result is a's, attempt 1.
+  out="$("$mty" result --nats "$url" --json "$id")" || fail "no result"
+  [ "$(json_field worker <<<"$out")" = a ] || fail "not a's result: $out"
+  [ "$(json_field attempt <<<"$out")" = 1 ] || fail "not attempt 1: $out"
+  [ "$(json_field exit_code <<<"$out")" = 3 ] || fail "exit code: $out"
+  [ "$(json_field stdout <<<"$out")" = counted ] || fail "stdout: $out"
   ;;
 three_node)
   read -r c1 c2 c3 p1 p2 p3 <<<"$(free_ports 6 | tr '\n' ' ')"
