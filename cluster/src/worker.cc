@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "jobs.h"
+#include "mty/denial_hints.h"
 #include "mty/ir/exit_codes.h"
 #include "mty/manifest.h"
 #include "nats.h"
@@ -262,6 +263,13 @@ void Worker::Impl::Process(natsMsg* msg) {
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };
+  // The job's stderr has the hints `mty run` prints for denials (a job has
+  // no flags; its manifest is named "the job manifest").
+  DenialHints hints(program->source_file().empty() ? job->file : program->source_file(), Policy{},
+                    "the job manifest",
+                    job->manifest.empty() ? std::nullopt : std::optional<Policy>(manifest));
+  opts.event_kinds = RunOptions::EventBit(Event::Kind::kDenied);
+  opts.on_event = [&r, &hints](const Event& e) { r.stderr_text += hints.Line(e); };
   Runner runner(program, std::move(opts));
   uint64_t slot = 0;
   {

@@ -250,6 +250,7 @@ submit)
   # fifth of them, across the alphabet.
   n=0
   seen=0
+  denials=0
   cd "$tests/conformance/mty" || fail "no goldens"
   for prog in *.mty; do
     grep -q '^// mty-\(args\|setup\|time-limit\)' "$prog" && continue
@@ -257,7 +258,7 @@ submit)
     [ $((seen % 5)) = 0 ] || continue
     "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
     run_rc=$?
-    grep -q '^mty: denied' "$tmp/run.err" && continue
+    grep -q '^mty: denied' "$tmp/run.err" && denials=$((denials + 1))
     "$mty" submit --nats "$url" --timeout 20s "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
     sub_rc=$?
     [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
@@ -267,7 +268,23 @@ submit)
     [ "$n" -ge 40 ] && break
   done
   [ "$n" -ge 40 ] || fail "only $n goldens compared"
-  echo "$n golden programs: mty submit = mty run"
+  echo "$n golden programs ($denials with denial hints): mty submit = mty run"
+  # Programs with denials: the same `mty: denied` hints on stderr.
+  m=0
+  for prog in *.mty; do
+    grep -q '^// mty-\(args\|setup\|time-limit\)' "$prog" && continue
+    grep -q '^mty: denied' "${prog%.mty}.err" 2>/dev/null || continue
+    "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
+    run_rc=$?
+    "$mty" submit --nats "$url" --timeout 20s "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
+    sub_rc=$?
+    [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
+    cmp -s "$tmp/run.out" "$tmp/sub.out" || fail "$prog: stdout differs: $(diff "$tmp/run.out" "$tmp/sub.out" | head)"
+    cmp -s "$tmp/run.err" "$tmp/sub.err" || fail "$prog: stderr differs: $(diff "$tmp/run.err" "$tmp/sub.err" | head)"
+    m=$((m + 1))
+  done
+  [ "$m" -ge 3 ] || fail "only $m golden programs with denials compared"
+  echo "$m golden programs with denial hints: mty submit = mty run"
   cd "$tmp"
   # A compile error and a warning: the same diagnostics and exit code.
   printf 'fn main() {\n    let x = \n}\n' >"$tmp/bad.mty"
