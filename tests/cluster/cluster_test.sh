@@ -16,11 +16,16 @@
 #   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
 #               exits 0
 # Every server and worker this script starts is killed on exit, pass or fail.
+# MTY_TIME_FACTOR (an integer, default 1; 3 under scripts/sanitize.sh)
+# multiplies every wait and timeout and the long jobs' sleeps, as
+# instrumented mty is slower; `t N` is N seconds scaled.
 set -u
 phase="$1"
 mty="$2"
 load="$3"
 tests="$4"
+tf="${MTY_TIME_FACTOR:-1}"
+t() { echo $(($1 * tf)); }
 tmp="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -48,7 +53,7 @@ print("\n".join(str(s.getsockname()[1]) for s in socks))' "$1"
 
 # Waits until a TCP port accepts connections.
 wait_port() {
-  for _ in $(seq 100); do
+  for _ in $(seq $((100 * tf))); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
     sleep 0.1
   done
@@ -77,7 +82,7 @@ start_worker() {
 
 # Waits for a line in a log file: wait_log FILE TEXT [SECONDS, 10].
 wait_log() {
-  for _ in $(seq $((${3:-10} * 20))); do
+  for _ in $(seq $((${3:-10} * 20 * tf))); do
     grep -q -- "$2" "$1" 2>/dev/null && return 0
     sleep 0.05
   done
@@ -123,7 +128,7 @@ sigkill)
   # A short ack wait: the job is delivered again 2s after its worker died.
   start_worker a --nats "$url" --ack-wait 2s
   wait_log "$tmp/a.log" "pulling from"
-  printf 'fn main() -> Int {\n    log("begin")\n    std.time.sleep(3s)\n    log("done")\n    7\n}\n' >"$tmp/long.mty"
+  printf 'fn main() -> Int {\n    log("begin")\n    std.time.sleep(%ss)\n    log("done")\n    7\n}\n' "$(t 3)" >"$tmp/long.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/long.mty")" || fail "submit --detach"
   wait_log "$tmp/a.log" "job $id attempt 1: started"
   # In-progress acks keep the job with a for longer than its ack wait.
@@ -134,7 +139,7 @@ sigkill)
   kill -9 "$pid_a"
   # nats-server 2.9.10 redelivers a job that had in-progress acks about 30s
   # after the last one, whatever the ack wait (docs/scaling.md, Failures).
-  out="$("$mty" result --nats "$url" --wait --timeout 50s --json "$id")" || fail "no result: $out"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 50)s" --json "$id")" || fail "no result: $out"
   [ "$(json_field worker <<<"$out")" = b ] || fail "not run by b: $out"
   [ "$(json_field attempt <<<"$out")" = 2 ] || fail "not attempt 2: $out"
   [ "$(json_field exit_code <<<"$out")" = 7 ] || fail "exit code: $out"
@@ -146,7 +151,7 @@ limits)
   port="$(free_ports 1)"
   url="nats://127.0.0.1:$port"
   start_server n1 "$port"
-  # The worker allows at most 100k steps, 1 MiB, 1s wall, 2 agents, 100 B
+  # The worker allows at most 100k steps, 1 MiB, 1s wall (scaled), 2 agents, 100 B
   # output, reading files under $tmp/data only.
   mkdir -p "$tmp/data"
   echo secret >"$tmp/secret.txt"
@@ -155,14 +160,14 @@ limits)
 [sandbox]
 steps = "100k"
 memory = "1MiB"
-wall = "1s"
+wall = "$(t 1)s"
 spawned = 2
 output = "100B"
 fs.read = ["$tmp/data"]
 TOML
   start_worker w1 --nats "$url" --manifest "$tmp/worker.toml" --concurrency 2
   wait_log "$tmp/w1.log" "pulling from"
-  submit() { "$mty" submit --nats "$url" --timeout 20s "$@"; }
+  submit() { "$mty" submit --nats "$url" --timeout "$(t 20)s" "$@"; }
   # One program per budget kind, each breaching its limit; the exit code is
   # the limit's (docs/sandboxing.md).
   printf 'fn main() {\n    let mut i = 0\n    loop {\n        i = i + 1\n    }\n}\n' >"$tmp/spin.mty"
@@ -195,7 +200,7 @@ TOML
   [ "$(cat "$tmp/greedy_fs.out")" = "deniedpublic" ] || fail "file roots: $(cat "$tmp/greedy_fs.out")"
   # The typed result: outcome and breached limit in the document.
   id="$("$mty" submit --nats "$url" --detach "$tmp/spin.mty")"
-  out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$id")"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$id")"
   [ "$(json_field outcome <<<"$out")" = "budget exceeded" ] || fail "outcome: $out"
   [ "$(json_field breach <<<"$out")" = steps ] || fail "breach: $out"
   [ "$(json_field usage.steps <<<"$out")" -ge 100000 ] || fail "usage: $out"
@@ -208,7 +213,7 @@ malformed)
   wait_log "$tmp/w1.log" "pulling from"
   printf 'fn main( {\n' >"$tmp/broken.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/broken.mty")" || fail "submit"
-  out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$id")" || fail "no result"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$id")" || fail "no result"
   [ "$(json_field outcome <<<"$out")" = compile_error ] || fail "outcome: $out"
   [ "$(json_field exit_code <<<"$out")" = 1 ] || fail "exit: $out"
   # Jobs published as they are (mty submit checks what it sends): a bad
@@ -219,7 +224,7 @@ malformed)
   "$load" raw "$url" '{"id":"badargs","program":"fn main() {}","args":[1]}' || fail "raw"
   "$load" raw "$url" 'not json at all' || fail "raw"
   for j in badmanifest nohash badargs; do
-    out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$j")" || fail "no result for $j"
+    out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$j")" || fail "no result for $j"
     [ "$(json_field outcome <<<"$out")" = invalid_job ] || fail "$j: $out"
     echo "$j: $(json_field message <<<"$out")"
   done
@@ -259,7 +264,7 @@ submit)
     "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
     run_rc=$?
     grep -q '^mty: denied' "$tmp/run.err" && denials=$((denials + 1))
-    "$mty" submit --nats "$url" --timeout 20s "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
+    "$mty" submit --nats "$url" --timeout "$(t 20)s" "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
     sub_rc=$?
     [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
     cmp -s "$tmp/run.out" "$tmp/sub.out" || fail "$prog: stdout differs: $(diff "$tmp/run.out" "$tmp/sub.out" | head)"
@@ -276,7 +281,7 @@ submit)
     grep -q '^mty: denied' "${prog%.mty}.err" 2>/dev/null || continue
     "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
     run_rc=$?
-    "$mty" submit --nats "$url" --timeout 20s "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
+    "$mty" submit --nats "$url" --timeout "$(t 20)s" "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
     sub_rc=$?
     [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
     cmp -s "$tmp/run.out" "$tmp/sub.out" || fail "$prog: stdout differs: $(diff "$tmp/run.out" "$tmp/sub.out" | head)"
@@ -319,7 +324,7 @@ drain)
   start_server n1 "$port"
   start_worker w1 --nats "$url"
   wait_log "$tmp/w1.log" "pulling from"
-  printf 'fn main() -> Int {\n    std.time.sleep(1500ms)\n    log("slept")\n    4\n}\n' >"$tmp/nap.mty"
+  printf 'fn main() -> Int {\n    std.time.sleep(%sms)\n    log("slept")\n    4\n}\n' "$((1500 * tf))" >"$tmp/nap.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/nap.mty")"
   wait_log "$tmp/w1.log" "job $id attempt 1: started"
   kill -TERM "$pid_w1"
