@@ -2,6 +2,10 @@
 # the target mty::mty in the build tree (add_subdirectory) and, with
 # MTY_INSTALL, the install rules: static libraries, headers, the `mty`
 # binary, the CMake package (mtyConfig.cmake, mtyTargets.cmake) and mty.pc.
+# mty::cluster (mty_cluster: mty::Client and the worker, docs/scaling.md) is
+# in the CMake package too, not in mty.pc: it needs libnats and OpenSSL,
+# which mtyConfig.cmake finds only when a consumer asks for the component
+# `cluster` (find_package(mty COMPONENTS cluster)).
 # Included from the root CMakeLists.txt after every layer is defined.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -11,10 +15,13 @@ include(CMakePackageConfigHelpers)
 set(MTY_PACKAGE_LIBS mty_api mty_stdlib mty_runtime mty_interp mty_heap mty_frontend mty_ir)
 set(MTY_EXPORT_NAMES mty stdlib runtime interp heap frontend ir)
 
+set(MTY_ALL_LIBS mty_cluster ${MTY_PACKAGE_LIBS})
+set(MTY_ALL_NAMES cluster ${MTY_EXPORT_NAMES})
+
 # The public header needs C++20, so every consumer of a layer compiles with it.
 target_compile_features(mty_ir PUBLIC cxx_std_20)
 
-foreach(_lib _name IN ZIP_LISTS MTY_PACKAGE_LIBS MTY_EXPORT_NAMES)
+foreach(_lib _name IN ZIP_LISTS MTY_ALL_LIBS MTY_ALL_NAMES)
   # mty::mty is mty_api with everything it links; mty::ir ... the layers.
   set_target_properties(${_lib} PROPERTIES EXPORT_NAME ${_name})
   add_library(mty::${_name} ALIAS ${_lib})
@@ -91,7 +98,7 @@ list(JOIN _l " " MTY_PC_LIBS)
 list(JOIN _system " " MTY_PC_SYSTEM_LIBS)
 
 set(MTY_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mty)
-install(TARGETS ${MTY_PACKAGE_LIBS} EXPORT mtyTargets
+install(TARGETS ${MTY_ALL_LIBS} EXPORT mtyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
@@ -99,11 +106,10 @@ install(TARGETS ${MTY_PACKAGE_LIBS} EXPORT mtyTargets
 install(TARGETS mty RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # include/mty/*.h and every layer's include/mty/<layer>/ (headers and the
 # .def tables they include).
-foreach(_dir include ir/include frontend/include interp/include runtime/include stdlib/include)
+foreach(_dir include ir/include frontend/include interp/include runtime/include stdlib/include
+             cluster/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.def"
-          # mty_cluster (cluster/) is not part of the package yet.
-          PATTERN "client.h" EXCLUDE)
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 endforeach()
 install(EXPORT mtyTargets NAMESPACE mty:: DESTINATION ${MTY_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/mtyConfig.cmake.in

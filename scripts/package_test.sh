@@ -36,7 +36,8 @@ ninja -C build-pkg
 cmake --install build-pkg --prefix "$prefix" >/dev/null
 for f in bin/mty lib/libmty_api.a lib/libmty_heap.a lib/libmty_ir.a include/mty/mty.h \
   include/mty/ir/policy.def lib/cmake/mty/mtyConfig.cmake lib/cmake/mty/mtyConfigVersion.cmake \
-  lib/cmake/mty/mtyTargets.cmake lib/pkgconfig/mty.pc; do
+  lib/cmake/mty/mtyTargets.cmake lib/pkgconfig/mty.pc include/mty/client.h \
+  include/mty/cluster/worker.h lib/libmty_cluster.a; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ "$("$prefix/bin/mty" run examples/hello.mty)" = "hello, Mighty" ] || fail "installed mty run"
@@ -46,6 +47,12 @@ cmake -S examples/embed -B "$tmp/embed" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
 ninja -C "$tmp/embed" >/dev/null
 check_embed "$tmp/embed/embed"
+
+step "examples/client (mty::Client) with find_package(mty COMPONENTS cluster), build only"
+cmake -S examples/client -B "$tmp/client" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
+ninja -C "$tmp/client" >/dev/null
+[ -x "$tmp/client/submit_one" ] || fail "examples/client did not build"
 
 step "examples/embed with pkg-config"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

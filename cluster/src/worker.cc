@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "jobs.h"
+#include "mty/denial_hints.h"
 #include "mty/ir/exit_codes.h"
 #include "mty/manifest.h"
 #include "nats.h"
@@ -73,6 +75,10 @@ struct Worker::Impl {
   ProgramCache cache;
   std::atomic<bool> stopping{false}, hard{false};
   std::atomic<uint64_t> done{0};
+  // Test hook (docs/scaling.md, Tests): MTY_WORKER_TEST_EXIT_AFTER_STORE set
+  // makes the worker exit, code 99, right after storing a result and before
+  // acking its job, as a worker dying between the two would.
+  bool exit_after_store = false;
   std::vector<std::thread> pullers;
   std::thread heartbeat;
   std::mutex mu;  // guards in_hand, log and the heartbeat's wake-up
@@ -167,6 +173,9 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
       return;
     }
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
+  } else if (exit_after_store) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": stored, exiting before the ack"));
+    _exit(99);
   }
   jsErrCode jerr = jsErrCode(0);
   s = terminate ? natsMsg_Term(msg, nullptr) : natsMsg_AckSync(msg, nullptr, &jerr);
@@ -254,6 +263,13 @@ void Worker::Impl::Process(natsMsg* msg) {
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };
+  // The job's stderr has the hints `mty run` prints for denials (a job has
+  // no flags; its manifest is named "the job manifest").
+  DenialHints hints(program->source_file().empty() ? job->file : program->source_file(), Policy{},
+                    "the job manifest",
+                    job->manifest.empty() ? std::nullopt : std::optional<Policy>(manifest));
+  opts.event_kinds = RunOptions::EventBit(Event::Kind::kDenied);
+  opts.on_event = [&r, &hints](const Event& e) { r.stderr_text += hints.Line(e); };
   Runner runner(program, std::move(opts));
   uint64_t slot = 0;
   {
@@ -311,6 +327,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   }
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
+  impl->exit_after_store = getenv("MTY_WORKER_TEST_EXIT_AFTER_STORE") != nullptr;
   auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
                          /*consumer=*/true);
   if (!nats.ok()) return nats.status();

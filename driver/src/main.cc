@@ -32,6 +32,7 @@
 #include "input.h"
 #include "mty/client.h"
 #include "mty/cluster/worker.h"
+#include "mty/denial_hints.h"
 #include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
@@ -260,58 +261,9 @@ class CtrlC {
   std::thread thread_;
 };
 
-// Text from the program (a path, a host) made safe for a terminal: control
-// characters as \xNN, a backslash doubled.
-std::string Printable(std::string_view text) {
-  std::string out;
-  for (unsigned char ch : text) {
-    if (ch < 0x20 || ch == 0x7f || ch == '\\')
-      absl::StrAppend(&out, ch == '\\' ? "\\\\" : absl::StrFormat("\\x%02x", ch));
-    else
-      out += static_cast<char>(ch);
-  }
-  return out;
-}
-
-// A flag value quoted for the shell when it needs it.
-std::string ShellWord(std::string_view word) {
-  bool plain = !word.empty();
-  for (char ch : word)
-    plain = plain && (absl::ascii_isalnum(static_cast<unsigned char>(ch)) ||
-                      std::string_view("_./:@+-=").find(ch) != std::string_view::npos);
-  if (plain) return std::string(word);
-  std::string out = "'";
-  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// The line `mty run` prints on stderr for a denied effect (docs/cli.md,
-// Denials): the call, its target, where, and what would allow it: the
-// flag, the manifest's key, or the sandbox's list that refused it.
-std::string DenialHint(const mty::Event& e, const std::string& file, const mty::Policy& flags,
-                       const std::string& manifest_path,
-                       const std::optional<mty::Policy>& manifest) {
-  const bool host_fn = e.family.rfind("host ", 0) == 0;
-  std::optional<mty::ir::Key> key = mty::ir::FindKey(host_fn ? "host" : e.family);
-  std::string target = Printable(e.target);
-  std::string out = absl::StrCat(
-      "mty: denied ", e.effect,
-      host_fn ? absl::StrCat(" (host family ", target, ")") : absl::StrCat("(\"", target, "\")"),
-      " at ", file, ":", e.line, ":", e.column);
-  if (!key || key->kind != mty::ir::Key::Kind::kGrant) return out + "\n";
-  const mty::ir::GrantInfo& g = mty::ir::Grant(key->grant);
-  if (!e.sandbox.empty())
-    return absl::StrCat(out, ": sandbox ", e.sandbox, " does not grant it (add it to its `", g.key,
-                        "` list)\n");
-  std::vector<std::string> ways;
-  // An unset list of the flags grants nothing (the run's root denies).
-  if (!flags.grants.Get(g.id) || !flags.grants.Allows(g.id, e.target))
-    ways.push_back(absl::StrCat("run with --", g.flag, "=", ShellWord(target)));
-  if (manifest && manifest->grants.Get(g.id) && !manifest->grants.Allows(g.id, e.target))
-    ways.push_back(absl::StrCat("add it to `", g.key, "` in ", manifest_path));
-  if (ways.empty()) return out + "\n";
-  return absl::StrCat(out, "; to allow it, ", absl::StrJoin(ways, " and "), "\n");
-}
+using mty::DenialHint;
+using mty::ShellWord;
+std::string Printable(std::string_view text) { return mty::PrintableText(text); }
 
 // A manifest and the flags that together grant nothing of a family both
 // grant something of (docs/cli.md): one warning line each.
@@ -498,14 +450,10 @@ int RunCommand(const ParsedCommand& f) {
     opts.on_trace = [emit](std::string_view s) {
       emit(absl::StrCat("trace: ", std::string(s), "\n"));
     };
-  // One hint per denied target, unless --quiet; at most kMaxHints distinct
-  // targets, so that a program denied millions of computed paths can grow
-  // neither mty's memory (outside its budget) nor stderr without bound.
-  constexpr size_t kMaxHints = 20;
-  std::set<std::pair<std::string, std::string>> hinted;
-  bool hints_capped = false;
+  // One hint per denied target, unless --quiet (mty::DenialHints).
   const std::string display =
       program->source_file().empty() ? DisplayName(f.operand) : program->source_file();
+  mty::DenialHints hinter(display, flags, manifest_path, manifest);
   const bool hints = !f.Has("quiet");
   // The hints need only the denials: no other event is made then.
   if (!trace) opts.event_kinds = mty::RunOptions::EventBit(mty::Event::Kind::kDenied);
@@ -516,18 +464,9 @@ int RunCommand(const ParsedCommand& f) {
       } else if (trace) {
         if (std::string line = EventText(e, display); !line.empty()) emit(line);
       }
-      if (!hints || e.kind != mty::Event::Kind::kDenied || hints_capped) return;
-      if (hinted.size() == kMaxHints && !hinted.count({e.family, e.target})) {
-        hints_capped = true;
-        mty::WriteOutput(STDERR_FILENO,
-                         absl::StrCat("mty: more than ", kMaxHints,
-                                      " denied targets: no more hints (--trace lists them all)\n"),
-                         std::chrono::milliseconds(500));
-        return;
-      }
-      if (!hinted.emplace(e.family, e.target).second) return;
-      mty::WriteOutput(STDERR_FILENO, DenialHint(e, display, flags, manifest_path, manifest),
-                       std::chrono::milliseconds(500));
+      if (!hints) return;
+      if (std::string line = hinter.Line(e); !line.empty())
+        mty::WriteOutput(STDERR_FILENO, line, std::chrono::milliseconds(500));
     };
   // The run writes 1 and 2 itself: a stdout or stderr nobody drains never
   // holds it past its wall deadline.

@@ -10,14 +10,22 @@
 #   submit      mty submit reproduces mty run (stdout, stderr, exit code) for
 #               golden programs, with two workers; --detach, mty result
 #   three_node  a three-node JetStream cluster, one node killed while jobs flow
+#   redeliver   a job delivered again after its result was stored (its worker
+#               died between storing and acking; the same id published
+#               again): acked without running again, one result
 #   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
 #               exits 0
 # Every server and worker this script starts is killed on exit, pass or fail.
+# MTY_TIME_FACTOR (an integer, default 1; 3 under scripts/sanitize.sh)
+# multiplies every wait and timeout and the long jobs' sleeps, as
+# instrumented mty is slower; `t N` is N seconds scaled.
 set -u
 phase="$1"
 mty="$2"
 load="$3"
 tests="$4"
+tf="${MTY_TIME_FACTOR:-1}"
+t() { echo $(($1 * tf)); }
 tmp="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -45,7 +53,7 @@ print("\n".join(str(s.getsockname()[1]) for s in socks))' "$1"
 
 # Waits until a TCP port accepts connections.
 wait_port() {
-  for _ in $(seq 100); do
+  for _ in $(seq $((100 * tf))); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
     sleep 0.1
   done
@@ -72,9 +80,9 @@ start_worker() {
   eval "pid_$name=$!"
 }
 
-# Waits for a line in a log file.
+# Waits for a line in a log file: wait_log FILE TEXT [SECONDS, 10].
 wait_log() {
-  for _ in $(seq 200); do
+  for _ in $(seq $((${3:-10} * 20 * tf))); do
     grep -q -- "$2" "$1" 2>/dev/null && return 0
     sleep 0.05
   done
@@ -120,7 +128,7 @@ sigkill)
   # A short ack wait: the job is delivered again 2s after its worker died.
   start_worker a --nats "$url" --ack-wait 2s
   wait_log "$tmp/a.log" "pulling from"
-  printf 'fn main() -> Int {\n    log("begin")\n    std.time.sleep(3s)\n    log("done")\n    7\n}\n' >"$tmp/long.mty"
+  printf 'fn main() -> Int {\n    log("begin")\n    std.time.sleep(%ss)\n    log("done")\n    7\n}\n' "$(t 3)" >"$tmp/long.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/long.mty")" || fail "submit --detach"
   wait_log "$tmp/a.log" "job $id attempt 1: started"
   # In-progress acks keep the job with a for longer than its ack wait.
@@ -131,7 +139,7 @@ sigkill)
   kill -9 "$pid_a"
   # nats-server 2.9.10 redelivers a job that had in-progress acks about 30s
   # after the last one, whatever the ack wait (docs/scaling.md, Failures).
-  out="$("$mty" result --nats "$url" --wait --timeout 50s --json "$id")" || fail "no result: $out"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 50)s" --json "$id")" || fail "no result: $out"
   [ "$(json_field worker <<<"$out")" = b ] || fail "not run by b: $out"
   [ "$(json_field attempt <<<"$out")" = 2 ] || fail "not attempt 2: $out"
   [ "$(json_field exit_code <<<"$out")" = 7 ] || fail "exit code: $out"
@@ -143,7 +151,7 @@ limits)
   port="$(free_ports 1)"
   url="nats://127.0.0.1:$port"
   start_server n1 "$port"
-  # The worker allows at most 100k steps, 1 MiB, 1s wall, 2 agents, 100 B
+  # The worker allows at most 100k steps, 1 MiB, 1s wall (scaled), 2 agents, 100 B
   # output, reading files under $tmp/data only.
   mkdir -p "$tmp/data"
   echo secret >"$tmp/secret.txt"
@@ -152,14 +160,14 @@ limits)
 [sandbox]
 steps = "100k"
 memory = "1MiB"
-wall = "1s"
+wall = "$(t 1)s"
 spawned = 2
 output = "100B"
 fs.read = ["$tmp/data"]
 TOML
   start_worker w1 --nats "$url" --manifest "$tmp/worker.toml" --concurrency 2
   wait_log "$tmp/w1.log" "pulling from"
-  submit() { "$mty" submit --nats "$url" --timeout 20s "$@"; }
+  submit() { "$mty" submit --nats "$url" --timeout "$(t 20)s" "$@"; }
   # One program per budget kind, each breaching its limit; the exit code is
   # the limit's (docs/sandboxing.md).
   printf 'fn main() {\n    let mut i = 0\n    loop {\n        i = i + 1\n    }\n}\n' >"$tmp/spin.mty"
@@ -192,7 +200,7 @@ TOML
   [ "$(cat "$tmp/greedy_fs.out")" = "deniedpublic" ] || fail "file roots: $(cat "$tmp/greedy_fs.out")"
   # The typed result: outcome and breached limit in the document.
   id="$("$mty" submit --nats "$url" --detach "$tmp/spin.mty")"
-  out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$id")"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$id")"
   [ "$(json_field outcome <<<"$out")" = "budget exceeded" ] || fail "outcome: $out"
   [ "$(json_field breach <<<"$out")" = steps ] || fail "breach: $out"
   [ "$(json_field usage.steps <<<"$out")" -ge 100000 ] || fail "usage: $out"
@@ -205,7 +213,7 @@ malformed)
   wait_log "$tmp/w1.log" "pulling from"
   printf 'fn main( {\n' >"$tmp/broken.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/broken.mty")" || fail "submit"
-  out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$id")" || fail "no result"
+  out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$id")" || fail "no result"
   [ "$(json_field outcome <<<"$out")" = compile_error ] || fail "outcome: $out"
   [ "$(json_field exit_code <<<"$out")" = 1 ] || fail "exit: $out"
   # Jobs published as they are (mty submit checks what it sends): a bad
@@ -216,7 +224,7 @@ malformed)
   "$load" raw "$url" '{"id":"badargs","program":"fn main() {}","args":[1]}' || fail "raw"
   "$load" raw "$url" 'not json at all' || fail "raw"
   for j in badmanifest nohash badargs; do
-    out="$("$mty" result --nats "$url" --wait --timeout 20s --json "$j")" || fail "no result for $j"
+    out="$("$mty" result --nats "$url" --wait --timeout "$(t 20)s" --json "$j")" || fail "no result for $j"
     [ "$(json_field outcome <<<"$out")" = invalid_job ] || fail "$j: $out"
     echo "$j: $(json_field message <<<"$out")"
   done
@@ -247,6 +255,7 @@ submit)
   # fifth of them, across the alphabet.
   n=0
   seen=0
+  denials=0
   cd "$tests/conformance/mty" || fail "no goldens"
   for prog in *.mty; do
     grep -q '^// mty-\(args\|setup\|time-limit\)' "$prog" && continue
@@ -254,8 +263,8 @@ submit)
     [ $((seen % 5)) = 0 ] || continue
     "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
     run_rc=$?
-    grep -q '^mty: denied' "$tmp/run.err" && continue
-    "$mty" submit --nats "$url" --timeout 20s "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
+    grep -q '^mty: denied' "$tmp/run.err" && denials=$((denials + 1))
+    "$mty" submit --nats "$url" --timeout "$(t 20)s" "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
     sub_rc=$?
     [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
     cmp -s "$tmp/run.out" "$tmp/sub.out" || fail "$prog: stdout differs: $(diff "$tmp/run.out" "$tmp/sub.out" | head)"
@@ -264,7 +273,23 @@ submit)
     [ "$n" -ge 40 ] && break
   done
   [ "$n" -ge 40 ] || fail "only $n goldens compared"
-  echo "$n golden programs: mty submit = mty run"
+  echo "$n golden programs ($denials with denial hints): mty submit = mty run"
+  # Programs with denials: the same `mty: denied` hints on stderr.
+  m=0
+  for prog in *.mty; do
+    grep -q '^// mty-\(args\|setup\|time-limit\)' "$prog" && continue
+    grep -q '^mty: denied' "${prog%.mty}.err" 2>/dev/null || continue
+    "$mty" run "$prog" >"$tmp/run.out" 2>"$tmp/run.err" </dev/null
+    run_rc=$?
+    "$mty" submit --nats "$url" --timeout "$(t 20)s" "$prog" >"$tmp/sub.out" 2>"$tmp/sub.err"
+    sub_rc=$?
+    [ "$sub_rc" = "$run_rc" ] || fail "$prog: submit exits $sub_rc, run $run_rc: $(cat "$tmp/sub.err")"
+    cmp -s "$tmp/run.out" "$tmp/sub.out" || fail "$prog: stdout differs: $(diff "$tmp/run.out" "$tmp/sub.out" | head)"
+    cmp -s "$tmp/run.err" "$tmp/sub.err" || fail "$prog: stderr differs: $(diff "$tmp/run.err" "$tmp/sub.err" | head)"
+    m=$((m + 1))
+  done
+  [ "$m" -ge 3 ] || fail "only $m golden programs with denials compared"
+  echo "$m golden programs with denial hints: mty submit = mty run"
   cd "$tmp"
   # A compile error and a warning: the same diagnostics and exit code.
   printf 'fn main() {\n    let x = \n}\n' >"$tmp/bad.mty"
@@ -299,7 +324,7 @@ drain)
   start_server n1 "$port"
   start_worker w1 --nats "$url"
   wait_log "$tmp/w1.log" "pulling from"
-  printf 'fn main() -> Int {\n    std.time.sleep(1500ms)\n    log("slept")\n    4\n}\n' >"$tmp/nap.mty"
+  printf 'fn main() -> Int {\n    std.time.sleep(%sms)\n    log("slept")\n    4\n}\n' "$((1500 * tf))" >"$tmp/nap.mty"
   id="$("$mty" submit --nats "$url" --detach "$tmp/nap.mty")"
   wait_log "$tmp/w1.log" "job $id attempt 1: started"
   kill -TERM "$pid_w1"
@@ -314,6 +339,41 @@ drain)
   start_worker w2 --nats "$url" --ack-wait 1s
   sleep 1.5
   grep -q "job $id" "$tmp/w2.log" && fail "the drained job ran again"
+  ;;
+redeliver)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  mkdir -p "$tmp/data"
+  printf '[sandbox]\nfs.read = ["%s"]\nfs.write = ["%s"]\n' "$tmp/data" "$tmp/data" >"$tmp/grant.toml"
+  # Each run appends a line to runs.txt: its line count is the number of runs.
+  printf 'fn main() -> Int {\n    let p = "%s"\n    let old = match std.fs.read(p) {\n        Ok(s) => s,\n        Err(e) => "",\n    }\n    std.fs.write(p, old + "ran\\n").unwrap()\n    print("counted")\n    3\n}\n' "$tmp/data/runs.txt" >"$tmp/count.mty"
+  # Worker a stores the result, then dies before acking (the test hook).
+  MTY_WORKER_TEST_EXIT_AFTER_STORE=1 start_worker a --nats "$url" --ack-wait 1s --manifest "$tmp/grant.toml"
+  wait_log "$tmp/a.log" "pulling from"
+  id="$("$mty" submit --nats "$url" --detach --manifest "$tmp/grant.toml" "$tmp/count.mty")" || fail "submit --detach"
+  wait "$pid_a"
+  rc=$?
+  [ "$rc" = 99 ] || fail "worker a exited $rc, not by the hook"
+  grep -q "job $id attempt 1: stored, exiting before the ack" "$tmp/a.log" || fail "no store before the exit"
+  [ "$(wc -l <"$tmp/data/runs.txt")" = 1 ] || fail "runs: $(cat "$tmp/data/runs.txt")"
+  # The unacked job is delivered again, to b: acked without running.
+  start_worker b --nats "$url" --ack-wait 1s --manifest "$tmp/grant.toml"
+  wait_log "$tmp/b.log" "pulling from"
+  wait_log "$tmp/b.log" "job $id attempt 2: a result was stored already" 50
+  # The same id published again (raw, without a message id, so the stream's
+  # duplicate window keeps it): acked without running.
+  job="$(python3 -c 'import json,sys; print(json.dumps({"id": sys.argv[1], "program": open(sys.argv[2]).read(), "manifest": open(sys.argv[3]).read()}))' "$id" "$tmp/count.mty" "$tmp/grant.toml")"
+  "$load" raw "$url" "$job" || fail "raw"
+  wait_log "$tmp/b.log" "job $id attempt 1: a result was stored already"
+  grep -q "job $id attempt [0-9]*: started" "$tmp/b.log" && fail "b ran the job again"
+  [ "$(wc -l <"$tmp/data/runs.txt")" = 1 ] || fail "the program ran $(wc -l <"$tmp/data/runs.txt") times"
+  # The one result is a's, attempt 1.
+  out="$("$mty" result --nats "$url" --json "$id")" || fail "no result"
+  [ "$(json_field worker <<<"$out")" = a ] || fail "not a's result: $out"
+  [ "$(json_field attempt <<<"$out")" = 1 ] || fail "not attempt 1: $out"
+  [ "$(json_field exit_code <<<"$out")" = 3 ] || fail "exit code: $out"
+  [ "$(json_field stdout <<<"$out")" = counted ] || fail "stdout: $out"
   ;;
 three_node)
   read -r c1 c2 c3 p1 p2 p3 <<<"$(free_ports 6 | tr '\n' ' ')"
