@@ -73,6 +73,13 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
     }
     case Pattern::Kind::kSlice: MatchSlice(p, place, ty, fail, binds); return;
     case Pattern::Kind::kRef: {
+      // `&x` over a value known not to be a reference (`for &x in v`, where
+      // elements are values) matches the value itself, as Rust's `&x` over
+      // `v.iter()` gives the element.
+      if (!ty->Is(Ty::Kind::kRef) && !ty->Is(Ty::Kind::kUnknown)) {
+        MatchPattern(*p.subs[0], place, ty, fail, binds);
+        return;
+      }
       Place q = place;
       q.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
       MatchPattern(*p.subs[0], q, ty->Is(Ty::Kind::kRef) ? ty->Arg(0) : Ty::Unknown(), fail, binds);

@@ -417,6 +417,9 @@ void Parser::ParseItem(Module& m) {
     Bump();
     ItemEnd();
     return;
+  } else if (IsId(k, "extern")) {
+    Fail(k, "`extern` blocks are not supported: a sandboxed program cannot call native code",
+         "an embedder gives the program host functions instead (docs/embedding.md)", "MT0010");
   } else if (IsId(k, "proc") && IsId(Look(1), "macro")) {
     Fail(k, "procedural macros are not supported", "use `macro name(args) => { body }`", "MT0010");
   } else {
@@ -1168,6 +1171,9 @@ void Parser::ParseStmt(Block& b) {
   Stmt s;
   s.loc = t.loc;
   bool block_like = false;
+  if (IsId(t, "task") && IsId(Look(1), "scope"))
+    Fail(Look(1), "`task scope` is not supported: concurrency in mty is agents",
+         "spawn an agent and ask it (`spawn Worker()`, `w?Job(x)`; docs/agents.md)");
   if (IsKw(t, "let")) {
     Bump();
     s.kind = Stmt::Kind::kLet;
