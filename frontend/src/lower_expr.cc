@@ -201,6 +201,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
         return Emit(UseR(Operand::Copy(p)),
                     bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown());
       }
+      RejectStrIndex(bt, e);
       Val idx = LowerExpr(*e.rhs);
       p.proj.push_back({ir::Projection::Kind::kIndex, ToLocal(idx), 0});
       return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kArray) ? bt->Arg(0)

@@ -473,6 +473,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;
       AutoDeref(*base, bt, root_mut);
+      RejectStrIndex(bt, e);
       Val idx = LowerExpr(*e.rhs);
       uint32_t il = ToLocal(idx);
       base->proj.push_back({ir::Projection::Kind::kIndex, il, 0});

@@ -90,6 +90,14 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   Place dst = place;
   for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
     dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+  if (name == "clone" && e.args.empty()) {
+    // Values are copied on assignment (copy on write): a clone is the value.
+    // A receiver of unknown type keeps a user `clone` reachable.
+    bool user_clone = false;
+    if (base->Is(Ty::Kind::kUnknown))
+      for (const auto& [type, ms] : g_.methods) user_clone |= ms.count("clone") > 0;
+    if (!user_clone) return Emit(UseR(Operand::Copy(dst)), base);
+  }
   if (name == "unwrap_or_default" && (opt || res || base->Is(Ty::Kind::kUnknown))) {
     if (!e.args.empty()) {
       Error("MT2001", e.loc,

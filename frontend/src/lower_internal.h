@@ -729,6 +729,14 @@ class FnLowerer {
   // Looks through references (Rust's auto-deref): appends a `.*` per `&`
   // level of `ty` and leaves `ty` at the referent. A `&mut` on the way makes
   // the place writable.
+  // `s[i]` on a value known to be a string: a compile error (strings are
+  // not indexed by position; the interpreter would trap MT5016).
+  void RejectStrIndex(const TyP& ty, const Expr& e) {
+    if (ty && ty->Is(Ty::Kind::kStr))
+      Error("MT2022", e.loc, "cannot index a `Str` by position",
+            "use `s.char_at(i)` for the i-th char (an `Option[Char]`) or `s.slice(a, b)` for a "
+            "part");
+  }
   static void AutoDeref(Place& place, TyP& ty, bool* root_mut) {
     while (ty->Is(Ty::Kind::kRef)) {
       if (root_mut && ty->is_mut) *root_mut = true;

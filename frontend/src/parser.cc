@@ -909,6 +909,11 @@ SandboxDecl Parser::ParseSandboxItem() {
   SandboxDecl d;
   Bump();  // sandbox
   d.loc = Peek().loc;
+  if (AtId("with") && Look(1).kind == Tok::kLBrace)
+    Fail(Peek(), "a sandbox item needs a name",
+         "name it (`sandbox Tool with { .. } { body }`, run by `run Tool`), or write the anonymous "
+         "`sandbox with { .. } { body }` inside a function, where it is an expression",
+         "MT0010");
   d.name = ExpectIdent("a sandbox name");
   if (AtId("with")) Bump();
   d.entries = ParseEntries();
