@@ -159,8 +159,11 @@ class Value {
 
   // In-place setters for the hot loop (release the old payload first).
   void SetInt(int64_t v) {
-    SetImm(Tag::kInt, v);
-    aux_ = 0;  // a signed Int's aux is 0 (Header)
+    if (IsHeap()) DecRef();
+    // tag, pad and aux in one store: a signed Int's header (Header).
+    const uint64_t h = kSignedIntHeader;
+    std::memcpy(reinterpret_cast<char*>(this), &h, sizeof h);
+    i_ = v;
   }
   void SetBool(bool b) { SetImm(Tag::kBool, b); }
   void SetFloat(double d) {
