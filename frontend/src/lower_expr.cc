@@ -95,6 +95,22 @@ bool IsComparison(BinaryOp op) {
 
 }  // namespace
 
+bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
+
+// An integer literal: a U64 constant with a u64/usize/u128 suffix or where a
+// U64 is expected (`let x: U64 = 5`), else an I64 one; an unsuffixed literal
+// above I64::MAX is only valid in the former.
+FnLowerer::Val FnLowerer::LowerIntLiteral(const Expr& e, bool want_unsigned) {
+  if (want_unsigned || e.text == "u64" || e.text == "usize" || e.text == "u128")
+    return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(e.int_value))),
+               Ty::Make(Ty::Kind::kInt)};
+  if (e.is_mut)
+    Error("MT0006", e.loc, "integer literal is out of range for a 64-bit integer",
+          absl::StrCat("a U64 literal: write `", static_cast<uint64_t>(e.int_value),
+                       "_u64` or give it a `U64` type"));
+  return Val{ConstOp(ir::Constant::Int(e.int_value)), Ty::Make(Ty::Kind::kInt)};
+}
+
 bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
   if (e.kind == K::kPath) {
     for (const PathSeg& s : e.segs) out->push_back(s.name);
@@ -110,7 +126,7 @@ bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
 
 FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
   switch (e.kind) {
-    case K::kInt: return Val{ConstOp(ir::Constant::Int(e.int_value)), Ty::Make(Ty::Kind::kInt)};
+    case K::kInt: return LowerIntLiteral(e, false);
     case K::kFloat:
       return Val{ConstOp(ir::Constant::Float(e.float_value)), Ty::Make(Ty::Kind::kFloat)};
     case K::kStr: return Val{ConstOp(ir::Constant::Str(e.text)), Ty::Make(Ty::Kind::kStr)};
@@ -125,7 +141,8 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kUnit: return Unit();
     case K::kPath: return LowerPath(e);
     case K::kUnary: {
-      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kInt)
+      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kInt && e.lhs->text.empty() &&
+          !e.lhs->is_mut)
         return Val{ConstOp(ir::Constant::Int(
                        static_cast<int64_t>(0ULL - static_cast<uint64_t>(e.lhs->int_value)))),
                    Ty::Make(Ty::Kind::kInt)};
@@ -596,6 +613,9 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   if (e.segs.size() == 2) {
     const std::string& b = e.segs[1].name;
     int64_t lo, hi;
+    if (IsUnsignedTypeName(a) && (b == "MAX" || b == "MIN"))
+      return Val{ConstOp(ir::Constant::UInt(b == "MAX" ? UINT64_MAX : 0)),
+                 Ty::Make(Ty::Kind::kInt)};
     if (IntTypeBounds(a, &lo, &hi) && (b == "MAX" || b == "MIN"))
       return Val{ConstOp(ir::Constant::Int(b == "MAX" ? hi : lo)), Ty::Make(Ty::Kind::kInt)};
     if ((a == "F64" || a == "F32") && (b == "MAX" || b == "MIN" || b == "INFINITY" || b == "NAN")) {

@@ -404,7 +404,11 @@ void FnLowerer::LowerLet(const Stmt& s) {
   if (s.expr && s.type.kind != TypeExpr::Kind::kInfer)
     CheckValue(*s.expr, declared, "MT2016", "mismatched types: ", s.type.loc,
                absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
-  Val init = s.expr ? LowerExpr(*s.expr) : Val{UnitOp(), declared};
+  const bool unsigned_lit = s.expr && s.expr->kind == Expr::Kind::kInt &&
+                            s.type.kind == TypeExpr::Kind::kPath && IsUnsignedTypeName(s.type.name);
+  Val init = unsigned_lit ? LowerIntLiteral(*s.expr, true)
+             : s.expr     ? LowerExpr(*s.expr)
+                          : Val{UnitOp(), declared};
   TyP ty = declared->Is(Ty::Kind::kUnknown) ? init.ty : declared;
   if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty() && !s.else_block) {
     uint32_t l = NamedLocal(s.pat->name, ty, s.pat->is_mut, s.pat->loc, true);

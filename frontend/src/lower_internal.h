@@ -350,6 +350,7 @@ inline Rvalue UseR(Operand o) {
 }
 
 // Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
+bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
 bool FlattenPath(const Expr& e, std::vector<std::string>* out);
 
 // `A::__turn_Msg(state, params) -> (state, reply)` (lower_agent.cc).
@@ -426,6 +427,7 @@ class FnLowerer {
   }
 
   Val LowerExpr(const Expr& e);
+  Val LowerIntLiteral(const Expr& e, bool want_unsigned);
 
   // The declared result that `return e` and a body's tail are checked
   // against (MT2019), with the location of the `-> T` that declares it;

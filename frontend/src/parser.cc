@@ -1660,8 +1660,16 @@ ExprPtr Parser::ParseLiteral(const Token& t, bool negative) {
         if (s == "u8") max_pos = 255;
         if (s == "u16") max_pos = 65535;
         if (s == "u32") max_pos = 4294967295u;
+        if (s == "u64" || s == "usize" || s == "u128") max_pos = UINT64_MAX;
       }
       uint64_t v = t.uint_value;
+      if (s.empty() && !negative && v > max_pos) {
+        // 2^63..2^64-1 unsuffixed: only where a U64 is expected (lowering
+        // checks; see Expr::is_mut on kInt).
+        e->int_value = static_cast<int64_t>(v);
+        e->is_mut = true;
+        return e;
+      }
       if (negative ? v > max_neg : v > max_pos) {
         ReportAt("MT0006", t.loc,
                  "integer literal is out of range" +

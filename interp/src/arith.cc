@@ -67,6 +67,66 @@ bool IntArith(Ctx& cx, Op op, int64_t x, int64_t y, int64_t* r) {
   }
 }
 
+// The operand as a U64 for arithmetic with a U64: a signed Int must be
+// non-negative (language.md §4: mixing a U64 with a negative I64 traps).
+bool AsUnsigned(Ctx& cx, Op op, const Value& v, uint64_t* r) {
+  if (!v.IsUInt() && v.i() < 0)
+    return cx.Trap(TrapCode::kType,
+                   absl::StrCat("cannot apply '", OpSymbol(op), "' to a U64 and a negative I64 (",
+                                v.i(), "); cast one side with `as`"));
+  *r = v.u();
+  return true;
+}
+
+// Int op Int where at least one side is a U64 (the loop's fast path takes
+// signed Int op signed Int): checked unsigned arithmetic, MT5004 outside
+// 0..2^64-1. Shifts keep the left side's signedness (>> on a U64 is logical).
+bool UIntArith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
+  if (op == Op::Shl || op == Op::Shr) {
+    const int64_t y = b.IsUInt() && b.u() > 63 ? 64 : b.i();
+    if (y < 0 || y > 63)
+      return cx.Trap(TrapCode::kOverflow,
+                     absl::StrCat("shift by ", b.IsUInt() ? absl::StrCat(b.u()) : absl::StrCat(y),
+                                  " is out of range 0..63"));
+    if (!a.IsUInt()) {
+      out = Value::Int(op == Op::Shl ? static_cast<int64_t>(a.u() << y) : a.i() >> y);
+      return true;
+    }
+    out = Value::UInt(op == Op::Shl ? a.u() << y : a.u() >> y);
+    return true;
+  }
+  uint64_t x, y, r;
+  if (!AsUnsigned(cx, op, a, &x) || !AsUnsigned(cx, op, b, &y)) return false;
+  auto overflow = [&] {
+    return cx.Trap(TrapCode::kOverflow,
+                   absl::StrCat("integer overflow in '", OpSymbol(op), "' (U64: 0..2^64-1)"));
+  };
+  switch (op) {
+    case Op::Add:
+      if (__builtin_add_overflow(x, y, &r)) return overflow();
+      break;
+    case Op::Sub:
+      if (__builtin_sub_overflow(x, y, &r)) return overflow();
+      break;
+    case Op::Mul:
+      if (__builtin_mul_overflow(x, y, &r)) return overflow();
+      break;
+    case Op::Div:
+    case Op::Rem:
+      if (y == 0)
+        return cx.Trap(TrapCode::kDivByZero,
+                       op == Op::Div ? "division by zero" : "remainder by zero");
+      r = op == Op::Div ? x / y : x % y;
+      break;
+    case Op::BitAnd: r = x & y; break;
+    case Op::BitOr: r = x | y; break;
+    case Op::BitXor: r = x ^ y; break;
+    default: return TypeError(cx, op, a, b);
+  }
+  out = Value::UInt(r);
+  return true;
+}
+
 }  // namespace
 
 bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
@@ -93,6 +153,7 @@ bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
   }
   Tag ta = a.tag(), tb = b.tag();
   if (ta == Tag::kInt && tb == Tag::kInt) {
+    if (a.IsUInt() || b.IsUInt()) return UIntArith(cx, op, a, b, out);
     int64_t r;
     if (!IntArith(cx, op, a.i(), b.i(), &r)) return false;
     out = Value::Int(r);
@@ -162,10 +223,20 @@ bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
   if (op == Op::Neg) {
     switch (a.tag()) {
       case Tag::kInt:
+        if (a.IsUInt()) {  // -0 is 0; any other U64 has no negation
+          if (a.u() != 0)
+            return cx.Trap(TrapCode::kOverflow, "integer overflow in unary '-' (U64)");
+          out = a;
+          return true;
+        }
+        [[fallthrough]];
       case Tag::kDuration:
         if (a.i() == std::numeric_limits<int64_t>::min())
           return cx.Trap(TrapCode::kOverflow, "integer overflow in unary '-'");
-        out.SetImm(a.tag(), -a.i());
+        if (a.Is(Tag::kInt))
+          out = Value::Int(-a.i());
+        else
+          out.SetImm(a.tag(), -a.i());
         return true;
       case Tag::kFloat: out = Value::Float(-a.f()); return true;
       default: return cx.Trap(TrapCode::kType, absl::StrCat("cannot negate ", KindName(cx.m, a)));
@@ -176,7 +247,7 @@ bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
     return true;
   }
   if (a.Is(Tag::kInt)) {
-    out = Value::Int(~a.i());
+    out = a.IsUInt() ? Value::UInt(~a.u()) : Value::Int(~a.i());
     return true;
   }
   return cx.Trap(TrapCode::kType, absl::StrCat("cannot apply '!' to ", KindName(cx.m, a)));
@@ -221,6 +292,17 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
     case CastKind::kU32:
     case CastKind::kU64: {
       if (!as_int(&x)) return bad();
+      if (k == CastKind::kU64) {  // wraps to 64 unsigned bits; a float saturates
+        uint64_t u = static_cast<uint64_t>(x);
+        if (v.Is(Tag::kFloat)) {
+          const double d = v.f();
+          u = std::isnan(d) || d <= 0       ? 0
+              : d >= 18446744073709551615.0 ? UINT64_MAX
+                                            : static_cast<uint64_t>(d);
+        }
+        out = Value::UInt(u);
+        return true;
+      }
       if (v.Is(Tag::kFloat)) {
         // Floats saturate at the target's bounds (Rust's `as`); U64 values
         // above I64::MAX cannot be represented and saturate there.
@@ -237,9 +319,6 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
         case CastKind::kU8: x = static_cast<uint8_t>(x); break;
         case CastKind::kU16: x = static_cast<uint16_t>(x); break;
         case CastKind::kU32: x = static_cast<uint32_t>(x); break;
-        case CastKind::kU64:
-          if (v.Is(Tag::kFloat) && v.f() < 0) x = 0;
-          break;
         default: break;
       }
       out = Value::Int(x);
@@ -251,7 +330,7 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
         return true;
       }
       if (!as_int(&x)) return bad();
-      out = Value::Float(static_cast<double>(x));
+      out = Value::Float(v.IsUInt() ? static_cast<double>(v.u()) : static_cast<double>(x));
       return true;
     case CastKind::kChar:
       if (v.Is(Tag::kChar)) {

@@ -118,6 +118,8 @@ bool NeedInt(Ctx& cx, const Value& v, int64_t* out);
 // implement itself (kUnknown when neither does).
 CallStatus CharMethod(Ctx& cx, const Value& recv, ir::MethodName id, std::vector<Value>& args,
                       Value& out);
+CallStatus UIntMethodLib(Ctx& cx, uint64_t x, ir::MethodName id, std::vector<Value>& args,
+                         Value& out);
 CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value>& args,
                         Value& out);
 CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Value>& args,

@@ -84,6 +84,9 @@ struct Exec {
           case ir::Constant::Kind::kUnit: c.push_back(Value::Unit()); break;
           case ir::Constant::Kind::kBool: c.push_back(Value::Bool(k.i)); break;
           case ir::Constant::Kind::kInt: c.push_back(Value::Int(k.i)); break;
+          case ir::Constant::Kind::kUInt:
+            c.push_back(Value::UInt(static_cast<uint64_t>(k.i)));
+            break;
           case ir::Constant::Kind::kFloat: c.push_back(Value::Float(k.f)); break;
           case ir::Constant::Kind::kChar:
             c.push_back(Value::Char(static_cast<uint32_t>(k.i)));

@@ -299,7 +299,7 @@ dispatch:
   CASE(name) {                                             \
     const Value& a_ = R[pc->b];                            \
     const Value& b_ = R[pc->c];                            \
-    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] { \
+    if (a_.IsSignedInt() && b_.IsSignedInt()) [[likely]] { \
       int64_t x = a_.i(), y = b_.i(), r_;                  \
       expr_ok R[pc->a].SetInt(r_);                         \
       NEXT();                                              \
@@ -324,7 +324,7 @@ dispatch:
   CASE(name) {                                             \
     const Value& a_ = R[pc->b];                            \
     const Value& b_ = R[pc->c];                            \
-    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] { \
+    if (a_.IsSignedInt() && b_.IsSignedInt()) [[likely]] { \
       R[pc->a].SetBool(a_.i() op b_.i());                  \
       NEXT();                                              \
     }                                                      \
@@ -992,7 +992,7 @@ dispatch:
     const Value& a_ = R[pc->a];                                                                 \
     const Value& b_ = R[pc->b];                                                                 \
     bool r_;                                                                                    \
-    if (a_.Is(Tag::kInt) && b_.Is(Tag::kInt)) [[likely]] {                                      \
+    if (a_.IsSignedInt() && b_.IsSignedInt()) [[likely]] {                                      \
       r_ = a_.i() op b_.i();                                                                    \
     } else {                                                                                    \
       DEAD_CHECK(a_);                                                                           \

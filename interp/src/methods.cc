@@ -1027,6 +1027,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
     out = MakeStr(std::move(s));
     return Ok();
   }
+  if (recv.IsUInt()) return UIntMethodLib(cx, recv.u(), id, args, out);
   if (recv.Is(Tag::kInt)) {
     int64_t x = recv.i(), y;
     if (id == N::kAbs) {

@@ -287,6 +287,145 @@ CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value
   }
 }
 
+// The integer methods on a U64/USize receiver (IntMethodLib's and
+// NumberMethod's names, unsigned): results are U64, checked ones trap MT5004
+// outside 0..2^64-1; a negative I64 argument traps MT5016.
+CallStatus UIntMethodLib(Ctx& cx, uint64_t x, ir::MethodName id, std::vector<Value>& args,
+                         Value& out) {
+  using U = uint64_t;
+  const char* name = ir::MethodNameText(id);
+  auto num = [&](U v) {
+    out = Value::UInt(v);
+    return Ok();
+  };
+  auto count = [&](int64_t v) {  // bit counts are I64, as for I64 receivers
+    out = Value::Int(v);
+    return Ok();
+  };
+  auto opt = [&](bool ok, U v) {
+    Value x = Value::UInt(v);
+    return SomeOrNone(cx, ok ? &x : nullptr, out);
+  };
+  auto arg = [&](const Value& v, U* r) {
+    if (!v.Is(Tag::kInt))
+      return cx.Trap(TrapCode::kType,
+                     absl::StrCat(name, " expects an integer, found ", KindName(cx.m, v)));
+    if (!v.IsUInt() && v.i() < 0)
+      return cx.Trap(TrapCode::kType,
+                     absl::StrCat(name, " on a U64 needs a non-negative argument, found ", v.i()));
+    *r = v.u();
+    return true;
+  };
+  auto pow = [](U base, U e, U* r) {
+    bool over = false;
+    *r = 1;
+    for (; e > 0; e >>= 1) {
+      if (e & 1) over |= __builtin_mul_overflow(*r, base, r);
+      if (e > 1) over |= __builtin_mul_overflow(base, base, &base);
+    }
+    return !over;
+  };
+  switch (id) {
+    case N::kAbs: return num(x);
+    case N::kWrappingNeg: return num(U{0} - x);
+    case N::kCheckedNeg: return opt(x == 0, 0);
+    case N::kCountOnes: return count(std::popcount(x));
+    case N::kCountZeros: return count(64 - std::popcount(x));
+    case N::kLeadingZeros: return count(std::countl_zero(x));
+    case N::kTrailingZeros: return count(std::countr_zero(x));
+    case N::kSignum: return num(x > 0 ? 1 : 0);
+    case N::kIsPositive: out = Value::Bool(x > 0); return Ok();
+    case N::kIsNegative: out = Value::Bool(false); return Ok();
+    default: break;
+  }
+  U y = 0, r = 0;
+  if (id == N::kClamp) {
+    U lo, hi;
+    if (!arg(args[0], &lo) || !arg(args[1], &hi)) return Fail();
+    if (lo > hi)
+      return Trapped(cx, TrapCode::kPanic,
+                     absl::StrCat("clamp: min ", lo, " is greater than max ", hi));
+    return num(std::clamp(x, lo, hi));
+  }
+  switch (id) {
+    case N::kMin:
+    case N::kMax:
+    case N::kPow:
+    case N::kWrappingAdd:
+    case N::kWrappingSub:
+    case N::kWrappingMul:
+    case N::kWrappingPow:
+    case N::kCheckedAdd:
+    case N::kCheckedSub:
+    case N::kCheckedMul:
+    case N::kCheckedDiv:
+    case N::kCheckedRem:
+    case N::kCheckedPow:
+    case N::kSaturatingAdd:
+    case N::kSaturatingSub:
+    case N::kSaturatingMul:
+    case N::kSaturatingPow:
+    case N::kRemEuclid:
+    case N::kDivEuclid:
+    case N::kAbsDiff:
+    case N::kRotateLeft:
+    case N::kRotateRight:
+      if (!arg(args[0], &y)) return Fail();
+      break;
+    default: return CallStatus::kUnknown;
+  }
+  switch (id) {
+    case N::kMin: return num(std::min(x, y));
+    case N::kMax: return num(std::max(x, y));
+    case N::kPow:
+      if (!pow(x, y, &r))
+        return Trapped(cx, TrapCode::kOverflow, "integer overflow in pow (U64: 0..2^64-1)");
+      return num(r);
+    case N::kWrappingAdd: return num(x + y);
+    case N::kWrappingSub: return num(x - y);
+    case N::kWrappingMul: return num(x * y);
+    case N::kWrappingPow: {
+      U w = 1, b = x;
+      for (U e = y; e > 0; e >>= 1) {
+        if (e & 1) w *= b;
+        b *= b;
+      }
+      return num(w);
+    }
+    case N::kCheckedAdd: {
+      const bool ok = !__builtin_add_overflow(x, y, &r);
+      return opt(ok, r);
+    }
+    case N::kCheckedSub: {
+      const bool ok = !__builtin_sub_overflow(x, y, &r);
+      return opt(ok, r);
+    }
+    case N::kCheckedMul: {
+      const bool ok = !__builtin_mul_overflow(x, y, &r);
+      return opt(ok, r);
+    }
+    case N::kCheckedDiv: return opt(y != 0, y != 0 ? x / y : 0);
+    case N::kCheckedRem: return opt(y != 0, y != 0 ? x % y : 0);
+    case N::kCheckedPow: {
+      const bool ok = pow(x, y, &r);
+      return opt(ok, r);
+    }
+    case N::kSaturatingAdd: return num(__builtin_add_overflow(x, y, &r) ? UINT64_MAX : r);
+    case N::kSaturatingSub: return num(__builtin_sub_overflow(x, y, &r) ? 0 : r);
+    case N::kSaturatingMul: return num(__builtin_mul_overflow(x, y, &r) ? UINT64_MAX : r);
+    case N::kSaturatingPow: return num(pow(x, y, &r) ? r : UINT64_MAX);
+    case N::kRemEuclid:
+    case N::kDivEuclid:
+      if (y == 0)
+        return Trapped(cx, TrapCode::kDivByZero, absl::StrCat("division by zero in ", name));
+      return num(id == N::kRemEuclid ? x % y : x / y);
+    case N::kAbsDiff: return num(x > y ? x - y : y - x);
+    case N::kRotateLeft: return num(std::rotl(x, static_cast<int>(y % 64)));
+    case N::kRotateRight: return num(std::rotr(x, static_cast<int>(y % 64)));
+    default: return CallStatus::kUnknown;
+  }
+}
+
 CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Value>& args,
                           Value& out) {
   auto number = [&](const Value& v, double* d) {

@@ -107,7 +107,12 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
   switch (v.tag()) {
     case Tag::kUnit: out += "()"; return;
     case Tag::kBool: out += v.b() ? "true" : "false"; return;
-    case Tag::kInt: absl::StrAppend(&out, v.i()); return;
+    case Tag::kInt:
+      if (v.IsUInt())
+        absl::StrAppend(&out, v.u());
+      else
+        absl::StrAppend(&out, v.i());
+      return;
     case Tag::kFloat: out += FormatFloat(v.f(), debug || !top); return;
     case Tag::kChar:
       if (debug || !top) {
@@ -359,7 +364,9 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
       cx.Trap(TrapCode::kType, absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
       return false;
     }
-    double d = v.Is(Tag::kInt) ? static_cast<double>(v.i()) : v.f();
+    double d = v.IsUInt()        ? static_cast<double>(v.u())
+               : v.Is(Tag::kInt) ? static_cast<double>(v.i())
+                                 : v.f();
     char buf[128];
     auto r = prec >= 0
                  ? std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific, prec)

@@ -288,6 +288,8 @@ bool ShallowEqual(const Value& a, const Value& b) {
   if (a.tag() != b.tag()) return false;
   switch (a.tag()) {
     case Tag::kUnit: return true;
+    case Tag::kInt:  // by value: a U64 and an I64 of the same bits differ when negative
+      return a.i() == b.i() && (a.IsUInt() == b.IsUInt() || a.i() >= 0);
     case Tag::kFloat: return a.f() == b.f();
     case Tag::kStr: return static_cast<StrObj*>(a.h())->s == static_cast<StrObj*>(b.h())->s;
     case Tag::kAdt: {
@@ -376,6 +378,14 @@ namespace {
 
 int Cmp3(auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); }
 
+// Two Ints by mathematical value, either of them a U64.
+int CompareIntValues(const Value& a, const Value& b) {
+  if (a.IsUInt() && b.IsUInt()) return Cmp3(a.u(), b.u());
+  if (!a.IsUInt() && a.i() < 0) return -1;  // a negative I64 is below every U64
+  if (!b.IsUInt() && b.i() < 0) return 1;
+  return Cmp3(a.u(), b.u());
+}
+
 // Compares two values that are not both sequences; `*descend` is set when
 // they are same-kind sequences whose elements decide.
 int CompareShallow(const Value& a, const Value& b, bool* descend) {
@@ -383,6 +393,8 @@ int CompareShallow(const Value& a, const Value& b, bool* descend) {
   if (a.tag() != b.tag()) return 2;
   switch (a.tag()) {
     case Tag::kInt:
+      if (a.IsUInt() || b.IsUInt()) return CompareIntValues(a, b);
+      return Cmp3(a.i(), b.i());
     case Tag::kChar:
     case Tag::kDuration:
     case Tag::kSize:

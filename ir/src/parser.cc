@@ -914,7 +914,7 @@ class Parser {
       case Tok::kIdent:
         return tok_.text == "copy" || tok_.text == "move" || tok_.text == "true" ||
                tok_.text == "false" || tok_.text == "fn" || tok_.text == "inf" ||
-               tok_.text == "nan";
+               tok_.text == "nan" || tok_.text == "u64";
       case Tok::kPunct: return tok_.text == "(" || tok_.text == "-";
       default: return false;
     }
@@ -961,6 +961,13 @@ class Parser {
     if (EatWord("inf")) return Constant::Float(std::numeric_limits<double>::infinity());
     if (EatWord("nan")) return Constant::Float(std::numeric_limits<double>::quiet_NaN());
     if (EatWord("fn")) return Constant::Fn(Path("a function name"));
+    if (EatWord("u64")) {  // an unsigned constant: `u64 N`, 0 <= N < 2^64
+      if (tok_.kind != Tok::kInt)
+        Fail(absl::StrCat("expected an integer after 'u64', found ", Describe()));
+      uint64_t u = tok_.u;
+      Bump();
+      return Constant::UInt(u);
+    }
     if (IsPunct("(")) {
       Bump();
       Expect(")");

@@ -99,6 +99,7 @@ std::string PrintConstant(const Constant& c) {
     case Constant::Kind::kUnit: return "()";
     case Constant::Kind::kBool: return c.i ? "true" : "false";
     case Constant::Kind::kInt: return absl::StrCat(c.i);
+    case Constant::Kind::kUInt: return absl::StrCat("u64 ", static_cast<uint64_t>(c.i));
     case Constant::Kind::kFloat: {
       if (std::isnan(c.f)) return "nan";
       if (std::isinf(c.f)) return c.f > 0 ? "inf" : "-inf";

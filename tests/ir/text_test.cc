@@ -135,6 +135,8 @@ TEST(IrText, ConstantsPrintCanonically) {
   EXPECT_EQ(PrintConstant(Constant::Float(0.1)), "0.1");
   EXPECT_EQ(PrintConstant(Constant::Float(-1e300)), "-1e+300");
   EXPECT_EQ(PrintConstant(Constant::Int(INT64_MIN)), "-9223372036854775808");
+  EXPECT_EQ(PrintConstant(Constant::UInt(UINT64_MAX)), "u64 18446744073709551615");
+  EXPECT_EQ(PrintConstant(Constant::UInt(0)), "u64 0");
   EXPECT_EQ(PrintConstant(Constant::Duration(150'000'000)), "150ms");
   EXPECT_EQ(PrintConstant(Constant::Duration(2'000'000'000)), "2s");
   EXPECT_EQ(PrintConstant(Constant::Duration(1'500'000'000)), "1500ms");
@@ -184,6 +186,8 @@ TEST(IrText, MalformedTextGetsALocatedError) {
        "bad.mtyir:3:8: error: integer literal out of range"},
       {"fn main() -> Unit {\nbb0:\n  _0 = 9223372036854775808\n  return\n}\n",
        "bad.mtyir:3:8: error: integer literal out of range for I64"},
+      {"fn main() -> Unit {\nbb0:\n  _0 = u64 -1\n  return\n}\n",
+       "bad.mtyir:3:12: error: expected an integer after 'u64', found '-'"},
       {"fn main() -> Unit {\nbb0:\n  _0 = $\n  return\n}\n",
        "bad.mtyir:3:8: error: unexpected character '$'"},
       {"fn main() -> Unit {\nbb0:\n  switch_int 1 {0 => bb0}\n}\n",

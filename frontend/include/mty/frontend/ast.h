@@ -148,7 +148,7 @@ struct Expr {
   UnaryOp unary_op = UnaryOp::kNeg;
   BinaryOp binary_op = BinaryOp::kAdd;
   bool has_op = false;     // compound assignment
-  bool is_mut = false;     // &mut
+  bool is_mut = false;     // &mut; on kInt: an unsuffixed literal above I64::MAX (U64 only)
   bool inclusive = false;  // ..=
   ExprPtr lhs;
   ExprPtr rhs;

@@ -87,6 +87,26 @@ class Value {
   static Value Dead() { return Imm(Tag::kDead, 0); }
   static Value Bool(bool b) { return Imm(Tag::kBool, b); }
   static Value Int(int64_t v) { return Imm(Tag::kInt, v); }
+  // A U64/USize: a kInt whose aux word is kUnsignedAux (a signed Int's is
+  // always 0), holding the 64 bits unsigned. See Header().
+  static constexpr uint32_t kUnsignedAux = 1;
+  static Value UInt(uint64_t v) {
+    Value x = Imm(Tag::kInt, static_cast<int64_t>(v));
+    x.aux_ = kUnsignedAux;
+    return x;
+  }
+  bool IsUInt() const { return tag_ == Tag::kInt && aux_ == kUnsignedAux; }
+  uint64_t u() const { return static_cast<uint64_t>(i_); }
+  // The first 8 bytes (tag, pad, aux) as one word: kSignedIntHeader exactly
+  // when this is a signed Int, so the interpreter's fast path tests both
+  // operands' kind and signedness with one compare each.
+  static constexpr uint64_t kSignedIntHeader = static_cast<uint64_t>(Tag::kInt);
+  uint64_t Header() const {
+    uint64_t h;
+    std::memcpy(&h, reinterpret_cast<const char*>(this), sizeof h);
+    return h;
+  }
+  bool IsSignedInt() const { return Header() == kSignedIntHeader; }
   static Value Char(uint32_t c) { return Imm(Tag::kChar, c); }
   static Value Duration(int64_t ns) { return Imm(Tag::kDuration, ns); }
   static Value Size(int64_t b) { return Imm(Tag::kSize, b); }
@@ -138,17 +158,28 @@ class Value {
   HeapObj* h() const { return h_; }
 
   // In-place setters for the hot loop (release the old payload first).
-  void SetInt(int64_t v) { SetImm(Tag::kInt, v); }
+  void SetInt(int64_t v) {
+    if (IsHeap()) DecRef();
+    // tag, pad and aux in one store: a signed Int's header (Header).
+    const uint64_t h = kSignedIntHeader;
+    std::memcpy(reinterpret_cast<char*>(this), &h, sizeof h);
+    i_ = v;
+  }
   void SetBool(bool b) { SetImm(Tag::kBool, b); }
   void SetFloat(double d) {
     if (IsHeap()) DecRef();
     tag_ = Tag::kFloat;
     f_ = d;
   }
+  // Keeps aux: only an Int's aux means something (SetInt, SetUInt).
   void SetImm(Tag t, int64_t v) {
     if (IsHeap()) DecRef();
     tag_ = t;
     i_ = v;
+  }
+  void SetUInt(uint64_t v) {
+    SetImm(Tag::kInt, static_cast<int64_t>(v));
+    aux_ = kUnsignedAux;
   }
   void Kill() { SetImm(Tag::kDead, 0); }
   // Overwrites a slot known to hold no heap value (no release check), e.g.

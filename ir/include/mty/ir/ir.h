@@ -56,6 +56,7 @@ struct Constant {
     kDuration,  // nanoseconds in i
     kSize,      // bytes in i
     kFn,        // a reference to the function named s
+    kUInt,      // a U64/USize: the 64 bits unsigned in i (text: `u64 N`)
   };
   Kind kind = Kind::kUnit;
   int64_t i = 0;  // kBool (0/1), kInt, kChar (scalar), kDuration, kSize
@@ -77,6 +78,12 @@ struct Constant {
     Constant c;
     c.kind = Kind::kInt;
     c.i = v;
+    return c;
+  }
+  static Constant UInt(uint64_t v) {
+    Constant c;
+    c.kind = Kind::kUInt;
+    c.i = static_cast<int64_t>(v);
     return c;
   }
   static Constant Float(double v) {
