@@ -189,6 +189,13 @@ TOML
   check wall 5 "wall-clock budget exceeded" "$tmp/sleep.mty"
   check output 9 "output budget exceeded" "$tmp/chatty.mty"
   check depth 1 "call depth exceeded" --manifest "$tmp/depth.toml" "$tmp/deep.mty"
+  # Agents: the worker allows 2 spawns, the third traps; a job's own mailbox
+  # limit under `fail` traps the send that finds it full.
+  printf 'agent W(id) {\n    on Id() -> id\n}\nfn main() {\n    for i in 1..=3 {\n        let w = spawn W(i)\n        print(w?Id())\n    }\n}\n' >"$tmp/spawn.mty"
+  check spawned 7 "spawn budget exceeded: 2 agents" "$tmp/spawn.mty"
+  printf 'agent S {\n    on Put(i) -> i\n}\nfn main() {\n    let s = spawn S()\n    for i in 0..6 {\n        s!Put(i)\n    }\n}\n' >"$tmp/flood.mty"
+  printf '[sandbox]\nmailbox = 2\nmb_policy = "fail"\n' >"$tmp/mailbox.toml"
+  check mailbox 7 "mailbox full" --manifest "$tmp/mailbox.toml" "$tmp/flood.mty"
   [ "$(wc -c <"$tmp/output.out")" -le 100 ] || fail "more output than the budget"
   # A job asking for more than the worker allows is held to the worker's
   # limits: 10M steps asked, 100k given.
