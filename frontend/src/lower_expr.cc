@@ -811,6 +811,21 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
              e.kind == K::kLoop ? Ty::Unknown() : Ty::Make(Ty::Kind::kUnit)};
 }
 
+void FnLowerer::LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
+                             uint32_t result) {
+  std::map<std::string, uint32_t> binds;
+  uint32_t fail = NewBlock();
+  MatchPattern(*e.pat, elem, ty, fail, binds);
+  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.label});
+  LowerBlock(*e.then_block, BlockUse::kDiscarded);
+  loops_.pop_back();
+  Goto(step);
+  scopes_.pop_back();
+  SetBlock(fail);
+  Term(ir::Terminator::Kind::kUnreachable);
+  SetBlock(step);
+}
+
 FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   if (std::optional<Val> walk = LowerRangeWalk(e)) return *walk;
   uint32_t result = Temp(Ty::Make(Ty::Kind::kUnit));
@@ -867,17 +882,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
     ix.ops = {Operand::Copy(Place{items, {}}), Operand::Copy(Place{i, {}})};
     Assign(Place{x, {}}, std::move(ix), e.loc);
   }
-  std::map<std::string, uint32_t> binds;
-  uint32_t fail = NewBlock();
-  MatchPattern(*e.pat, Place{x, {}}, elem, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.label});
-  LowerBlock(*e.then_block, BlockUse::kDiscarded);
-  loops_.pop_back();
-  Goto(step);
-  scopes_.pop_back();
-  SetBlock(fail);
-  Term(ir::Terminator::Kind::kUnreachable);
-  SetBlock(step);
+  LowerForBody(e, Place{x, {}}, elem, exit, step, result);
   if (is_range && it.inclusive) {
     // Stop after the upper bound without overflowing at I64::MAX.
     Rvalue last;

@@ -260,7 +260,7 @@ void FnLowerer::LowerLetElse(const Stmt& s, uint32_t src, TyP ty) {
 
 std::vector<std::string> FnLowerer::DeclareNestedFns(const Block& b) {
   std::vector<std::string> added;
-  std::vector<std::pair<const FnDecl*, std::string>> todo;
+  std::vector<std::pair<const FnDecl*, std::string>> pending;
   std::set<std::string> here;
   for (const Stmt& s : b.stmts) {
     if (s.kind != Stmt::Kind::kFn || !s.fn_item) continue;
@@ -279,9 +279,9 @@ std::vector<std::string> FnLowerer::DeclareNestedFns(const Block& b) {
     g_.fns[ir] = d;
     nested_fns_[f.name].push_back(ir);
     added.push_back(f.name);
-    todo.push_back({&f, ir});
+    pending.push_back({&f, ir});
   }
-  if (todo.empty()) return added;
+  if (pending.empty()) return added;
   snapshot_.reset();
   // What the items see: the items of this block and those around it, and
   // (for MT1032) the locals of this function: in scope here or bound by a
@@ -296,7 +296,7 @@ std::vector<std::string> FnLowerer::DeclareNestedFns(const Block& b) {
     if (s.kind == Stmt::Kind::kLet && s.pat && s.pat->kind == Pattern::Kind::kBind)
       inner->outer_locals.insert(s.pat->name);
   std::shared_ptr<const NestedScope> shared = inner;
-  for (const auto& [f, ir] : todo) {
+  for (const auto& [f, ir] : pending) {
     const Loc outer = loc_;
     g_.LowerFn(g_.fns.at(ir), *f, shared);
     loc_ = outer;

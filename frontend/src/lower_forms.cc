@@ -348,17 +348,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRangeWalk(const Expr& e) {
   scopes_.emplace_back();
   uint32_t item = Temp(int_ty);
   Assign(Place{item, {}}, UseR(Operand::Copy(Place{x, {}})), e.loc);
-  std::map<std::string, uint32_t> binds;
-  uint32_t fail = NewBlock();
-  MatchPattern(*e.pat, Place{item, {}}, int_ty, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_});
-  LowerBlock(*e.then_block, BlockUse::kDiscarded);
-  loops_.pop_back();
-  Goto(step);
-  scopes_.pop_back();
-  SetBlock(fail);
-  Term(ir::Terminator::Kind::kUnreachable);
-  SetBlock(step);
+  LowerForBody(e, Place{item, {}}, int_ty, exit, step, result);
   Rvalue inc;
   inc.kind = Rvalue::Kind::kBinOp;
   inc.bin = ir::BinOp::kAdd;

@@ -783,6 +783,12 @@ class FnLowerer {
   Val LowerIf(const Expr& e);
   Val LowerLoop(const Expr& e);
   Val LowerFor(const Expr& e);
+  // A `for` body: binds the pattern to the element at `elem` (a miss is
+  // unreachable), runs the block as loop `e.label` (break to `exit`,
+  // continue to `step`), then closes the element's scope and continues at
+  // `step`. The one lowering of a for body (plain and range-plan loops).
+  void LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
+                    uint32_t result);
   Val LowerStruct(const Expr& e);
 
   // ---- data-type forms (lower_forms.cc) ----
