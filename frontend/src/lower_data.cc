@@ -333,19 +333,7 @@ bool FnLowerer::MatchVariantStruct(const Pattern& p, const Place& place, TyP ty,
     bind_all();
     return true;
   }
-  ir::Terminator t;
-  t.kind = ir::Terminator::Kind::kSwitchVariant;
-  t.op = Operand::Copy(place);
-  uint32_t ok = NewBlock();
-  t.cases.push_back({static_cast<int64_t>(vi), ok});
-  t.target = fail;
-  if (!terminated_) {
-    t.loc = IrLoc(loc_);
-    t.loc_explicit = true;
-    fn_.blocks[cur_].block.term = t;
-    fn_.blocks[cur_].term_set = true;
-  }
-  SetBlock(ok);
+  SwitchToVariant(place, vi, fail);
   for (size_t i = 0; i < p.subs.size(); ++i) {
     Place q = place;
     q.proj.push_back({ir::Projection::Kind::kVariantField, idx[i], vi});

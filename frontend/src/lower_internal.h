@@ -787,6 +787,9 @@ class FnLowerer {
   // unreachable), runs the block as loop `e.label` (break to `exit`,
   // continue to `step`), then closes the element's scope and continues at
   // `step`. The one lowering of a for body (plain and range-plan loops).
+  // The variant test of a variant pattern: continue in a new block when the
+  // value at `place` is variant `vi`, else at `fail`.
+  void SwitchToVariant(const Place& place, uint32_t vi, uint32_t fail);
   void LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
                     uint32_t result);
   Val LowerStruct(const Expr& e);

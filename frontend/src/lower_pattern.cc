@@ -9,6 +9,24 @@
 
 namespace mty::frontend {
 
+// Continues in a new block when the value at `place` is variant `vi`,
+// else at `fail`: the variant test of every variant pattern.
+void FnLowerer::SwitchToVariant(const Place& place, uint32_t vi, uint32_t fail) {
+  ir::Terminator t;
+  t.kind = ir::Terminator::Kind::kSwitchVariant;
+  t.op = Operand::Copy(place);
+  uint32_t ok = NewBlock();
+  t.cases.push_back({static_cast<int64_t>(vi), ok});
+  t.target = fail;
+  if (!terminated_) {
+    t.loc = IrLoc(loc_);
+    t.loc_explicit = true;
+    fn_.blocks[cur_].block.term = t;
+    fn_.blocks[cur_].term_set = true;
+  }
+  SetBlock(ok);
+}
+
 void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
                              std::map<std::string, uint32_t>& binds) {
   while (ty->Is(Ty::Kind::kRef) && p.kind != Pattern::Kind::kRef &&
@@ -127,19 +145,7 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
                         adt, *vd);
         return;
       }
-      ir::Terminator t;
-      t.kind = ir::Terminator::Kind::kSwitchVariant;
-      t.op = Operand::Copy(place);
-      uint32_t ok = NewBlock();
-      t.cases.push_back({static_cast<int64_t>(vi), ok});
-      t.target = fail;
-      if (!terminated_) {
-        t.loc = IrLoc(loc_);
-        t.loc_explicit = true;
-        fn_.blocks[cur_].block.term = t;
-        fn_.blocks[cur_].term_set = true;
-      }
-      SetBlock(ok);
+      SwitchToVariant(place, vi, fail);
       for (size_t i = 0; i < p.subs.size(); ++i) {
         Place q = place;
         q.proj.push_back({ir::Projection::Kind::kVariantField, static_cast<uint32_t>(i), vi});
