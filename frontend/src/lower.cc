@@ -24,6 +24,12 @@ TyP Ty::Make(Kind k) {
   t->kind = k;
   return t;
 }
+TyP Ty::Int(std::string width) {
+  auto t = Make(Kind::kInt);
+  if (width != "I64" && width != "Int") t->name = std::move(width);
+  return t;
+}
+bool Ty::Unsigned() const { return kind == Kind::kInt && IsUnsignedTypeName(name); }
 TyP Ty::Adt(std::string n, std::vector<TyP> a) {
   auto t = Make(Kind::kAdt);
   t->name = std::move(n);
@@ -44,7 +50,7 @@ std::string Ty::Name() const {
   auto arg = [&](size_t i) { return i < args.size() && args[i] ? args[i]->Name() : "?"; };
   switch (kind) {
     case Kind::kUnknown: return "?";
-    case Kind::kInt: return "I64";
+    case Kind::kInt: return name.empty() ? "I64" : name;
     case Kind::kFloat: return "F64";
     case Kind::kBool: return "Bool";
     case Kind::kChar: return "Char";
@@ -108,6 +114,7 @@ ir::Type Ty::ToIr(int depth) const {
     }
     case Kind::kFn: return ir::Type::Named("Fn");
     case Kind::kAgent: return ir::Type::Named("Agent");
+    case Kind::kInt: return ir::Type::Named(Unsigned() ? "U64" : "I64");  // 64 bits at run time
     default: return ir::Type::Named(Name());
   }
 }
@@ -249,7 +256,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
     for (const TypeExpr& x : t.args) args.push_back(Resolve(x, generics));
     return Ty::Adt(n, std::move(args));
   }
-  if (IsIntName(n)) return Ty::Make(Ty::Kind::kInt);
+  if (IsIntName(n)) return Ty::Int(n);
   if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
   if (n == "Bool") return Ty::Make(Ty::Kind::kBool);
   if (n == "Char") return Ty::Make(Ty::Kind::kChar);

@@ -49,7 +49,7 @@ ir::Function FnLowerer::LowerAgentInit(const AgentDecl& a) {
     if (s.init && s.type.kind != TypeExpr::Kind::kInfer)
       CheckValue(*s.init, declared, "MT2016", "mismatched types: ", s.type.loc,
                  absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
-    Val v = s.init ? LowerExpr(*s.init) : Unit();
+    Val v = s.init ? LowerAs(*s.init, declared) : Unit();
     if (!s.init)
       Error("MT2014", s.loc, absl::StrCat("state field `", s.name, "` needs an initial value"));
     uint32_t l = NamedLocal(s.name, declared->Is(Ty::Kind::kUnknown) ? v.ty : declared, true);

@@ -77,6 +77,18 @@ std::vector<std::string> FnLowerer::CallableNames() const {
   return out;
 }
 
+std::vector<Operand> FnLowerer::LowerArgsFor(const FnDef& def, const std::vector<ExprPtr>& args,
+                                             size_t skip) {
+  std::vector<Operand> ops;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TyP want = i >= skip && i - skip < def.params.size() ? def.params[i - skip] : nullptr;
+    const bool here =
+        want && want->Is(Ty::Kind::kInt) && (!want->Unsigned() || args[i]->kind == K::kInt);
+    ops.push_back((here ? LowerAs(*args[i], want) : LowerExpr(*args[i])).op);
+  }
+  return ops;
+}
+
 FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, Loc loc) {
   (void)loc;
   Rvalue r;
@@ -222,7 +234,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
         return Unit();
       }
       CheckArgs(def, e.args, 0, n);
-      return CallUser(def, LowerArgs(e.args), e.loc);
+      return CallUser(def, LowerArgsFor(def, e.args), e.loc);
     }
     if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
       if (e.args.size() != 1) {
@@ -376,7 +388,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
           return Unit();
         }
         CheckArgs(def, e.args, self_args, tn + "::" + name);
-        return CallUser(def, LowerArgs(e.args), e.loc);
+        return CallUser(def, LowerArgsFor(def, e.args, self_args), e.loc);
       }
       if ((tn == "Vec" || tn == "Array") && (name == "new" || name == "with_capacity")) {
         for (const ExprPtr& a : e.args) LowerExpr(*a);
@@ -504,7 +516,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       AutoDeref(p, t, nullptr);
       ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
     }
-    for (Operand& o : LowerArgs(e.args)) ops.push_back(std::move(o));
+    for (Operand& o : LowerArgsFor(def, e.args)) ops.push_back(std::move(o));
     return CallUser(def, std::move(ops), e.loc);
   }
   std::vector<TyP> arg_tys;
@@ -514,6 +526,20 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     Val v = a->kind == K::kRange ? RangeArray(*a) : LowerExpr(*a);
     ops.push_back(v.op);
     arg_tys.push_back(v.ty);
+  }
+  // An element stored into a container of declared integer element type
+  // converts like any typed place (a `Vec[U64]`'s `push(5)` stores a U64).
+  auto store = [&](size_t i, const TyP& want) {
+    Val v = Coerce(Val{ops[i], arg_tys[i]}, want);
+    ops[i] = v.op;
+    arg_tys[i] = v.ty;
+  };
+  if (base->Is(Ty::Kind::kArray) && !ops.empty() &&
+      (name == "push" || (name == "insert" && ops.size() == 2)))
+    store(ops.size() - 1, base->Arg(0));
+  if (base->Is(Ty::Kind::kMap) && name == "insert" && ops.size() == 2) {
+    store(0, base->Arg(0));
+    store(1, base->Arg(1));
   }
   is_prelude = PreludeByArgs(*base, name, arg_tys, is_prelude);
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
@@ -605,7 +631,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.generics_ = generics_;
   inner.enclosing_ = Snapshot();
   for (const auto& [n, li] : caps) {
-    inner.AddParam(n, li.ty, li.is_mut, false);
+    inner.AddParam(n, li.ty, li.is_mut, false, {}, false, /*convert=*/false);
     if (li.binding >= 0) {
       // A captured name keeps its binding's place and kind (for MT3014's label).
       Binding& b = inner.bindings_.back();

@@ -63,7 +63,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerStructCall(const std::string& writ
                  absl::StrCat("mismatched types in field ", i, " of `", name, "`: "), decl,
                  absl::StrCat("field ", i, " is declared `", want->Name(), "`"));
     }
-    ops.push_back(LowerExpr(*e.args[i]).op);
+    ops.push_back(LowerAs(*e.args[i], FieldWant(adt, fields[i])).op);
   }
   return Emit(AdtInit(name, "", std::move(ops)), Ty::Adt(name));
 }
@@ -143,13 +143,13 @@ bool FnLowerer::LowerFieldInits(const Expr& e, const std::string& shown, const A
                    absl::StrCat("mismatched types in field `", f.name, "` of `", shown, "`: "),
                    decl, absl::StrCat("`", f.name, "` is declared `", want->Name(), "`"));
       }
-      ops[fi] = LowerExpr(*f.value).op;
+      ops[fi] = LowerAs(*f.value, FieldWant(adt, fields[fi])).op;
     } else {
       Expr p;
       p.kind = K::kPath;
       p.loc = f.loc;
       p.segs = {{f.name, f.loc}};
-      ops[fi] = LowerExpr(p).op;
+      ops[fi] = Coerce(LowerExpr(p), FieldWant(adt, fields[fi])).op;
     }
   }
   if (e.rhs) {

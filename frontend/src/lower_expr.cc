@@ -38,32 +38,6 @@ Loc StartLoc(const Expr& e) {
   }
 }
 
-bool IntTypeBounds(const std::string& t, int64_t* lo, int64_t* hi) {
-  struct B {
-    const char* n;
-    int64_t lo, hi;
-  };
-  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
-                        {"I16", INT16_MIN, INT16_MAX},
-                        {"I32", INT32_MIN, INT32_MAX},
-                        {"I64", INT64_MIN, INT64_MAX},
-                        {"ISize", INT64_MIN, INT64_MAX},
-                        {"I128", INT64_MIN, INT64_MAX},
-                        {"U8", 0, UINT8_MAX},
-                        {"U16", 0, UINT16_MAX},
-                        {"U32", 0, UINT32_MAX},
-                        {"U64", 0, INT64_MAX},
-                        {"USize", 0, INT64_MAX},
-                        {"U128", 0, INT64_MAX}};
-  for (const B& b : k)
-    if (t == b.n) {
-      *lo = b.lo;
-      *hi = b.hi;
-      return true;
-    }
-  return false;
-}
-
 ir::BinOp IrBin(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd: return ir::BinOp::kAdd;
@@ -97,13 +71,39 @@ bool IsComparison(BinaryOp op) {
 
 bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
 
+bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi) {
+  struct B {
+    const char* n;
+    __int128 lo, hi;
+  };
+  // 128-bit names hold 64 bits at run time (language.md §4).
+  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
+                        {"I16", INT16_MIN, INT16_MAX},
+                        {"I32", INT32_MIN, INT32_MAX},
+                        {"I64", INT64_MIN, INT64_MAX},
+                        {"ISize", INT64_MIN, INT64_MAX},
+                        {"I128", INT64_MIN, INT64_MAX},
+                        {"U8", 0, UINT8_MAX},
+                        {"U16", 0, UINT16_MAX},
+                        {"U32", 0, UINT32_MAX},
+                        {"U64", 0, UINT64_MAX},
+                        {"USize", 0, UINT64_MAX},
+                        {"U128", 0, UINT64_MAX}};
+  for (const B& b : k)
+    if (t == b.n) {
+      *lo = b.lo;
+      *hi = b.hi;
+      return true;
+    }
+  return false;
+}
+
 // An integer literal: a U64 constant with a u64/usize/u128 suffix or where a
 // U64 is expected (`let x: U64 = 5`), else an I64 one; an unsuffixed literal
 // above I64::MAX is only valid in the former.
 FnLowerer::Val FnLowerer::LowerIntLiteral(const Expr& e, bool want_unsigned) {
   if (want_unsigned || e.text == "u64" || e.text == "usize" || e.text == "u128")
-    return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(e.int_value))),
-               Ty::Make(Ty::Kind::kInt)};
+    return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(e.int_value))), Ty::UInt()};
   if (e.is_mut)
     Error("MT0006", e.loc, "integer literal is out of range for a 64-bit integer",
           absl::StrCat("a U64 literal: write `", static_cast<uint64_t>(e.int_value),
@@ -335,7 +335,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
                 {},
                 absl::StrCat("`", ret_fn_, "` is declared to return `", check_ret_->Name(), "`")});
       }
-      Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
+      Val v = e.lhs ? LowerAs(*e.lhs, ret_) : Unit();
       Assign(Place{0, {}}, UseR(v.op), e.loc);
       Term(ir::Terminator::Kind::kReturn);
       return Unit();
@@ -562,12 +562,15 @@ FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const
   }
   std::vector<Operand> ops;
   std::vector<TyP> tys;
-  if (args)
-    for (const ExprPtr& a : *args) {
-      Val v = LowerExpr(*a);
+  if (args) {
+    const AdtDef* def = g_.adts.count(adt) ? &g_.adts.at(adt) : nullptr;
+    for (size_t i = 0; i < args->size(); ++i) {
+      Val v = def && i < vd.fields.size() ? LowerAs(*(*args)[i], FieldWant(*def, vd.fields[i]))
+                                          : LowerExpr(*(*args)[i]);
       ops.push_back(v.op);
       tys.push_back(v.ty);
     }
+  }
   TyP ty = Ty::Adt(adt);
   if (adt == "Option") {
     ty->args = {
@@ -612,12 +615,12 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   }
   if (e.segs.size() == 2) {
     const std::string& b = e.segs[1].name;
-    int64_t lo, hi;
+    __int128 lo, hi;
     if (IsUnsignedTypeName(a) && (b == "MAX" || b == "MIN"))
-      return Val{ConstOp(ir::Constant::UInt(b == "MAX" ? UINT64_MAX : 0)),
-                 Ty::Make(Ty::Kind::kInt)};
-    if (IntTypeBounds(a, &lo, &hi) && (b == "MAX" || b == "MIN"))
-      return Val{ConstOp(ir::Constant::Int(b == "MAX" ? hi : lo)), Ty::Make(Ty::Kind::kInt)};
+      return Val{ConstOp(ir::Constant::UInt(b == "MAX" ? UINT64_MAX : 0)), Ty::Int(a)};
+    if (IntTypeRange(a, &lo, &hi) && (b == "MAX" || b == "MIN"))
+      return Val{ConstOp(ir::Constant::Int(static_cast<int64_t>(b == "MAX" ? hi : lo))),
+                 Ty::Int(a)};
     if ((a == "F64" || a == "F32") && (b == "MAX" || b == "MIN" || b == "INFINITY" || b == "NAN")) {
       double v = b == "MAX"        ? 1.7976931348623157e308
                  : b == "MIN"      ? -1.7976931348623157e308
@@ -665,16 +668,16 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
     ImmutableError(StartLoc(*e.lhs), root,
                    absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }
-  Val rhs = LowerExpr(*e.rhs);
+  Val rhs = e.has_op ? LowerExpr(*e.rhs) : LowerAs(*e.rhs, ty);
   if (e.has_op) {
     Rvalue r;
     r.kind = Rvalue::Kind::kBinOp;
     r.bin = IrBin(e.binary_op);
     r.ops = {Operand::Copy(*pl), rhs.op};
-    Val t = Emit(std::move(r), ty);
-    Assign(*pl, UseR(t.op), e.loc);
+    Val t = Emit(std::move(r), BinaryTy(ty, rhs.ty, e.binary_op));
+    Assign(*pl, UseR(Coerce(t, ty).op), e.loc);
   } else {
-    Assign(*pl, UseR(rhs.op), e.loc);
+    Assign(*pl, UseR(Coerce(rhs, ty).op), e.loc);
   }
   return Unit();
 }
@@ -708,18 +711,20 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
   r.kind = Rvalue::Kind::kBinOp;
   r.bin = IrBin(e.binary_op);
   r.ops = {ao, b.op};
-  TyP ty;
-  if (IsComparison(e.binary_op)) {
-    ty = Ty::Make(Ty::Kind::kBool);
-  } else if (a.ty->Is(Ty::Kind::kUnknown)) {
-    ty = b.ty;
-  } else if ((a.ty->Is(Ty::Kind::kDuration) || a.ty->Is(Ty::Kind::kSize)) &&
-             e.binary_op == BinaryOp::kDiv && b.ty->kind == a.ty->kind) {
-    ty = Ty::Make(Ty::Kind::kInt);
-  } else {
-    ty = a.ty;
-  }
-  return Emit(std::move(r), ty);
+  return Emit(std::move(r), BinaryTy(a.ty, b.ty, e.binary_op));
+}
+
+TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op) {
+  if (IsComparison(op)) return Ty::Make(Ty::Kind::kBool);
+  if (a->Is(Ty::Kind::kUnknown)) return b;
+  if ((a->Is(Ty::Kind::kDuration) || a->Is(Ty::Kind::kSize)) && op == BinaryOp::kDiv &&
+      b->kind == a->kind)
+    return Ty::Make(Ty::Kind::kInt);
+  // A U64 with an I64 computes as a U64 (language.md §4); a shift keeps
+  // the left side's kind.
+  if (a->Is(Ty::Kind::kInt) && b->Unsigned() && op != BinaryOp::kShl && op != BinaryOp::kShr)
+    return b;
+  return a;
 }
 
 FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {

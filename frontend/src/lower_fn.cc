@@ -18,7 +18,7 @@ using K = Expr::Kind;
 ir::Function FnLowerer::Finish(const Val& v) {
   WarnUnused();
   if (!terminated_) {
-    Assign(Place{0, {}}, UseR(v.op), loc_);
+    Assign(Place{0, {}}, UseR(Coerce(v, ret_).op), loc_);
     Term(ir::Terminator::Kind::kReturn);
   }
   // The block opened after the last terminator is dead: drop it when it is
@@ -158,8 +158,9 @@ FnLowerer::Val FnLowerer::LowerBlock(const Block& b, BlockUse use) {
     if (s.kind == Stmt::Kind::kLet) {
       LowerLet(s);
     } else if (s.kind == Stmt::Kind::kExpr && s.expr) {
-      if (is_tail && use == BlockUse::kFnBody) CheckReturn(*s.expr);
-      Val v = LowerExpr(*s.expr);
+      const bool result = is_tail && use == BlockUse::kFnBody;
+      if (result) CheckReturn(*s.expr);
+      Val v = result ? LowerAs(*s.expr, ret_) : LowerExpr(*s.expr);
       if (is_tail) last = v;
       if (!v.must_use.empty() && (!is_tail || use == BlockUse::kDiscarded) &&
           EffectResultMatters(v.must_use))
@@ -404,11 +405,7 @@ void FnLowerer::LowerLet(const Stmt& s) {
   if (s.expr && s.type.kind != TypeExpr::Kind::kInfer)
     CheckValue(*s.expr, declared, "MT2016", "mismatched types: ", s.type.loc,
                absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
-  const bool unsigned_lit = s.expr && s.expr->kind == Expr::Kind::kInt &&
-                            s.type.kind == TypeExpr::Kind::kPath && IsUnsignedTypeName(s.type.name);
-  Val init = unsigned_lit ? LowerIntLiteral(*s.expr, true)
-             : s.expr     ? LowerExpr(*s.expr)
-                          : Val{UnitOp(), declared};
+  Val init = s.expr ? LowerAs(*s.expr, declared) : Val{UnitOp(), declared};
   TyP ty = declared->Is(Ty::Kind::kUnknown) ? init.ty : declared;
   if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty() && !s.else_block) {
     uint32_t l = NamedLocal(s.pat->name, ty, s.pat->is_mut, s.pat->loc, true);
@@ -429,6 +426,46 @@ void FnLowerer::LowerLet(const Stmt& s) {
   Term(ir::Terminator::Kind::kUnreachable);
   SetBlock(ok);
   terminated_ = fn_.blocks[ok].term_set;
+}
+
+// ---- typed boundaries ----
+
+FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want) {
+  if (!want || !want->Is(Ty::Kind::kInt)) return v;
+  const TyP have = v.ty ? v.ty : Ty::Unknown();
+  // A reference is read through where it is used; a function value or a
+  // value of another evident kind is reported by the static checks or
+  // traps where it is used.
+  if (have->Is(Ty::Kind::kRef)) return v;
+  const bool is_const = v.op.kind == Operand::Kind::kConst;
+  const ir::Constant::Kind ck = v.op.constant.kind;
+  if (want->Unsigned()) {
+    if (have->Unsigned()) return v;
+    if (is_const && ck == ir::Constant::Kind::kUInt) return Val{v.op, want};
+    if (is_const && ck == ir::Constant::Kind::kInt && v.op.constant.i >= 0)
+      return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(v.op.constant.i))), want};
+    return Emit(CallBuiltin("into_u64", {ToLocalOp(v)}), want);
+  }
+  if (!have->Unsigned()) return v;
+  if (is_const && ck == ir::Constant::Kind::kUInt && v.op.constant.i >= 0)
+    return Val{ConstOp(ir::Constant::Int(v.op.constant.i)), want};
+  return Emit(CallBuiltin("into_i64", {ToLocalOp(v)}), want);
+}
+
+FnLowerer::Val FnLowerer::LowerAs(const Expr& e, const TyP& want) {
+  if (!want) return LowerExpr(e);
+  if (want->Unsigned() && e.kind == K::kInt && (e.is_mut || e.int_value >= 0))
+    return Val{LowerIntLiteral(e, true).op, want};
+  if (want->Is(Ty::Kind::kArray) && want->Arg(0)->Is(Ty::Kind::kInt) && e.kind == K::kArray &&
+      !e.rhs) {
+    std::vector<Operand> ops;
+    for (const ExprPtr& a : e.args) ops.push_back(LowerAs(*a, want->Arg(0)).op);
+    Rvalue r;
+    r.kind = Rvalue::Kind::kArrayInit;
+    r.ops = std::move(ops);
+    return Emit(std::move(r), want);
+  }
+  return Coerce(LowerExpr(e), want);
 }
 
 // ---- places and fields ----
@@ -780,9 +817,41 @@ bool FnLowerer::Fits(const Ty& have, const Ty& want) {
   return TyFits(have, *w);
 }
 
+bool IntLiteralValue(const Expr& e, __int128* v) {
+  if (e.kind == K::kUnary && e.unary_op == UnaryOp::kNeg && e.lhs && e.lhs->kind == K::kInt) {
+    if (!IntLiteralValue(*e.lhs, v)) return false;
+    *v = -*v;
+    return true;
+  }
+  if (e.kind != K::kInt) return false;
+  // A literal above I64::MAX keeps its 64 bits (the parser marks it).
+  *v = e.is_mut ? static_cast<__int128>(static_cast<uint64_t>(e.int_value)) : e.int_value;
+  return true;
+}
+
 bool FnLowerer::CheckValue(const Expr& e, const TyP& want, const char* code,
                            const std::string& lead, Loc decl, const std::string& decl_msg) {
   if (!want || want->Is(Ty::Kind::kUnknown)) return true;
+  // An integer literal out of the declared type's range (`-1` for a `U64`,
+  // `300` for a `U8`): Rust's overflowing_literals, an error.
+  __int128 lit, lo, hi;
+  if (want->Is(Ty::Kind::kInt) && IntLiteralValue(e, &lit) &&
+      IntTypeRange(want->Name(), &lo, &hi) && (lit < lo || lit > hi)) {
+    auto text = [](__int128 v) {
+      return v < 0 ? absl::StrCat("-", static_cast<uint64_t>(-v))
+                   : absl::StrCat(static_cast<uint64_t>(v));
+    };
+    const bool spanned = e.begin.line != 0 && e.begin.line == e.end.line;
+    Diagnostic& d =
+        Error(code, spanned ? e.begin : e.loc,
+              absl::StrCat(lead, "expected `", want->Name(), "`, found `", text(lit),
+                           "`, which is out of its range"),
+              absl::StrCat("`", want->Name(), "` holds ", text(lo), " ..= ", text(hi),
+                           lit < 0 && lo == 0 ? "; a negative value needs a signed type" : ""));
+    if (spanned) d.end = e.end;
+    if (decl.line) d.labels.push_back(Label{decl, {}, decl_msg});
+    return false;
+  }
   std::string what;
   TyP have = KnownTy(e, &what);
   if (!have || Fits(*have, *want)) return true;

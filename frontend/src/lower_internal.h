@@ -52,11 +52,19 @@ struct Ty {
     kCap,    // name (Fs, Net, ...)
   };
   Kind kind = Kind::kUnknown;
+  // kAdt, kAgent, kCap: the type's name. kInt: the declared width (`I32`,
+  // `U8`, `U64`, `USize`, ...; empty for `I64` or a plain integer), which
+  // makes a `U64`/`USize` boundary convert (FnLowerer::Coerce).
   std::string name;
   std::vector<TyP> args;
   bool is_mut = false;
 
   static TyP Make(Kind k);
+  // An integer type of declared width `width` ("" for I64).
+  static TyP Int(std::string width = "");
+  static TyP UInt() { return Int("U64"); }
+  // An integer that is unsigned at run time: U64, USize, U128 (language.md §4).
+  bool Unsigned() const;
   static TyP Adt(std::string n, std::vector<TyP> a = {});
   static TyP With(Kind k, std::vector<TyP> a);
   static TyP Unknown();
@@ -304,6 +312,8 @@ inline Loc NameEnd(Loc l, const std::string& name) {
   return name.empty() || l.line == 0 ? Loc{}
                                      : Loc{l.line, l.col + static_cast<uint32_t>(name.size()) - 1};
 }
+// The static type of `a op b` (lower_expr.cc).
+TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op);
 // Whether `t` mentions one of `names` (a struct's generic parameters).
 bool MentionsAny(const Ty& t, const std::vector<std::string>& names);
 // Whether a value of type `have` can be passed where `want` is declared:
@@ -351,6 +361,11 @@ inline Rvalue UseR(Operand o) {
 
 // Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
 bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
+// The values of an integer type name (`U8`: 0 … 255; `U64`: 0 … 2^64-1),
+// false for another name (lower_expr.cc).
+bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi);
+// The value of an integer literal, negated or not (`-5`), as written (lower_fn.cc).
+bool IntLiteralValue(const Expr& e, __int128* v);
 bool FlattenPath(const Expr& e, std::vector<std::string>* out);
 
 // `A::__turn_Msg(state, params) -> (state, reply)` (lower_agent.cc).
@@ -383,8 +398,11 @@ class FnLowerer {
 
   // `loc` is where the parameter is declared (MT3014's label); `warn`:
   // report it when it is never read (MT8001).
+  // A parameter declared `U64`/`USize` is converted on entry (Coerce), so
+  // every caller (direct, through a `fn` value, an agent message) passes the
+  // same check; `convert` false: a closure's capture, already of its kind.
   uint32_t AddParam(const std::string& name, TyP ty, bool is_mut, bool is_mut_ref, Loc loc = {},
-                    bool warn = false) {
+                    bool warn = false, bool convert = true) {
     uint32_t l = static_cast<uint32_t>(fn_.locals.size());
     fn_.locals.push_back(ir::Local{ty->ToIr(), false, name});
     fn_.num_params = l;
@@ -393,6 +411,9 @@ class FnLowerer {
       li.binding = NewBinding(name, loc, warn, /*is_param=*/true);
       scopes_.back()[name] = li;
     }
+    if (convert && ty->Unsigned())
+      Assign(Place{l, {}}, UseR(Coerce(Val{Operand::Copy(Place{l, {}}), Ty::Unknown()}, ty).op),
+             loc);
     return l;
   }
 
@@ -421,13 +442,33 @@ class FnLowerer {
   }
   ir::Function FinishWithExpr(const Expr& body, bool unit_ret = false) {
     if (!unit_ret) CheckReturn(body);
-    Val v = LowerExpr(body);
+    Val v = unit_ret ? LowerExpr(body) : LowerAs(body, ret_);
     if (unit_ret) v = Unit();
     return Finish(v);
   }
 
   Val LowerExpr(const Expr& e);
   Val LowerIntLiteral(const Expr& e, bool want_unsigned);
+  // ---- typed boundaries (lower_fn.cc; language.md §4) ----
+  // A value reaching a place declared `want` (a parameter at the function's
+  // entry, a result, a field or variant payload, an annotated `let`, an
+  // assignment, an element pushed or inserted into a container of declared
+  // element type). Where `want` is `U64`/`USize`, a value not known to be
+  // unsigned becomes one: a non-negative literal at compile time, anything
+  // else through `@into_u64` (a negative value traps MT5004, a non-integer
+  // MT5016). Where `want` is a signed integer type, a value known to be a U64
+  // goes through `@into_i64` (above I64::MAX traps MT5004). Other values are
+  // returned as they are.
+  Val Coerce(Val v, const TyP& want);
+  // `e` lowered for a place declared `want`: an integer literal for a U64
+  // may be as large as 2^64-1, an array literal for `[U64]` converts each
+  // element, and the value is Coerce'd.
+  Val LowerAs(const Expr& e, const TyP& want);
+  // The declared type of a field or payload a value is converted to: none
+  // for one that mentions the type's generic parameters.
+  static TyP FieldWant(const AdtDef& adt, const FieldDef& f) {
+    return f.ty && !MentionsAny(*f.ty, adt.generics) ? f.ty : nullptr;
+  }
 
   // The declared result that `return e` and a body's tail are checked
   // against (MT2019), with the location of the `-> T` that declares it;
@@ -847,6 +888,14 @@ class FnLowerer {
     for (const ExprPtr& a : args) ops.push_back(LowerExpr(*a).op);
     return ops;
   }
+  // The arguments of a call of `def` (`skip`: leading ones that are not
+  // declared parameters, `self` in `T::m(x, ..)`): a value known to be a U64
+  // passed for a parameter declared a signed integer type converts here
+  // (Coerce), a literal for a `U64` parameter is made one here (up to
+  // 2^64-1); anything else for a `U64` parameter converts at the callee's
+  // entry (AddParam).
+  std::vector<Operand> LowerArgsFor(const FnDef& def, const std::vector<ExprPtr>& args,
+                                    size_t skip = 0);
   Val LowerClosure(const Expr& e);
   Val LowerMacro(const Expr& e);
   Val LowerFormat(const Expr& e, size_t first_arg);

@@ -220,6 +220,7 @@ TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& ar
     case S::kValue: return rt->Arg(1);
     case S::kOptErr: return opt(rt->Arg(1));
     case S::kArrayPair: return arr(Ty::With(TK::kTuple, {rt->Arg(0), rt->Arg(1)}));
+    case S::kOptSelf: return opt(rt);
   }
   return Ty::Unknown();
 }

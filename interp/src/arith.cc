@@ -253,6 +253,19 @@ bool Unary(Ctx& cx, Op op, const Value& a, Value& out) {
   return cx.Trap(TrapCode::kType, absl::StrCat("cannot apply '!' to ", KindName(cx.m, a)));
 }
 
+bool DoInto(Ctx& cx, const Value& v, bool to_unsigned, Value& out) {
+  const char* want = to_unsigned ? "U64" : "a signed integer";
+  if (!v.Is(Tag::kInt))
+    return cx.Trap(TrapCode::kType, absl::StrCat("expected ", want, ", found ", KindName(cx.m, v)));
+  if (to_unsigned ? (!v.IsUInt() && v.i() < 0) : (v.IsUInt() && v.i() < 0))
+    return cx.Trap(TrapCode::kOverflow,
+                   absl::StrCat(v.IsUInt() ? absl::StrCat(v.u()) : absl::StrCat(v.i()),
+                                " does not fit in ", want, ", the type declared here",
+                                to_unsigned ? " (`as U64` wraps)" : " (`as I64` wraps)"));
+  out = to_unsigned ? Value::UInt(v.u()) : Value::Int(v.i());
+  return true;
+}
+
 bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
   auto bad = [&] {
     return cx.Trap(TrapCode::kType,

@@ -98,6 +98,10 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
 bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out);
 bool Unary(Ctx& cx, Op op, const Value& a, Value& out);
 bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out);
+// A value reaching a place declared U64 (`to_unsigned`) or signed: the same
+// integer of that kind; MT5004 when it does not fit, MT5016 for a non-integer
+// (`@into_u64`, `@into_i64`: language.md §4).
+bool DoInto(Ctx& cx, const Value& v, bool to_unsigned, Value& out);
 CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 // The row of the builtin table for a method of this receiver (nullptr when
 // the receiver's kind has none: MT5008).

@@ -74,6 +74,8 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     out = MakeStr(std::move(s));
     return CallStatus::kOk;
   }
+  if (id == F::kIntoU64 || id == F::kIntoI64)
+    return DoInto(cx, args[0], id == F::kIntoU64, out) ? CallStatus::kOk : CallStatus::kFail;
   if (id == F::kTypeName) {
     out = MakeStr(KindName(cx.m, args[0]));  // a short constant-like name: not charged
     return CallStatus::kOk;

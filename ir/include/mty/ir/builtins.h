@@ -80,6 +80,7 @@ enum class ResultShape : uint8_t {
   kValue,           // a map's value type
   kOptErr,          // Option of a Result's error type
   kArrayPair,       // [(a map's key type, its value type)]
+  kOptSelf,         // Option of the receiver's type (`checked_add` on a U64 is Option[U64])
 };
 
 // Every method name (of built-in values and of the prelude), once.
