@@ -834,9 +834,7 @@ int ResultCommand(const ParsedCommand& f) {
   return PrintResult(*r);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   using mty::driver::Commands;
   using mty::driver::CommandSpec;
   std::vector<std::string> words(argv + 1, argv + argc);
@@ -906,4 +904,20 @@ int main(int argc, char** argv) {
     return 0;
   }
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // What the host cannot allocate outside a run (reading the program,
+  // printing the report) ends mty as the memory breach too, never with an
+  // abort (runtime.md §2). Nothing here allocates.
+  try {
+    return Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    static constexpr char kText[] =
+        "mty: memory budget exceeded: real heap: the host could not allocate\n";
+    (void)!write(STDERR_FILENO, kText, sizeof kText - 1);
+    return mty::ir::Limit(mty::LimitId::kMemory).exit_code;
+  }
 }

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
@@ -58,6 +59,16 @@ struct Ctx {
     message = std::move(msg);
     return false;
   }
+  // A string of `bytes` bytes the call `what` is about to build: first the
+  // memory budget must hold it (Fits: the memory breach when not), then it
+  // must be within the most a string holds, 4 GiB (MT5009 when not).
+  bool StrFits(uint64_t bytes, const char* what) {
+    if (!Fits(bytes)) return false;
+    if (bytes <= kMaxStrBytes) return true;
+    return Trap(TrapCode::kBudget,
+                absl::StrCat(what, " would build a string over 4 GiB (", bytes, " bytes)"));
+  }
+  static constexpr uint64_t kMaxStrBytes = uint64_t{1} << 32;
 };
 
 enum class CallStatus { kOk, kFail, kUnknown };

@@ -3,9 +3,11 @@
 #include "mty/interp/heap.h"
 
 #include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <new>
 
@@ -14,7 +16,38 @@ namespace mty::interp {
 namespace {
 
 thread_local HeapAccount* t_account = nullptr;
-thread_local int t_no_refuse = 0;  // HeapNoRefuse scopes open on this thread
+
+// The emergency reserve: address space held back (mapped, never touched, so
+// it costs no RSS) and given back to the system when the host cannot
+// allocate a small block, so that what must still happen (the run reaching
+// its next safepoint, unwinding, its result and report) can. Process-wide,
+// in blocks, so that runs failing at once on several threads each find one.
+constexpr int kReserveBlocks = 4;
+constexpr size_t kReserveBlockBytes = size_t{4} << 20;
+std::atomic<void*> g_reserve[kReserveBlocks];
+
+// Gives one block of the reserve back to the system; false when none is left.
+bool DrawReserve() {
+  for (std::atomic<void*>& slot : g_reserve)
+    if (void* p = slot.exchange(nullptr)) {
+      munmap(p, kReserveBlockBytes);
+      return true;
+    }
+  return false;
+}
+
+// Maps the blocks of the reserve that are missing (a run start; a block the
+// host cannot map now is tried again at the next).
+void ArmReserve() {
+  for (std::atomic<void*>& slot : g_reserve) {
+    if (slot.load(std::memory_order_relaxed)) continue;
+    void* p = mmap(nullptr, kReserveBlockBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED) return;  // the host is short now: armed again at the next run
+    void* none = nullptr;
+    if (!slot.compare_exchange_strong(none, p)) munmap(p, kReserveBlockBytes);
+  }
+}
 
 }  // namespace
 
@@ -23,16 +56,21 @@ struct HeapHooks {
   // be made, count the block's usable size.
   static void* Allocate(HeapAccount* a, size_t n, size_t align, bool nothrow) {
     const int64_t want = static_cast<int64_t>(std::min<size_t>(n, INT64_MAX / 4));
-    if (a->live_ + want > a->ceiling_ && (a->strict_ || n >= kLargeAllocation) &&
-        t_no_refuse == 0) {
+    if (a->live_ + want > a->ceiling_ && (a->strict_ || n >= kLargeAllocation)) {
       a->MarkOver(a->live_ + want);
       if (nothrow) return nullptr;
       throw std::bad_alloc();
     }
     void* p = Raw(n, align);
     if (!p) {
-      if (nothrow) return nullptr;
-      throw std::bad_alloc();
+      // The host could not give it (an address-space limit, another run of
+      // the process): the run's memory breach, like passing the ceiling.
+      a->MarkOver(a->live_ + want);
+      if (!a->strict_) p = FromReserve(n, align);
+      if (!p) {
+        if (nothrow) return nullptr;
+        throw std::bad_alloc();
+      }
     }
     a->live_ += static_cast<int64_t>(Chunk(n, align));
     if (a->live_ > a->peak_) {
@@ -60,6 +98,15 @@ struct HeapHooks {
     void* p = nullptr;
     return posix_memalign(&p, align, n) == 0 ? p : nullptr;
   }
+  // A small block the host refused, made after giving back the reserve a
+  // block at a time (it may be inside a destructor or a handler, which must
+  // not fail); nullptr for a large one or when the reserve is spent.
+  static void* FromReserve(size_t n, size_t align) {
+    if (n >= kLargeAllocation) return nullptr;
+    while (DrawReserve())
+      if (void* p = Raw(n, align)) return p;
+    return nullptr;
+  }
 };
 
 namespace {
@@ -67,6 +114,7 @@ namespace {
 inline void* Allocate(size_t n, size_t align, bool nothrow) {
   if (HeapAccount* a = t_account) return HeapHooks::Allocate(a, n, align, nothrow);
   void* p = HeapHooks::Raw(n, align);
+  if (!p) p = HeapHooks::FromReserve(n, align);
   if (!p && !nothrow) throw std::bad_alloc();
   return p;
 }
@@ -87,10 +135,10 @@ void HeapAccount::MarkOver(int64_t would_be) {
 
 HeapAccount* CurrentHeapAccount() { return t_account; }
 
-HeapNoRefuse::HeapNoRefuse() { ++t_no_refuse; }
-HeapNoRefuse::~HeapNoRefuse() { --t_no_refuse; }
-
-HeapScope::HeapScope(HeapAccount* account) : prev_(t_account) { t_account = account; }
+HeapScope::HeapScope(HeapAccount* account) : prev_(t_account) {
+  if (account) ArmReserve();
+  t_account = account;
+}
 HeapScope::~HeapScope() { t_account = prev_; }
 
 uint64_t DefaultHeapCeiling() {

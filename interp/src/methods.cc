@@ -289,12 +289,8 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       return Fail();
     }
     uint64_t total;
-    if (__builtin_mul_overflow(static_cast<uint64_t>(k), n, &total) ||
-        total > (uint64_t{1} << 32)) {
-      cx.Trap(TrapCode::kBudget, absl::StrCat("repeat would build a string of ", k, " x ", n,
-                                              " bytes (the limit is 4 GiB)"));
-      return Fail();
-    }
+    if (__builtin_mul_overflow(static_cast<uint64_t>(k), n, &total)) total = UINT64_MAX;
+    if (!cx.StrFits(total, "repeat")) return Fail();
     if (!cx.Work(total + static_cast<uint64_t>(k))) return Fail();
     if (!cx.Charge(24 + total)) return Fail();
     MTY_WORK(total + static_cast<uint64_t>(k));
@@ -350,10 +346,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
          at = searcher.Find(s, at + from->size()))
       hits.push_back(at);
     const uint64_t size = n - hits.size() * from->size() + hits.size() * to->size();
-    if (size > (uint64_t{1} << 32)) {
-      cx.Trap(TrapCode::kBudget, "replace would build a string over 4 GiB");
-      return Fail();
-    }
+    if (!cx.StrFits(size, "replace")) return Fail();
     if (!cx.Work(size + hits.size())) return Fail();
     MTY_WORK(size + hits.size());
     std::string r;

@@ -765,8 +765,7 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
       if (!cx.Work(n + total)) return Fail();
       MTY_WORK(n + total);
       if (n > 0 && all_str) {
-        if (total > (uint64_t{1} << 32))
-          return Trapped(cx, TrapCode::kBudget, "concat would build a string over 4 GiB");
+        if (!cx.StrFits(total, "concat")) return Fail();
         std::string r;
         r.reserve(total);
         for (const Value& x : v) {

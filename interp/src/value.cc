@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "absl/hash/hash.h"
 #include "cost.h"
-#include "mty/interp/heap.h"
 #include "mty/interp/work.h"
 
 namespace mty::interp {
@@ -44,44 +44,50 @@ const char* TagName(Tag t) {
 
 namespace {
 
-// Moves the heap children of `h` into `out` so that freeing a deeply nested
-// value never recurses on the C++ stack.
-// A child that is a leaf (a string, a capability) or shared is dropped in
-// place: that cannot recurse. Only sole-owned containers are queued, so the
-// work list stays small for wide values (a vec of a million strings).
-void Drop(Value& x, std::vector<Value>& out) {
-  if (!x.IsHeap()) return;
-  if (x.h()->rc > 1 || x.Is(Tag::kStr) || x.Is(Tag::kBytes) || x.Is(Tag::kCap)) {
-    x = Value();
-  } else {
-    out.push_back(std::move(x));
-  }
-}
-
-void TakeChildren(HeapObj* h, std::vector<Value>& out) {
-  auto take = [&](std::vector<Value>& v) {
-    for (Value& x : v) Drop(x, out);
-    v.clear();
+// Moves one heap child out of `h` (a container being freed) into *out;
+// false when it has none left. It takes from the back: nothing is
+// allocated, so freeing never fails (it runs in destructors, also when the
+// host has no memory left).
+bool PopChild(HeapObj* h, Value* out) {
+  auto pop = [out](std::vector<Value>& v) {
+    while (!v.empty()) {
+      Value x = std::move(v.back());
+      v.pop_back();
+      if (x.IsHeap()) {
+        *out = std::move(x);
+        return true;
+      }
+    }
+    return false;
   };
   switch (h->kind) {
     case Tag::kArray:
-    case Tag::kTuple: take(static_cast<ArrayObj*>(h)->items); break;
-    case Tag::kAdt: take(static_cast<AdtObj*>(h)->fields); break;
-    case Tag::kClosure: take(static_cast<ClosureObj*>(h)->captures); break;
+    case Tag::kTuple: return pop(static_cast<ArrayObj*>(h)->items);
+    case Tag::kAdt: return pop(static_cast<AdtObj*>(h)->fields);
+    case Tag::kClosure: return pop(static_cast<ClosureObj*>(h)->captures);
     case Tag::kMap: {
       auto* m = static_cast<MapObj*>(h);
-      m->index.clear();
-      for (MapObj::Entry& e : m->entries) {
-        Drop(e.first, out);
-        Drop(e.second, out);
+      if (!m->index.empty()) m->index.clear();  // its keys are copies of the entries'
+      for (; !m->entries.empty(); m->entries.pop_back()) {
+        MapObj::Entry& e = m->entries.back();
+        for (Value* x : {&e.first, &e.second})
+          if (x->IsHeap()) {
+            *out = std::move(*x);
+            return true;
+          }
       }
-      m->entries.clear();
-      break;
+      return false;
     }
-    case Tag::kRef:
-      for (RefStep& s : static_cast<RefObj*>(h)->steps) Drop(s.key, out);
-      break;
-    default: break;
+    case Tag::kRef: {
+      auto& steps = static_cast<RefObj*>(h)->steps;
+      for (; !steps.empty(); steps.pop_back())
+        if (steps.back().key.IsHeap()) {
+          *out = std::move(steps.back().key);
+          return true;
+        }
+      return false;
+    }
+    default: return false;
   }
 }
 
@@ -107,37 +113,23 @@ void ReleaseObj(HeapObj* h) {
     DeleteObj(h);
     return;
   }
-  // The list of children still to drop, one per thread. It is a plain
-  // pointer (usable in any order of thread-exit destructors); `owner` frees
-  // it when the thread ends.
-  static thread_local std::vector<Value>* pending = nullptr;
+  // Freeing a deeply nested value never recurses on the C++ stack: the
+  // containers being freed on this thread form a stack linked through their
+  // `est` fields (no longer needed once nothing refers to them), freed depth
+  // first, a child at a time. A child that is a leaf or shared is dropped in
+  // place; a sole-owned container is pushed by the ReleaseObj its drop calls.
+  static thread_local HeapObj* freeing = nullptr;
   static thread_local bool draining = false;
-  struct Owner {
-    ~Owner() {
-      delete pending;
-      pending = nullptr;
-    }
-  };
-  static thread_local Owner owner;
-  // Freeing runs in destructors: what it allocates (the work list) is never
-  // refused at the real-bytes ceiling.
-  HeapNoRefuse no_refuse;
-  if (!pending) {
-    (void)&owner;  // registers its destructor for this thread
-    pending = new std::vector<Value>();
-  }
-  TakeChildren(h, *pending);
-  DeleteObj(h);
-  if (draining) return;  // an outer ReleaseObj drains the list
+  h->est = reinterpret_cast<uintptr_t>(freeing);
+  freeing = h;
+  if (draining) return;  // an outer ReleaseObj frees it
   draining = true;
-  while (!pending->empty()) {
-    Value v = std::move(pending->back());
-    pending->pop_back();
-    // Dropping v may call ReleaseObj, which appends to `pending`.
+  while (HeapObj* top = freeing) {
+    Value child;
+    if (PopChild(top, &child)) continue;  // dropped here
+    freeing = reinterpret_cast<HeapObj*>(top->est);
+    DeleteObj(top);
   }
-  // Do not keep the high-water capacity of one huge drop for the thread's
-  // life.
-  if (pending->capacity() > 4096) std::vector<Value>().swap(*pending);
   draining = false;
 }
 

@@ -230,10 +230,14 @@ int Breach::ExitCode() const { return limit ? Limit(*limit).exit_code : Trap(Cod
 std::string Breach::Message() const {
   std::string text = limit ? BreachText(*limit, bound, observed, subject)
                            : absl::StrCat("capability not granted: ", Key(), " ", subject);
-  // The real-bytes ceiling of the memory limit (runtime.md §2).
+  // The real-bytes ceiling of the memory limit (runtime.md §2); under it,
+  // the host could not allocate.
   if (limit == LimitId::kMemory && subject == kRealHeapSubject)
-    text =
-        absl::StrCat("memory budget exceeded: real heap ", observed, " B > ceiling ", bound, " B");
+    text = observed > bound
+               ? absl::StrCat("memory budget exceeded: real heap ", observed, " B > ceiling ",
+                              bound, " B")
+               : absl::StrCat("memory budget exceeded: real heap ", observed,
+                              " B: the host could not allocate it (ceiling ", bound, " B)");
   if (sandbox.empty()) return text;
   return absl::StrCat("sandbox ", sandbox, ": ", text);
 }

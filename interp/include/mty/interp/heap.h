@@ -16,6 +16,14 @@
 //    (SetWake): it stops at its next safepoint with the memory breach
 //    "real heap". In strict mode (compiling: no destructor there
 //    allocates) every allocation past the ceiling is refused.
+// The host failing to allocate (malloc returns null: an address-space
+// limit, other runs of the process) is the same breach, below the ceiling:
+// the account is marked over (over_by() <= ceiling() tells it apart); a
+// large block is refused, a small one is made from an emergency reserve
+// (address space held back for it, given back to the system a block at a
+// time), so that the run reaches its safepoint and reports. Outside any
+// account a small block comes from the reserve too (what the host prints
+// after such a run). Freeing never allocates (ReleaseObj).
 #pragma once
 
 #include <algorithm>
@@ -85,17 +93,6 @@ class HeapScope {
   HeapAccount* prev_;
 };
 
-// While one exists on a thread, no allocation there is refused (it is still
-// counted): what freeing values allocates (ReleaseObj's work list) runs in
-// destructors, which must not throw.
-class HeapNoRefuse {
- public:
-  HeapNoRefuse();
-  ~HeapNoRefuse();
-  HeapNoRefuse(const HeapNoRefuse&) = delete;
-  HeapNoRefuse& operator=(const HeapNoRefuse&) = delete;
-};
-
 // The ceiling of runtime.md §2: 2 x the memory budget + 16 MiB, or, with no
 // budget, DefaultHeapCeiling(): 4 GiB or half the machine's memory,
 // whichever is smaller.
@@ -103,7 +100,9 @@ uint64_t DefaultHeapCeiling();
 uint64_t HeapCeilingFor(std::optional<uint64_t> memory_budget);
 
 // The memory breach of an account that went over: `memory budget exceeded:
-// real heap N B > ceiling C B`.
+// real heap N B > ceiling C B`, or, when the host could not allocate below
+// the ceiling, `memory budget exceeded: real heap N B: the host could not
+// allocate it (ceiling C B)`.
 ir::Breach RealHeapBreach(const HeapAccount& account);
 
 }  // namespace mty::interp
