@@ -41,21 +41,42 @@ Program::~Program() = default;
 
 namespace {
 
+// A front-end diagnostic (its spans resolved) as the API's (below).
+Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd);
+
 // No std::bad_alloc leaves the API (runtime.md §2): compiling that cannot
-// allocate is kResourceExhausted.
+// allocate is kResourceExhausted, the diagnostic MT0033.
 template <typename F>
-auto Guarded(F&& f) -> decltype(f()) {
-  // Compiling is bounded in real bytes too (strict: every allocation past
-  // the ceiling is refused; the front end is exception safe).
-  interp::HeapAccount heap(interp::DefaultHeapCeiling(), /*strict=*/true);
-  interp::HeapScope scope(&heap);
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError("out of memory while compiling the program");
-  } catch (const std::length_error&) {
-    return absl::ResourceExhaustedError("out of memory while compiling the program");
+auto Guarded(std::string_view file_name, const CompileOptions& options, F&& f) -> decltype(f()) {
+  // Compiling is bounded in real bytes too, by the ceiling a run with the
+  // options' memory budget has (strict: every allocation past it is
+  // refused; the front end is exception safe).
+  interp::HeapAccount heap(interp::HeapCeilingFor(options.memory_budget), /*strict=*/true);
+  {
+    interp::HeapScope scope(&heap);
+    try {
+      return f();
+    } catch (const std::bad_alloc&) {
+    } catch (const std::length_error&) {
+    }
   }
+  // Outside the scope (what compiling held is freed): the diagnostic.
+  frontend::Diagnostics diags;
+  diags.Error("MT0033", frontend::Loc{},
+              absl::StrCat("out of memory while compiling the program: ",
+                           heap.over() ? interp::RealHeapBreach(heap).Message()
+                                       : std::string("allocation too large")),
+              options.memory_budget
+                  ? "compiling is held to the real-heap ceiling of the run's memory budget (2 x "
+                    "the budget + 16 MiB)"
+                  : "compiling is held to the default real-heap ceiling (4 GiB or half the "
+                    "machine's memory); a memory budget lowers it");
+  const frontend::SourceFile file{std::string(file_name), ""};
+  if (options.diagnostics)
+    options.diagnostics->push_back(PublicDiagnostic(file, diags.list().back()));
+  frontend::RenderOptions render;
+  render.color = options.color;
+  return absl::ResourceExhaustedError(diags.Render(file, render));
 }
 
 }  // namespace
@@ -76,13 +97,13 @@ absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_vie
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromIrText(std::string_view text,
                                                                    std::string_view file_name,
                                                                    const CompileOptions& options) {
-  return Guarded([&] { return FromIrTextUnguarded(text, file_name, options); });
+  return Guarded(file_name, options, [&] { return FromIrTextUnguarded(text, file_name, options); });
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSource(std::string_view text,
                                                                    std::string_view file_name,
                                                                    const CompileOptions& options) {
-  return Guarded([&] { return FromSourceUnguarded(text, file_name, options); });
+  return Guarded(file_name, options, [&] { return FromSourceUnguarded(text, file_name, options); });
 }
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromFile(std::string_view text,
@@ -220,7 +241,7 @@ absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::strin
 
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name,
                                                const CompileOptions& options) {
-  return Guarded([&]() -> absl::StatusOr<std::string> {
+  return Guarded(file_name, options, [&]() -> absl::StatusOr<std::string> {
     frontend::SourceFile file{std::string(file_name), std::string(text)};
     frontend::Diagnostics diags;
     frontend::Module m = frontend::Parse(file, diags);

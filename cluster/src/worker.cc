@@ -95,6 +95,10 @@ struct Worker::Impl {
 
   void Pull(int index);
   void Process(natsMsg* msg);
+  void RunJob(natsMsg* msg, JobResult& r);
+  // A job the worker could not allocate for outside its run (its run's own
+  // failures are its result already): the memory breach, exit 4.
+  void OutOfMemory(natsMsg* msg, JobResult& r);
   void Beat();
   // Stores the result (unless one is stored already), then acks the job
   // (`terminate`: terminates it, never to be delivered again). A result
@@ -185,6 +189,37 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
 
 void Worker::Impl::Process(natsMsg* msg) {
   JobResult r;
+  try {
+    RunJob(msg, r);
+  } catch (const std::bad_alloc&) {
+    OutOfMemory(msg, r);
+  }
+}
+
+void Worker::Impl::OutOfMemory(natsMsg* msg, JobResult& r) {
+  try {
+    // Its output is dropped: what it held may be why nothing could be made.
+    std::string().swap(r.stdout_text);
+    std::string().swap(r.stderr_text);
+    r.outcome = ir::OutcomeName(Outcome::kBreach);
+    r.exit_code = ir::Limit(LimitId::kMemory).exit_code;
+    r.code = TrapText(ir::Limit(LimitId::kMemory).trap);
+    r.breach = ir::Limit(LimitId::kMemory).key;
+    r.message = absl::StrCat("memory budget exceeded: ", ir::kRealHeapSubject,
+                             ": the worker could not allocate");
+    r.report = absl::StrCat("trap ", r.code, ": ", r.message, "\n");
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": ", r.message));
+    if (r.id.empty()) {
+      natsMsg_Term(msg, nullptr);
+      return;
+    }
+    Finish(msg, r, /*terminate=*/false);
+  } catch (const std::bad_alloc&) {
+    natsMsg_Nak(msg, nullptr);  // still none: another worker may
+  }
+}
+
+void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
   r.worker = options.name;
   if (jsMsgMetaData* meta = nullptr; natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
     r.attempt = static_cast<int>(meta->NumDelivered);
@@ -222,6 +257,13 @@ void Worker::Impl::Process(natsMsg* msg) {
   std::string text = job->program;
   if (hash.empty()) hash = ProgramHash(text);
   const std::string key = absl::StrCat(hash, "\n", job->file);
+  Policy manifest;
+  if (!job->manifest.empty()) {
+    auto m = LoadManifest(job->manifest, "job manifest");
+    if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
+    manifest = *m;
+  }
+  const Policy policy = JobPolicy(options.policy, manifest);
   std::shared_ptr<const Program> program = cache.Find(key);
   if (!program) {
     if (text.empty()) {
@@ -239,6 +281,7 @@ void Worker::Impl::Process(natsMsg* msg) {
     CompileOptions co;
     co.diagnostics = &diagnostics;
     co.rendered_warnings = &r.diagnostics;
+    co.memory_budget = policy.limits.Get(LimitId::kMemory);  // the run's
     auto compiled = Program::FromFile(text, job->file, co);
     if (!compiled.ok()) {
       r.outcome = "compile_error";
@@ -252,14 +295,8 @@ void Worker::Impl::Process(natsMsg* msg) {
     program = *compiled;
     if (r.diagnostics.empty()) cache.Add(key, program);  // warnings are printed: not cached
   }
-  Policy manifest;
-  if (!job->manifest.empty()) {
-    auto m = LoadManifest(job->manifest, "job manifest");
-    if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
-    manifest = *m;
-  }
   RunOptions opts;
-  opts.policy = JobPolicy(options.policy, manifest);
+  opts.policy = policy;
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };

@@ -163,14 +163,17 @@ void PrintDiagnostics(const std::vector<mty::Diagnostic>& diagnostics, std::stri
 }
 
 // Loads and compiles a program (.mtyir as MtyIR text, anything else as
-// Mighty source); returns an exit code on failure. Warnings are printed.
-int Load(const std::string& path, std::shared_ptr<const mty::Program>* out) {
+// Mighty source), held to the real-heap ceiling of a run with `policy`'s
+// memory budget; returns an exit code on failure. Warnings are printed.
+int Load(const std::string& path, std::shared_ptr<const mty::Program>* out,
+         const mty::Policy& policy = {}) {
   std::string text;
   if (int rc = ReadInput(path, &text); rc != 0) return rc;
   std::vector<mty::Diagnostic> diagnostics;
   std::string warnings;
-  auto p =
-      mty::Program::FromFile(text, DisplayName(path), DiagnosticOptions(&diagnostics, &warnings));
+  mty::CompileOptions options = DiagnosticOptions(&diagnostics, &warnings);
+  options.memory_budget = policy.limits.Get(mty::LimitId::kMemory);
+  auto p = mty::Program::FromFile(text, DisplayName(path), options);
   if (!p.ok()) {
     PrintDiagnostics(diagnostics, std::string(p.status().message()));
     return 1;
@@ -421,7 +424,7 @@ int RunCommand(const ParsedCommand& f) {
   mty::InstallDefaultFsCaps(policy.grants);
 
   std::shared_ptr<const mty::Program> program;
-  if (int rc = Load(f.operand, &program); rc != 0) return rc;
+  if (int rc = Load(f.operand, &program, policy); rc != 0) return rc;
   mty::RunOptions opts;
   opts.policy = std::move(policy);
   opts.args = f.program_args;
@@ -555,7 +558,7 @@ int ReplayCommand(const ParsedCommand& f) {
   if (path.empty()) return UsageError("the recording names no program file: give it", f.command);
   CtrlC ctrl_c;
   std::shared_ptr<const mty::Program> program;
-  if (int rc = Load(path, &program); rc != 0) return rc;
+  if (int rc = Load(path, &program, recording->policy()); rc != 0) return rc;
   mty::RunOptions opts;
   opts.replay = &*recording;
   std::fflush(stdout);

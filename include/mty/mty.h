@@ -342,6 +342,12 @@ struct CompileOptions {
   // of a failure would be, ending with `warning: N warning(s) emitted`;
   // "" when there are none.
   std::string* rendered_warnings = nullptr;
+  // The memory budget of the runs the program is compiled for (bytes; the
+  // `memory` limit): compiling is held to the real-heap ceiling such a run
+  // has, 2 x the budget + 16 MiB; with none, 4 GiB or half the machine's
+  // memory. Passing it (or the host failing to allocate) fails the compile:
+  // kResourceExhausted, diagnostic MT0033 (runtime.md §2).
+  std::optional<uint64_t> memory_budget;
 };
 
 // ---- Events -------------------------------------------------------------
