@@ -531,7 +531,7 @@ class Lexer {
     t.bad = bad;
     if (bad) return;
     if (kind == Tok::kFloat) {
-      t.suffix = suffix;
+      t.suffix_len = static_cast<uint8_t>(suffix.size());
       t.float_value = std::strtod(float_text.c_str(), nullptr);
       if (!std::isfinite(t.float_value)) {
         Error("MT0006", loc, "float literal is out of range");
@@ -557,7 +557,7 @@ class Lexer {
       v = v * static_cast<uint64_t>(base) + d;
     }
     if (kind == Tok::kInt) {
-      t.suffix = suffix;
+      t.suffix_len = static_cast<uint8_t>(suffix.size());
       t.uint_value = v;
       return;
     }
@@ -572,7 +572,7 @@ class Lexer {
       t.bad = true;
       return;
     }
-    t.suffix = suffix;
+    t.suffix_len = static_cast<uint8_t>(suffix.size());
     t.uint_value = *q;
   }
 

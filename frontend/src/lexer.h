@@ -77,17 +77,25 @@ enum class Tok : uint8_t {
   kShrEq,
 };
 
+// 72 bytes: compile memory is linear in the source, and a token can be one
+// source byte (runtime.md §2).
 struct Token {
   Tok kind = Tok::kEof;
+  bool bad = false;        // a literal already reported as malformed (no cascades)
+  uint8_t suffix_len = 0;  // a number's suffix: the last suffix_len bytes of text
   Loc loc;
   Loc end;                  // its last character (inclusive; = loc for a newline)
   uint32_t offset = 0;      // byte offset of the first character
   uint32_t end_offset = 0;  // byte offset just past the token
   std::string text;         // identifier / keyword / decoded string / literal source
-  std::string suffix;       // number suffix: "u8", "i64", "f32" ("" when none)
-  uint64_t uint_value = 0;
-  double float_value = 0;
-  bool bad = false;  // a literal already reported as malformed (no cascades)
+  union {
+    uint64_t uint_value = 0;  // kInt, kChar, kDuration, kSize
+    double float_value;       // kFloat
+  };
+  // The number suffix: "u8", "i64", "f32", "ms" ("" when none).
+  std::string_view suffix() const {
+    return std::string_view(text).substr(text.size() - suffix_len);
+  }
 };
 
 // Tokens in a deque: it grows without copying (a vector's doubling held two

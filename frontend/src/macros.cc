@@ -81,26 +81,29 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   c->has_op = e->has_op;
   c->is_mut = e->is_mut;
   c->inclusive = e->inclusive;
-  c->label = e->label;
-  c->label_loc = e->label_loc;
   c->lhs = CloneExpr(e->lhs.get(), n);
   c->rhs = CloneExpr(e->rhs.get(), n);
-  c->cond = CloneExpr(e->cond.get(), n);
   c->then_block = CloneBlock(e->then_block.get(), n);
-  c->else_expr = CloneExpr(e->else_expr.get(), n);
-  c->pat = ClonePat(e->pat.get(), n);
   for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get(), n));
-  for (const FieldInit& f : e->fields)
-    c->fields.push_back(FieldInit{f.name, CloneExpr(f.value.get(), n), f.loc});
-  for (const MatchArm& a : e->arms)
-    c->arms.push_back(MatchArm{ClonePat(a.pat.get(), n), CloneExpr(a.guard.get(), n),
+  if (!e->has_more()) return c;
+  const ExprMore& from = e->more();
+  ExprMore& to = c->more();
+  to.label = from.label;
+  to.label_loc = from.label_loc;
+  to.cond = CloneExpr(from.cond.get(), n);
+  to.else_expr = CloneExpr(from.else_expr.get(), n);
+  to.pat = ClonePat(from.pat.get(), n);
+  for (const FieldInit& f : from.fields)
+    to.fields.push_back(FieldInit{f.name, CloneExpr(f.value.get(), n), f.loc});
+  for (const MatchArm& a : from.arms)
+    to.arms.push_back(MatchArm{ClonePat(a.pat.get(), n), CloneExpr(a.guard.get(), n),
                                CloneExpr(a.body.get(), n), a.loc});
-  for (const ClosureParam& p : e->params)
-    c->params.push_back(ClosureParam{ClonePat(p.pat.get(), n), p.type});
-  c->closure_body = CloneExpr(e->closure_body.get(), n);
-  c->type = e->type;
-  for (const SandboxEntry& en : e->entries)
-    c->entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get(), n), en.loc});
+  for (const ClosureParam& p : from.params)
+    to.params.push_back(ClosureParam{ClonePat(p.pat.get(), n), p.type});
+  to.closure_body = CloneExpr(from.closure_body.get(), n);
+  to.type = from.type;
+  for (const SandboxEntry& en : from.entries)
+    to.entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get(), n), en.loc});
   return c;
 }
 

@@ -650,7 +650,7 @@ class FunctionCompiler {
       }
       case K::kCast: {
         int32_t a = OperandReg(r.ops[0]);
-        Emit(Op::Cast, Dst(), a, static_cast<int32_t>(*CastKindOf(r.type)));
+        Emit(Op::Cast, Dst(), a, static_cast<int32_t>(*CastKindOf(*r.type)));
         break;
       }
       case K::kCall: {

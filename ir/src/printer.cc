@@ -191,7 +191,7 @@ std::string PrintRvalue(const Rvalue& r) {
       return s;
     }
     case K::kCapValue: return absl::StrCat(kw, " ", r.name, " ", QuoteString(r.name2));
-    case K::kCast: return absl::StrCat(kw, " ", op0(), " as ", PrintType(r.type));
+    case K::kCast: return absl::StrCat(kw, " ", op0(), " as ", r.type ? PrintType(*r.type) : "?");
     case K::kLen: return absl::StrCat(kw, " ", op0());
   }
   return "?";

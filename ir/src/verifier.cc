@@ -134,8 +134,9 @@ class Verifier {
         if (r.ops.empty()) return Err(loc, "send/ask needs a target operand");
         break;
       case K::kCast:
-        if (!IsCastTarget(r.type))
-          return Err(loc, absl::StrCat("cannot cast to ", PrintType(r.type)));
+        if (!r.type) return Err(loc, "cast needs a target type");
+        if (!IsCastTarget(*r.type))
+          return Err(loc, absl::StrCat("cannot cast to ", PrintType(*r.type)));
         break;
       case K::kMapInit:
         if (r.ops.size() % 2 != 0) return Err(loc, "map{...} needs key: value pairs");

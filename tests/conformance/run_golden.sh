@@ -13,6 +13,11 @@
 # is measured and must stay within 2 x its `--memory` budget + 16 MiB
 # (runtime.md §2), or within `// mty-rss-limit: SIZE` when the program has
 # that line (KiB, MiB, GiB).
+# Address space: with `// mty-as: SIZE` (B, KiB, MiB, GiB) the run is under
+# `prlimit --as=SIZE`, so that a memory bomb meant to exhaust the host
+# exhausts that limit and never the machine. `// mty-stderr-sed: EXPR`
+# rewrites the run's stderr with `sed -E EXPR` before it is compared (for
+# numbers that depend on the host, such as where it ran out of memory).
 # Setup: each `// mty-setup: CMD` line is run by bash in a scratch copy of
 # the program's folder, and the program runs there (for inputs too large or
 # too odd to check in: a sparse 900 MB file, a link to /dev/zero).
@@ -82,6 +87,13 @@ if [ -n "$rss_text" ]; then
 elif [ -n "$memory" ] && [ -n "$(size_kib "$memory")" ]; then
   rss_limit_kib=$(($(size_kib "$memory") * 2 + 16384))
 fi
+as_limit=()
+as_text="$(sed -n 's|^// mty-as: *||p' "$prog" | head -n1)"
+if [ -n "$as_text" ]; then
+  as_kib="$(size_kib "$as_text")"
+  [ -n "$as_kib" ] || { echo "bad mty-as: $as_text"; exit 1; }
+  as_limit=(prlimit "--as=$((as_kib * 1024))")
+fi
 # Run from the program's folder so file names in messages are stable.
 target="$(basename "$prog")"
 if [ "$mode" = roundtrip ]; then
@@ -96,8 +108,10 @@ fi
 start_ns=$(date +%s%N)
 measure=()
 [ -n "${MTY_RSS_RUN:-}" ] && measure=("$MTY_RSS_RUN" "$tmp/rss")
-(cd "$dir" && "${measure[@]}" timeout 60 "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
+(cd "$dir" && "${measure[@]}" timeout 60 "${as_limit[@]}" "$mty" run $args "$target" >"$tmp/out" 2>"$tmp/err")
 code=$?
+stderr_sed="$(sed -n 's|^// mty-stderr-sed: ||p' "$prog" | head -n1)"
+if [ -n "$stderr_sed" ]; then sed -E "$stderr_sed" "$tmp/err" >"$tmp/err2" && mv "$tmp/err2" "$tmp/err"; fi
 # In roundtrip mode the compile's warnings come from `dump --ir`: they lead
 # the run's stderr as `mty run` on the source would print them.
 if [ "$mode" = roundtrip ]; then cat "$tmp/dump_err" "$tmp/err" >"$tmp/err2"; mv "$tmp/err2" "$tmp/err"; fi

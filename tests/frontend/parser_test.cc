@@ -82,14 +82,14 @@ TEST(Lexer, NumbersDurationsSizes) {
   EXPECT_EQ(t[2].uint_value, 15u);
   EXPECT_EQ(t[3].uint_value, 10u);
   EXPECT_EQ(t[4].uint_value, 1000u);
-  EXPECT_EQ(t[5].suffix, "u8");
+  EXPECT_EQ(t[5].suffix(), "u8");
   EXPECT_EQ(t[5].uint_value, 42u);
-  EXPECT_EQ(t[6].suffix, "i64");
+  EXPECT_EQ(t[6].suffix(), "i64");
   EXPECT_EQ(t[7].kind, Tok::kFloat);
   EXPECT_DOUBLE_EQ(t[7].float_value, 1.5);
   EXPECT_DOUBLE_EQ(t[8].float_value, 2.0e-3);
   EXPECT_EQ(t[9].kind, Tok::kFloat);
-  EXPECT_EQ(t[9].suffix, "f32");
+  EXPECT_EQ(t[9].suffix(), "f32");
   EXPECT_EQ(t[10].kind, Tok::kDuration);
   EXPECT_EQ(t[10].uint_value, 10u);
   EXPECT_EQ(t[11].uint_value, 5000u);
@@ -106,7 +106,7 @@ TEST(Lexer, NumbersDurationsSizes) {
   EXPECT_EQ(s[4].uint_value, 1000u);
   EXPECT_EQ(s[5].uint_value, 2000000u);
   EXPECT_EQ(s[6].uint_value, 255u);
-  EXPECT_EQ(s[6].suffix, "u8");
+  EXPECT_EQ(s[6].suffix(), "u8");
 }
 
 TEST(Lexer, RangeIsNotAFloat) {
@@ -513,13 +513,13 @@ TEST(Patterns, Forms) {
   EXPECT_EQ(Arm("Some((a, Ok(b)))"), "(variant Some (tuple a (variant Ok b)))");
 
   Result r = ParseText("fn main() { match x { y => 0 } }");
-  const Pattern& p = *r.module.items[0].fn.body->stmts[0].expr->arms[0].pat;
+  const Pattern& p = *r.module.items[0].fn.body->stmts[0].expr->more().arms[0].pat;
   EXPECT_EQ(p.kind, Pattern::Kind::kBind);
   r = ParseText("fn main() { match x { Empty => 0, Some(a) => 1 } }");
-  const Pattern& q = *r.module.items[0].fn.body->stmts[0].expr->arms[0].pat;
+  const Pattern& q = *r.module.items[0].fn.body->stmts[0].expr->more().arms[0].pat;
   EXPECT_EQ(q.kind, Pattern::Kind::kVariant);
   EXPECT_FALSE(q.has_parens);
-  EXPECT_TRUE(r.module.items[0].fn.body->stmts[0].expr->arms[1].pat->has_parens);
+  EXPECT_TRUE(r.module.items[0].fn.body->stmts[0].expr->more().arms[1].pat->has_parens);
 }
 
 TEST(Patterns, LetForms) {

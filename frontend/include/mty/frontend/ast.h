@@ -85,6 +85,24 @@ struct SandboxEntry {
   Loc loc;
 };
 
+// The fields of an Expr that only some kinds have (Expr::more()).
+struct ExprMore {
+  ExprPtr cond;
+  ExprPtr else_expr;
+  PatPtr pat;
+  std::vector<FieldInit> fields;
+  std::vector<MatchArm> arms;
+  std::vector<ClosureParam> params;
+  ExprPtr closure_body;
+  TypeExpr type;                      // kCast
+  std::vector<SandboxEntry> entries;  // kSandbox
+  // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
+  // without the quote; empty when unlabelled); kBreak / kContinue: the
+  // label named (`break 'outer`), empty for the innermost loop.
+  std::string label;
+  Loc label_loc;
+};
+
 struct Expr {
   enum class Kind : uint8_t {
     kInt,         // int_value (+ suffix in text)
@@ -152,23 +170,26 @@ struct Expr {
   bool inclusive = false;  // ..=
   ExprPtr lhs;
   ExprPtr rhs;
-  ExprPtr cond;
   std::unique_ptr<Block>
       then_block;  // if / while / loop / for / block / unsafe / arena / sandbox body
-  ExprPtr else_expr;
-  PatPtr pat;
   std::vector<ExprPtr> args;
-  std::vector<FieldInit> fields;
-  std::vector<MatchArm> arms;
-  std::vector<ClosureParam> params;
-  ExprPtr closure_body;
-  TypeExpr type;                      // kCast
-  std::vector<SandboxEntry> entries;  // kSandbox
-  // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
-  // without the quote; empty when unlabelled); kBreak / kContinue: the
-  // label named (`break 'outer`), empty for the innermost loop.
-  std::string label;
-  Loc label_loc;
+  // What only some kinds have (conditions, patterns, arms, closures, casts,
+  // sandboxes, labels), allocated by the first write: most expressions are
+  // literals, paths, calls and operators, so an Expr stays small (compile
+  // memory per source byte, runtime.md §2). more() of an Expr that has
+  // none reads as empty.
+  const ExprMore& more() const {
+    static const ExprMore none;
+    return more_ ? *more_ : none;
+  }
+  ExprMore& more() {
+    if (!more_) more_ = std::make_unique<ExprMore>();
+    return *more_;
+  }
+  bool has_more() const { return more_ != nullptr; }
+
+ private:
+  std::unique_ptr<ExprMore> more_;
 };
 
 struct Pattern {

@@ -24,6 +24,37 @@ struct Loc {
 // Types are annotations: the interpreter is dynamically typed and checks
 // every operation at run time (MT5016). They are kept for tools, printing
 // and the verifier's arity checks.
+// A value that only some nodes have, held out of line (8 bytes where it is
+// absent): copied deeply, compared by value, read like a std::optional. It
+// keeps the common nodes small (compile memory per source byte, runtime.md
+// §2).
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(const Boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  Boxed& operator=(T v) {
+    p_ = std::make_unique<T>(std::move(v));
+    return *this;
+  }
+  void reset() { p_.reset(); }
+  explicit operator bool() const { return p_ != nullptr; }
+  const T& operator*() const { return *p_; }
+  T& operator*() { return *p_; }
+  const T* operator->() const { return p_.get(); }
+  T* operator->() { return p_.get(); }
+  bool operator==(const Boxed& o) const { return p_ && o.p_ ? *p_ == *o.p_ : !p_ && !o.p_; }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 struct Type {
   enum class Kind : uint8_t {
     kNamed,  // Bool, I64, Str, Point, Option[I64] (name + args)
@@ -195,15 +226,15 @@ struct Rvalue {
   Kind kind = Kind::kUse;
   BinOp bin = BinOp::kAdd;
   UnOp un = UnOp::kNeg;
-  bool is_mut = false;              // kRef
-  bool is_builtin = false;          // kCall: name is a builtin (@log)
-  Place place;                      // kRef, kMethodCall receiver
-  std::vector<Operand> ops;         // operands / args / captures / map k,v pairs
-  std::string name;                 // adt, callee, method, agent, message, cap family
-  std::string name2;                // variant name, cap constraint
-  uint32_t index = 0;               // field/tuple index
-  Type type;                        // kCast target
-  std::optional<Operand> deadline;  // kAsk
+  bool is_mut = false;       // kRef
+  bool is_builtin = false;   // kCall: name is a builtin (@log)
+  Place place;               // kRef, kMethodCall receiver
+  std::vector<Operand> ops;  // operands / args / captures / map k,v pairs
+  std::string name;          // adt, callee, method, agent, message, cap family
+  std::string name2;         // variant name, cap constraint
+  uint32_t index = 0;        // field/tuple index
+  Boxed<Type> type;          // kCast: the target
+  Boxed<Operand> deadline;   // kAsk: `within d`, when given
   bool operator==(const Rvalue&) const = default;
 };
 
