@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <mutex>
 #include <set>
@@ -747,12 +748,14 @@ int WorkerCommand(const ParsedCommand& f) {
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  auto worker = mty::cluster::Worker::Start(std::move(o));
-  if (!worker.ok()) return ClusterError(worker.status());
-  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << f.Last("nats").value()
-            << "\n";
+  // The signal thread starts before the worker takes jobs (a thread made
+  // once its jobs have used up the address space could not be); it waits
+  // for the worker, the signals staying pending until then.
+  std::promise<mty::cluster::Worker*> started;
   std::atomic<bool> joined{false};
-  std::thread signals([&] {
+  std::thread signals([&, ready = started.get_future()]() mutable {
+    mty::cluster::Worker* worker = ready.get();
+    if (!worker) return;  // it did not start
     int signals_seen = 0;
     for (;;) {
       int sig = 0;
@@ -760,9 +763,17 @@ int WorkerCommand(const ParsedCommand& f) {
       if (joined.load()) return;
       ++signals_seen;
       std::cerr << "mty worker: " << (signals_seen == 1 ? "draining" : "stopping now") << "\n";
-      (*worker)->Stop(/*hard=*/signals_seen > 1);
+      worker->Stop(/*hard=*/signals_seen > 1);
     }
   });
+  auto worker = mty::cluster::Worker::Start(std::move(o));
+  started.set_value(worker.ok() ? worker->get() : nullptr);
+  if (!worker.ok()) {
+    signals.join();
+    return ClusterError(worker.status());
+  }
+  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << f.Last("nats").value()
+            << "\n";
   (*worker)->Join();
   joined.store(true);
   pthread_kill(signals.native_handle(), SIGTERM);

@@ -63,9 +63,7 @@ struct HeapHooks {
     }
     void* p = Raw(n, align);
     if (!p) {
-      // The host could not give it (an address-space limit, another run of
-      // the process): the run's memory breach, like passing the ceiling.
-      a->MarkOver(a->live_ + want);
+      HostRefused(a, n);
       if (!a->strict_) p = FromReserve(n, align);
       if (!p) {
         if (nothrow) return nullptr;
@@ -78,6 +76,11 @@ struct HeapHooks {
       if (a->live_ > a->ceiling_) a->MarkOver(a->live_);
     }
     return p;
+  }
+  // The host could not give n bytes (an address-space limit, other runs of
+  // the process): the run's memory breach, like passing the ceiling.
+  static void HostRefused(HeapAccount* a, size_t n) {
+    a->MarkOver(a->live_ + static_cast<int64_t>(std::min<size_t>(n, INT64_MAX / 4)));
   }
   // What a block really takes: glibc's chunk for n bytes (n + 8 rounded up
   // to 16, at least 32; large blocks are mapped, within a page of that),
@@ -134,6 +137,11 @@ void HeapAccount::MarkOver(int64_t would_be) {
 }
 
 HeapAccount* CurrentHeapAccount() { return t_account; }
+
+void ThrowHostOutOfMemory(size_t bytes) {
+  if (HeapAccount* a = t_account) HeapHooks::HostRefused(a, bytes);
+  throw std::bad_alloc();
+}
 
 HeapScope::HeapScope(HeapAccount* account) : prev_(t_account) {
   if (account) ArmReserve();

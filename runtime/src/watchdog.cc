@@ -4,10 +4,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
+
+#include "mty/interp/heap.h"
 
 namespace mty::runtime {
 
 namespace {
+
+// What starting the watchdog's thread asks of the host: its stack.
+constexpr size_t kThreadStackBytes = size_t{8} << 20;
 
 int64_t SteadyNow() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -68,7 +74,15 @@ void Watchdog::FencesChanged(interp::Task& task) {
       for (Entry& e : tasks_)
         if (e.task == &task) e.poked_at = 0;
     }
-    if (finite && !thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    if (finite && !thread_.joinable()) {
+      try {
+        thread_ = std::thread([this] { Loop(); });
+      } catch (const std::system_error&) {
+        // No room for its stack: the run cannot be watched, and ends with
+        // the memory breach (runtime.md §2).
+        interp::ThrowHostOutOfMemory(kThreadStackBytes);
+      }
+    }
     // The thread is woken only when this fence can pass before it would
     // look anyway (a fence removed, or later than its next look, costs no
     // wake-up: an agent's turn per ask would otherwise wake it each time).

@@ -2,11 +2,14 @@
 // within 2x of the heap it really takes (the accounting allocator's count,
 // RunResult::heap_peak), and the real-bytes ceiling stops a run that passes
 // it with the `real heap` breach, with or without a memory budget.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "mty/interp/heap.h"
@@ -188,6 +191,101 @@ TEST(Ceiling, FollowsTheMemoryBudget) {
   EXPECT_LE(r.heap_peak, uint64_t{2 << 20} + (uint64_t{16} << 20));
   EXPECT_EQ(mty::interp::HeapCeilingFor(uint64_t{1} << 20), (uint64_t{18} << 20));
   EXPECT_LE(mty::interp::DefaultHeapCeiling(), uint64_t{4} << 30);
+}
+
+// Compiling is held to the real-heap ceiling of the run's memory budget
+// (CompileOptions::memory_budget): a 200 KB array literal takes about 35 MB
+// to compile, more than a 1 MiB budget's 18 MiB: MT0033, kResourceExhausted.
+TEST(CompileCeiling, FollowsTheMemoryBudget) {
+  std::string src = "fn main() {\n    log([";
+  for (int i = 0; i < 100000; ++i) src += "1,";
+  src += "1].len())\n}\n";
+  std::vector<mty::Diagnostic> diagnostics;
+  mty::CompileOptions o;
+  o.diagnostics = &diagnostics;
+  o.memory_budget = uint64_t{1} << 20;
+  auto p = mty::Program::FromSource(src, "big.mty", o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kResourceExhausted);
+  const std::string text(p.status().message());
+  EXPECT_EQ(text.rfind("error[MT0033]: out of memory while compiling the program: memory budget "
+                       "exceeded: real heap ",
+                       0),
+            0u)
+      << text;
+  EXPECT_NE(text.find(" B > ceiling 18874368 B\n --> big.mty\n"), std::string::npos) << text;
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].code, "MT0033");
+  EXPECT_EQ(diagnostics[0].file, "big.mty");
+  // Under a budget that holds it, and with none, it compiles.
+  o.memory_budget = uint64_t{64} << 20;
+  EXPECT_TRUE(mty::Program::FromSource(src, "big.mty", o).ok());
+  EXPECT_TRUE(mty::Program::FromSource(src, "big.mty").ok());
+}
+
+// The host running out below the ceiling (runtime.md §2, "When the host
+// runs out first"), in a child process whose address space is limited to
+// what it uses now plus `headroom`.
+void LimitAddressSpace(uint64_t headroom) {
+  std::ifstream status("/proc/self/status");
+  uint64_t vm_kib = 0;
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmSize:", 0) == 0) vm_kib = std::strtoull(line.c_str() + 7, nullptr, 10);
+  const rlimit r{vm_kib * 1024 + headroom, vm_kib * 1024 + headroom};
+  if (vm_kib == 0 || setrlimit(RLIMIT_AS, &r) != 0) std::_Exit(3);
+}
+
+// Prints the run's report and exits 0 when it is the memory breach because
+// the host could not allocate (exit 4, `real heap`, under the ceiling).
+[[noreturn]] void ExitWithHostBreach(const mty::RunResult& r) {
+  std::fprintf(stderr, "%s", r.Report().c_str());
+  const bool host = r.outcome == mty::Outcome::kBreach && r.breach &&
+                    r.breach->subject == mty::ir::kRealHeapSubject && r.exit_code == 4 &&
+                    r.breach->observed <= r.breach->bound;
+  std::_Exit(host ? 0 : 1);
+}
+
+class HostOutOfMemory : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+// Small blocks only (list cells): the one malloc refuses is small, made from
+// the emergency reserve; the run stops at its next safepoint and frees the
+// list.
+TEST_F(HostOutOfMemory, IsTheRealHeapBreach) {
+  const char* src =
+      "enum L { Nil, Cons(I64, L) }\nfn main() {\n let mut l = L::Nil\n let mut i = 0\n loop {\n"
+      "  l = L::Cons(i, l)\n  i += 1\n }\n}\n";
+  EXPECT_EXIT(
+      {
+        auto p = mty::Program::FromSource(src, "t.mty");
+        if (!p.ok()) std::_Exit(2);
+        LimitAddressSpace(uint64_t{64} << 20);
+        ExitWithHostBreach((*p)->Run(mty::RunOptions{}));
+      },
+      ::testing::ExitedWithCode(0), "the host could not allocate it");
+}
+
+// A run with a wall budget starts the watchdog's thread; with no room for
+// its stack (8 MiB) that is the breach too, not an uncaught std::system_error.
+TEST_F(HostOutOfMemory, NoRoomForTheWatchdogThreadIsTheBreach) {
+  EXPECT_EXIT(
+      {
+        auto p = mty::Program::FromSource("fn main() {\n    log(1)\n}\n", "t.mty");
+        if (!p.ok()) std::_Exit(2);
+        mty::RunOptions o;
+        o.policy.limits.Set(mty::LimitId::kWall, uint64_t{10'000'000'000});
+        LimitAddressSpace(uint64_t{6} << 20);
+        mty::RunResult r = (*p)->Run(o);
+        // What the thread's stack would have taken is in the breach.
+        if (!r.breach || r.breach->observed < (uint64_t{8} << 20)) {
+          std::fprintf(stderr, "%s", r.Report().c_str());
+          std::_Exit(1);
+        }
+        ExitWithHostBreach(r);
+      },
+      ::testing::ExitedWithCode(0), "the host could not allocate it");
 }
 
 }  // namespace

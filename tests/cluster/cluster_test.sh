@@ -15,6 +15,8 @@
 #               again): acked without running again, one result
 #   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
 #               exits 0
+#   oom         jobs that exhaust the worker's address space each end with
+#               the memory breach (exit 4); the worker runs the next job
 # Every server and worker this script starts is killed on exit, pass or fail.
 # MTY_TIME_FACTOR (an integer, default 1; 3 under scripts/sanitize.sh)
 # multiplies every wait and timeout and the long jobs' sleeps, as
@@ -381,6 +383,42 @@ redeliver)
   [ "$(json_field attempt <<<"$out")" = 1 ] || fail "not attempt 1: $out"
   [ "$(json_field exit_code <<<"$out")" = 3 ] || fail "exit code: $out"
   [ "$(json_field stdout <<<"$out")" = counted ] || fail "stdout: $out"
+  ;;
+oom)
+  # A worker whose address space cannot hold its jobs (docs/runtime.md, "When
+  # the host runs out first"): three jobs at once, each allowed 1 GiB, in a
+  # worker under `prlimit --as` 512 MiB. Each job ends with the memory breach
+  # (exit 4, "real heap"), none is delivered again, and the worker lives on
+  # to run the next job (it used to die with an uncaught std::bad_alloc, and
+  # so did each worker the job went to next).
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  prlimit --as=$((512 << 20)) "$mty" worker --name w1 --nats "$url" --concurrency 3 \
+    >"$tmp/w1.log" 2>&1 &
+  pids+=($!)
+  pid_w1=$!
+  wait_log "$tmp/w1.log" "pulling from"
+  printf 'fn main() {\n    let mut v = []\n    loop {\n        v.push([1, 2, 3, 4, 5, 6, 7, 8])\n    }\n}\n' >"$tmp/hog.mty"
+  printf '[sandbox]\nmemory = "1GiB"\n' >"$tmp/hog.toml"
+  hogs=()
+  for i in 1 2 3; do
+    "$mty" submit --nats "$url" --timeout "$(t 60)s" --manifest "$tmp/hog.toml" "$tmp/hog.mty" \
+      >"$tmp/hog$i.out" 2>"$tmp/hog$i.err" &
+    hogs+=($!)
+  done
+  for i in 1 2 3; do
+    wait "${hogs[$((i - 1))]}"
+    rc=$?
+    [ "$rc" = 4 ] || fail "job $i: exit $rc, wanted 4: $(cat "$tmp/hog$i.err")"
+    grep -q "memory budget exceeded: real heap" "$tmp/hog$i.err" ||
+      fail "job $i: no real-heap breach in $(cat "$tmp/hog$i.err")"
+  done
+  kill -0 "$pid_w1" 2>/dev/null || fail "the worker died"
+  grep -q "attempt 2" "$tmp/w1.log" && fail "a job was delivered again"
+  printf 'fn main() {\n    print("next")\n}\n' >"$tmp/next.mty"
+  out="$("$mty" submit --nats "$url" --timeout "$(t 20)s" "$tmp/next.mty")" || fail "the next job: $out"
+  [ "$out" = next ] || fail "the next job printed '$out'"
   ;;
 three_node)
   read -r c1 c2 c3 p1 p2 p3 <<<"$(free_ports 6 | tr '\n' ' ')"

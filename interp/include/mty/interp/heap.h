@@ -93,6 +93,11 @@ class HeapScope {
   HeapAccount* prev_;
 };
 
+// The host could not give `bytes` outside the allocator (a thread's
+// stack): marks this thread's account over as a refused malloc does, so the
+// run ends with the memory breach, and throws std::bad_alloc.
+[[noreturn]] void ThrowHostOutOfMemory(size_t bytes);
+
 // The ceiling of runtime.md §2: 2 x the memory budget + 16 MiB, or, with no
 // budget, DefaultHeapCeiling(): 4 GiB or half the machine's memory,
 // whichever is smaller.
