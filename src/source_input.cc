@@ -55,16 +55,16 @@ void ItemNames(const frontend::Item& it, std::vector<std::string>* out) {
   using K = frontend::Item::Kind;
   switch (it.kind) {
     case K::kFn: out->push_back(it.fn.name); break;
-    case K::kStruct: out->push_back(it.struct_decl.name); break;
-    case K::kEnum: out->push_back(it.enum_decl.name); break;
-    case K::kTrait: out->push_back(it.trait_decl.name); break;
-    case K::kConst: out->push_back(it.const_decl.name); break;
-    case K::kTypeAlias: out->push_back(it.alias_decl.name); break;
-    case K::kProtocol: out->push_back(it.protocol_decl.name); break;
-    case K::kAgent: out->push_back(it.agent_decl.name); break;
-    case K::kSupervisor: out->push_back(it.supervisor_decl.name); break;
-    case K::kSandbox: out->push_back(it.sandbox_decl.name); break;
-    case K::kMacro: out->push_back(it.macro_decl.name); break;
+    case K::kStruct: out->push_back(it.struct_decl->name); break;
+    case K::kEnum: out->push_back(it.enum_decl->name); break;
+    case K::kTrait: out->push_back(it.trait_decl->name); break;
+    case K::kConst: out->push_back(it.const_decl->name); break;
+    case K::kTypeAlias: out->push_back(it.alias_decl->name); break;
+    case K::kProtocol: out->push_back(it.protocol_decl->name); break;
+    case K::kAgent: out->push_back(it.agent_decl->name); break;
+    case K::kSupervisor: out->push_back(it.supervisor_decl->name); break;
+    case K::kSandbox: out->push_back(it.sandbox_decl->name); break;
+    case K::kMacro: out->push_back(it.macro_decl->name); break;
     case K::kImpl:
     case K::kUse: break;
   }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -370,9 +371,18 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   if (!nats.ok()) return nats.status();
   impl->nats = std::move(*nats);
   Impl* p = impl.get();
-  for (int i = 0; i < p->options.concurrency; ++i) p->pullers.emplace_back([p, i] { p->Pull(i); });
-  p->heartbeat = std::thread([p] { p->Beat(); });
-  return std::unique_ptr<Worker>(new Worker(std::move(impl)));
+  // The heartbeat's thread first, then the pullers': a thread made once
+  // jobs run might find the address space used up by them.
+  std::unique_ptr<Worker> worker(new Worker(std::move(impl)));
+  try {
+    p->heartbeat = std::thread([p] { p->Beat(); });
+    for (int i = 0; i < p->options.concurrency; ++i)
+      p->pullers.emplace_back([p, i] { p->Pull(i); });
+  } catch (const std::system_error& e) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot start the worker's threads: ", e.what()));
+  }
+  return worker;
 }
 
 void Worker::Stop(bool hard) {

@@ -467,8 +467,8 @@ SNode DumpItem(const Item& it) {
       return List("impl", std::move(kids), true, kids_keep);
     }
     case Item::Kind::kTrait: {
-      std::vector<SNode> kids{Atom(it.trait_decl.name)};
-      for (const FnDecl& f : it.trait_decl.fns) kids.push_back(DumpFn(f));
+      std::vector<SNode> kids{Atom(it.trait_decl->name)};
+      for (const FnDecl& f : it.trait_decl->fns) kids.push_back(DumpFn(f));
       return List("trait", std::move(kids), true, 1);
     }
     case Item::Kind::kConst: {
@@ -480,10 +480,10 @@ SNode DumpItem(const Item& it) {
       return List("const", std::move(kids));
     }
     case Item::Kind::kTypeAlias:
-      return List("type", {Atom(it.alias_decl.name), Atom(TypeText(it.alias_decl.type))});
+      return List("type", {Atom(it.alias_decl->name), Atom(TypeText(it.alias_decl->type))});
     case Item::Kind::kProtocol: {
-      std::vector<SNode> kids{Atom(it.protocol_decl.name)};
-      for (const ProtocolMsg& m : it.protocol_decl.msgs) {
+      std::vector<SNode> kids{Atom(it.protocol_decl->name)};
+      for (const ProtocolMsg& m : it.protocol_decl->msgs) {
         std::vector<SNode> mk{DumpParams(m.params)};
         if (m.reply.kind != TypeExpr::Kind::kInfer) mk.push_back(Atom("-> " + TypeText(m.reply)));
         kids.push_back(List(m.name, std::move(mk)));
@@ -533,26 +533,26 @@ SNode DumpItem(const Item& it) {
       return List("supervisor", std::move(kids), true, 2);
     }
     case Item::Kind::kSandbox:
-      if (it.sandbox_decl.body)
-        return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries),
-                                DumpBlock(it.sandbox_decl.body.get())});
-      return List("sandbox", {Atom(it.sandbox_decl.name), DumpEntries(it.sandbox_decl.entries)});
+      if (it.sandbox_decl->body)
+        return List("sandbox", {Atom(it.sandbox_decl->name), DumpEntries(it.sandbox_decl->entries),
+                                DumpBlock(it.sandbox_decl->body.get())});
+      return List("sandbox", {Atom(it.sandbox_decl->name), DumpEntries(it.sandbox_decl->entries)});
     case Item::Kind::kUse: {
       std::string path;
-      for (size_t i = 0; i < it.use_decl.path.size(); ++i)
-        path += (i ? "." : "") + it.use_decl.path[i];
+      for (size_t i = 0; i < it.use_decl->path.size(); ++i)
+        path += (i ? "." : "") + it.use_decl->path[i];
       std::vector<SNode> kids{Atom(path)};
-      if (!it.use_decl.alias.empty()) {
+      if (!it.use_decl->alias.empty()) {
         kids.push_back(Atom("as"));
-        kids.push_back(Atom(it.use_decl.alias));
+        kids.push_back(Atom(it.use_decl->alias));
       }
       return List("use", std::move(kids));
     }
     case Item::Kind::kMacro: {
       std::vector<SNode> ps;
-      for (const std::string& p : it.macro_decl.params) ps.push_back(Atom(p));
-      return List("macro", {Atom(it.macro_decl.name), List("params", std::move(ps)),
-                            Atom(Quote(it.macro_decl.body_text, '"'))});
+      for (const std::string& p : it.macro_decl->params) ps.push_back(Atom(p));
+      return List("macro", {Atom(it.macro_decl->name), List("params", std::move(ps)),
+                            Atom(Quote(it.macro_decl->body_text, '"'))});
     }
   }
   return Atom("?");

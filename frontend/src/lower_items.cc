@@ -76,43 +76,43 @@ void Globals::Collect(const Module& m) {
   for (const Item& it : m.items) {
     switch (it.kind) {
       case Item::Kind::kStruct: {
-        if (reserved(it.struct_decl.name, it.struct_decl.loc) ||
-            dup(it.struct_decl.name, it.struct_decl.loc, type_names))
+        if (reserved(it.struct_decl->name, it.struct_decl->loc) ||
+            dup(it.struct_decl->name, it.struct_decl->loc, type_names))
           break;
         AdtDef d;
-        d.name = it.struct_decl.name;
-        d.generics = it.struct_decl.generics;
-        d.struct_decl = &it.struct_decl;
+        d.name = it.struct_decl->name;
+        d.generics = it.struct_decl->generics;
+        d.struct_decl = &*it.struct_decl;
         adts[d.name] = d;
         break;
       }
       case Item::Kind::kEnum: {
-        if (reserved(it.enum_decl.name, it.enum_decl.loc) ||
-            dup(it.enum_decl.name, it.enum_decl.loc, type_names))
+        if (reserved(it.enum_decl->name, it.enum_decl->loc) ||
+            dup(it.enum_decl->name, it.enum_decl->loc, type_names))
           break;
         AdtDef d;
-        d.name = it.enum_decl.name;
+        d.name = it.enum_decl->name;
         d.is_enum = true;
-        d.generics = it.enum_decl.generics;
+        d.generics = it.enum_decl->generics;
         adts[d.name] = d;
         break;
       }
-      case Item::Kind::kAgent: agents[it.agent_decl.name] = &it.agent_decl; break;
+      case Item::Kind::kAgent: agents[it.agent_decl->name] = &*it.agent_decl; break;
       case Item::Kind::kSupervisor:
-        supervisors[it.supervisor_decl.name] = &it.supervisor_decl;
+        supervisors[it.supervisor_decl->name] = &*it.supervisor_decl;
         break;
-      case Item::Kind::kSandbox: sandboxes[it.sandbox_decl.name] = &it.sandbox_decl; break;
+      case Item::Kind::kSandbox: sandboxes[it.sandbox_decl->name] = &*it.sandbox_decl; break;
       case Item::Kind::kProtocol:
-        protocols[it.protocol_decl.name] = &it.protocol_decl;
-        for (const ProtocolMsg& msg : it.protocol_decl.msgs)
+        protocols[it.protocol_decl->name] = &*it.protocol_decl;
+        for (const ProtocolMsg& msg : it.protocol_decl->msgs)
           CheckParamNames(msg.params, absl::StrCat("message `", msg.name, "`"));
         break;
-      case Item::Kind::kTrait: traits.insert(it.trait_decl.name); break;
+      case Item::Kind::kTrait: traits.insert(it.trait_decl->name); break;
       case Item::Kind::kUse: {
-        std::string alias = it.use_decl.alias.empty() && !it.use_decl.path.empty()
-                                ? it.use_decl.path.back()
-                                : it.use_decl.alias;
-        uses[alias] = it.use_decl.path;
+        std::string alias = it.use_decl->alias.empty() && !it.use_decl->path.empty()
+                                ? it.use_decl->path.back()
+                                : it.use_decl->alias;
+        uses[alias] = it.use_decl->path;
         break;
       }
       default: break;
@@ -120,29 +120,29 @@ void Globals::Collect(const Module& m) {
   }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kTypeAlias)
-      aliases[it.alias_decl.name] = Resolve(it.alias_decl.type);
+      aliases[it.alias_decl->name] = Resolve(it.alias_decl->type);
   // Pass 2: fields and variants.
   for (const Item& it : m.items) {
     if (it.kind == Item::Kind::kStruct) {
       std::map<std::string, TyP> gens;
-      for (const std::string& g : it.struct_decl.generics) gens[g] = Ty::Adt(g);
+      for (const std::string& g : it.struct_decl->generics) gens[g] = Ty::Adt(g);
       VariantDef v;
-      v.name = it.struct_decl.name;
+      v.name = it.struct_decl->name;
       std::set<std::string> seen;
-      for (const auto& [fname, ftype] : it.struct_decl.fields) {
+      for (const auto& [fname, ftype] : it.struct_decl->fields) {
         if (!seen.insert(fname).second)
           diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
         // A tuple struct's fields are positional (no name), read as `.0`.
-        v.fields.push_back({it.struct_decl.is_tuple ? "" : fname, Resolve(ftype, &gens)});
+        v.fields.push_back({it.struct_decl->is_tuple ? "" : fname, Resolve(ftype, &gens)});
       }
       v.arity = v.fields.size();
       adts[v.name].variants = {v};
     } else if (it.kind == Item::Kind::kEnum) {
       std::map<std::string, TyP> gens;
-      for (const std::string& g : it.enum_decl.generics) gens[g] = Ty::Adt(g);
-      AdtDef& d = adts[it.enum_decl.name];
+      for (const std::string& g : it.enum_decl->generics) gens[g] = Ty::Adt(g);
+      AdtDef& d = adts[it.enum_decl->name];
       std::set<std::string> seen;
-      for (const EnumVariant& ev : it.enum_decl.variants) {
+      for (const EnumVariant& ev : it.enum_decl->variants) {
         if (!seen.insert(ev.name).second)
           diags.Error("MT1008", ev.loc,
                       absl::StrCat("variant `", ev.name, "` is already declared"));
@@ -216,60 +216,61 @@ void Globals::Collect(const Module& m) {
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kFn) add_fn(it.fn, "", false);
   for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kImpl && it.impl_decl.trait_name.empty()) {
-      const std::string& tn = it.impl_decl.self_type.name;
+    if (it.kind == Item::Kind::kImpl && it.impl_decl->trait_name.empty()) {
+      const std::string& tn = it.impl_decl->self_type.name;
       if (!adts.count(tn)) {
-        if (!BuiltinOwner(it.impl_decl.self_type).empty()) {
-          diags.Error("MT1003", it.impl_decl.loc,
+        if (!BuiltinOwner(it.impl_decl->self_type).empty()) {
+          diags.Error("MT1003", it.impl_decl->loc,
                       absl::StrCat("methods cannot be added to the built-in type `",
-                                   TypeText(it.impl_decl.self_type), "` directly"),
+                                   TypeText(it.impl_decl->self_type), "` directly"),
                       "declare a trait and implement it: `impl Trait for " +
-                          TypeText(it.impl_decl.self_type) + " { .. }`");
+                          TypeText(it.impl_decl->self_type) + " { .. }`");
           continue;
         }
-        diags.Error("MT1003", it.impl_decl.loc,
+        diags.Error("MT1003", it.impl_decl->loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
-      for (const FnDecl& f : it.impl_decl.fns) add_fn(f, tn, false);
+      for (const FnDecl& f : it.impl_decl->fns) add_fn(f, tn, false);
     }
   for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kImpl && !it.impl_decl.trait_name.empty()) {
+    if (it.kind == Item::Kind::kImpl && !it.impl_decl->trait_name.empty()) {
       // `impl Trait for I64`: the methods of a built-in kind are `I64::m`.
-      const std::string owner = BuiltinOwner(it.impl_decl.self_type);
-      const std::string& tn = owner.empty() ? it.impl_decl.self_type.name : owner;
+      const std::string owner = BuiltinOwner(it.impl_decl->self_type);
+      const std::string& tn = owner.empty() ? it.impl_decl->self_type.name : owner;
       if (!adts.count(tn) && owner.empty()) {
-        diags.Error("MT1003", it.impl_decl.loc,
+        diags.Error("MT1003", it.impl_decl->loc,
                     absl::StrCat("cannot find type `", tn, "` in this scope"),
                     suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
-      if (!traits.count(it.impl_decl.trait_name)) {
-        diags.Error("MT1009", it.impl_decl.loc,
-                    absl::StrCat("cannot find trait `", it.impl_decl.trait_name, "` in this scope"),
-                    suggest.Help(it.impl_decl.trait_name, [&]() -> std::vector<std::string> {
-                      return std::vector<std::string>(traits.begin(), traits.end());
-                    }));
+      if (!traits.count(it.impl_decl->trait_name)) {
+        diags.Error(
+            "MT1009", it.impl_decl->loc,
+            absl::StrCat("cannot find trait `", it.impl_decl->trait_name, "` in this scope"),
+            suggest.Help(it.impl_decl->trait_name, [&]() -> std::vector<std::string> {
+              return std::vector<std::string>(traits.begin(), traits.end());
+            }));
         continue;
       }
       std::set<std::string> given;
-      for (const FnDecl& f : it.impl_decl.fns) {
+      for (const FnDecl& f : it.impl_decl->fns) {
         add_fn(f, tn, true);
         given.insert(f.name);
       }
       // Default methods of the trait that the impl does not override.
       for (const Item& t : m.items)
-        if (t.kind == Item::Kind::kTrait && t.trait_decl.name == it.impl_decl.trait_name)
-          for (const FnDecl& f : t.trait_decl.fns)
+        if (t.kind == Item::Kind::kTrait && t.trait_decl->name == it.impl_decl->trait_name)
+          for (const FnDecl& f : t.trait_decl->fns)
             if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true, true);
     }
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kConst) {
-      if (consts.count(it.const_decl.name) || fns.count(it.const_decl.name))
-        diags.Error("MT1008", it.const_decl.loc,
-                    absl::StrCat("the name `", it.const_decl.name, "` is defined multiple times"));
-      consts[it.const_decl.name] = &it.const_decl;
+      if (consts.count(it.const_decl->name) || fns.count(it.const_decl->name))
+        diags.Error("MT1008", it.const_decl->loc,
+                    absl::StrCat("the name `", it.const_decl->name, "` is defined multiple times"));
+      consts[it.const_decl->name] = &*it.const_decl;
     }
   // Agent state structs: constructor parameters, then state fields.
   for (const Item& it : m.items) {
@@ -317,7 +318,8 @@ void Globals::Collect(const Module& m) {
   for (const ir::Adt& a : program.adts) in_program.insert(a.name);
   for (const Item& it : m.items) {
     if (it.kind != Item::Kind::kStruct && it.kind != Item::Kind::kEnum) continue;
-    const std::string& n = it.kind == Item::Kind::kStruct ? it.struct_decl.name : it.enum_decl.name;
+    const std::string& n =
+        it.kind == Item::Kind::kStruct ? it.struct_decl->name : it.enum_decl->name;
     const AdtDef& d = adts[n];
     ir::Adt a;
     a.name = n;

@@ -932,12 +932,12 @@ void Parser::ParseUse(Module& m) {
       while (!At(Tok::kRBrace)) {
         Item item;
         item.kind = Item::Kind::kUse;
-        item.use_decl.loc = Peek().loc;
-        item.use_decl.path = path;
-        item.use_decl.path.push_back(ExpectIdent("a name"));
+        item.use_decl->loc = Peek().loc;
+        item.use_decl->path = path;
+        item.use_decl->path.push_back(ExpectIdent("a name"));
         if (AtKw("as")) {
           Bump();
-          item.use_decl.alias = ExpectIdent("an alias");
+          item.use_decl->alias = ExpectIdent("an alias");
         }
         m.items.push_back(std::move(item));
         if (!Eat(Tok::kComma)) break;
@@ -949,11 +949,11 @@ void Parser::ParseUse(Module& m) {
   }
   Item item;
   item.kind = Item::Kind::kUse;
-  item.use_decl.loc = loc;
-  item.use_decl.path = std::move(path);
+  item.use_decl->loc = loc;
+  item.use_decl->path = std::move(path);
   if (AtKw("as")) {
     Bump();
-    item.use_decl.alias = ExpectIdent("an alias");
+    item.use_decl->alias = ExpectIdent("an alias");
   }
   m.items.push_back(std::move(item));
 }

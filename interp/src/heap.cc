@@ -23,7 +23,7 @@ thread_local HeapAccount* t_account = nullptr;
 // its next safepoint, unwinding, its result and report) can. Process-wide,
 // in blocks, so that runs failing at once on several threads each find one.
 constexpr int kReserveBlocks = 4;
-constexpr size_t kReserveBlockBytes = size_t{4} << 20;
+constexpr size_t kReserveBlockBytes = size_t{1} << 20;
 std::atomic<void*> g_reserve[kReserveBlocks];
 
 // Gives one block of the reserve back to the system; false when none is left.

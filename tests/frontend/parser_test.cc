@@ -317,9 +317,9 @@ TEST(Items, ImplAndTrait) {
             "1.0))))");
   Result r = ParseText("impl Area for Shape { fn area(self) -> F64 { 1.0 } }");
   ASSERT_EQ(r.module.items.size(), 1u);
-  EXPECT_EQ(r.module.items[0].impl_decl.trait_name, "Area");
-  EXPECT_EQ(r.module.items[0].impl_decl.self_type.name, "Shape");
-  EXPECT_EQ(r.module.items[0].impl_decl.fns[0].params[0].self_kind, Param::SelfKind::kValue);
+  EXPECT_EQ(r.module.items[0].impl_decl->trait_name, "Area");
+  EXPECT_EQ(r.module.items[0].impl_decl->self_type.name, "Shape");
+  EXPECT_EQ(r.module.items[0].impl_decl->fns[0].params[0].self_kind, Param::SelfKind::kValue);
 }
 
 TEST(Items, ProtocolAgent) {
@@ -623,10 +623,10 @@ TEST(Recovery, ItemsAndEntries) {
   for (const Item& it : r.module.items) {
     if (it.kind == Item::Kind::kFn) names.push_back(it.fn.name);
     if (it.kind == Item::Kind::kStruct) {
-      EXPECT_EQ(it.struct_decl.fields.size(), 1u);
+      EXPECT_EQ(it.struct_decl->fields.size(), 1u);
     }
     if (it.kind == Item::Kind::kAgent) {
-      EXPECT_EQ(it.agent_decl.handlers.size(), 1u);
+      EXPECT_EQ(it.agent_decl->handlers.size(), 1u);
     }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"g", "ok"}));

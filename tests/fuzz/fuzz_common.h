@@ -9,10 +9,14 @@
 
 namespace mty::fuzz {
 
+// The memory budget of the runs; compiling is held to its real-heap
+// ceiling too (CompileOptions::memory_budget).
+inline constexpr uint64_t kMemory = 1 << 20;
+
 inline void RunSmall(const std::shared_ptr<const Program>& p) {
   RunOptions o;
   o.policy.limits.Set(LimitId::kSteps, 20000);
-  o.policy.limits.Set(LimitId::kMemory, 1 << 20);
+  o.policy.limits.Set(LimitId::kMemory, kMemory);
   o.policy.limits.Set(LimitId::kWall, 1'000'000'000);  // 1 s
   o.policy.limits.Set(LimitId::kDepth, 200);
   o.policy.limits.Set(LimitId::kSpawned, 50);

@@ -9,7 +9,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 64 * 1024) return -1;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto p = mty::Program::FromSource(text, "fuzz.mty");
+  mty::CompileOptions o;
+  o.memory_budget = mty::fuzz::kMemory;
+  auto p = mty::Program::FromSource(text, "fuzz.mty", o);
   if (p.ok()) mty::fuzz::RunSmall(*p);
   return 0;
 }
