@@ -160,8 +160,8 @@ SNode DumpFn(const FnDecl& f);
 
 // A loop with its label: `('outer: (loop ..))`.
 SNode Labelled(const Expr& e, SNode loop) {
-  if (e.more().label.empty()) return loop;
-  return List("'" + e.more().label + ":", {std::move(loop)});
+  if (e.more->label.empty()) return loop;
+  return List("'" + e.more->label + ":", {std::move(loop)});
 }
 
 SNode DumpBlock(const Block* b) {
@@ -250,7 +250,7 @@ SNode DumpExpr(const Expr* e) {
     case EK::kMap: return List("map", DumpArgs(e->args));
     case EK::kStruct: {
       std::vector<SNode> kids{Atom(PathText(e->segs))};
-      for (const FieldInit& f : e->more().fields)
+      for (const FieldInit& f : e->more->fields)
         kids.push_back(List(f.name, {DumpExpr(f.value.get())}));
       if (e->rhs) kids.push_back(List("..", {DumpExpr(e->rhs.get())}));
       return List("struct", std::move(kids));
@@ -260,18 +260,18 @@ SNode DumpExpr(const Expr* e) {
     case EK::kIfLet: {
       std::vector<SNode> kids;
       if (e->kind == EK::kIfLet) {
-        kids.push_back(DumpPat(e->more().pat.get()));
+        kids.push_back(DumpPat(e->more->pat.get()));
         kids.push_back(DumpExpr(e->lhs.get()));
       } else {
-        kids.push_back(DumpExpr(e->more().cond.get()));
+        kids.push_back(DumpExpr(e->more->cond.get()));
       }
       kids.push_back(DumpBlock(e->then_block.get()));
-      if (e->more().else_expr) kids.push_back(List("else", {DumpExpr(e->more().else_expr.get())}));
+      if (e->more->else_expr) kids.push_back(List("else", {DumpExpr(e->more->else_expr.get())}));
       return List(e->kind == EK::kIf ? "if" : "if-let", std::move(kids));
     }
     case EK::kMatch: {
       std::vector<SNode> kids{DumpExpr(e->lhs.get())};
-      for (const MatchArm& a : e->more().arms) {
+      for (const MatchArm& a : e->more->arms) {
         std::vector<SNode> ak{DumpPat(a.pat.get())};
         if (a.guard) ak.push_back(List("if", {DumpExpr(a.guard.get())}));
         ak.push_back(DumpExpr(a.body.get()));
@@ -281,39 +281,39 @@ SNode DumpExpr(const Expr* e) {
     }
     case EK::kWhile:
       return Labelled(
-          *e, List("while", {DumpExpr(e->more().cond.get()), DumpBlock(e->then_block.get())}));
+          *e, List("while", {DumpExpr(e->more->cond.get()), DumpBlock(e->then_block.get())}));
     case EK::kWhileLet:
-      return Labelled(*e, List("while-let", {DumpPat(e->more().pat.get()), DumpExpr(e->lhs.get()),
+      return Labelled(*e, List("while-let", {DumpPat(e->more->pat.get()), DumpExpr(e->lhs.get()),
                                              DumpBlock(e->then_block.get())}));
     case EK::kLoop: return Labelled(*e, List("loop", {DumpBlock(e->then_block.get())}));
     case EK::kFor:
-      return Labelled(*e, List("for", {DumpPat(e->more().pat.get()), DumpExpr(e->lhs.get()),
+      return Labelled(*e, List("for", {DumpPat(e->more->pat.get()), DumpExpr(e->lhs.get()),
                                        DumpBlock(e->then_block.get())}));
     case EK::kBreak:
     case EK::kReturn: {
       std::vector<SNode> kids;
-      if (!e->more().label.empty()) kids.push_back(Atom("'" + e->more().label));
+      if (!e->more->label.empty()) kids.push_back(Atom("'" + e->more->label));
       if (e->lhs) kids.push_back(DumpExpr(e->lhs.get()));
       return List(e->kind == EK::kBreak ? "break" : "return", std::move(kids));
     }
     case EK::kContinue:
-      return e->more().label.empty() ? List("continue")
-                                     : List("continue", {Atom("'" + e->more().label)});
+      return e->more->label.empty() ? List("continue")
+                                    : List("continue", {Atom("'" + e->more->label)});
     case EK::kTry: return List("try", {DumpExpr(e->lhs.get())});
     case EK::kClosure: {
       std::vector<SNode> ps;
-      for (const ClosureParam& p : e->more().params) {
+      for (const ClosureParam& p : e->more->params) {
         SNode pn = DumpPat(p.pat.get());
         if (p.type.kind != TypeExpr::Kind::kInfer) pn = List(":", {pn, Atom(TypeText(p.type))});
         ps.push_back(std::move(pn));
       }
       return List("closure",
-                  {List("params", std::move(ps)), DumpExpr(e->more().closure_body.get())});
+                  {List("params", std::move(ps)), DumpExpr(e->more->closure_body.get())});
     }
     case EK::kRange:
       return List(e->inclusive ? "range=" : "range",
                   {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
-    case EK::kCast: return List("as", {DumpExpr(e->lhs.get()), Atom(TypeText(e->more().type))});
+    case EK::kCast: return List("as", {DumpExpr(e->lhs.get()), Atom(TypeText(e->more->type))});
     case EK::kRef: return List(e->is_mut ? "ref-mut" : "ref", {DumpExpr(e->lhs.get())});
     case EK::kDeref: return List("deref", {DumpExpr(e->lhs.get())});
     case EK::kMacro: return List(e->text + "!", DumpArgs(e->args));
@@ -329,12 +329,12 @@ SNode DumpExpr(const Expr* e) {
     }
     case EK::kSandbox: {
       std::vector<SNode> kids{Atom(e->text.empty() ? "_" : e->text)};
-      if (!e->more().entries.empty()) kids.push_back(DumpEntries(e->more().entries));
+      if (!e->more->entries.empty()) kids.push_back(DumpEntries(e->more->entries));
       if (e->then_block) kids.push_back(DumpBlock(e->then_block.get()));
       return List("sandbox", std::move(kids));
     }
     case EK::kBudget:
-      return List("budget", {DumpEntries(e->more().entries), DumpBlock(e->then_block.get())});
+      return List("budget", {DumpEntries(e->more->entries), DumpBlock(e->then_block.get())});
     case EK::kUnsafe: return List("unsafe", {DumpBlock(e->then_block.get())});
     case EK::kArena:
       return List("arena", {Atom(e->text.empty() ? "_" : e->text), DumpBlock(e->then_block.get())});

@@ -296,7 +296,7 @@ void FnLowerer::ExitSandboxesTo(int depth) {
 }
 
 FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
-  if (e.more().entries.empty() && !g_.sandboxes.count(e.text)) {
+  if (e.more->entries.empty() && !g_.sandboxes.count(e.text)) {
     Error("MT1006", e.loc, absl::StrCat("cannot find sandbox `", e.text, "` in this scope"),
           g_.suggest.Help(e.text, [&] {
             std::vector<std::string> near;
@@ -304,14 +304,14 @@ FnLowerer::Val FnLowerer::LowerSandbox(const Expr& e) {
             return near;
           }));
   }
-  for (const SandboxEntry& en : e.more().entries) CheckSandboxEntry(en);
+  for (const SandboxEntry& en : e.more->entries) CheckSandboxEntry(en);
   // `sandbox Name { body }` uses the named item's manifest; with entries
   // the manifest is inline (anonymous ones are named by location).
   std::string name = e.text;
   std::string body_fn;
-  if (!e.more().entries.empty()) {
+  if (!e.more->entries.empty()) {
     if (name.empty()) name = absl::StrCat("anonymous@", e.loc.line, ":", e.loc.col);
-    name = g_.DeclareSandbox(name, e.more().entries, e.loc);
+    name = g_.DeclareSandbox(name, e.more->entries, e.loc);
   } else if (auto it = g_.sandboxes.find(name); it != g_.sandboxes.end()) {
     if (!e.then_block) {
       // `run Name`: the item's own body.
@@ -363,7 +363,7 @@ FnLowerer::Val FnLowerer::RunInSandbox(const std::string& name, const Block* bod
 // entries' (same keys, units and checks: ApplySandboxEntry).
 FnLowerer::Val FnLowerer::LowerBudget(const Expr& e) {
   bool ok = true;
-  for (const SandboxEntry& en : e.more().entries) {
+  for (const SandboxEntry& en : e.more->entries) {
     std::optional<ir::Key> key = ir::FindKey(en.key);
     if (key && key->kind == ir::Key::Kind::kGrant) {
       std::string limits;
@@ -385,7 +385,7 @@ FnLowerer::Val FnLowerer::LowerBudget(const Expr& e) {
   }
   if (!ok) return LowerBlock(*e.then_block);
   std::string name = g_.DeclareSandbox(absl::StrCat("budget@", e.loc.line, ":", e.loc.col),
-                                       e.more().entries, e.loc);
+                                       e.more->entries, e.loc);
   return RunInSandbox(name, e.then_block.get(), "");
 }
 

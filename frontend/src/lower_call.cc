@@ -30,7 +30,7 @@ void CollectBlock(const Block& b, std::set<std::string>& out) {
 void CollectNames(const Expr& e, std::set<std::string>& out) {
   if (e.kind == K::kPath && !e.segs.empty()) out.insert(e.segs[0].name);
   if (e.kind == K::kStruct)
-    for (const FieldInit& f : e.more().fields)
+    for (const FieldInit& f : e.more->fields)
       if (!f.value) out.insert(f.name);
   if (e.kind == K::kMacro && !e.args.empty() && e.args[0]->kind == K::kStr) {
     const std::string& s = e.args[0]->text;
@@ -42,17 +42,17 @@ void CollectNames(const Expr& e, std::set<std::string>& out) {
     }
   }
   for (const ExprPtr* p :
-       {&e.lhs, &e.rhs, &e.more().cond, &e.more().else_expr, &e.more().closure_body})
+       {&e.lhs, &e.rhs, &e.more->cond, &e.more->else_expr, &e.more->closure_body})
     if (*p) CollectNames(**p, out);
   if (e.then_block) CollectBlock(*e.then_block, out);
   for (const ExprPtr& a : e.args) CollectNames(*a, out);
-  for (const FieldInit& f : e.more().fields)
+  for (const FieldInit& f : e.more->fields)
     if (f.value) CollectNames(*f.value, out);
-  for (const MatchArm& a : e.more().arms) {
+  for (const MatchArm& a : e.more->arms) {
     if (a.guard) CollectNames(*a.guard, out);
     if (a.body) CollectNames(*a.body, out);
   }
-  for (const SandboxEntry& s : e.more().entries)
+  for (const SandboxEntry& s : e.more->entries)
     if (s.value) CollectNames(*s.value, out);
 }
 
@@ -610,10 +610,10 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
 
 FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   std::set<std::string> names;
-  CollectNames(*e.more().closure_body, names);
+  CollectNames(*e.more->closure_body, names);
   std::set<std::string> params;
   std::vector<std::pair<std::string, Loc>> param_names;
-  for (const ClosureParam& p : e.more().params)
+  for (const ClosureParam& p : e.more->params)
     if (p.pat && p.pat->kind == Pattern::Kind::kBind) {
       params.insert(p.pat->name);
       param_names.push_back({p.pat->name, p.pat->loc});
@@ -647,7 +647,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     inner.bindings_.back().captured = true;
   }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
-  for (const ClosureParam& p : e.more().params) {
+  for (const ClosureParam& p : e.more->params) {
     TyP t = g_.Resolve(p.type, &generics_);
     if (p.pat && p.pat->kind == Pattern::Kind::kBind && p.pat->subs.empty()) {
       inner.AddParam(p.pat->name, t, p.pat->is_mut, false, p.pat->loc, true);
@@ -665,7 +665,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     inner.Term(ir::Terminator::Kind::kUnreachable);
     inner.SetBlock(ok);
   }
-  g_.AddFn(inner.FinishWithExpr(*e.more().closure_body));
+  g_.AddFn(inner.FinishWithExpr(*e.more->closure_body));
   Rvalue r;
   r.kind = Rvalue::Kind::kClosure;
   r.name = name;

@@ -109,7 +109,7 @@ bool FnLowerer::LowerFieldInits(const Expr& e, const std::string& shown, const A
   const auto& fields = v.fields;
   std::vector<std::optional<Operand>> ops(fields.size());
   bool ok = true;
-  for (const FieldInit& f : e.more().fields) {
+  for (const FieldInit& f : e.more->fields) {
     size_t fi = fields.size();
     for (size_t i = 0; i < fields.size(); ++i)
       if (!fields[i].name.empty() && fields[i].name == f.name) fi = i;
@@ -217,7 +217,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerVariantStruct(const Expr& e) {
   const VariantDef* vd = ResolveVariantPath(segs, nullptr, &adt, &vi, e.loc);
   if (!vd) return Unit();
   const std::string shown = adt + "::" + vd->name;
-  if (!IsStructLike(*vd) && !(vd->fields.empty() && e.more().fields.empty() && !e.rhs)) {
+  if (!IsStructLike(*vd) && !(vd->fields.empty() && e.more->fields.empty() && !e.rhs)) {
     AddVariantLabel(
         Error("MT2008", e.loc,
               absl::StrCat("variant `", shown, "` has positional fields: write `", shown, "(..)`")),

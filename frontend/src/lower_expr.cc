@@ -373,14 +373,13 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       return Unit();
     case K::kCast: {
       Val v = LowerExpr(*e.lhs);
-      TyP target = g_.Resolve(e.more().type, &generics_);
-      ir::Type it = e.more().type.kind == TypeExpr::Kind::kPath
-                        ? ir::Type::Named(e.more().type.name)
-                        : ir::Type::Named("?");
+      TyP target = g_.Resolve(e.more->type, &generics_);
+      ir::Type it = e.more->type.kind == TypeExpr::Kind::kPath ? ir::Type::Named(e.more->type.name)
+                                                               : ir::Type::Named("?");
       if (it.name == "I128") it.name = "I64";
       if (it.name == "U128") it.name = "U64";
       if (!IsCastTargetName(it.name)) {
-        Error("MT2009", e.loc, absl::StrCat("cannot cast to `", e.more().type.name, "`"));
+        Error("MT2009", e.loc, absl::StrCat("cannot cast to `", e.more->type.name, "`"));
         return Unit();
       }
       Rvalue r;
@@ -449,20 +448,20 @@ struct ConstRefs {
       names.push_back(e->segs[0].name);
     Expr(e->lhs.get());
     Expr(e->rhs.get());
-    Expr(e->more().cond.get());
+    Expr(e->more->cond.get());
     Block(e->then_block.get());
-    Expr(e->more().else_expr.get());
-    Pat(e->more().pat.get());
+    Expr(e->more->else_expr.get());
+    Pat(e->more->pat.get());
     for (const ExprPtr& a : e->args) Expr(a.get());
-    for (const FieldInit& f : e->more().fields) Expr(f.value.get());
-    for (const MatchArm& a : e->more().arms) {
+    for (const FieldInit& f : e->more->fields) Expr(f.value.get());
+    for (const MatchArm& a : e->more->arms) {
       Pat(a.pat.get());
       Expr(a.guard.get());
       Expr(a.body.get());
     }
-    for (const ClosureParam& p : e->more().params) Pat(p.pat.get());
-    Expr(e->more().closure_body.get());
-    for (const SandboxEntry& en : e->more().entries) Expr(en.value.get());
+    for (const ClosureParam& p : e->more->params) Pat(p.pat.get());
+    Expr(e->more->closure_body.get());
+    for (const SandboxEntry& en : e->more->entries) Expr(en.value.get());
   }
 };
 
@@ -733,7 +732,7 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
   uint32_t then_b = NewBlock(), else_b = NewBlock(), done = NewBlock();
   scopes_.emplace_back();
   if (e.kind == K::kIf) {
-    Val c = LowerExpr(*e.more().cond);
+    Val c = LowerExpr(*e.more->cond);
     Branch(c.op, then_b, else_b);
     SetBlock(then_b);
   } else {
@@ -742,7 +741,7 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
     Goto(then_b);
     SetBlock(then_b);
     std::map<std::string, uint32_t> binds;
-    MatchPattern(*e.more().pat, Place{sl, {}}, s.ty, else_b, binds);
+    MatchPattern(*e.more->pat, Place{sl, {}}, s.ty, else_b, binds);
   }
   Val tv = LowerBlock(*e.then_block);
   Assign(Place{result, {}}, UseR(tv.op), e.loc);
@@ -750,8 +749,8 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
   scopes_.pop_back();
   SetBlock(else_b);
   TyP ty = tv.ty;
-  if (e.more().else_expr) {
-    Val ev = LowerExpr(*e.more().else_expr);
+  if (e.more->else_expr) {
+    Val ev = LowerExpr(*e.more->else_expr);
     Assign(Place{result, {}}, UseR(ev.op), e.loc);
     if (ty->Is(Ty::Kind::kUnknown) || ty->Is(Ty::Kind::kUnit)) {
       ty = ev.ty;
@@ -769,10 +768,10 @@ FnLowerer::Val FnLowerer::LowerIf(const Expr& e) {
 }
 
 const FnLowerer::LoopCtx* FnLowerer::TargetLoop(const Expr& e) {
-  if (e.more().label.empty()) return &loops_.back();
+  if (e.more->label.empty()) return &loops_.back();
   for (size_t i = loops_.size(); i-- > 0;)
-    if (loops_[i].label == e.more().label) return &loops_[i];
-  std::string help = g_.suggest.Help(e.more().label, [&] {
+    if (loops_[i].label == e.more->label) return &loops_[i];
+  std::string help = g_.suggest.Help(e.more->label, [&] {
     std::vector<std::string> names;
     for (const LoopCtx& l : loops_)
       if (!l.label.empty()) names.push_back(l.label);
@@ -783,10 +782,10 @@ const FnLowerer::LoopCtx* FnLowerer::TargetLoop(const Expr& e) {
     help = absl::StrCat(lead, "'", help.substr(lead.size()));  // the label with its quote
   else
     help = "a label names an enclosing `loop`, `while` or `for`: `'outer: loop { .. }`";
-  Error("MT1030", e.more().label_loc,
-        absl::StrCat("use of undeclared label `'", e.more().label, "`"), std::move(help))
-      .end = Loc{e.more().label_loc.line,
-                 e.more().label_loc.col + static_cast<uint32_t>(e.more().label.size())};
+  Error("MT1030", e.more->label_loc, absl::StrCat("use of undeclared label `'", e.more->label, "`"),
+        std::move(help))
+      .end = Loc{e.more->label_loc.line,
+                 e.more->label_loc.col + static_cast<uint32_t>(e.more->label.size())};
   return nullptr;
 }
 
@@ -798,7 +797,7 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
   SetBlock(head);
   scopes_.emplace_back();
   if (e.kind == K::kWhile) {
-    Val c = LowerExpr(*e.more().cond);
+    Val c = LowerExpr(*e.more->cond);
     uint32_t body = NewBlock();
     Branch(c.op, body, exit);
     SetBlock(body);
@@ -806,9 +805,9 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
     Val s = LowerExpr(*e.lhs);
     uint32_t sl = ToLocal(s);
     std::map<std::string, uint32_t> binds;
-    MatchPattern(*e.more().pat, Place{sl, {}}, s.ty, exit, binds);
+    MatchPattern(*e.more->pat, Place{sl, {}}, s.ty, exit, binds);
   }
-  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_, e.more().label});
+  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_, e.more->label});
   LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(head);
@@ -822,8 +821,8 @@ void FnLowerer::LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t 
                              uint32_t result) {
   std::map<std::string, uint32_t> binds;
   uint32_t fail = NewBlock();
-  MatchPattern(*e.more().pat, elem, ty, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.more().label});
+  MatchPattern(*e.more->pat, elem, ty, fail, binds);
+  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.more->label});
   LowerBlock(*e.then_block, BlockUse::kDiscarded);
   loops_.pop_back();
   Goto(step);

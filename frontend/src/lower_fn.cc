@@ -220,11 +220,11 @@ bool ExprDiverges(const Expr& e, const std::function<bool(const Expr&)>& leaves)
     case K::kUnsafe: return e.then_block && BlockDiverges(*e.then_block, leaves);
     case K::kIf:
     case K::kIfLet:
-      return e.then_block && e.more().else_expr && BlockDiverges(*e.then_block, leaves) &&
-             ExprDiverges(*e.more().else_expr, leaves);
+      return e.then_block && e.more->else_expr && BlockDiverges(*e.then_block, leaves) &&
+             ExprDiverges(*e.more->else_expr, leaves);
     case K::kMatch:
-      if (e.more().arms.empty()) return false;
-      for (const MatchArm& a : e.more().arms)
+      if (e.more->arms.empty()) return false;
+      for (const MatchArm& a : e.more->arms)
         if (!a.body || !ExprDiverges(*a.body, leaves)) return false;
       return true;
     default: return leaves(e);

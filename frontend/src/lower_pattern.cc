@@ -334,7 +334,7 @@ FnLowerer::Val FnLowerer::LowerMatch(const Expr& e) {
   bool first_arm = true;
   uint32_t next = NewBlock();
   Goto(next);
-  for (const MatchArm& arm : e.more().arms) {
+  for (const MatchArm& arm : e.more->arms) {
     SetBlock(next);
     next = NewBlock();
     scopes_.emplace_back();

@@ -85,9 +85,9 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   c->rhs = CloneExpr(e->rhs.get(), n);
   c->then_block = CloneBlock(e->then_block.get(), n);
   for (const ExprPtr& a : e->args) c->args.push_back(CloneExpr(a.get(), n));
-  if (!e->has_more()) return c;
-  const ExprMore& from = e->more();
-  ExprMore& to = c->more();
+  if (!e->more.has_value()) return c;
+  const ExprMore& from = *e->more;
+  ExprMore& to = *c->more;
   to.label = from.label;
   to.label_loc = from.label_loc;
   to.cond = CloneExpr(from.cond.get(), n);

@@ -1404,7 +1404,7 @@ ExprPtr Parser::ParseCastLevel() {
     auto c = Make(EK::kCast, loc);
     const Loc begin = e->begin;
     c->lhs = std::move(e);
-    c->more().type = ParseType();
+    c->more->type = ParseType();
     e = Spanned(std::move(c), begin);
   }
   return e;
@@ -1790,8 +1790,8 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         Bump();
         auto e = Make(EK::kContinue, t.loc);
         if (At(Tok::kLabel)) {
-          e->more().label = Peek().text;
-          e->more().label_loc = Bump().loc;
+          e->more->label = Peek().text;
+          e->more->label_loc = Bump().loc;
         }
         return e;
       }
@@ -1799,8 +1799,8 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         Bump();
         auto e = Make(w == "break" ? EK::kBreak : EK::kReturn, t.loc);
         if (w == "break" && At(Tok::kLabel)) {
-          e->more().label = Peek().text;
-          e->more().label_loc = Bump().loc;
+          e->more->label = Peek().text;
+          e->more->label_loc = Bump().loc;
         }
         if (CanStartExpr(Peek()) && !At(Tok::kLBrace)) e->lhs = ParseExpr();
         return e;
@@ -1951,7 +1951,7 @@ ExprPtr Parser::ParseStructBody(std::vector<PathSeg> segs, Loc loc) {
     } else {
       f.value = NamePath(n.text, n.loc);  // shorthand `Point { x }`
     }
-    s->more().fields.push_back(std::move(f));
+    s->more->fields.push_back(std::move(f));
   });
   return s;
 }
@@ -2008,8 +2008,8 @@ void Parser::TakeLabel() {
 }
 
 void Parser::LabelLoop(Expr& e) {
-  e.more().label = std::move(pending_label_);
-  e.more().label_loc = pending_label_loc_;
+  e.more->label = std::move(pending_label_);
+  e.more->label_loc = pending_label_loc_;
   pending_label_.clear();
   pending_label_loc_ = Loc{};
 }
@@ -2021,28 +2021,28 @@ ExprPtr Parser::ParseIf() {
   if (AtKw("let")) {
     Bump();
     e = Make(EK::kIfLet, t.loc);
-    e->more().pat = ParsePatternTop();
+    e->more->pat = ParsePatternTop();
     Expect(Tok::kEq);
     SkipNl();
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kIf, t.loc);
     const size_t start = NextNonNl(pos_);
-    e->more().cond = ParseExprNoStruct();
-    CheckCondition(e->more().cond, "if");
-    CheckParens(start, *e->more().cond, "if");
+    e->more->cond = ParseExprNoStruct();
+    CheckCondition(e->more->cond, "if");
+    CheckParens(start, *e->more->cond, "if");
   }
   e->then_block = ParseBlock();
   if (IsKw(PeekPastNl(), "else")) {
     SkipNl();
     Bump();
     if (AtKw("if")) {
-      e->more().else_expr = ParseIf();
+      e->more->else_expr = ParseIf();
     } else {
       SkipNl();
       auto b = Make(EK::kBlock, Peek().loc);
       b->then_block = ParseBlock();
-      e->more().else_expr = std::move(b);
+      e->more->else_expr = std::move(b);
     }
   }
   return e;
@@ -2057,19 +2057,19 @@ ExprPtr Parser::ParseWhile() {
   if (AtKw("let")) {
     Bump();
     e = Make(EK::kWhileLet, t.loc);
-    e->more().pat = ParsePatternTop();
+    e->more->pat = ParsePatternTop();
     Expect(Tok::kEq);
     SkipNl();
     e->lhs = ParseExprNoStruct();
   } else {
     e = Make(EK::kWhile, t.loc);
     const size_t start = NextNonNl(pos_);
-    e->more().cond = ParseExprNoStruct();
-    CheckCondition(e->more().cond, "while");
-    CheckParens(start, *e->more().cond, "while");
+    e->more->cond = ParseExprNoStruct();
+    CheckCondition(e->more->cond, "while");
+    CheckParens(start, *e->more->cond, "while");
   }
-  e->more().label = std::move(label);
-  e->more().label_loc = label_loc;
+  e->more->label = std::move(label);
+  e->more->label_loc = label_loc;
   e->then_block = ParseBlock();
   return e;
 }
@@ -2078,7 +2078,7 @@ ExprPtr Parser::ParseFor() {
   const Token& t = Bump();
   auto e = Make(EK::kFor, t.loc);
   LabelLoop(*e);
-  e->more().pat = ParsePatternTop();
+  e->more->pat = ParsePatternTop();
   if (!AtKw("in")) FailExpected("'in'", Peek());
   Bump();
   e->lhs = ParseExprNoStruct();
@@ -2111,7 +2111,7 @@ ExprPtr Parser::ParseMatch() {
       a.body = ParseExpr();
       minus_entry_ = false;
     }
-    e->more().arms.push_back(std::move(a));
+    e->more->arms.push_back(std::move(a));
   });
   return e;
 }
@@ -2126,7 +2126,7 @@ ExprPtr Parser::ParseClosure() {
       ClosureParam p;
       p.pat = ParsePattern();
       if (Eat(Tok::kColon)) p.type = ParseType();
-      e->more().params.push_back(std::move(p));
+      e->more->params.push_back(std::move(p));
       SkipNl();
       if (!Eat(Tok::kComma)) break;
     }
@@ -2135,11 +2135,11 @@ ExprPtr Parser::ParseClosure() {
   }
   if (Eat(Tok::kArrow)) {
     ParseType();  // the return type is not kept
-    e->more().closure_body = ParseBlockExpr();
+    e->more->closure_body = ParseBlockExpr();
     return e;
   }
   SkipNl();
-  e->more().closure_body = ParseExpr();
+  e->more->closure_body = ParseExpr();
   return e;
 }
 
@@ -2154,7 +2154,7 @@ ExprPtr Parser::ParseLambda() {
     cp.pat->name = std::move(p.name);
     cp.pat->is_mut = p.is_mut;
     cp.type = std::move(p.type);
-    e->more().params.push_back(std::move(cp));
+    e->more->params.push_back(std::move(cp));
   }
   if (PeekPastNl().kind == Tok::kArrow) {
     SkipNl();
@@ -2163,7 +2163,7 @@ ExprPtr Parser::ParseLambda() {
   }
   SkipNl();
   if (!At(Tok::kLBrace)) FailExpected("'{' (a lambda's body is a block)", Peek());
-  e->more().closure_body = ParseBlockExpr();
+  e->more->closure_body = ParseBlockExpr();
   return e;
 }
 
@@ -2193,7 +2193,7 @@ ExprPtr Parser::ParseSandboxExpr() {
   if (!AtId("with")) e->text = ExpectIdent("a sandbox name");
   if (AtId("with")) {
     Bump();
-    e->more().entries = ParseEntries();
+    e->more->entries = ParseEntries();
   }
   e->then_block = ParseBlock();
   return e;
@@ -2242,12 +2242,12 @@ ExprPtr Parser::ParseMatches() {
     auto yes = Make(EK::kBool, a.loc);
     yes->int_value = 1;
     a.body = std::move(yes);
-    e->more().arms.push_back(std::move(a));
+    e->more->arms.push_back(std::move(a));
     MatchArm other;
     other.loc = name.loc;
     other.pat = MakePat(PK::kWild, name.loc);
     other.body = Make(EK::kBool, name.loc);
-    e->more().arms.push_back(std::move(other));
+    e->more->arms.push_back(std::move(other));
   }
   Close(Tok::kRParen, o);
   return e;
@@ -2258,7 +2258,7 @@ ExprPtr Parser::ParseMatches() {
 ExprPtr Parser::ParseBudget() {
   const Token& t = Bump();  // budget
   auto e = Make(EK::kBudget, t.loc);
-  e->more().entries = ParseEntries();
+  e->more->entries = ParseEntries();
   SkipNl();
   if (!AtId("run"))
     FailExpected("'run'", Peek(),

@@ -337,12 +337,12 @@ TEST(DiagParser, LoopLabelsParse) {
   ASSERT_FALSE(p->diags.HasErrors()) << p->diags.Render(p->file);
   const Expr& loop = *p->module.items[0].fn.body->stmts[0].expr;
   EXPECT_EQ(loop.kind, Expr::Kind::kFor);
-  EXPECT_EQ(loop.more().label, "outer");
-  EXPECT_EQ(loop.more().label_loc.line, 2u);
-  EXPECT_EQ(loop.more().label_loc.col, 5u);
+  EXPECT_EQ(loop.more->label, "outer");
+  EXPECT_EQ(loop.more->label_loc.line, 2u);
+  EXPECT_EQ(loop.more->label_loc.col, 5u);
   const Expr& brk = *loop.then_block->stmts[1].expr;
   EXPECT_EQ(brk.kind, Expr::Kind::kBreak);
-  EXPECT_EQ(brk.more().label, "outer");
+  EXPECT_EQ(brk.more->label, "outer");
   auto q = ParseText("fn main() {\n    let x = 'a: { 3 }\n}\n");
   ASSERT_EQ(q->diags.list().size(), 1u) << q->diags.Render(q->file);
   EXPECT_EQ(q->diags.list()[0].code, "MT0019");

@@ -513,13 +513,13 @@ TEST(Patterns, Forms) {
   EXPECT_EQ(Arm("Some((a, Ok(b)))"), "(variant Some (tuple a (variant Ok b)))");
 
   Result r = ParseText("fn main() { match x { y => 0 } }");
-  const Pattern& p = *r.module.items[0].fn.body->stmts[0].expr->more().arms[0].pat;
+  const Pattern& p = *r.module.items[0].fn.body->stmts[0].expr->more->arms[0].pat;
   EXPECT_EQ(p.kind, Pattern::Kind::kBind);
   r = ParseText("fn main() { match x { Empty => 0, Some(a) => 1 } }");
-  const Pattern& q = *r.module.items[0].fn.body->stmts[0].expr->more().arms[0].pat;
+  const Pattern& q = *r.module.items[0].fn.body->stmts[0].expr->more->arms[0].pat;
   EXPECT_EQ(q.kind, Pattern::Kind::kVariant);
   EXPECT_FALSE(q.has_parens);
-  EXPECT_TRUE(r.module.items[0].fn.body->stmts[0].expr->more().arms[1].pat->has_parens);
+  EXPECT_TRUE(r.module.items[0].fn.body->stmts[0].expr->more->arms[1].pat->has_parens);
 }
 
 TEST(Patterns, LetForms) {

@@ -34,6 +34,7 @@ class Lazy {
   T* operator->() { return &**this; }
   operator const T&() const { return **this; }
   operator T&() { return **this; }
+  bool has_value() const { return p_ != nullptr; }
 
  private:
   std::unique_ptr<T> p_;
@@ -205,20 +206,8 @@ struct Expr {
   // What only some kinds have (conditions, patterns, arms, closures, casts,
   // sandboxes, labels), allocated by the first write: most expressions are
   // literals, paths, calls and operators, so an Expr stays small (compile
-  // memory per source byte, runtime.md §2). more() of an Expr that has
-  // none reads as empty.
-  const ExprMore& more() const {
-    static const ExprMore none;
-    return more_ ? *more_ : none;
-  }
-  ExprMore& more() {
-    if (!more_) more_ = std::make_unique<ExprMore>();
-    return *more_;
-  }
-  bool has_more() const { return more_ != nullptr; }
-
- private:
-  std::unique_ptr<ExprMore> more_;
+  // memory per source byte, runtime.md §2).
+  Lazy<ExprMore> more;
 };
 
 struct Pattern {
