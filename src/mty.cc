@@ -476,13 +476,22 @@ runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerCl
 // unset entries (docs/sandboxing.md): an unset net or env list allows
 // nothing (an unset fs list falls back to the default caps), an unset depth
 // is the default 10000 frames.
-std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
+std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p,
+                                                    const std::optional<Policy>& outer) {
   Policy root = p;
   for (const ir::GrantInfo& g : ir::kGrants)
     if (g.entry != ir::EntryKind::kPath && !root.grants.Get(g.id))
       root.grants.Set(g.id, std::vector<std::string>{});
   if (!root.limits.Get(LimitId::kDepth)) root.limits.Set(LimitId::kDepth, ir::kDefaultDepth);
-  return std::make_shared<runtime::BudgetTracker>(std::move(root));
+  // Its fs lists are resolved now, by the host (a granted root that is a
+  // symlink is followed once, here); each sandbox's beneath them. Under an
+  // outer policy (a worker's grant around a job's manifest), the outer
+  // lists are the host's and the run's are resolved beneath them.
+  if (!outer)
+    return std::make_shared<runtime::BudgetTracker>(std::move(root), "", nullptr,
+                                                    stdlib::HostFsGrants());
+  auto host = std::make_shared<runtime::BudgetTracker>(*outer, "", nullptr, stdlib::HostFsGrants());
+  return runtime::BudgetTracker::Child(std::move(host), std::move(root));
 }
 
 }  // namespace
@@ -512,7 +521,7 @@ struct Runner::State {
         host_fns(program->impl_->host, program->impl_->module, &out, &interrupted),
         host(&out, MakeHostOptions(options, &interrupted, &host_fns)),
         tap(MakeTap()),
-        root(RootTracker(options.policy)),
+        root(RootTracker(options.policy, options.outer_policy)),
         scheduler(program->impl_->module, MakeAgentOptions(options, tap.get()), root,
                   tap ? static_cast<interp::Host*>(tap.get()) : &host,
                   &runtime::Watchdog::Shared()) {
@@ -791,23 +800,34 @@ bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wai
          runtime::WriteEnd::kDone;
 }
 
-absl::Status RunOptions::Validate() const {
-  // The policy table's own checks (one home: manifests and flags use them).
+namespace {
+
+// The policy table's own checks (one home: manifests and flags use them).
+absl::Status ValidatePolicy(const Policy& policy, const std::string& field) {
   for (const ir::LimitInfo& l : ir::kLimits)
     if (std::optional<uint64_t> v = policy.limits.Get(l.id))
       if (absl::Status s = ir::CheckLimitValue(l.id, *v); !s.ok())
         return absl::InvalidArgumentError(
-            absl::StrCat("policy.limits[", l.key, "]: ", s.message()));
+            absl::StrCat(field, ".limits[", l.key, "]: ", s.message()));
   if (policy.limits.mb_policy &&
       static_cast<uint8_t>(*policy.limits.mb_policy) > static_cast<uint8_t>(MailboxPolicy::kFail))
     return absl::InvalidArgumentError(
-        absl::StrCat("policy.limits.mb_policy: not one of ", ir::ChoiceList(ir::kMbPolicyChoice)));
+        absl::StrCat(field, ".limits.mb_policy: not one of ", ir::ChoiceList(ir::kMbPolicyChoice)));
   for (const ir::GrantInfo& g : ir::kGrants)
     if (const auto& list = policy.grants.Get(g.id))
       for (size_t i = 0; i < list->size(); ++i)
         if (absl::Status s = ir::CheckGrantEntry(g.id, (*list)[i]); !s.ok())
           return absl::InvalidArgumentError(
-              absl::StrCat("policy.grants[", g.key, "][", i, "]: ", s.message()));
+              absl::StrCat(field, ".grants[", g.key, "][", i, "]: ", s.message()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunOptions::Validate() const {
+  if (absl::Status s = ValidatePolicy(policy, "policy"); !s.ok()) return s;
+  if (outer_policy)
+    if (absl::Status s = ValidatePolicy(*outer_policy, "outer_policy"); !s.ok()) return s;
   if (entry.empty()) return absl::InvalidArgumentError("entry: empty function name");
   if (stdout_fd < -1) return absl::InvalidArgumentError("stdout_fd: not a file descriptor or -1");
   if (stderr_fd < -1) return absl::InvalidArgumentError("stderr_fd: not a file descriptor or -1");

@@ -424,6 +424,9 @@ int RunCommand(const ParsedCommand& f) {
   if (int rc = Load(f.operand, &program); rc != 0) return rc;
   mty::RunOptions opts;
   opts.policy = std::move(policy);
+  // The manifest narrows the command line's grants: its paths are resolved
+  // beneath the flags' roots, never on their own (docs/security.md).
+  if (manifest) opts.outer_policy = flags;
   opts.args = f.program_args;
   opts.deny_is_trap = f.Has("deny-is-trap");
   // --trace: text lines (denials) or JSON lines (every event), on stderr or
@@ -518,6 +521,7 @@ int ReplCommand(const ParsedCommand& f) {
   mty::InstallDefaultFsCaps(policy.grants);
   mty::driver::ReplOptions opts;
   opts.policy = std::move(policy);
+  if (manifest) opts.outer_policy = flags;
   opts.deny_is_trap = f.Has("deny-is-trap");
   if (!f.Has("quiet"))
     opts.on_event = [flags, manifest_path, manifest](const mty::Event& e) {

@@ -437,6 +437,13 @@ struct RunOptions {
   // unless it installed one). `Grants::All()` grants everything.
   // Combine a manifest with flags by Policy::Intersect.
   Policy policy;
+  // A policy the run's narrows (a worker's grant around a job's manifest):
+  // its file lists are the host's, resolved when the run starts, and the
+  // run's own file lists are resolved beneath them, so the run can never
+  // name what they could not open (a symlink in an outer root that points
+  // out of it grants nothing). Its limits and other lists apply too (the
+  // tightest, the intersection). Unset: the run's lists are the host's.
+  std::optional<Policy> outer_policy;
   std::string entry = "main";
   // The entry function's parameters, in order, each checked against the
   // parameter's declared type (a mismatch: kInvalid naming it). Parameters

@@ -608,6 +608,7 @@ dispatch:
     Value v = Value::Heap(o);
     o->family = d.name;
     o->constraint = fn->messages[d.callee];
+    if (!o->constraint.empty()) ResolveFsCap(*t.current_meter(), nullptr, o->constraint, o);
     CHARGE_MEM(16);
     R[pc->a] = std::move(v);
     NEXT();

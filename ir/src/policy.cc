@@ -279,6 +279,16 @@ std::string NormalizePath(std::string_view path) {
   return out;
 }
 
+bool CapValueServes(std::string_view family, GrantId id) {
+  if (family == Grant(id).key) return true;
+  const bool file = id == GrantId::kFsRead || id == GrantId::kFsWrite;
+  if (!file) return false;
+  // `fs` is the file families' common prefix: `fs.read` without its `.read`.
+  const std::string_view read = Grant(GrantId::kFsRead).key;
+  if (family == read.substr(0, read.find('.'))) return true;
+  return id == GrantId::kFsRead && family == Grant(GrantId::kFsWrite).key;
+}
+
 bool PathWithin(std::string_view root, std::string_view path) {
   if (root.empty() || path.empty()) return false;
   if (root == "/") return path[0] == '/';

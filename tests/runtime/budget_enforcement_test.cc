@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "mty/runtime/budget.h"
+#include "mty/stdlib/fs_cap.h"
 
 namespace mty::runtime {
 namespace {
@@ -107,7 +108,7 @@ TEST(BudgetEnforcement, HostAllowlistBlocksOtherHost) {
 TEST(BudgetEnforcement, PathAllowlistPrefixMatches) {
   Policy budget;
   budget.grants.Set(GrantId::kFsRead, std::vector<std::string>{"/models", "/tmp/input.json"});
-  BudgetTracker t(budget);
+  BudgetTracker t(budget, "", nullptr, stdlib::HostFsGrants());
   EXPECT_FALSE(t.CheckReadPath("/models/foo").has_value());
   EXPECT_FALSE(t.CheckReadPath("/tmp/input.json").has_value());
   std::optional<Breach> b = t.CheckReadPath("/etc/passwd");

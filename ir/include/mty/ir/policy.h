@@ -136,6 +136,12 @@ inline constexpr ChoiceInfo kMbPolicyChoice = {
 inline const LimitInfo& Limit(LimitId id) { return kLimits[static_cast<size_t>(id)]; }
 inline const GrantInfo& Grant(GrantId id) { return kGrants[static_cast<size_t>(id)]; }
 
+// Whether a capability value of family `family` (`fs`, `fs.read`,
+// `fs.write`, `net`, `env`: the grant keys, and `fs` for both file
+// families) serves an effect that needs grant `id`. `fs` serves reading and
+// writing, `fs.write` reading too; any other family only its own grant.
+bool CapValueServes(std::string_view family, GrantId id);
+
 // Defaults that apply when a run leaves a limit unset.
 inline constexpr uint64_t kDefaultDepth = 10000;
 inline constexpr uint64_t kDefaultMailbox = 1024;
