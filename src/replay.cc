@@ -43,6 +43,9 @@ const std::vector<Value>& Recording::params() const { return impl_->params; }
 const Policy& Recording::policy() const { return impl_->policy; }
 size_t Recording::inputs() const { return impl_->inputs.size(); }
 bool Recording::ended() const { return impl_->end.has_value(); }
+bool Recording::Records(const Program& program) const {
+  return impl_->program_hash == internal::ProgramHash(program.IrText());
+}
 
 namespace {
 
