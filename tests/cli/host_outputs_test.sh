@@ -202,4 +202,8 @@ contains replay-forged-escape-printable e 'names the program \x1b[2Jx.mty, which
 run replay rec.jsonl >o 2>e; check replay-recorded-program 0 $?
 same replay-recorded-program-output o 'Ok("hi\n")'
 run replay forged.jsonl p.mty >o 2>e; check replay-named-program 0 $?
+# A replay whose stdout refuses a write: the output failure, not a divergence.
+run replay rec.jsonl >/dev/full 2>e; check replay-stdout-dev-full 74 $?
+contains replay-stdout-dev-full-says e "trap MT5023: cannot write stdout: No space left on device"
+lacks replay-stdout-dev-full-no-divergence e "diverged"
 finish
