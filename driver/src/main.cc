@@ -520,8 +520,8 @@ int RunCommand(const ParsedCommand& f) {
     if (*out) (*out)->Close();
   for (const HostOutput* out : {&trace_out, record_file ? &*record_file : nullptr}) {
     if (!out || out->ok()) continue;
-    if (r.message == out->Error()) return out->ExitCode();  // the report said it
-    return out->Report();
+    // When the failure stopped the run, the report has said it already.
+    return r.message == out->Error() ? out->ExitCode() : out->Report();
   }
   if (interrupted) return kExitInterrupted;
   return r.exit_code;
