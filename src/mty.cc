@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <functional>
 #include <optional>
 
 #include "absl/strings/ascii.h"
@@ -329,31 +332,40 @@ namespace {
 // Where a run's stdout and stderr go: the options' callbacks, else the
 // options' file descriptors, written so that a stream nobody drains never
 // holds the run past its wall deadline or an interrupt (runtime/output.h).
+// The first write a descriptor refuses (a full disk, EFBIG, EPIPE, EIO,
+// EBADF) stops the run; Run() then ends it with ir::OutputTrap.
 class CallbackHost : public interp::Host {
  public:
+  struct Failure {
+    const char* stream;  // "stdout", "stderr"
+    int err;             // errno
+  };
   explicit CallbackHost(const RunOptions& o) : o_(o) {
     if (!o.on_stdout && o.stdout_fd >= 0) out_.emplace(o.stdout_fd, true);
     if (!o.on_stderr && o.stderr_fd >= 0) err_.emplace(o.stderr_fd, false);
   }
-  // The root tracker (its wall deadline) and the run's interrupt flag.
-  void Bind(const runtime::BudgetTracker* root, const std::atomic<bool>* cancel) {
+  // The root tracker (its wall deadline), the run's interrupt flag, and
+  // what stops the run at a failed write.
+  void Bind(const runtime::BudgetTracker* root, const std::atomic<bool>* cancel,
+            std::function<void()> stop) {
     root_ = root;
     cancel_ = cancel;
+    stop_ = std::move(stop);
   }
   void Stdout(std::string_view s) override {
     if (o_.on_stdout) {
       o_.on_stdout(s);
     } else if (out_) {
-      if (err_) err_->Flush(Deadline(), cancel_);
-      out_->Write(s, Deadline(), cancel_);
+      if (err_) Check(*err_, err_->Flush(Deadline(), cancel_));
+      Check(*out_, out_->Write(s, Deadline(), cancel_));
     }
   }
   void Stderr(std::string_view s) override {
     if (o_.on_stderr) {
       o_.on_stderr(s);
     } else if (err_) {
-      if (out_) out_->Flush(Deadline(), cancel_);  // keep the two streams in order
-      err_->Write(s, Deadline(), cancel_);
+      if (out_) Check(*out_, out_->Flush(Deadline(), cancel_));  // keep the two streams in order
+      Check(*err_, err_->Write(s, Deadline(), cancel_));
     }
   }
   // Writes what is buffered at the end of the run; kDeadline when the wall
@@ -369,18 +381,27 @@ class CallbackHost : public interp::Host {
     }
     for (std::optional<runtime::FdStream>* st : {&out_, &err_}) {
       if (!*st) continue;
-      (*st)->Flush(deadline, cancel);
+      Check(**st, (*st)->Flush(deadline, cancel));
       if ((*st)->ended() == runtime::WriteEnd::kDeadline) e = runtime::WriteEnd::kDeadline;
     }
     return e;
   }
+  // The first write a descriptor refused, if any.
+  const std::optional<Failure>& failure() const { return failure_; }
 
  private:
+  void Check(const runtime::FdStream& st, runtime::WriteEnd e) {
+    if (e != runtime::WriteEnd::kError || failure_) return;
+    failure_ = Failure{out_ && &st == &*out_ ? "stdout" : "stderr", st.error()};
+    if (stop_) stop_();
+  }
   std::optional<int64_t> Deadline() const { return root_ ? root_->WallDeadlineNs() : std::nullopt; }
   const RunOptions& o_;
   std::optional<runtime::FdStream> out_, err_;
   const runtime::BudgetTracker* root_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
+  std::function<void()> stop_;
+  std::optional<Failure> failure_;
 };
 
 std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
@@ -525,7 +546,7 @@ struct Runner::State {
         scheduler(program->impl_->module, MakeAgentOptions(options, tap.get()), root,
                   tap ? static_cast<interp::Host*>(tap.get()) : &host,
                   &runtime::Watchdog::Shared()) {
-    out.Bind(root.get(), &interrupted);
+    out.Bind(root.get(), &interrupted, [this] { scheduler.Interrupt(); });
     if (tap) tap->Bind(root.get(), [this] { scheduler.Interrupt(); });
   }
   std::unique_ptr<internal::RunTap> MakeTap() {
@@ -630,6 +651,19 @@ RunResult Runner::Run() {
     r.mem_used = b.observed;
     r.mem_limit = b.bound;
     r.breach = std::move(b);
+  }
+  // Output that could not be written never ends as a success (runtime.md,
+  // "Output that cannot be written"): the first refused write stopped the
+  // run, or the final flush was refused.
+  if (const std::optional<CallbackHost::Failure>& f = state_->out.failure();
+      f && (r.outcome == Outcome::kOk || r.outcome == Outcome::kMainErr ||
+            r.outcome == Outcome::kCancelled)) {
+    r.outcome = Outcome::kTrap;
+    r.code = ir::OutputTrap(f->err);
+    r.message = absl::StrCat("cannot write ", f->stream, ": ", std::strerror(f->err));
+    r.exit_code = ir::Trap(r.code).exit_code;
+    r.value.clear();
+    r.returned.reset();
   }
   if (state_->tap) state_->tap->End(r);
   return r;
@@ -796,8 +830,10 @@ RunResult Runner::RunUnguarded() {
 }
 
 bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait) {
-  return runtime::WriteBefore(fd, data, runtime::SteadyNowNs() + max_wait.count(), nullptr) ==
-         runtime::WriteEnd::kDone;
+  runtime::WriteEnd e =
+      runtime::WriteBefore(fd, data, runtime::SteadyNowNs() + max_wait.count(), nullptr);
+  if (e == runtime::WriteEnd::kDeadline) errno = ETIMEDOUT;
+  return e == runtime::WriteEnd::kDone;
 }
 
 namespace {

@@ -36,6 +36,7 @@
 #include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
+#include "output.h"
 #include "repl.h"
 
 namespace {
@@ -382,19 +383,27 @@ std::string EventText(const mty::Event& e, const std::string& file) {
   return "";
 }
 
-// Opens FILE for writing (created or truncated); -1 with the error printed.
-int CreateFile(const std::string& path) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << "\n";
-  return fd;
+using mty::driver::HostOutput;
+
+// Creates a file mty writes (--trace-file, --record) before the run; the
+// exit code (73) with the error printed when it cannot be.
+int CreateOutput(const std::string& path, HostOutput::InUse* in_use, const char* what,
+                 std::optional<HostOutput>* out) {
+  absl::StatusOr<HostOutput> o = HostOutput::Create(path, *in_use);
+  if (!o.ok()) {
+    std::cerr << "error: " << o.status().message() << "\n";
+    return kExitCantCreate;
+  }
+  out->emplace(std::move(*o));
+  in_use->emplace_back(path, what);
+  return 0;
 }
 
-struct FdCloser {
-  int fd = -1;
-  ~FdCloser() {
-    if (fd >= 0) close(fd);
-  }
-};
+// The run's report for stderr: none when the reader of its output went
+// away (MT5024: closing the pipe was the reader's choice, docs/cli.md).
+std::string ReportOf(const mty::RunResult& r) {
+  return r.code == mty::TrapCode::kOutputClosed ? "" : r.Report();
+}
 
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
@@ -433,21 +442,27 @@ int RunCommand(const ParsedCommand& f) {
   // in --trace-file.
   const std::optional<std::string> trace = f.Last("trace");
   const bool trace_json = trace == "json";
-  int trace_fd = STDERR_FILENO;
-  FdCloser trace_file, record_file;
-  if (std::optional<std::string> path = f.Last("trace-file")) {
-    if ((trace_file.fd = CreateFile(*path)) < 0) return kExitCantCreate;
-    trace_fd = trace_file.fd;
-  }
-  // --record: created before the run (nothing runs when it cannot be),
-  // written after it.
+  // The files mty writes are created before the run (nothing runs when one
+  // cannot be), never over the program, the manifest or each other.
+  HostOutput::InUse in_use = {{f.operand, "the program"}};
+  if (!manifest_path.empty()) in_use.emplace_back(manifest_path, "the manifest");
+  std::optional<HostOutput> trace_file, record_file;
+  if (std::optional<std::string> path = f.Last("trace-file"))
+    if (int rc = CreateOutput(*path, &in_use, "the trace file", &trace_file); rc != 0) return rc;
+  // --record: written after the run.
   mty::Recording recording;
   if (record_path) {
-    if ((record_file.fd = CreateFile(*record_path)) < 0) return kExitCantCreate;
+    if (int rc = CreateOutput(*record_path, &in_use, "the recording", &record_file); rc != 0)
+      return rc;
     opts.record = &recording;
   }
-  auto emit = [trace_fd](std::string_view line) {
-    mty::WriteOutput(trace_fd, line, std::chrono::milliseconds(500));
+  // Every trace line is checked: the first that cannot be written stops
+  // the run (the trace asked for would be lost from there on).
+  HostOutput trace_stderr(STDERR_FILENO, "stderr");
+  HostOutput& trace_out = trace_file ? *trace_file : trace_stderr;
+  mty::Runner* running = nullptr;
+  auto emit = [&trace_out, &running](std::string_view line) {
+    if (!trace_out.Write(line, std::chrono::milliseconds(500)) && running) running->Interrupt();
   };
   if (trace && !trace_json)
     opts.on_trace = [emit](std::string_view s) {
@@ -473,16 +488,22 @@ int RunCommand(const ParsedCommand& f) {
     };
   // The run writes 1 and 2 itself: a stdout or stderr nobody drains never
   // holds it past its wall deadline.
+  std::cout << std::flush;
   std::fflush(stdout);
   opts.stdout_fd = STDOUT_FILENO;
   opts.stderr_fd = STDERR_FILENO;
   mty::Runner runner(program, std::move(opts));
+  running = &runner;
   ctrl_c.Arm(&runner);
   mty::RunResult r = runner.Run();
   ctrl_c.Arm(nullptr);
+  running = nullptr;
   bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
   if (interrupted) r.message = "interrupted (Ctrl-C)";
-  std::string report = r.Report();
+  // Stopped by a trace line that could not be written: the report says so.
+  if (!interrupted && !trace_out.ok() && r.outcome == mty::Outcome::kCancelled)
+    r.message = trace_out.Error();
+  std::string report = ReportOf(r);
   // The report too gives up on a stderr nobody drains (after 500 ms).
   if (stats) report += Stats(r, *stats == "json");
   if (trace_json) {
@@ -494,10 +515,16 @@ int RunCommand(const ParsedCommand& f) {
     emit(Json(end));
   }
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
-  if (record_path &&
-      !mty::WriteOutput(record_file.fd, recording.ToJsonLines(), std::chrono::seconds(10))) {
-    std::cerr << "error: cannot write " << *record_path << ": " << std::strerror(errno) << "\n";
-    return kExitCantCreate;
+  if (record_file) record_file->Write(recording.ToJsonLines(), std::chrono::seconds(10));
+  // A file mty writes that failed (a write or its close): its exit code
+  // (74; 141 when the reader went away), whatever the run's own status,
+  // which the report above gives.
+  for (std::optional<HostOutput>* out : {&trace_file, &record_file})
+    if (*out) (*out)->Close();
+  for (const HostOutput* out : {&trace_out, record_file ? &*record_file : nullptr}) {
+    if (!out || out->ok()) continue;
+    // When the failure stopped the run, the report has said it already.
+    return r.message == out->Error() ? out->ExitCode() : out->Report();
   }
   if (interrupted) return kExitInterrupted;
   return r.exit_code;
@@ -537,6 +564,34 @@ int ReplCommand(const ParsedCommand& f) {
 // The largest recording `mty replay` reads.
 constexpr uint64_t kMaxRecordingBytes = uint64_t{1} << 30;
 
+// The program a recording names (`mty replay REC` alone). A recording is
+// data anyone may have written: the file it names runs only when it
+// compiles to the recorded program, and nothing read from it is shown
+// otherwise (no diagnostic, no source line, no token): exit 65, the
+// recording does not fit the file it names.
+int LoadRecorded(const mty::Recording& rec, const std::string& rec_path,
+                 std::shared_ptr<const mty::Program>* out) {
+  const std::string name = Printable(rec.file());
+  auto refuse = [&](std::string_view why, int rc) {
+    std::cerr << "error: " << DisplayName(rec_path) << " names the program " << name << ", which "
+              << why << "; to replay it against a program, name it: mty replay "
+              << DisplayName(rec_path) << " PROGRAM\n";
+    return rc;
+  };
+  auto text = mty::driver::ReadInputFile(rec.file(), mty::kMaxProgramBytes);
+  if (!text.ok())
+    return refuse(absl::StrCat("cannot be read: ", text.status().message()), kExitNoInput);
+  std::vector<mty::Diagnostic> diagnostics;
+  std::string warnings;
+  auto p = mty::Program::FromFile(*text, rec.file(), DiagnosticOptions(&diagnostics, &warnings));
+  if (!p.ok()) return refuse("does not compile", kExitDataErr);
+  if (!rec.Records(**p))
+    return refuse("is not the recorded program (it changed since the recording)", kExitDataErr);
+  PrintDiagnostics(diagnostics, warnings);
+  *out = *p;
+  return 0;
+}
+
 int ReplayCommand(const ParsedCommand& f) {
   if (f.program_args.size() > 1)
     return UsageError(absl::StrCat("replay takes a recording and at most one program; got '",
@@ -555,13 +610,17 @@ int ReplayCommand(const ParsedCommand& f) {
     return kExitDataErr;
   }
   // The program: the one named, else the file the recording names.
-  const std::string path = f.program_args.empty() ? recording->file() : f.program_args[0];
-  if (path.empty()) return UsageError("the recording names no program file: give it", f.command);
+  if (f.program_args.empty() && recording->file().empty())
+    return UsageError("the recording names no program file: give it", f.command);
   CtrlC ctrl_c;
   std::shared_ptr<const mty::Program> program;
-  if (int rc = Load(path, &program); rc != 0) return rc;
+  if (int rc = f.program_args.empty() ? LoadRecorded(*recording, f.operand, &program)
+                                      : Load(f.program_args[0], &program);
+      rc != 0)
+    return rc;
   mty::RunOptions opts;
   opts.replay = &*recording;
+  std::cout << std::flush;
   std::fflush(stdout);
   opts.stdout_fd = STDOUT_FILENO;
   opts.stderr_fd = STDERR_FILENO;
@@ -575,7 +634,7 @@ int ReplayCommand(const ParsedCommand& f) {
   // cancellation it caused is not the program's).
   const bool stopped = !r.divergence.empty() && (r.outcome == mty::Outcome::kCancelled ||
                                                  r.message.rfind("replay diverged", 0) == 0);
-  std::string report = stopped ? "" : r.Report();
+  std::string report = stopped ? "" : ReportOf(r);
   if (std::optional<std::string> stats = f.Last("stats")) report += Stats(r, *stats == "json");
   if (!r.divergence.empty())
     report += absl::StrCat("mty: replay diverged: ", Printable(r.divergence), "\n");
@@ -715,11 +774,13 @@ int ClusterError(const absl::Status& s) {
 // stdout, then on stderr its diagnostics, its stderr and the report; the
 // run's exit code.
 int PrintResult(const mty::JobResult& r) {
+  std::cout << std::flush;
   std::fflush(stdout);
-  mty::WriteOutput(STDOUT_FILENO, r.stdout_text, std::chrono::seconds(10));
+  HostOutput out(STDOUT_FILENO, "stdout");
+  out.Write(r.stdout_text, std::chrono::seconds(10));
   mty::WriteOutput(STDERR_FILENO, absl::StrCat(r.diagnostics, r.stderr_text, r.report),
                    std::chrono::seconds(10));
-  return r.exit_code;
+  return out.ok() ? r.exit_code : out.Report();
 }
 
 int WorkerCommand(const ParsedCommand& f) {
@@ -838,9 +899,7 @@ int ResultCommand(const ParsedCommand& f) {
   return PrintResult(*r);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   using mty::driver::Commands;
   using mty::driver::CommandSpec;
   std::vector<std::string> words(argv + 1, argv + argc);
@@ -910,4 +969,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mty::driver::PrepareProcess();
+  return mty::driver::FinishStdout(Main(argc, argv));
 }

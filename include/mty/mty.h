@@ -56,8 +56,9 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text);
 void InstallDefaultFsCaps(const Grants& grants);
 
 // Writes all of `data` to file descriptor `fd`, waiting at most `max_wait`
-// for it to take the bytes (a pipe nobody reads); false if it gave up or
-// the write failed. What `mty run` writes its final report with.
+// for it to take the bytes (a pipe nobody reads); false if it gave up
+// (errno ETIMEDOUT) or the write failed (errno says why: ENOSPC, EPIPE,
+// ...). What `mty run` writes its final report with.
 bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait);
 
 // ---- Typed values ------------------------------------------------------
@@ -396,6 +397,7 @@ struct Event {
 // was (a hash of the program's MtyIR, the entry, args, params and policy);
 // and an end (outcome, exit code, steps, a hash of stdout and of stderr).
 // Its text form is JSON lines, one per item (`mty run --record`).
+class Program;
 class Recording {
  public:
   Recording();
@@ -419,6 +421,8 @@ class Recording {
   const Policy& policy() const;
   size_t inputs() const;  // lines between the header and the end
   bool ended() const;     // has its end line
+  // Whether `program` is the one recorded: its MtyIR has the header's hash.
+  bool Records(const Program& program) const;
 
   // Its contents (opaque outside mty; the run fills and reads them).
   struct Impl;
