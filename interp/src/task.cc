@@ -173,9 +173,19 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       return o;
     }
     s = Stop::kBreach;
-  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed)) {
-    t.breach_ = std::move(flushed);  // e.g. CPU found over its limit at the flush
+  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed ||
+                         s == Stop::kTrap)) {
+    // A limit found over at the flush (CPU, a wall deadline passed during
+    // the last instruction): every limit of a scope is checked when the
+    // task leaves it, however it leaves (runtime.md §2), and what ran past
+    // a limit is that breach, a trap at the end included.
+    t.breach_ = std::move(flushed);
     s = Stop::kBreach;
+  } else if (s == Stop::kDone && t.cancel_deadline_ != Fences::kNone &&
+             SteadyNow() >= t.cancel_deadline_) {
+    // A turn that ends after its asker's deadline is cancelled like one
+    // stopped at a safepoint: it commits nothing and its reply is dropped.
+    s = Stop::kDeadlinePassed;
   }
   switch (s) {
     case Stop::kDone:
