@@ -179,6 +179,10 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
     // the last instruction): every limit of a scope is checked when the
     // task leaves it, however it leaves (runtime.md §2), and what ran past
     // a limit is that breach, a trap at the end included.
+    if (s == Stop::kSuspended && t.resume_reg_ >= 0 && t.pc_ > 0) {
+      --t.pc_;  // reported at the instruction it was to wait in
+      t.resume_reg_ = -1;
+    }
     t.breach_ = std::move(flushed);
     s = Stop::kBreach;
   } else if (s == Stop::kDone && t.cancel_deadline_ != Fences::kNone &&

@@ -244,6 +244,9 @@ std::shared_ptr<BudgetTracker> Scheduler::ScopeOf(TaskRec* from) const {
 }
 
 void Scheduler::Finished(TaskRec* rec) {
+  // A task can end while the scheduler holds a wait for it (a breach found
+  // at the flush as it suspended): the wait's timers and completion go stale.
+  EndWait(rec);
   if (watchdog_) watchdog_->Unwatch(*rec->task);
   // The agent's stacks are paid up to the deepest any of its turns reached.
   if (rec->agent) {
