@@ -429,13 +429,11 @@ void Scheduler::CancelTurn(TaskRec* rec) {
 uint64_t Scheduler::BeginWait(TaskRec* rec) {
   rec->waiting = true;
   rec->waiting_ask = next_ask_id_++;
-  // A turn answering an ask with a deadline waits until that deadline at
-  // the latest, whatever it waits for: then it is cancelled (the timer is
-  // stale once this wait ends).
-  if (rec->agent && !rec->init && rec->msg.deadline)
-    AddTimer(Timer{rec->msg.deadline, rec->waiting_ask, rec, nullptr, /*sleep=*/false,
-                   /*host=*/false, /*cancel=*/true});
   return rec->waiting_ask;
+}
+
+bool Scheduler::Serves(const TaskRec* rec, uint64_t ask_id) {
+  return rec->task && rec->msg.asker && rec->msg.ask_id == ask_id;
 }
 
 void Scheduler::EndWait(TaskRec* rec) {
@@ -593,7 +591,7 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = Now();
-    bool stale = !t.restart && !WaitsFor(t.asker, t.ask_id);
+    bool stale = t.cancel ? !Serves(t.asker, t.ask_id) : !t.restart && !WaitsFor(t.asker, t.ask_id);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;
       if (WallPassed(wall, now)) return;
@@ -610,8 +608,10 @@ void Scheduler::FireTimers(bool wait) {
       continue;
     }
     if (stale) continue;
-    if (t.cancel) {  // the ask this turn answers passed its deadline while it waited
-      CancelTurn(t.asker);
+    if (t.cancel) {  // the ask this turn answers passed its deadline
+      // A waiting turn ends now; one about to run is cancelled as it
+      // begins its slice (RunSlice).
+      if (t.asker->waiting) CancelTurn(t.asker);
       wait = false;
       continue;
     }
@@ -747,6 +747,11 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     return false;
   }
   rec->generation = a->generation;
+  // Whatever it waits for, it waits until its asker's deadline at the
+  // latest: then it is cancelled (runtime.md §5).
+  if (rec->msg.deadline)
+    AddTimer(Timer{rec->msg.deadline, rec->msg.ask_id, rec, nullptr, /*sleep=*/false,
+                   /*host=*/false, /*cancel=*/true});
   return true;
 }
 

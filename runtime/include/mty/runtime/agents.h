@@ -141,12 +141,14 @@ class Scheduler : private interp::PendingCall::Sink {
   // Answers the ask `id` of `asker` if it still waits for it.
   void Answer(TaskRec* asker, uint64_t id, interp::Value value);
   // Task `rec` starts to wait (a sleep, a reply, room in a mailbox, a host
-  // call): the new id of its wait (waiting_ask). A turn answering an ask
-  // with a deadline gets a timer that cancels it at that deadline.
+  // call): the new id of its wait (waiting_ask), which names it to timers,
+  // replies and blocked queues.
   uint64_t BeginWait(TaskRec* rec);
   // Its wait ended (a parked host call's late completion is dropped).
   void EndWait(TaskRec* rec);
   static bool WaitsFor(const TaskRec* rec, uint64_t id);
+  // Whether `rec` is a turn (begun, not finished) answering ask `ask_id`.
+  static bool Serves(const TaskRec* rec, uint64_t ask_id);
   // The ask turn `rec` answers passed its deadline: the turn ends now,
   // whatever it waits for; it commits nothing, the asker gets
   // Err(DeadlineExceeded) if it has not yet, and the agent carries on.
@@ -184,7 +186,7 @@ class Scheduler : private interp::PendingCall::Sink {
     Agent* restart = nullptr;  // a backoff: restart this agent
     bool sleep = false;        // the end of a std.time.sleep
     bool host = false;         // the wall deadline of a host call that completes later
-    bool cancel = false;       // the deadline of the ask a waiting turn answers: cancel it
+    bool cancel = false;       // the deadline of the ask a turn answers: cancel the turn
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   void AddTimer(Timer t);
