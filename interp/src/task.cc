@@ -185,11 +185,6 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
     }
     t.breach_ = std::move(flushed);
     s = Stop::kBreach;
-  } else if (s == Stop::kDone && t.cancel_deadline_ != Fences::kNone &&
-             SteadyNow() >= t.cancel_deadline_) {
-    // A turn that ends after its asker's deadline is cancelled like one
-    // stopped at a safepoint: it commits nothing and its reply is dropped.
-    s = Stop::kDeadlinePassed;
   }
   switch (s) {
     case Stop::kDone:

@@ -372,7 +372,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
     case Outcome::kDeadlinePassed:
       if (rec->msg.deadline) {
         // The ask's deadline passed: the late handler is cancelled at its
-        // safepoint (or at its end).
+        // safepoint.
         CancelTurn(rec);
         return;
       }
@@ -383,6 +383,11 @@ void Scheduler::RunSlice(TaskRec* rec) {
         main_outcome_ = std::move(o);
         main_done_ = true;
         Finished(rec);
+        return;
+      } else if (rec->msg.deadline && Now() >= rec->msg.deadline) {
+        // It ended after its asker's deadline (with no safepoint since):
+        // cancelled like a late start, on the scheduler's clock.
+        CancelTurn(rec);
         return;
       } else {
         Agent* a = rec->agent;
