@@ -589,6 +589,30 @@ void Scheduler::AdmitBlocked(Agent* a) {
   }
 }
 
+bool Scheduler::Stale(const Timer& t) {
+  if (t.restart) return false;
+  return t.cancel ? !Serves(t.asker, t.ask_id) : !WaitsFor(t.asker, t.ask_id);
+}
+
+bool Scheduler::RestartHasWork(Agent* a) {
+  // A loop, not a recursion: supervisors nest as deep as the guest makes them.
+  std::vector<Agent*> todo{a};
+  while (!todo.empty()) {
+    Agent* x = todo.back();
+    todo.pop_back();
+    if (!x->mailbox.empty() || x->HasBlocked()) return true;
+    if (x->IsSupervisor())
+      todo.insert(todo.end(), x->Sv().children.begin(), x->Sv().children.end());
+  }
+  return false;
+}
+
+bool Scheduler::OnlyIdleRestarts() {
+  for (const Timer& t : timers_)
+    if (!Stale(t) && (!t.restart || RestartHasWork(t.restart))) return false;
+  return true;
+}
+
 void Scheduler::FireTimers(bool wait) {
   auto later = [](const Timer& a, const Timer& b) { return a > b; };
   // Every wait ends at the run's wall deadline (runtime.md §2).
@@ -596,10 +620,17 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = Now();
-    bool stale = t.cancel ? !Serves(t.asker, t.ask_id) : !t.restart && !WaitsFor(t.asker, t.ask_id);
+    const bool stale = Stale(t);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;
       if (WallPassed(wall, now)) return;
+      // After main, a backoff holds the run only for messages its restart
+      // would handle: when every timer left is a restart that would find
+      // none, the run ends now (the drain is done).
+      if (t.restart && main_done_ && host_parked_.empty() && OnlyIdleRestarts()) {
+        timers_.clear();
+        return;
+      }
       int64_t until = wall ? std::min(t.at, *wall) : t.at;
       // A host call's completion or an interrupt wakes it sooner.
       WaitInbox(std::min(until, now + 10'000'000));

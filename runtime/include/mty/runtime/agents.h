@@ -190,6 +190,14 @@ class Scheduler : private interp::PendingCall::Sink {
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   void AddTimer(Timer t);
+  // A timer whose wait ended already (it does nothing when it fires).
+  static bool Stale(const Timer& t);
+  // Whether restarting `a` would find messages to handle (its own, or its
+  // children's for a supervisor).
+  static bool RestartHasWork(Agent* a);
+  // Whether every timer still pending is stale or a restart that would find
+  // no message to handle (after main: nothing more can happen).
+  bool OnlyIdleRestarts();
   // std.time.sleep of task `rec` for `ns` (the host asked it to wait):
   // a timer ends the wait.
   void Sleep(TaskRec* rec, int64_t ns);
