@@ -220,7 +220,8 @@ class HostCall {
   std::optional<std::chrono::nanoseconds> wall_left() const;
   bool interrupted() const;  // Runner::Interrupt() was called
   // Writes to the run's stdout / stderr sinks, counted against its output
-  // budget; false (nothing written) when the budget cannot take it.
+  // budget; false (nothing written) when the budget cannot take it or a
+  // wall deadline of the call's scope has passed.
   bool Stdout(std::string_view text);
   bool Stderr(std::string_view text);
   // Where the guest's call is.

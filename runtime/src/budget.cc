@@ -130,7 +130,13 @@ std::optional<Breach> BudgetTracker::Charge(uint64_t steps, uint64_t memory, int
 
 std::optional<Breach> BudgetTracker::ChargeOutput(uint64_t bytes) {
   // Checked before anything is counted: a write that would pass a limit
-  // does not happen (runtime.md §2).
+  // does not happen (runtime.md §2), nor one after a wall deadline on the
+  // path passed (nothing is written after the deadline, however long the
+  // instruction before the write ran without a safepoint).
+  if (std::optional<int64_t> wall = WallDeadlineNs()) {
+    const int64_t now = SteadyNowNs();
+    if (now >= *wall) return WallExhaustedAt(now);
+  }
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
     std::optional<uint64_t> lim = t->Lim(LimitId::kOutput);
     uint64_t used = t->output_used();

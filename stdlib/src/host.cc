@@ -58,6 +58,16 @@ std::chrono::steady_clock::time_point Deadline(const interp::Meter& scope) {
 }
 const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v.h())->s; }
 
+// Before a call writes `bytes` to a file or changes the tree (0 bytes):
+// the output limit and the wall deadline (runtime.md §2: nothing is
+// written after it). True, with the breach in *err, when it must not happen.
+bool WriteRefused(interp::Meter& scope, interp::HostError* err, uint64_t bytes) {
+  std::optional<ir::Breach> b = scope.ChargeOutput(bytes);
+  if (!b) return false;
+  err->breach = std::move(b);
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> UrlHostPort(std::string_view url) {
@@ -263,10 +273,7 @@ std::optional<Value> StdHost::Write(Call& c, bool append) {
   // The output limit: checked before the write, which does not happen when
   // it would pass the limit.
   if (!cap.Check(p)) return Denied(c, p);
-  if (std::optional<ir::Breach> b = c.scope.ChargeOutput(StrOf(c.args[1]).size())) {
-    c.err->breach = std::move(b);
-    return std::nullopt;
-  }
+  if (WriteRefused(c.scope, c.err, StrOf(c.args[1]).size())) return std::nullopt;
   absl::Status s = cap.WriteFile(p, StrOf(c.args[1]), append);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -300,6 +307,7 @@ std::optional<Value> StdHost::FsMetadata(Call& c) {
 
 std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.CreateDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -307,6 +315,7 @@ std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
 
 std::optional<Value> StdHost::FsRemoveFile(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveFile(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -314,6 +323,7 @@ std::optional<Value> StdHost::FsRemoveFile(Call& c) {
 
 std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());

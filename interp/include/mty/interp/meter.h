@@ -30,8 +30,9 @@ class Meter {
   // is over one of these limits. Nothing is rolled back.
   virtual std::optional<ir::Breach> Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) = 0;
   // Bytes about to be written (stdout, stderr, files): the breach when they
-  // would pass an output limit on the path (then nothing is counted and the
-  // write must not happen); else counts them.
+  // would pass an output limit on the path or a wall deadline on the path
+  // has passed (then nothing is counted and the write must not happen);
+  // else counts them.
   virtual std::optional<ir::Breach> ChargeOutput(uint64_t bytes) = 0;
   // A spawn (counted first: limit N -> the N+1-th breaches).
   virtual std::optional<ir::Breach> RecordSpawn() = 0;

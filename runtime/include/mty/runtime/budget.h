@@ -53,7 +53,8 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> RecordCpu(int64_t ns);   // negative values are ignored
   std::optional<Breach> RecordSpawn() override;  // counts first: limit N -> the N+1-th breaches
   // Bytes about to be written: a breach when they would pass an output
-  // limit on the path (nothing is counted then: the write must not happen).
+  // limit on the path, or when a wall deadline on the path has passed
+  // (nothing is counted then: the write must not happen).
   std::optional<Breach> ChargeOutput(uint64_t bytes) override;
   // `depth` messages queued for `agent` against the mailbox limits on the path.
   std::optional<Breach> CheckMailboxDepth(uint64_t depth, std::string_view agent) const;
