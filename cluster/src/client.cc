@@ -12,16 +12,37 @@ namespace mty {
 
 struct Client::Impl {
   std::unique_ptr<cluster::Nats> nats;
+  cluster::VerifyKeys keys;
+
+  // The stored document `json` for job `id` as a result, when a worker key
+  // signed it for the job claimed under the id (kUnauthenticated else).
+  absl::StatusOr<JobResult> Check(std::string_view id, std::string_view json) const {
+    if (keys.empty())
+      return absl::UnauthenticatedError(
+          "no --verify-key: a result cannot be checked, so none is accepted");
+    auto claim = nats->Claim(id);
+    if (!claim.ok()) return claim.status();
+    if (!*claim)
+      return absl::UnauthenticatedError(absl::StrCat("a result is stored for job ", std::string(id),
+                                                     ", but no job was submitted with that id"));
+    return cluster::CheckedResult(json, keys, id, **claim);
+  }
+  absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
+                       std::vector<std::optional<JobResult>>& out,
+                       std::chrono::milliseconds timeout) const;
 };
 
 Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Client::~Client() = default;
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterOptions& options) {
+  auto keys = cluster::VerifyKeys::Load(options.verify_keys);
+  if (!keys.ok()) return keys.status();
   auto nats = cluster::Nats::Open(options, "mty client", /*consumer=*/false);
   if (!nats.ok()) return nats.status();
   auto impl = std::make_unique<Impl>();
   impl->nats = std::move(*nats);
+  impl->keys = std::move(*keys);
   return std::unique_ptr<Client>(new Client(std::move(impl)));
 }
 
@@ -45,6 +66,7 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   if (body.size() > cluster::kMaxJobBytes)
     return absl::OutOfRangeError(absl::StrCat("the job is too large: ", body.size(),
                                               " bytes, at most ", cluster::kMaxJobBytes));
+  if (absl::Status s = impl_->nats->ClaimId(job.id, cluster::Sha256Hex(body)); !s.ok()) return s;
   jsPubOptions po;
   jsPubOptions_Init(&po);
   po.MsgId = job.id.c_str();  // the stream drops a second publish of the same id
@@ -59,16 +81,34 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   return job.id;
 }
 
-namespace {
-
 // Waits on a watcher for the results of `want` (ids -> their index).
-absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
-                     std::vector<std::optional<JobResult>>& out,
-                     std::chrono::milliseconds timeout) {
+absl::Status Client::Impl::Collect(kvWatcher* w, std::map<std::string, size_t>& want,
+                                   std::vector<std::optional<JobResult>>& out,
+                                   std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   size_t missing = want.size();
+  // Results whose claim could not be read yet (a cluster node lost: the
+  // claims stream is electing a leader): checked again until the deadline.
+  std::map<std::string, std::string> unchecked;
+  auto check = [&](const std::string& key, const std::string& value) -> absl::Status {
+    auto r = Check(key, value);
+    if (r.status().code() == absl::StatusCode::kDeadlineExceeded ||
+        r.status().code() == absl::StatusCode::kUnavailable) {
+      unchecked[key] = value;
+      return absl::OkStatus();
+    }
+    if (!r.ok()) return r.status();
+    unchecked.erase(key);
+    out[want[key]] = std::move(*r);
+    --missing;
+    return absl::OkStatus();
+  };
   while (missing > 0) {
-    int64_t wait = 1000;
+    for (auto it = unchecked.begin(); it != unchecked.end();) {
+      auto [key, value] = *it++;
+      if (absl::Status st = check(key, value); !st.ok()) return st;
+    }
+    int64_t wait = unchecked.empty() ? 1000 : 200;
     if (timeout.count() > 0) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       deadline - std::chrono::steady_clock::now())
@@ -89,15 +129,10 @@ absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
     kvEntry_Destroy(e);
     auto it = want.find(key);
     if (!put || it == want.end() || out[it->second]) continue;
-    auto r = ParseJobResult(value);
-    if (!r.ok()) return r.status();
-    out[it->second] = std::move(*r);
-    --missing;
+    if (absl::Status st = check(key, value); !st.ok()) return st;
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::StatusOr<JobResult> Client::Wait(std::string_view id, std::chrono::milliseconds timeout) {
   if (absl::Status s = cluster::CheckJobId(id); !s.ok()) return s;
@@ -106,7 +141,7 @@ absl::StatusOr<JobResult> Client::Wait(std::string_view id, std::chrono::millise
   if (s != NATS_OK) return cluster::NatsError("watch the result", s);
   std::map<std::string, size_t> want = {{std::string(id), 0}};
   std::vector<std::optional<JobResult>> out(1);
-  absl::Status st = Collect(w, want, out, timeout);
+  absl::Status st = impl_->Collect(w, want, out, timeout);
   kvWatcher_Destroy(w);
   if (!st.ok()) return st;
   return std::move(*out[0]);
@@ -120,7 +155,7 @@ absl::StatusOr<std::vector<JobResult>> Client::WaitAll(const std::vector<std::st
   natsStatus s = kvStore_WatchAll(&w, impl_->nats->results(), nullptr);
   if (s != NATS_OK) return cluster::NatsError("watch the results", s);
   std::vector<std::optional<JobResult>> out(ids.size());
-  absl::Status st = Collect(w, want, out, timeout);
+  absl::Status st = impl_->Collect(w, want, out, timeout);
   kvWatcher_Destroy(w);
   if (!st.ok()) return st;
   std::vector<JobResult> results;
@@ -134,7 +169,7 @@ absl::StatusOr<std::optional<JobResult>> Client::Fetch(std::string_view id) {
   auto v = impl_->nats->Get(impl_->nats->results(), id);
   if (!v.ok()) return v.status();
   if (!*v) return std::nullopt;
-  auto r = ParseJobResult(**v);
+  auto r = impl_->Check(id, **v);
   if (!r.ok()) return r.status();
   return std::optional<JobResult>(std::move(*r));
 }

@@ -20,14 +20,15 @@
 #include "mty/ir/exit_codes.h"
 #include "mty/manifest.h"
 #include "nats.h"
+#include "scratch.h"
 
 namespace mty::cluster {
 
-Policy JobPolicy(const Policy& worker, const Policy& job) {
+Policy JobPolicy(const Policy& worker, const Policy& job, const std::string& scratch) {
   Policy closed = worker;
   for (const ir::GrantInfo& g : ir::kGrants)
     if (!closed.grants.Get(g.id)) closed.grants.Set(g.id, std::vector<std::string>{});
-  Policy out = Policy::Intersect(closed, job);
+  Policy out = Policy::Intersect(RebaseFsRoots(closed, scratch), RebaseFsRoots(job, scratch));
   Limits cap;
   cap.Set(LimitId::kOutput, kMaxOutputBudget);
   out.limits.Tighten(cap);
@@ -72,6 +73,8 @@ struct InHand {
 struct Worker::Impl {
   WorkerOptions options;
   std::unique_ptr<Nats> nats;
+  std::optional<SigningKey> key;
+  std::unique_ptr<ScratchRoot> scratch;
   ProgramCache cache;
   std::atomic<bool> stopping{false}, hard{false};
   std::atomic<uint64_t> done{0};
@@ -103,6 +106,12 @@ struct Worker::Impl {
 };
 
 void Worker::Impl::Pull(int index) {
+  // Each thread's jobs resolve relative paths against their own scratch
+  // directory.
+  if (absl::Status st = IsolateThreadFs(); !st.ok()) {
+    Log(absl::StrCat("thread ", index, ": ", st.message()));
+    return;
+  }
   natsSubscription* sub = nullptr;
   jsSubOptions so;
   jsSubOptions_Init(&so);
@@ -150,7 +159,7 @@ void Worker::Impl::Beat() {
 }
 
 void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
-  std::string json = ResultJson(r);
+  std::string json = SignedResultJson(r, *key);
   if (json.size() > kMaxJobBytes - 4096) {
     // Escaped output can pass a message's size: keep its start.
     const size_t keep =
@@ -158,7 +167,7 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
     r.stdout_text.resize(std::min(r.stdout_text.size(), keep));
     r.stderr_text.resize(std::min(r.stderr_text.size(), keep));
     r.report += "mty worker: output cut to fit the result in one message\n";
-    json = ResultJson(r);
+    json = SignedResultJson(r, *key);
   }
   uint64_t rev = 0;
   natsStatus s = kvStore_Create(&rev, nats->results(), r.id.c_str(), json.data(),
@@ -202,14 +211,29 @@ void Worker::Impl::Process(natsMsg* msg) {
     Finish(msg, r, /*terminate=*/true);
   };
   absl::StatusOr<Job> job = ParseJob(data, &r.id);
-  if (!job.ok()) {
-    if (r.id.empty()) {
-      Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
-      natsMsg_Term(msg, nullptr);
-      return;
-    }
-    return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
+  if (!job.ok() && r.id.empty()) {
+    Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
+    natsMsg_Term(msg, nullptr);
+    return;
   }
+  // Only the job claimed under its id runs and gets a result there: another
+  // document published with that id (by a client that did not claim it)
+  // is dropped without a result, so it cannot take the id's result.
+  r.job_hash = Sha256Hex(data);
+  auto claim = nats->Claim(r.id);
+  if (!claim.ok()) {
+    Log(absl::StrCat("job ", r.id, ": ", claim.status().message(), ": nak'ed"));
+    natsMsg_Nak(msg, nullptr);
+    return;
+  }
+  if (!*claim || **claim != r.job_hash) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt,
+                     *claim ? ": not the job claimed under its id: terminated, no result"
+                            : ": its id is not claimed: terminated, no result"));
+    natsMsg_Term(msg, nullptr);
+    return;
+  }
+  if (!job.ok()) return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
   // Delivered again after its result was stored (the ack was lost).
   if (auto stored = nats->Get(nats->results(), r.id); stored.ok() && *stored) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
@@ -258,8 +282,16 @@ void Worker::Impl::Process(natsMsg* msg) {
     if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
     manifest = *m;
   }
+  // The job's own directory, its working directory on this thread until
+  // the run ends; removed whatever the outcome (the guard).
+  auto dir = JobScratch::Enter(*scratch);
+  if (!dir.ok()) {
+    Log(absl::StrCat("job ", r.id, ": scratch directory: ", dir.status().message(), ": nak'ed"));
+    natsMsg_Nak(msg, nullptr);
+    return;
+  }
   RunOptions opts;
-  opts.policy = JobPolicy(options.policy, manifest);
+  opts.policy = JobPolicy(options.policy, manifest, (*dir)->path());
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };
@@ -283,6 +315,8 @@ void Worker::Impl::Process(natsMsg* msg) {
     std::lock_guard<std::mutex> lock(mu);
     in_hand.erase(slot);
   }
+  if (absl::Status st = (*dir)->Remove(); !st.ok())
+    Log(absl::StrCat("job ", r.id, ": removing its scratch directory: ", st.message()));
   if (run.outcome == Outcome::kCancelled && hard.load()) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": interrupted by the stop: nak'ed"));
     natsMsg_Nak(msg, nullptr);
@@ -327,6 +361,22 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   }
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
+  if (impl->options.sign_key.empty())
+    return absl::InvalidArgumentError(
+        "--sign-key FILE is required: the worker signs every result with it");
+  auto key = SigningKey::Load(impl->options.sign_key);
+  if (!key.ok()) return key.status();
+  impl->key = std::move(*key);
+  auto scratch = ScratchRoot::Make(impl->options.scratch);
+  if (!scratch.ok()) return scratch.status();
+  impl->scratch = std::move(*scratch);
+  if (absl::Status st = CheckWorkerGrants(impl->options.policy, impl->scratch->path()); !st.ok())
+    return st;
+  // Each puller thread gets its own working directory; a probe thread
+  // checks that the kernel allows it before any job is taken.
+  absl::Status isolated;
+  std::thread([&isolated] { isolated = IsolateThreadFs(); }).join();
+  if (!isolated.ok()) return isolated;
   impl->exit_after_store = getenv("MTY_WORKER_TEST_EXIT_AFTER_STORE") != nullptr;
   auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
                          /*consumer=*/true);
