@@ -15,6 +15,16 @@
 #               again): acked without running again, one result
 #   drain       SIGTERM with a job in hand: it finishes, is stored, the worker
 #               exits 0
+#   isolation   two jobs on one worker: each runs in its own scratch directory,
+#               the second cannot list, read or write the first's files; a
+#               link planted in a scratch directory is removed, not followed
+#   integrity   forged, altered, replayed and foreign-key results are refused
+#               (exit 76); an id cannot be reused or taken over
+#   permissions cluster/nats-permissions.conf on a real server, nkey users: a
+#               submitter runs jobs but cannot write or delete a result or
+#               take a job from the queue
+#   credentials a password never in argv (MTY_NATS_URL), a log or an error;
+#               TLS with a client certificate
 # Every server and worker this script starts is killed on exit, pass or fail.
 # MTY_TIME_FACTOR (an integer, default 1; 3 under scripts/sanitize.sh)
 # multiplies every wait and timeout and the long jobs' sleeps, as
@@ -397,6 +407,228 @@ redeliver)
   [ "$(json_field attempt <<<"$out")" = 1 ] || fail "not attempt 1: $out"
   [ "$(json_field exit_code <<<"$out")" = 3 ] || fail "exit code: $out"
   [ "$(json_field stdout <<<"$out")" = counted ] || fail "stdout: $out"
+  ;;
+isolation)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  # A worker may grant a write root only inside each job's directory.
+  printf '[sandbox]\nfs.write = ["%s"]\n' "$tmp/shared" >"$tmp/shared.toml"
+  "$mty" worker --nats "$url" --sign-key "$tmp/worker.key" --manifest "$tmp/shared.toml" \
+    >"$tmp/shared.out" 2>&1
+  [ $? = 64 ] || fail "a worker with a shared write root started: $(cat "$tmp/shared.out")"
+  grep -q 'fs.write root ".*shared" is outside' "$tmp/shared.out" || fail "$(cat "$tmp/shared.out")"
+  "$mty" worker --nats "$url" >"$tmp/nokey.out" 2>&1
+  [ $? = 64 ] && grep -q -- "--sign-key FILE is required" "$tmp/nokey.out" || fail "a worker without a key"
+  printf '[sandbox]\nfs.read = ["."]\nfs.write = ["."]\n' >"$tmp/own.toml"
+  start_worker w1 --nats "$url" --concurrency 2 --manifest "$tmp/own.toml"
+  wait_log "$tmp/w1.log" "pulling from"
+  # Job 1 writes a secret and a tree in its directory (its working
+  # directory), sleeps, then reads its secret back and lists its directory.
+  printf 'fn main() {\n    log(std.fs.write("secret.txt", "s3cret"))\n    log(std.fs.create_dir_all("sub/deeper"))\n    log(std.fs.write("sub/deeper/f.txt", "x"))\n    std.time.sleep(%ss)\n    log(std.fs.read("secret.txt"))\n    log(std.fs.list_dir("."))\n}\n' "$(t 3)" >"$tmp/one.mty"
+  id1="$("$mty" submit --nats "$url" --detach "$tmp/one.mty")" || fail "submit job 1"
+  wait_log "$tmp/w1.log" "job $id1 attempt 1: started"
+  for _ in $(seq $((100 * tf))); do
+    dir1="$(ls -d "$tmp"/scratch/mty-worker-*/job-* 2>/dev/null | head -n1)"
+    [ -n "$dir1" ] && [ -f "$dir1/sub/deeper/f.txt" ] && break
+    sleep 0.05
+  done
+  [ -f "$dir1/secret.txt" ] || fail "no job directory with job 1's files: $(ls -R "$tmp/scratch")"
+  [ "$(stat -c %a "$dir1")" = 700 ] || fail "job directory mode $(stat -c %a "$dir1")"
+  # Not in the list of attacks: a link planted in job 1's directory to a
+  # directory outside (as a job that could make links would): removing the
+  # job's directory must remove the link, not what it points to.
+  mkdir -p "$tmp/victim"
+  echo keep >"$tmp/victim/keep.txt"
+  ln -s "$tmp/victim" "$dir1/escape"
+  # Job 2, on the same worker while job 1 runs, is given job 1's directory
+  # and asks for it in its manifest too: it can neither list, read nor
+  # write it, by absolute path or through `..`, and its own directory is
+  # empty.
+  printf '[sandbox]\nfs.read = ["%s", "."]\nfs.write = ["%s", "."]\n' "$dir1" "$dir1" >"$tmp/greedy.toml"
+  printf 'fn main() {\n    let a = std.env.args().unwrap()\n    let d = a[0]\n    let n = a[1]\n    log(std.fs.list_dir(d))\n    log(std.fs.read(d + "/secret.txt"))\n    log(std.fs.write(d + "/secret.txt", "owned"))\n    log(std.fs.read("../" + n + "/secret.txt"))\n    log(std.fs.list_dir(".."))\n    log(std.fs.read("escape/keep.txt"))\n    log(std.fs.list_dir("."))\n}\n' >"$tmp/two.mty"
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" --timeout "$(t 20)s" \
+    --manifest "$tmp/greedy.toml" "$tmp/two.mty" "$dir1" "$(basename "$dir1")" >"$tmp/two.out" 2>"$tmp/two.err" ||
+    fail "job 2: $(cat "$tmp/two.err")"
+  cat "$tmp/two.out"
+  [ "$(grep -c '^Err("forbidden: ' "$tmp/two.out")" = 5 ] || fail "job 2 reached job 1's files: $(cat "$tmp/two.out")"
+  grep -q '^Err("not_found: escape/keep.txt")$' "$tmp/two.out" || fail "job 2 sees job 1's link: $(cat "$tmp/two.out")"
+  [ "$(tail -n1 "$tmp/two.out")" = 'Ok([])' ] || fail "job 2's directory is not empty: $(cat "$tmp/two.out")"
+  [ "$(cat "$dir1/secret.txt")" = s3cret ] || fail "job 1's secret was overwritten"
+  out="$("$mty" result --verify-key "$tmp/worker.pub" --nats "$url" --wait --timeout "$(t 20)s" --json "$id1")" || fail "job 1: $out"
+  stdout="$(json_field stdout <<<"$out")"
+  grep -q '^Ok("s3cret")$' <<<"$stdout" || fail "job 1's secret: $stdout"
+  grep -qF 'Ok(["escape", "secret.txt", "sub"])' <<<"$stdout" || fail "job 1's listing: $stdout"
+  # Both directories are gone, the link removed and its target untouched.
+  [ -e "$dir1" ] || [ -L "$dir1/escape" ] && fail "job 1's directory was not removed"
+  [ -z "$(ls "$tmp"/scratch/mty-worker-*/)" ] || fail "left behind: $(ls -R "$tmp"/scratch)"
+  [ "$(cat "$tmp/victim/keep.txt")" = keep ] || fail "the removal followed the link"
+  # The worker removes its own directory when it stops.
+  kill -TERM "$pid_w1"
+  wait "$pid_w1"
+  [ -z "$(ls "$tmp/scratch")" ] || fail "the worker left $(ls "$tmp/scratch")"
+  ;;
+integrity)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  start_server n1 "$port"
+  start_worker w1 --nats "$url" --concurrency 2
+  wait_log "$tmp/w1.log" "pulling from"
+  sub() { "$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" --timeout "$(t 20)s" "$@"; }
+  res() { "$mty" result --verify-key "$tmp/worker.pub" --nats "$url" "$@"; }
+  printf 'fn main() {\n    print("real output")\n}\n' >"$tmp/real.mty"
+  printf 'fn main() {\n    print("other program")\n}\n' >"$tmp/other.mty"
+  # expect_rejected NAME WHAT COMMAND...: exit 76, WHAT on stderr, and no
+  # output of anyone's program on stdout.
+  expect_rejected() {
+    local name="$1" what="$2"
+    shift 2
+    "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    local rc=$?
+    [ "$rc" = 76 ] || fail "$name: exit $rc: $(cat "$tmp/$name.out" "$tmp/$name.err")"
+    grep -q -- "$what" "$tmp/$name.err" || fail "$name: no '$what' in $(cat "$tmp/$name.err")"
+    [ ! -s "$tmp/$name.out" ] || fail "$name printed $(cat "$tmp/$name.out")"
+    echo "$name: $(cat "$tmp/$name.err")"
+  }
+  # The forgery of the issue: any client puts a result under victim-1 (this
+  # server has no permissions); the victim's job is then answered by it.
+  forged='{"id":"victim-1","outcome":"ok","exit_code":0,"stdout":"forged output","usage":{},"worker":"w1","attempt":1}'
+  "$load" kvput "$url" mty_results victim-1 "$forged" >/dev/null || fail "kvput"
+  expect_rejected forged "is not signed" sub --id victim-1 "$tmp/real.mty"
+  # A real result altered where it is stored.
+  [ "$(sub --id victim-2 "$tmp/real.mty")" = "real output" ] || fail "victim-2"
+  altered="$(res --json victim-2 | sed 's/real output/forged output/')"
+  "$load" kvput "$url" mty_results victim-2 "$altered" >/dev/null || fail "kvput"
+  expect_rejected altered "signature does not match" res victim-2
+  # An id used again by another program: refused, not the first's output.
+  [ "$(sub --id reuse-1 "$tmp/real.mty")" = "real output" ] || fail "reuse-1"
+  expect_rejected reused "is held by another job" sub --id reuse-1 "$tmp/other.mty"
+  # The same job again is the same job: its result.
+  [ "$(sub --id reuse-1 "$tmp/real.mty")" = "real output" ] || fail "the same job again"
+  # Taking over an id: another document published under victim-3 while the
+  # victim's job waits (its claim refused, published anyway) runs nowhere
+  # and gets no result; the victim gets its own.
+  printf 'fn main() {\n    std.time.sleep(1s)\n    print("victim 3")\n}\n' >"$tmp/slow.mty"
+  "$mty" submit --nats "$url" --detach --id victim-3 "$tmp/slow.mty" >/dev/null || fail "victim-3"
+  "$load" raw "$url" '{"id":"victim-3","program":"fn main() {\n    print(\"taken\")\n}\n"}' victim-3 || fail "raw"
+  wait_log "$tmp/w1.log" "job victim-3 attempt 1: not the job claimed under its id"
+  [ "$(res --wait --timeout "$(t 20)s" victim-3)" = "victim 3" ] || fail "victim-3 was taken over"
+  # Not in the list of attacks: replaying a genuine signed result (reuse-1's)
+  # under another job's id.
+  [ "$(sub --id replay-1 "$tmp/other.mty")" = "other program" ] || fail "replay-1"
+  "$load" kvput "$url" mty_results replay-1 "$(res --json reuse-1)" >/dev/null || fail "kvput"
+  expect_rejected replayed 'written for job "reuse-1"' res replay-1
+  # ... and a worker whose key the client does not trust.
+  new_key rogue
+  kill -TERM "$pid_w1"
+  wait "$pid_w1"
+  start_worker rogue --nats "$url" --sign-key "$tmp/rogue.key"
+  wait_log "$tmp/rogue.log" "pulling from"
+  expect_rejected rogue "not a --verify-key" sub --id rogue-1 "$tmp/real.mty"
+  res rogue-1 --verify-key "$tmp/rogue.pub" >/dev/null || fail "the rogue key's own result"
+  # Reading results needs a key.
+  "$mty" result --nats "$url" victim-3 2>"$tmp/nokey.err"
+  [ $? = 64 ] || fail "mty result without --verify-key"
+  ;;
+permissions)
+  port="$(free_ports 1)"
+  url="nats://127.0.0.1:$port"
+  wkey="$(python3 "$tests/cluster/nkey.py" "$tmp/worker.seed")" || fail "nkey"
+  skey="$(python3 "$tests/cluster/nkey.py" "$tmp/submit.seed")" || fail "nkey"
+  sed -e "s/WORKER_NKEY/$wkey/" -e "s/SUBMITTER_NKEY/$skey/" "$tests/../cluster/nats-permissions.conf" >"$tmp/perm.conf"
+  start_server n1 "$port" -c "$tmp/perm.conf"
+  as_worker=(--nkey "$tmp/worker.seed" --inbox-prefix _INBOX_worker)
+  as_submitter=(--nkey "$tmp/submit.seed" --inbox-prefix _INBOX_submit)
+  start_worker w1 --nats "$url" "${as_worker[@]}"
+  wait_log "$tmp/w1.log" "pulling from"
+  # Nobody without credentials.
+  "$mty" result --verify-key "$tmp/worker.pub" --nats "$url" x 2>"$tmp/anon.err"
+  [ $? = 69 ] && grep -q "Authentication Violation" "$tmp/anon.err" || fail "anonymous: $(cat "$tmp/anon.err")"
+  # A submitter runs jobs: sent, by hash, detached.
+  sub() { "$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" "${as_submitter[@]}" --timeout "$(t 20)s" "$@"; }
+  printf 'fn main() {\n    print("real output")\n}\n' >"$tmp/real.mty"
+  [ "$(sub --id victim-1 "$tmp/real.mty")" = "real output" ] || fail "submit as a submitter"
+  [ "$(sub --by-hash "$tmp/real.mty")" = "real output" ] || fail "submit --by-hash as a submitter"
+  # ... but cannot write or delete a result: the server refuses both.
+  export MTY_LOAD_NKEY="$tmp/submit.seed" MTY_LOAD_INBOX_PREFIX=_INBOX_submit
+  forged='{"id":"victim-1","outcome":"ok","exit_code":0,"stdout":"forged output","usage":{},"worker":"w1","attempt":1}'
+  out="$("$load" kvput "$url" mty_results victim-1 "$forged")" && fail "a submitter stored a result: $out"
+  echo "put: $out"
+  grep -q 'Permissions Violation for Publish to "$KV.mty_results.victim-1"' <<<"$out" || fail "put: $out"
+  out="$("$load" kvdel "$url" mty_results victim-1)" && fail "a submitter deleted a result: $out"
+  echo "delete: $out"
+  grep -q "Permissions Violation" <<<"$out" || fail "delete: $out"
+  [ "$("$mty" result --verify-key "$tmp/worker.pub" --nats "$url" "${as_submitter[@]}" victim-1)" = "real output" ] ||
+    fail "the stored result changed"
+  # The worker user may write there (the refusal above is the permission's).
+  MTY_LOAD_NKEY="$tmp/worker.seed" MTY_LOAD_INBOX_PREFIX=_INBOX_worker "$load" kvput "$url" mty_results control-1 '{}' >/dev/null ||
+    fail "the worker user cannot write the results bucket"
+  # Not in the list of attacks: a submitter taking a job off the queue
+  # (reading another's program and making it vanish). With no worker
+  # running, the job waits in the queue.
+  kill -TERM "$pid_w1"
+  wait "$pid_w1"
+  id="$("$mty" submit --nats "$url" "${as_submitter[@]}" --detach "$tmp/real.mty")" || fail "submit --detach"
+  out="$("$load" steal "$url")" && fail "a submitter took a job: $out"
+  echo "steal: $out"
+  grep -q "Permissions Violation" <<<"$out" || fail "steal: $out"
+  unset MTY_LOAD_NKEY MTY_LOAD_INBOX_PREFIX
+  start_worker w2 --nats "$url" "${as_worker[@]}"
+  [ "$("$mty" result --verify-key "$tmp/worker.pub" --nats "$url" "${as_submitter[@]}" --wait --timeout "$(t 20)s" "$id")" = "real output" ] ||
+    fail "the job left in the queue did not run"
+  ;;
+credentials)
+  read -r port tls_port <<<"$(free_ports 2 | tr '\n' ' ')"
+  pw='Pw-9f3K-secret'
+  start_server n1 "$port" --user mty --pass "$pw"
+  url="nats://mty:$pw@127.0.0.1:$port"
+  # The URL with its password in the environment: not in the worker's argv
+  # (ps), nor in its log, which shows the URL redacted.
+  MTY_NATS_URL="$url" start_worker w1
+  wait_log "$tmp/w1.log" "pulling from nats://\*\*\*@127.0.0.1:$port"
+  tr '\0' ' ' <"/proc/$pid_w1/cmdline" | grep -q -- "$pw" && fail "the password is in the worker's argv"
+  printf 'fn main() {\n    print("real output")\n}\n' >"$tmp/real.mty"
+  [ "$(MTY_NATS_URL="$url" "$mty" submit --verify-key "$tmp/worker.pub" --timeout "$(t 20)s" "$tmp/real.mty")" = "real output" ] ||
+    fail "submit with MTY_NATS_URL"
+  # A wrong password given on the command line: the error shows the server,
+  # not the password.
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "nats://mty:WrongPw-77@127.0.0.1:$port" "$tmp/real.mty" \
+    >"$tmp/wrong.out" 2>&1
+  rc=$?
+  cat "$tmp/wrong.out"
+  [ "$rc" = 69 ] || fail "a wrong password: exit $rc"
+  grep -q "WrongPw-77" "$tmp/wrong.out" && fail "the password is in the error"
+  grep -q "nats://\*\*\*@127.0.0.1:$port" "$tmp/wrong.out" || fail "no redacted URL in the error"
+  "$mty" worker --sign-key "$tmp/worker.key" --nats "nats://mty:WrongPw-77@127.0.0.1:$port" >"$tmp/wrongw.out" 2>&1
+  [ $? = 69 ] && ! grep -q "WrongPw-77" "$tmp/wrongw.out" || fail "worker: $(cat "$tmp/wrongw.out")"
+  grep -q -- "$pw" "$tmp/w1.log" && fail "the password is in the worker's log"
+  # TLS with a client certificate: a CA, the server's certificate for
+  # 127.0.0.1, a client certificate.
+  ossl() { openssl "$@" >/dev/null 2>&1 || fail "openssl $1"; }
+  ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=test-ca \
+    -keyout "$tmp/ca.key" -out "$tmp/ca.pem"
+  for who in server client; do
+    ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$who" \
+      -keyout "$tmp/$who.key" -out "$tmp/$who.csr"
+    printf 'subjectAltName = IP:127.0.0.1\n' >"$tmp/$who.ext"
+    ossl x509 -req -in "$tmp/$who.csr" -CA "$tmp/ca.pem" -CAkey "$tmp/ca.key" -CAcreateserial \
+      -days 1 -extfile "$tmp/$who.ext" -out "$tmp/$who.pem"
+  done
+  start_server n2 "$tls_port" --tls --tlscert "$tmp/server.pem" --tlskey "$tmp/server.key" \
+    --tlscacert "$tmp/ca.pem" --tlsverify
+  tls_url="nats://127.0.0.1:$tls_port"
+  tls=(--tls-ca "$tmp/ca.pem" --tls-cert "$tmp/client.pem" --tls-key "$tmp/client.key")
+  start_worker w2 --nats "$tls_url" "${tls[@]}"
+  wait_log "$tmp/w2.log" "pulling from"
+  [ "$("$mty" submit --verify-key "$tmp/worker.pub" --nats "$tls_url" "${tls[@]}" --timeout "$(t 20)s" "$tmp/real.mty")" = "real output" ] ||
+    fail "submit over TLS"
+  # Without the client certificate, or without TLS: refused.
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "$tls_url" --tls-ca "$tmp/ca.pem" "$tmp/real.mty" 2>"$tmp/nocert.err"
+  [ $? = 69 ] || fail "no client certificate: $(cat "$tmp/nocert.err")"
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "$tls_url" "$tmp/real.mty" 2>"$tmp/notls.err"
+  [ $? = 69 ] || fail "no TLS: $(cat "$tmp/notls.err")"
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "$tls_url" --tls-cert "$tmp/client.pem" "$tmp/real.mty" 2>"$tmp/half.err"
+  [ $? = 64 ] && grep -q -- "--tls-cert and --tls-key go together" "$tmp/half.err" || fail "half a pair: $(cat "$tmp/half.err")"
   ;;
 three_node)
   read -r c1 c2 c3 p1 p2 p3 <<<"$(free_ports 6 | tr '\n' ' ')"
