@@ -39,23 +39,35 @@ absl::Status SetCredentials(natsOptions* opts, const ClusterOptions& o) {
     std::filesystem::path p = std::filesystem::absolute(path, ec);
     return ec ? path : p.string();
   };
+  // A file libnats refuses (not PEM, no key in it) is the caller's error:
+  // kInvalidArgument naming the flag and the file.
+  auto refused = [](const std::string& what, natsStatus st) {
+    const char* detail = nats_GetLastError(nullptr);
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": ", natsStatus_GetText(st), detail && *detail ? " (" : "",
+                     detail ? detail : "", detail && *detail ? ")" : ""));
+  };
   natsStatus s = NATS_OK;
   if (!o.creds_file.empty() && !o.nkey_file.empty())
     return absl::InvalidArgumentError("--creds and --nkey: give one of them");
+  if (!o.tls_cert.empty() != !o.tls_key.empty())
+    return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
+  // Every file named must be readable (kInvalidArgument naming it).
+  for (const auto& [flag, path] : {std::pair{"--creds", &o.creds_file},
+                                   {"--nkey", &o.nkey_file},
+                                   {"--tls-ca", &o.tls_ca},
+                                   {"--tls-cert", &o.tls_cert},
+                                   {"--tls-key", &o.tls_key}})
+    if (!path->empty() && access(path->c_str(), R_OK) != 0)
+      return absl::InvalidArgumentError(absl::StrCat(flag, " ", *path, ": ", std::strerror(errno)));
   if (!o.creds_file.empty()) {
     const std::string path = absolute(o.creds_file);
-    if (access(path.c_str(), R_OK) != 0)
-      return absl::InvalidArgumentError(
-          absl::StrCat("--creds ", o.creds_file, ": ", std::strerror(errno)));
     s = natsOptions_SetUserCredentialsFromFiles(opts, path.c_str(), nullptr);
-    if (s != NATS_OK) return NatsError(absl::StrCat("--creds ", o.creds_file), s);
+    if (s != NATS_OK) return refused(absl::StrCat("--creds ", o.creds_file), s);
   }
   if (!o.nkey_file.empty()) {
     const std::string path = absolute(o.nkey_file);
     std::ifstream in(path);
-    if (!in)
-      return absl::InvalidArgumentError(
-          absl::StrCat("--nkey ", o.nkey_file, ": ", std::strerror(errno)));
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     absl::StatusOr<std::string> pub = NkeyPublicFromSeed(text);
     OPENSSL_cleanse(text.data(), text.size());
@@ -63,23 +75,21 @@ absl::Status SetCredentials(natsOptions* opts, const ClusterOptions& o) {
       return absl::InvalidArgumentError(
           absl::StrCat("--nkey ", o.nkey_file, ": ", pub.status().message()));
     s = natsOptions_SetNKeyFromSeed(opts, pub->c_str(), path.c_str());
-    if (s != NATS_OK) return NatsError(absl::StrCat("--nkey ", o.nkey_file), s);
+    if (s != NATS_OK) return refused(absl::StrCat("--nkey ", o.nkey_file), s);
   }
-  if (!o.tls_cert.empty() != !o.tls_key.empty())
-    return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   if (!o.tls_ca.empty() || !o.tls_cert.empty()) {
     s = natsOptions_SetSecure(opts, true);
     if (s == NATS_OK && !o.tls_ca.empty())
       s = natsOptions_LoadCATrustedCertificates(opts, o.tls_ca.c_str());
-    if (s != NATS_OK) return NatsError(absl::StrCat("--tls-ca ", o.tls_ca), s);
+    if (s != NATS_OK) return refused(absl::StrCat("--tls-ca ", o.tls_ca), s);
     if (!o.tls_cert.empty())
       s = natsOptions_LoadCertificatesChain(opts, o.tls_cert.c_str(), o.tls_key.c_str());
     if (s != NATS_OK)
-      return NatsError(absl::StrCat("--tls-cert ", o.tls_cert, " --tls-key ", o.tls_key), s);
+      return refused(absl::StrCat("--tls-cert ", o.tls_cert, " --tls-key ", o.tls_key), s);
   }
   if (!o.inbox_prefix.empty()) {
     s = natsOptions_SetCustomInboxPrefix(opts, o.inbox_prefix.c_str());
-    if (s != NATS_OK) return NatsError(absl::StrCat("--inbox-prefix ", o.inbox_prefix), s);
+    if (s != NATS_OK) return refused(absl::StrCat("--inbox-prefix ", o.inbox_prefix), s);
   }
   return absl::OkStatus();
 }
