@@ -66,10 +66,16 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   if (body.size() > cluster::kMaxJobBytes)
     return absl::OutOfRangeError(absl::StrCat("the job is too large: ", body.size(),
                                               " bytes, at most ", cluster::kMaxJobBytes));
-  if (absl::Status s = impl_->nats->ClaimId(job.id, cluster::Sha256Hex(body)); !s.ok()) return s;
+  const std::string hash = cluster::Sha256Hex(body);
+  if (absl::Status s = impl_->nats->ClaimId(job.id, hash); !s.ok()) return s;
   jsPubOptions po;
   jsPubOptions_Init(&po);
-  po.MsgId = job.id.c_str();  // the stream drops a second publish of the same id
+  // The stream drops a second publish of the same job; the hash in the
+  // message id keeps a document another client published under this id
+  // first (not the claimed one: no worker runs it) from making the stream
+  // drop this one.
+  const std::string msg_id = absl::StrCat(job.id, ".", hash);
+  po.MsgId = msg_id.c_str();
   const ClusterOptions& o = impl_->nats->options();
   po.MaxWait = o.request_timeout.count();
   jsPubAck* ack = nullptr;

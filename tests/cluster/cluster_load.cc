@@ -2,8 +2,9 @@
 // for tests/cluster/cluster_test.sh and bench/cluster_bench.sh.
 //   mty_cluster_load URL PROGRAM JOBS [LATENCY_SAMPLES] [REPLICAS]
 //   mty_cluster_load raw URL TEXT [ID]
-//       publishes TEXT as a job, as it is; with ID, claims ID for TEXT first
-//       (its SHA-256 on the claims subject), as mty::Client::Submit does
+//       publishes TEXT as a job, as it is (with MTY_LOAD_MSG_ID as its
+//       Nats-Msg-Id when set); with ID, claims ID for TEXT first (its SHA-256
+//       on the claims subject), as mty::Client::Submit does
 //   mty_cluster_load again URL ID FILE
 //       publishes the job document `mty submit --id ID FILE` sends (no args,
 //       no manifest), byte for byte, without a message id: the same job
@@ -83,9 +84,13 @@ int Raw(const char* url, const std::string& text, const char* id) {
                nullptr);  // refused when claimed before: the test decides
     if (ack) jsPubAck_Destroy(ack);
   }
+  jsPubOptions po;
+  jsPubOptions_Init(&po);
+  const std::string msg_id = Env("MTY_LOAD_MSG_ID");
+  if (!msg_id.empty()) po.MsgId = msg_id.c_str();
   jsPubAck* ack = nullptr;
   if (s == NATS_OK)
-    s = js_Publish(&ack, js, o.subject.c_str(), text.data(), static_cast<int>(text.size()), nullptr,
+    s = js_Publish(&ack, js, o.subject.c_str(), text.data(), static_cast<int>(text.size()), &po,
                    nullptr);
   if (ack) jsPubAck_Destroy(ack);
   return s == NATS_OK ? 0 : 69;

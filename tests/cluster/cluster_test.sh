@@ -513,6 +513,13 @@ integrity)
   "$load" raw "$url" '{"id":"victim-3","program":"fn main() {\n    print(\"taken\")\n}\n"}' victim-3 || fail "raw"
   wait_log "$tmp/w1.log" "job victim-3 attempt 1: not the job claimed under its id"
   [ "$(res --wait --timeout "$(t 20)s" victim-3)" = "victim 3" ] || fail "victim-3 was taken over"
+  # Not in the list of attacks: front-running the stream's duplicate window.
+  # A document published first under front-1 with the message id a job
+  # under that id once had (`front-1`), unclaimed, must not make the stream
+  # drop the victim's job: it is terminated, and the victim's job runs.
+  MTY_LOAD_MSG_ID=front-1 "$load" raw "$url" '{"id":"front-1","program":"fn main() {\n    print(\"first\")\n}\n"}' || fail "raw"
+  wait_log "$tmp/w1.log" "job front-1 attempt 1: its id is not claimed"
+  [ "$(sub --id front-1 "$tmp/real.mty")" = "real output" ] || fail "front-1 was dropped"
   # Not in the list of attacks: replaying a genuine signed result (reuse-1's)
   # under another job's id.
   [ "$(sub --id replay-1 "$tmp/other.mty")" = "other program" ] || fail "replay-1"
