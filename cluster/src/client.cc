@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "jobs.h"
@@ -14,18 +16,39 @@ struct Client::Impl {
   std::unique_ptr<cluster::Nats> nats;
   cluster::VerifyKeys keys;
 
+  // The hash of each job this client submitted whose result it has not
+  // accepted yet: its results are checked against what was sent, not only
+  // against the claim.
+  mutable std::mutex mu;
+  mutable std::map<std::string, std::string, std::less<>> submitted;
+
   // The stored document `json` for job `id` as a result, when a worker key
-  // signed it for the job claimed under the id (kUnauthenticated else).
+  // signed it for the job this client submitted under the id, or else the
+  // job claimed under it (kUnauthenticated otherwise).
   absl::StatusOr<JobResult> Check(std::string_view id, std::string_view json) const {
     if (keys.empty())
       return absl::UnauthenticatedError(
           "no --verify-key: a result cannot be checked, so none is accepted");
-    auto claim = nats->Claim(id);
-    if (!claim.ok()) return claim.status();
-    if (!*claim)
-      return absl::UnauthenticatedError(absl::StrCat("a result is stored for job ", std::string(id),
-                                                     ", but no job was submitted with that id"));
-    return cluster::CheckedResult(json, keys, id, **claim);
+    std::optional<std::string> expected;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (auto it = submitted.find(id); it != submitted.end()) expected = it->second;
+    }
+    if (!expected) {
+      auto claim = nats->Claim(id);
+      if (!claim.ok()) return claim.status();
+      if (!*claim)
+        return absl::UnauthenticatedError(absl::StrCat("a result is stored for job ",
+                                                       std::string(id),
+                                                       ", but no job was submitted with that id"));
+      expected = std::move(*claim);
+    }
+    auto r = cluster::CheckedResult(json, keys, id, *expected);
+    if (r.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (auto it = submitted.find(id); it != submitted.end()) submitted.erase(it);
+    }
+    return r;
   }
   absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
                        std::vector<std::optional<JobResult>>& out,
@@ -76,6 +99,10 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   // drop this one.
   const std::string msg_id = absl::StrCat(job.id, ".", hash);
   po.MsgId = msg_id.c_str();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->submitted[job.id] = hash;
+  }
   const ClusterOptions& o = impl_->nats->options();
   po.MaxWait = o.request_timeout.count();
   jsPubAck* ack = nullptr;

@@ -212,6 +212,21 @@ absl::Status Nats::Setup(bool consumer) {
   cc.DenyDelete = true;
   cc.DenyPurge = true;
   if (absl::Status st = Stream(js_, cc); !st.ok()) return st;
+  // One that exists was maybe made otherwise: claims are only worth
+  // anything create-only.
+  jsStreamInfo* claims_info = nullptr;
+  jsErrCode cerr = jsErrCode(0);
+  if (natsStatus s = js_GetStreamInfo(&claims_info, js_, cc.Name, nullptr, &cerr); s != NATS_OK)
+    return NatsError(absl::StrCat("stream ", o.claims), s, cerr);
+  const jsStreamConfig* got = claims_info->Config;
+  const bool create_only = got->MaxMsgsPerSubject == 1 && got->Discard == js_DiscardNew &&
+                           got->DiscardNewPerSubject && got->DenyDelete && got->DenyPurge;
+  jsStreamInfo_Destroy(claims_info);
+  if (!create_only)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "stream ", o.claims,
+        " exists but is not create-only (one message per subject, discard new per subject, "
+        "deny delete and purge): job ids could be taken over; delete it or name another"));
   if (absl::Status st = Bucket(js_, o.results, o.replicas, &results_); !st.ok()) return st;
   if (absl::Status st = Bucket(js_, o.programs, o.replicas, &programs_); !st.ok()) return st;
   if (!consumer) return absl::OkStatus();

@@ -13,6 +13,10 @@
 //       a raw put or delete in a key-value bucket, as any NATS client can
 //       try (a forged result): prints `stored` and exits 0, or `refused:
 //       WHY` and exits 1
+//   mty_cluster_load weaken URL
+//       updates the claims stream so that a claim can be overwritten (10
+//       messages per subject, no discard-new), as a client could on a server
+//       without permissions: prints `weakened` or `refused: WHY`
 //   mty_cluster_load steal URL
 //       pulls one job from the workers' consumer, as a client that is no
 //       worker might try (to read another's program, or to make it vanish):
@@ -122,6 +126,31 @@ int KvWrite(const char* url, const char* bucket, const char* key, const char* va
   return s == NATS_OK ? 0 : 1;
 }
 
+// Makes the claims stream keep several messages per id.
+int Weaken(const char* url) {
+  mty::ClusterOptions o = Options(url);
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  jsStreamInfo* si = nullptr;
+  natsStatus s = natsConnection_ConnectTo(&nc, url);
+  if (s == NATS_OK) s = natsConnection_JetStream(&js, nc, nullptr);
+  if (s == NATS_OK) s = js_GetStreamInfo(&si, js, o.claims.c_str(), nullptr, nullptr);
+  if (s == NATS_OK) {
+    jsStreamConfig cfg = *si->Config;
+    cfg.MaxMsgsPerSubject = 10;
+    cfg.DiscardNewPerSubject = false;
+    jsStreamInfo* updated = nullptr;
+    s = js_UpdateStream(&updated, js, &cfg, nullptr, nullptr);
+    if (updated) jsStreamInfo_Destroy(updated);
+  }
+  if (si) jsStreamInfo_Destroy(si);
+  std::cout << (s == NATS_OK ? "weakened" : std::string("refused: ") + natsStatus_GetText(s))
+            << "\n";
+  if (js) jsCtx_Destroy(js);
+  if (nc) natsConnection_Destroy(nc);
+  return s == NATS_OK ? 0 : 1;
+}
+
 // Fetches a job through the workers' durable consumer and terminates it.
 int Steal(const char* url) {
   mty::ClusterOptions o = Options(url);
@@ -174,6 +203,7 @@ int main(int argc, char** argv) {
   if (mode == "kvput" && argc == 6) return KvWrite(argv[2], argv[3], argv[4], argv[5]);
   if (mode == "kvdel" && argc == 5) return KvWrite(argv[2], argv[3], argv[4], nullptr);
   if (mode == "steal" && argc == 3) return Steal(argv[2]);
+  if (mode == "weaken" && argc == 3) return Weaken(argv[2]);
   if (argc < 4) {
     std::cerr << "usage: mty_cluster_load URL PROGRAM JOBS [LATENCY_SAMPLES] [REPLICAS]\n";
     return 64;

@@ -536,6 +536,14 @@ integrity)
   # Reading results needs a key.
   "$mty" result --nats "$url" victim-3 2>"$tmp/nokey.err"
   [ $? = 64 ] || fail "mty result without --verify-key"
+  # Not in the list of attacks: on this server without permissions, a
+  # client changes the claims stream so that claims can be overwritten.
+  # Workers and clients then refuse to use it.
+  "$load" weaken "$url" || fail "weaken"
+  "$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" --id late-1 "$tmp/real.mty" >"$tmp/weak.out" 2>&1
+  rc=$?
+  cat "$tmp/weak.out"
+  [ "$rc" = 69 ] && grep -q "MTY_CLAIMS exists but is not create-only" "$tmp/weak.out" || fail "weakened claims used: $rc"
   ;;
 permissions)
   port="$(free_ports 1)"
@@ -673,8 +681,10 @@ three_node)
   done
   start_worker w1 --nats "nats://127.0.0.1:$p1,nats://127.0.0.1:$p2" --replicas 3 --concurrency 2
   start_worker w2 --nats "nats://127.0.0.1:$p2,nats://127.0.0.1:$p3" --replicas 3 --concurrency 2
-  wait_log "$tmp/w1.log" "pulling from"
-  wait_log "$tmp/w2.log" "pulling from"
+  # Two workers making four replicated streams and a consumer at once on a
+  # loaded machine can take a while.
+  wait_log "$tmp/w1.log" "pulling from" 30
+  wait_log "$tmp/w2.log" "pulling from" 30
   printf 'fn main() -> Int {\n    0\n}\n' >"$tmp/tiny.mty"
   "$load" "$url" "$tmp/tiny.mty" 300 0 3 >"$tmp/load.txt" 2>&1 &
   loader=$!
