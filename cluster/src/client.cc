@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "jobs.h"
@@ -50,7 +51,10 @@ struct Client::Impl {
     }
     return r;
   }
-  absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
+  // Watches the results bucket (only `key` when not null) for the results
+  // of `want` (ids -> their index in `out`) until all are there or
+  // `timeout` (zero: no limit) passes.
+  absl::Status Collect(const char* key, std::map<std::string, size_t>& want,
                        std::vector<std::optional<JobResult>>& out,
                        std::chrono::milliseconds timeout) const;
 };
@@ -114,11 +118,24 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   return job.id;
 }
 
-// Waits on a watcher for the results of `want` (ids -> their index).
-absl::Status Client::Impl::Collect(kvWatcher* w, std::map<std::string, size_t>& want,
+absl::Status Client::Impl::Collect(const char* key, std::map<std::string, size_t>& want,
                                    std::vector<std::optional<JobResult>>& out,
                                    std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // The watch is an ordered consumer the server makes: while a cluster
+  // node is lost it may time out or find no responder; tried again.
+  kvWatcher* w = nullptr;
+  for (;;) {
+    natsStatus s = key ? kvStore_Watch(&w, nats->results(), key, nullptr)
+                       : kvStore_WatchAll(&w, nats->results(), nullptr);
+    if (s == NATS_OK) break;
+    const bool transient = s == NATS_TIMEOUT || s == NATS_NO_RESPONDERS || s == NATS_NO_SERVER ||
+                           s == NATS_CONNECTION_DISCONNECTED;
+    if (!transient || (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline))
+      return cluster::NatsError("watch the results", s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::unique_ptr<kvWatcher, void (*)(kvWatcher*)> guard(w, kvWatcher_Destroy);
   size_t missing = want.size();
   // Results whose claim could not be read yet (a cluster node lost: the
   // claims stream is electing a leader): checked again until the deadline.
@@ -169,14 +186,10 @@ absl::Status Client::Impl::Collect(kvWatcher* w, std::map<std::string, size_t>& 
 
 absl::StatusOr<JobResult> Client::Wait(std::string_view id, std::chrono::milliseconds timeout) {
   if (absl::Status s = cluster::CheckJobId(id); !s.ok()) return s;
-  kvWatcher* w = nullptr;
-  natsStatus s = kvStore_Watch(&w, impl_->nats->results(), std::string(id).c_str(), nullptr);
-  if (s != NATS_OK) return cluster::NatsError("watch the result", s);
-  std::map<std::string, size_t> want = {{std::string(id), 0}};
+  const std::string key(id);
+  std::map<std::string, size_t> want = {{key, 0}};
   std::vector<std::optional<JobResult>> out(1);
-  absl::Status st = impl_->Collect(w, want, out, timeout);
-  kvWatcher_Destroy(w);
-  if (!st.ok()) return st;
+  if (absl::Status st = impl_->Collect(key.c_str(), want, out, timeout); !st.ok()) return st;
   return std::move(*out[0]);
 }
 
@@ -184,13 +197,8 @@ absl::StatusOr<std::vector<JobResult>> Client::WaitAll(const std::vector<std::st
                                                        std::chrono::milliseconds timeout) {
   std::map<std::string, size_t> want;
   for (size_t i = 0; i < ids.size(); ++i) want.emplace(ids[i], i);
-  kvWatcher* w = nullptr;
-  natsStatus s = kvStore_WatchAll(&w, impl_->nats->results(), nullptr);
-  if (s != NATS_OK) return cluster::NatsError("watch the results", s);
   std::vector<std::optional<JobResult>> out(ids.size());
-  absl::Status st = impl_->Collect(w, want, out, timeout);
-  kvWatcher_Destroy(w);
-  if (!st.ok()) return st;
+  if (absl::Status st = impl_->Collect(nullptr, want, out, timeout); !st.ok()) return st;
   std::vector<JobResult> results;
   results.reserve(out.size());
   for (auto& r : out) results.push_back(std::move(*r));

@@ -21,7 +21,8 @@ absl::Status NatsError(std::string_view what, natsStatus s, jsErrCode jerr) {
   if (jerr != 0) absl::StrAppend(&text, " (JetStream error ", static_cast<int>(jerr), ")");
   const absl::StatusCode code = s == NATS_TIMEOUT     ? absl::StatusCode::kDeadlineExceeded
                                 : s == NATS_NOT_FOUND ? absl::StatusCode::kNotFound
-                                : s == NATS_NO_SERVER || s == NATS_CONNECTION_CLOSED
+                                : s == NATS_NO_SERVER || s == NATS_CONNECTION_CLOSED ||
+                                        s == NATS_NO_RESPONDERS || s == NATS_CONNECTION_DISCONNECTED
                                     ? absl::StatusCode::kUnavailable
                                     : absl::StatusCode::kInternal;
   return absl::Status(code, text);

@@ -19,7 +19,7 @@ absl::Status IsolateThreadFs();
 
 // Removes `name` beneath the directory `parent_fd` and everything in it
 // without following any symlink (a link is removed, never what it points
-// to) and holding at most two descriptors whatever the depth. A directory
+// to) and holding at most three descriptors whatever the depth. A directory
 // moved while it is removed stops the removal (kAborted). OK when `name`
 // does not exist.
 absl::Status RemoveTree(int parent_fd, const std::string& name);
@@ -44,9 +44,9 @@ class ScratchRoot {
 };
 
 // A job's scratch directory: `root/job-XXXXXX`, mode 0700, the calling
-// thread's working directory while this lives (after IsolateThreadFs). The
-// destructor moves the thread back to the root and removes the directory
-// (RemoveTree); `removed` says how that went.
+// thread's working directory while this lives (after IsolateThreadFs; else
+// the process's). Remove (or the destructor) moves back to the root and
+// removes the directory (RemoveTree).
 class JobScratch {
  public:
   static absl::StatusOr<std::unique_ptr<JobScratch>> Enter(const ScratchRoot& root);
@@ -54,7 +54,8 @@ class JobScratch {
   JobScratch(const JobScratch&) = delete;
   JobScratch& operator=(const JobScratch&) = delete;
   const std::string& path() const { return path_; }
-  // Leaves and removes the directory now (the destructor does nothing more).
+  // Leaves and removes the directory now, saying how that went (the
+  // destructor then does nothing more).
   absl::Status Remove();
 
  private:

@@ -75,6 +75,9 @@ struct Worker::Impl {
   std::unique_ptr<Nats> nats;
   std::optional<SigningKey> key;
   std::unique_ptr<ScratchRoot> scratch;
+  // Each puller thread has a working directory of its own (IsolateThreadFs);
+  // false: one puller, which changes the process's.
+  bool own_cwd = true;
   ProgramCache cache;
   std::atomic<bool> stopping{false}, hard{false};
   std::atomic<uint64_t> done{0};
@@ -103,12 +106,23 @@ struct Worker::Impl {
   // (`terminate`: terminates it, never to be delivered again). A result
   // that cannot be stored naks the job.
   void Finish(natsMsg* msg, JobResult& r, bool terminate);
+  // A job that cannot go on now (the server away, a request timed out):
+  // nak'ed to come back in a second, so that a lost cluster node does not
+  // use up its deliveries at once.
+  void Later(natsMsg* msg, const std::string& id, const std::string& why) {
+    Log(absl::StrCat("job ", id, ": ", why, ": nak'ed, again in 1s"));
+    natsMsg_NakWithDelay(msg, 1000, nullptr);
+  }
+  static bool Transient(const absl::Status& s) {
+    return s.code() == absl::StatusCode::kDeadlineExceeded ||
+           s.code() == absl::StatusCode::kUnavailable;
+  }
 };
 
 void Worker::Impl::Pull(int index) {
   // Each thread's jobs resolve relative paths against their own scratch
   // directory.
-  if (absl::Status st = IsolateThreadFs(); !st.ok()) {
+  if (absl::Status st = own_cwd ? IsolateThreadFs() : absl::OkStatus(); !st.ok()) {
     Log(absl::StrCat("thread ", index, ": ", st.message()));
     return;
   }
@@ -176,10 +190,8 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
     // Stored already (this job delivered twice: the first result stands)?
     auto existing = nats->Get(nats->results(), r.id);
     if (!existing.ok() || !*existing) {
-      Log(absl::StrCat("job ", r.id, ": cannot store the result (", natsStatus_GetText(s),
-                       "): nak'ed"));
-      natsMsg_Nak(msg, nullptr);
-      return;
+      return Later(msg, r.id,
+                   absl::StrCat("cannot store the result (", natsStatus_GetText(s), ")"));
     }
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
   } else if (exit_after_store) {
@@ -221,11 +233,15 @@ void Worker::Impl::Process(natsMsg* msg) {
   // is dropped without a result, so it cannot take the id's result.
   r.job_hash = Sha256Hex(data);
   auto claim = nats->Claim(r.id);
-  if (!claim.ok()) {
-    Log(absl::StrCat("job ", r.id, ": ", claim.status().message(), ": nak'ed"));
-    natsMsg_Nak(msg, nullptr);
-    return;
+  // A cluster node lost: the claims stream elects a leader meanwhile.
+  // Tried again for a while (keeping the job), then later.
+  for (int tries = 0; !claim.ok() && Transient(claim.status()) && tries < 25 && !stopping.load();
+       ++tries) {
+    natsMsg_InProgress(msg, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    claim = nats->Claim(r.id);
   }
+  if (!claim.ok()) return Later(msg, r.id, std::string(claim.status().message()));
   if (!*claim || **claim != r.job_hash) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt,
                      *claim ? ": not the job claimed under its id: terminated, no result"
@@ -250,11 +266,7 @@ void Worker::Impl::Process(natsMsg* msg) {
   if (!program) {
     if (text.empty()) {
       auto stored = nats->Get(nats->programs(), hash);
-      if (!stored.ok()) {
-        Log(absl::StrCat("job ", r.id, ": ", stored.status().message(), ": nak'ed"));
-        natsMsg_Nak(msg, nullptr);
-        return;
-      }
+      if (!stored.ok()) return Later(msg, r.id, std::string(stored.status().message()));
       if (!*stored || ProgramHash(**stored) != hash)
         return invalid(absl::StrCat("no program is stored under hash ", hash), kExitDataErr);
       text = std::move(**stored);
@@ -285,11 +297,8 @@ void Worker::Impl::Process(natsMsg* msg) {
   // The job's own directory, its working directory on this thread until
   // the run ends; removed whatever the outcome (the guard).
   auto dir = JobScratch::Enter(*scratch);
-  if (!dir.ok()) {
-    Log(absl::StrCat("job ", r.id, ": scratch directory: ", dir.status().message(), ": nak'ed"));
-    natsMsg_Nak(msg, nullptr);
-    return;
-  }
+  if (!dir.ok())
+    return Later(msg, r.id, absl::StrCat("scratch directory: ", dir.status().message()));
   RunOptions opts;
   opts.policy = JobPolicy(options.policy, manifest, (*dir)->path());
   opts.args = job->args;
@@ -372,11 +381,21 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   impl->scratch = std::move(*scratch);
   if (absl::Status st = CheckWorkerGrants(impl->options.policy, impl->scratch->path()); !st.ok())
     return st;
-  // Each puller thread gets its own working directory; a probe thread
-  // checks that the kernel allows it before any job is taken.
+  // Each puller thread gets its own working directory when the kernel
+  // allows it (a probe thread checks). Where it does not (a seccomp profile
+  // that forbids unshare, as Docker's default does without CAP_SYS_ADMIN),
+  // a job's working directory is the process's: one job at a time.
   absl::Status isolated;
   std::thread([&isolated] { isolated = IsolateThreadFs(); }).join();
-  if (!isolated.ok()) return isolated;
+  if (getenv("MTY_WORKER_TEST_NO_UNSHARE"))
+    isolated = absl::InternalError("unshare CLONE_FS refused (MTY_WORKER_TEST_NO_UNSHARE)");
+  impl->own_cwd = isolated.ok();
+  if (!impl->own_cwd) {
+    impl->Log(absl::StrCat(isolated.message(), ": jobs share the process's working directory, so ",
+                           "they run one at a time (--concurrency ", impl->options.concurrency,
+                           " ignored)"));
+    impl->options.concurrency = 1;
+  }
   impl->exit_after_store = getenv("MTY_WORKER_TEST_EXIT_AFTER_STORE") != nullptr;
   auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
                          /*consumer=*/true);

@@ -467,6 +467,18 @@ isolation)
   kill -TERM "$pid_w1"
   wait "$pid_w1"
   [ -z "$(ls "$tmp/scratch")" ] || fail "the worker left $(ls "$tmp/scratch")"
+  # Where threads cannot have working directories of their own (unshare
+  # refused; the test hook pretends so), jobs run one at a time in the
+  # process's, each still in its own directory.
+  MTY_WORKER_TEST_NO_UNSHARE=1 start_worker w2 --nats "$url" --concurrency 2 --manifest "$tmp/own.toml"
+  wait_log "$tmp/w2.log" "pulling from"
+  grep -q "they run one at a time (--concurrency 2 ignored)" "$tmp/w2.log" || fail "$(cat "$tmp/w2.log")"
+  printf 'fn main() {\n    log(std.fs.list_dir("."))\n    log(std.fs.write("out.txt", "mine"))\n    log(std.fs.read("out.txt"))\n}\n' >"$tmp/three.mty"
+  for _ in 1 2; do
+    out="$("$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" --timeout "$(t 20)s" "$tmp/three.mty")"
+    [ "$out" = "$(printf 'Ok([])\nOk(())\nOk("mine")')" ] || fail "one at a time: $out"
+  done
+  [ -z "$(ls "$tmp"/scratch/mty-worker-*/)" ] || fail "left behind: $(ls -R "$tmp"/scratch)"
   ;;
 integrity)
   port="$(free_ports 1)"
