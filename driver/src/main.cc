@@ -720,13 +720,29 @@ int DumpCommand(const ParsedCommand& cmd) {
 
 constexpr int kExitUnavailable = mty::ir::Code(mty::ir::Exit::kUnavailable);
 constexpr int kExitTempFail = mty::ir::Code(mty::ir::Exit::kTempFail);
+constexpr int kExitRejected = mty::ir::Code(mty::ir::Exit::kRejected);
 
-// The cluster settings of `--nats`, `--replicas`, `--ack-wait`,
-// `--max-deliver`; returns an exit code on a usage error.
+// The cluster settings of `--nats` (or MTY_NATS_URL, which keeps a URL's
+// credentials out of `ps`), the credential files, `--verify-key`,
+// `--replicas`, `--ack-wait`, `--max-deliver`; returns an exit code on a
+// usage error.
 int ClusterFlags(const ParsedCommand& f, mty::ClusterOptions* o) {
   std::optional<std::string> url = f.Last("nats");
-  if (!url || url->empty()) return UsageError("--nats URL is required", f.command);
+  if (!url) {
+    const char* env = std::getenv("MTY_NATS_URL");
+    if (env) url = env;
+  }
+  if (!url || url->empty())
+    return UsageError("--nats URL (or MTY_NATS_URL) is required", f.command);
   o->url = *url;
+  o->creds_file = f.Last("creds").value_or("");
+  o->nkey_file = f.Last("nkey").value_or("");
+  o->tls_ca = f.Last("tls-ca").value_or("");
+  o->tls_cert = f.Last("tls-cert").value_or("");
+  o->tls_key = f.Last("tls-key").value_or("");
+  o->inbox_prefix = f.Last("inbox-prefix").value_or("");
+  for (const auto& [name, value] : f.given)
+    if (name == "verify-key" && value) o->verify_keys.push_back(*value);
   auto count = [&](const char* flag, int lo, int hi, int* out) -> int {
     std::optional<std::string> v = f.Last(flag);
     if (!v) return 0;
@@ -762,10 +778,14 @@ int TimeoutFlag(const ParsedCommand& f, std::chrono::milliseconds* out) {
 }
 
 // A failed cluster request: a bad job id or job is a usage error, no
-// result in time 75, a server that cannot be used 69.
+// result in time 75, a result refused or an id held by another job 76, a
+// server that cannot be used 69.
 int ClusterError(const absl::Status& s) {
   std::cerr << "error: " << s.message() << "\n";
   if (s.code() == absl::StatusCode::kInvalidArgument) return kExitUsage;
+  if (s.code() == absl::StatusCode::kUnauthenticated ||
+      s.code() == absl::StatusCode::kAlreadyExists)
+    return kExitRejected;
   if (s.code() == absl::StatusCode::kOutOfRange) return kExitDataErr;
   return s.code() == absl::StatusCode::kDeadlineExceeded ? kExitTempFail : kExitUnavailable;
 }
@@ -795,6 +815,8 @@ int WorkerCommand(const ParsedCommand& f) {
   if (int rc = LoadManifestFile(f.Last("manifest").value_or(""), &manifest); rc != 0) return rc;
   if (manifest) o.policy = *manifest;
   o.name = f.Last("name").value_or("");
+  o.sign_key = f.Last("sign-key").value_or("");
+  o.scratch = f.Last("scratch").value_or("");
   if (!f.Has("quiet"))
     o.log = [](std::string_view line) {
       mty::WriteOutput(STDERR_FILENO, absl::StrCat("mty worker: ", std::string(line), "\n"),
@@ -809,10 +831,10 @@ int WorkerCommand(const ParsedCommand& f) {
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  const std::string shown_url = mty::RedactUrl(o.cluster.url);
   auto worker = mty::cluster::Worker::Start(std::move(o));
   if (!worker.ok()) return ClusterError(worker.status());
-  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << f.Last("nats").value()
-            << "\n";
+  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << shown_url << "\n";
   std::atomic<bool> joined{false};
   std::thread signals([&] {
     int signals_seen = 0;
@@ -834,9 +856,19 @@ int WorkerCommand(const ParsedCommand& f) {
   return 0;
 }
 
+// `--verify-key` is required where results are read.
+int NeedVerifyKey(const ParsedCommand& f, const mty::ClusterOptions& co) {
+  if (!co.verify_keys.empty()) return 0;
+  return UsageError(
+      "--verify-key FILE is required: results are accepted only when a worker key signed them",
+      f.command);
+}
+
 int SubmitCommand(const ParsedCommand& f) {
   mty::ClusterOptions co;
   if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  if (!f.Has("detach"))
+    if (int rc = NeedVerifyKey(f, co); rc != 0) return rc;
   std::chrono::milliseconds timeout(0);
   if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
   mty::Job job;
@@ -874,6 +906,7 @@ int SubmitCommand(const ParsedCommand& f) {
 int ResultCommand(const ParsedCommand& f) {
   mty::ClusterOptions co;
   if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  if (int rc = NeedVerifyKey(f, co); rc != 0) return rc;
   std::chrono::milliseconds timeout(0);
   if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
   auto client = mty::Client::Connect(co);

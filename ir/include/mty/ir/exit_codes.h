@@ -19,6 +19,7 @@ enum class Exit : int {
   kUnavailable = 69,     // no NATS server to be reached (EX_UNAVAILABLE)
   kCantCreate = 73,      // --trace-file or --record cannot be created (EX_CANTCREAT)
   kTempFail = 75,        // mty submit / result: no result within --timeout (EX_TEMPFAIL)
+  kRejected = 76,        // mty submit / result: a result or id not this job's (EX_PROTOCOL)
   kInterrupted = 130,    // Ctrl-C (128 + SIGINT)
 };
 
@@ -40,6 +41,10 @@ inline constexpr ExitInfo kExits[] = {
     {Exit::kUnavailable, "mty worker, submit, result: the NATS server cannot be used"},
     {Exit::kCantCreate, "a trace or recording file that cannot be created (nothing runs)"},
     {Exit::kTempFail, "mty submit, result: no result within --timeout"},
+    {Exit::kRejected,
+     "mty submit, result: a result refused (unsigned, signed by a key no --verify-key names, "
+     "altered, or written for another job than the one claimed under its id), or a job id "
+     "another job holds"},
     {Exit::kInterrupted, "interrupted (Ctrl-C)"},
 };
 
