@@ -301,6 +301,10 @@ void Worker::Impl::Process(natsMsg* msg) {
     return Later(msg, r.id, absl::StrCat("scratch directory: ", dir.status().message()));
   RunOptions opts;
   opts.policy = JobPolicy(options.policy, manifest, (*dir)->path());
+  // The job's manifest narrows the worker's roots: its paths are resolved
+  // beneath the worker's (docs/security.md, "Resolution"), so a link in a
+  // worker root that points out of it grants the job nothing.
+  opts.outer_policy = RebaseFsRoots(options.policy, (*dir)->path());
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };

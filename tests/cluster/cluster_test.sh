@@ -479,6 +479,23 @@ isolation)
     [ "$out" = "$(printf 'Ok([])\nOk(())\nOk("mine")')" ] || fail "one at a time: $out"
   done
   [ -z "$(ls "$tmp"/scratch/mty-worker-*/)" ] || fail "left behind: $(ls -R "$tmp"/scratch)"
+  kill -TERM "$pid_w2"
+  wait "$pid_w2"
+  # A job's manifest narrows the worker's roots: its paths are resolved
+  # beneath them (docs/security.md), so a link inside a worker's read-only
+  # root that points out of it grants the job nothing.
+  mkdir -p "$tmp/ro/in"
+  echo in >"$tmp/ro/in/x.txt"
+  ln -s "$tmp/victim" "$tmp/ro/link"
+  printf '[sandbox]\nfs.read = ["%s"]\n' "$tmp/ro" >"$tmp/ro.toml"
+  start_worker w3 --nats "$url" --manifest "$tmp/ro.toml"
+  wait_log "$tmp/w3.log" "pulling from"
+  printf '[sandbox]\nfs.read = ["%s/link", "%s/in"]\n' "$tmp/ro" "$tmp/ro" >"$tmp/narrow.toml"
+  printf 'fn main() {\n    let d = std.env.args().unwrap()[0]\n    log(std.fs.read(d + "/link/keep.txt"))\n    log(std.fs.read(d + "/in/x.txt"))\n}\n' >"$tmp/narrow.mty"
+  out="$("$mty" submit --verify-key "$tmp/worker.pub" --nats "$url" --timeout "$(t 20)s" \
+    --manifest "$tmp/narrow.toml" "$tmp/narrow.mty" "$tmp/ro")" || fail "narrow job: $out"
+  [ "$out" = "$(printf 'Err("forbidden: %s/link/keep.txt")\nOk("in\\n")' "$tmp/ro")" ] ||
+    fail "a job manifest reached through a worker root's link: $out"
   ;;
 integrity)
   port="$(free_ports 1)"
