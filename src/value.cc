@@ -86,31 +86,129 @@ Value Value::Enum(std::string type, std::string variant, std::vector<Value> fiel
   return v;
 }
 
+// ---- Copying, destroying and comparing without recursion ----
+//
+// A value the host builds can be nested a million levels deep
+// (`v = Value::Vec(std::move(v))` in a loop): the implicit members would
+// recurse once per level and overflow the stack. These keep their pending
+// work in a vector on the heap instead.
+
+namespace {
+
+// Calls f(child) for each direct child of v (items, then map keys and
+// values), in order.
+template <typename F>
+void ForEachChild(Value& v, F&& f) {
+  for (auto& x : A::Items(v)) f(x);
+  for (auto& [k, x] : A::Entries(v)) {
+    f(k);
+    f(x);
+  }
+}
+
+bool HasChildren(const Value& v) { return !v.items().empty() || !v.entries().empty(); }
+
+}  // namespace
+
+Value::~Value() {
+  if (!HasChildren(*this)) return;
+  // Each value taken out of the tree has its children moved to `pending`
+  // before it is destroyed, so no destructor below this one has children.
+  std::vector<Value> pending;
+  auto take = [&](Value& v) {
+    ForEachChild(v, [&](Value& x) {
+      if (HasChildren(x)) pending.push_back(std::move(x));
+    });
+  };
+  try {
+    take(*this);
+    while (!pending.empty()) {
+      Value v = std::move(pending.back());
+      pending.pop_back();
+      take(v);
+    }
+  } catch (const std::bad_alloc&) {
+    // No room for the list: what is left is destroyed recursively.
+  }
+}
+
+Value::Value(const Value& other) {
+  // (source, destination) pairs still to copy; a destination's children
+  // are sized before their pairs are queued, so the pointers stay valid.
+  std::vector<std::pair<const Value*, Value*>> work{{&other, this}};
+  while (!work.empty()) {
+    auto [src, dst] = work.back();
+    work.pop_back();
+    dst->kind_ = src->kind_;
+    dst->i_ = src->i_;
+    dst->f_ = src->f_;
+    dst->s_ = src->s_;
+    dst->type_ = src->type_;
+    dst->variant_ = src->variant_;
+    dst->names_ = src->names_;
+    dst->items_.resize(src->items_.size());
+    dst->entries_.resize(src->entries_.size());
+    for (size_t i = 0; i < src->items_.size(); ++i)
+      work.push_back({&src->items_[i], &dst->items_[i]});
+    for (size_t i = 0; i < src->entries_.size(); ++i) {
+      work.push_back({&src->entries_[i].first, &dst->entries_[i].first});
+      work.push_back({&src->entries_[i].second, &dst->entries_[i].second});
+    }
+  }
+}
+
+Value& Value::operator=(const Value& other) {
+  if (this != &other) *this = Value(other);  // copied first: other may be inside *this
+  return *this;
+}
+
 const Value* Value::field(std::string_view name) const {
   for (size_t i = 0; i < names_.size() && i < items_.size(); ++i)
     if (names_[i] == name) return &items_[i];
   return nullptr;
 }
 
-bool Value::operator==(const Value& o) const {
-  if (kind_ != o.kind_) return false;
-  switch (kind_) {
-    case Kind::kUnit: return true;
-    case Kind::kBool:
-    case Kind::kInt:
-    case Kind::kChar: return i_ == o.i_;
-    case Kind::kFloat: return f_ == o.f_;
-    case Kind::kStr:
-    case Kind::kBytes:
-    case Kind::kOpaque: return s_ == o.s_;
-    case Kind::kVec:
-    case Kind::kTuple: return items_ == o.items_;
-    case Kind::kMap: return entries_ == o.entries_;
-    case Kind::kStruct:
-    case Kind::kEnum:
-      return type_ == o.type_ && variant_ == o.variant_ && names_ == o.names_ && items_ == o.items_;
+bool Value::operator==(const Value& other) const {
+  // (a, b) pairs still to compare: scalars and names first, then children.
+  std::vector<std::pair<const Value*, const Value*>> work{{this, &other}};
+  while (!work.empty()) {
+    auto [a, b] = work.back();
+    work.pop_back();
+    if (a->kind_ != b->kind_) return false;
+    switch (a->kind_) {
+      case Kind::kUnit: continue;
+      case Kind::kBool:
+      case Kind::kInt:
+      case Kind::kChar:
+        if (a->i_ != b->i_) return false;
+        continue;
+      case Kind::kFloat:
+        if (a->f_ != b->f_) return false;
+        continue;
+      case Kind::kStr:
+      case Kind::kBytes:
+      case Kind::kOpaque:
+        if (a->s_ != b->s_) return false;
+        continue;
+      case Kind::kVec:
+      case Kind::kTuple: break;
+      case Kind::kMap:
+        if (a->entries_.size() != b->entries_.size()) return false;
+        for (size_t i = 0; i < a->entries_.size(); ++i) {
+          work.push_back({&a->entries_[i].first, &b->entries_[i].first});
+          work.push_back({&a->entries_[i].second, &b->entries_[i].second});
+        }
+        continue;
+      case Kind::kStruct:
+      case Kind::kEnum:
+        if (a->type_ != b->type_ || a->variant_ != b->variant_ || a->names_ != b->names_)
+          return false;
+        break;
+    }
+    if (a->items_.size() != b->items_.size()) return false;
+    for (size_t i = 0; i < a->items_.size(); ++i) work.push_back({&a->items_[i], &b->items_[i]});
   }
-  return false;
+  return true;
 }
 
 namespace {
@@ -239,6 +337,11 @@ bool Type::Admits(const Value& v) const {
 
 namespace internal {
 
+absl::Status TooDeep() {
+  return absl::InvalidArgumentError(
+      absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
+}
+
 ir::Type ToIrType(const Type& t) {
   auto named = [&](const char* n) {
     ir::Type out = ir::Type::Named(n);
@@ -277,11 +380,6 @@ ir::Type ToIrType(const Type& t) {
 namespace {
 
 using interp::Tag;
-
-absl::Status TooDeep() {
-  return absl::InvalidArgumentError(
-      absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
-}
 
 absl::StatusOr<Value> From(const interp::Module& m, const interp::Value& v, int depth) {
   if (depth > kMaxValueDepth) return TooDeep();
