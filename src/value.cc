@@ -95,30 +95,75 @@ Value Value::Enum(std::string type, std::string variant, std::vector<Value> fiel
 
 namespace {
 
-// Calls f(child) for each direct child of v (items, then map keys and
-// values), in order.
+bool HasChildren(const Value& v) { return !v.items().empty() || !v.entries().empty(); }
+
+// Calls f(child of a, child of b) for each direct child (items, then map
+// keys and values), in order; b has as many of each as a.
 template <typename F>
-void ForEachChild(Value& v, F&& f) {
-  for (auto& x : A::Items(v)) f(x);
-  for (auto& [k, x] : A::Entries(v)) {
-    f(k);
-    f(x);
+void ForEachChildPair(const Value& a, Value& b, F&& f) {
+  for (size_t i = 0; i < a.items().size(); ++i) f(a.items()[i], A::Items(b)[i]);
+  for (size_t i = 0; i < a.entries().size(); ++i) {
+    f(a.entries()[i].first, A::Entries(b)[i].first);
+    f(a.entries()[i].second, A::Entries(b)[i].second);
   }
 }
 
-bool HasChildren(const Value& v) { return !v.items().empty() || !v.entries().empty(); }
+// Everything of src but its children, into dst; dst's children are sized
+// (default values) to be filled.
+void CopyShallow(const Value& src, Value& dst) {
+  A::Make(dst, src.kind());
+  A::Int(dst) = src.as_int();
+  A::Float(dst) = src.as_float();
+  A::Text(dst) = src.as_str();
+  A::TypeName(dst) = src.type_name();
+  A::Variant(dst) = src.variant();
+  A::Names(dst) = src.field_names();
+  A::Items(dst).resize(src.items().size());
+  A::Entries(dst).resize(src.entries().size());
+}
+
+// Whether a and b are equal but for their children (which they have as
+// many of when they are).
+bool ShallowEqual(const Value& a, const Value& b) {
+  using K = Value::Kind;
+  if (a.kind() != b.kind() || a.items().size() != b.items().size() ||
+      a.entries().size() != b.entries().size())
+    return false;
+  switch (a.kind()) {
+    case K::kUnit:
+    case K::kVec:
+    case K::kTuple:
+    case K::kMap: return true;
+    case K::kBool:
+    case K::kInt:
+    case K::kChar: return a.as_int() == b.as_int();
+    case K::kFloat: return a.as_float() == b.as_float();
+    case K::kStr:
+    case K::kBytes:
+    case K::kOpaque: return a.as_str() == b.as_str();
+    case K::kStruct:
+    case K::kEnum:
+      return a.type_name() == b.type_name() && a.variant() == b.variant() &&
+             a.field_names() == b.field_names();
+  }
+  return false;
+}
 
 }  // namespace
 
 Value::~Value() {
   if (!HasChildren(*this)) return;
-  // Each value taken out of the tree has its children moved to `pending`
-  // before it is destroyed, so no destructor below this one has children.
+  // Each value taken out of the tree has its children with children moved
+  // to `pending` before it is destroyed, so no destructor below this one
+  // has grandchildren to recurse into.
   std::vector<Value> pending;
   auto take = [&](Value& v) {
-    ForEachChild(v, [&](Value& x) {
+    for (Value& x : A::Items(v))
       if (HasChildren(x)) pending.push_back(std::move(x));
-    });
+    for (auto& [k, x] : A::Entries(v)) {
+      if (HasChildren(k)) pending.push_back(std::move(k));
+      if (HasChildren(x)) pending.push_back(std::move(x));
+    }
   };
   try {
     take(*this);
@@ -133,27 +178,19 @@ Value::~Value() {
 }
 
 Value::Value(const Value& other) {
-  // (source, destination) pairs still to copy; a destination's children
-  // are sized before their pairs are queued, so the pointers stay valid.
+  CopyShallow(other, *this);
+  if (!HasChildren(other)) return;
+  // (source, destination) pairs whose children are still to copy; a
+  // destination's children are sized before their pairs are queued, so the
+  // pointers stay valid.
   std::vector<std::pair<const Value*, Value*>> work{{&other, this}};
   while (!work.empty()) {
     auto [src, dst] = work.back();
     work.pop_back();
-    dst->kind_ = src->kind_;
-    dst->i_ = src->i_;
-    dst->f_ = src->f_;
-    dst->s_ = src->s_;
-    dst->type_ = src->type_;
-    dst->variant_ = src->variant_;
-    dst->names_ = src->names_;
-    dst->items_.resize(src->items_.size());
-    dst->entries_.resize(src->entries_.size());
-    for (size_t i = 0; i < src->items_.size(); ++i)
-      work.push_back({&src->items_[i], &dst->items_[i]});
-    for (size_t i = 0; i < src->entries_.size(); ++i) {
-      work.push_back({&src->entries_[i].first, &dst->entries_[i].first});
-      work.push_back({&src->entries_[i].second, &dst->entries_[i].second});
-    }
+    ForEachChildPair(*src, *dst, [&](const Value& s, Value& d) {
+      CopyShallow(s, d);
+      if (HasChildren(s)) work.push_back({&s, &d});
+    });
   }
 }
 
@@ -169,46 +206,26 @@ const Value* Value::field(std::string_view name) const {
 }
 
 bool Value::operator==(const Value& other) const {
-  // (a, b) pairs still to compare: scalars and names first, then children.
+  if (!ShallowEqual(*this, other)) return false;
+  if (!HasChildren(*this)) return true;
+  // Pairs equal but for their children, whose children are still to compare.
   std::vector<std::pair<const Value*, const Value*>> work{{this, &other}};
-  while (!work.empty()) {
+  bool equal = true;
+  while (equal && !work.empty()) {
     auto [a, b] = work.back();
     work.pop_back();
-    if (a->kind_ != b->kind_) return false;
-    switch (a->kind_) {
-      case Kind::kUnit: continue;
-      case Kind::kBool:
-      case Kind::kInt:
-      case Kind::kChar:
-        if (a->i_ != b->i_) return false;
-        continue;
-      case Kind::kFloat:
-        if (a->f_ != b->f_) return false;
-        continue;
-      case Kind::kStr:
-      case Kind::kBytes:
-      case Kind::kOpaque:
-        if (a->s_ != b->s_) return false;
-        continue;
-      case Kind::kVec:
-      case Kind::kTuple: break;
-      case Kind::kMap:
-        if (a->entries_.size() != b->entries_.size()) return false;
-        for (size_t i = 0; i < a->entries_.size(); ++i) {
-          work.push_back({&a->entries_[i].first, &b->entries_[i].first});
-          work.push_back({&a->entries_[i].second, &b->entries_[i].second});
-        }
-        continue;
-      case Kind::kStruct:
-      case Kind::kEnum:
-        if (a->type_ != b->type_ || a->variant_ != b->variant_ || a->names_ != b->names_)
-          return false;
-        break;
+    for (size_t i = 0; equal && i < a->items_.size(); ++i) {
+      equal = ShallowEqual(a->items_[i], b->items_[i]);
+      if (HasChildren(a->items_[i])) work.push_back({&a->items_[i], &b->items_[i]});
     }
-    if (a->items_.size() != b->items_.size()) return false;
-    for (size_t i = 0; i < a->items_.size(); ++i) work.push_back({&a->items_[i], &b->items_[i]});
+    for (size_t i = 0; equal && i < a->entries_.size(); ++i)
+      for (auto [x, y] : {std::pair{&a->entries_[i].first, &b->entries_[i].first},
+                          std::pair{&a->entries_[i].second, &b->entries_[i].second}}) {
+        equal = equal && ShallowEqual(*x, *y);
+        if (HasChildren(*x)) work.push_back({x, y});
+      }
   }
-  return true;
+  return equal;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // a million levels deep, the moving builders, and the usage figures
 // (mem_used counted without a limit, steps_used on a step breach).
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <thread>
 
@@ -270,6 +271,31 @@ TEST(HostValues, AMillionLevelsDeepAreSafe) {
   EXPECT_EQ(r.outcome, Outcome::kInvalid);
   EXPECT_EQ(r.message, "params[0]: value nested deeper than 512 levels");
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s);
+}
+
+TEST(HostValues, CopiesAndEqualityKeepEveryPart) {
+  Value v =
+      Value::Vec(Value::Map({{Value::Int(1), Value::Str("a")}, {Value::Str("k"), Value::Vec()}}),
+                 Value::Struct("P", {{"x", Value::Int(1)}, {"y", Value::Float(2.5)}}),
+                 Value::Enum("Shape", "Circle", Value::Float(1.0)), Value::Tuple(Value::Char(U'é')),
+                 Value::Bytes("\x01\x02"), Value::Bool(true), Value::Unit());
+  Value copy = v;
+  EXPECT_TRUE(copy == v);
+  EXPECT_EQ(copy.Debug(), v.Debug());
+  const Value different[] = {
+      Value::Map({{Value::Int(1), Value::Str("b")}}),
+      Value::Struct("P", {{"x", Value::Int(1)}, {"z", Value::Float(2.5)}}),
+      Value::Enum("Shape", "Square", Value::Float(1.0)),
+      Value::Tuple(Value::Char(U'e')),
+      Value::Str("\x01\x02"),
+      Value::Vec(Value::Int(1), Value::Int(2)),
+  };
+  for (size_t i = 0; i < std::size(different); ++i) {
+    EXPECT_FALSE(v.items()[i] == different[i]) << i;
+    EXPECT_FALSE(different[i] == v.items()[i]) << i;
+  }
+  EXPECT_FALSE(Value::Vec(Value::Int(1)) == Value::Vec(Value::Int(1), Value::Int(1)));
+  EXPECT_FALSE(Value::Float(std::nan("")) == Value::Float(std::nan("")));
 }
 
 TEST(HostValues, AMillionLevelsDeepAsAHostFunctionResult) {
