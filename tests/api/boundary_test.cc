@@ -314,6 +314,37 @@ TEST(HostValues, AMillionLevelsDeepAsAHostFunctionResult) {
   EXPECT_EQ(r.message, "host.deep.make returned a bad value: value nested deeper than 512 levels");
 }
 
+// Not in the issue: the other way, a guest value a million levels deep
+// passed to a host function (refused before the function is called).
+TEST(HostValues, AMillionLevelsDeepAsAHostFunctionArgument) {
+  mty::Linker l;
+  int calls = 0;
+  ASSERT_TRUE(l.Define("host.deep.take", "deep", {{Type::Any()}, Type::Unit()},
+                       [&](HostCall&) -> absl::StatusOr<Value> {
+                         ++calls;
+                         return Value::Unit();
+                       })
+                  .ok());
+  auto p = Compile(R"(enum Chain { End, Link(Chain) }
+fn main() {
+  let mut v = Chain::End
+  let mut i = 0
+  while i < 1000000 { v = Chain::Link(v); i += 1 }
+  host.deep.take(v)
+}
+)",
+                   &l);
+  ASSERT_TRUE(p);
+  mty::RunOptions o;
+  o.policy.grants.Set(mty::GrantId::kHost, std::vector<std::string>{"deep"});
+  mty::RunResult r = p->Run(o);
+  EXPECT_EQ(r.outcome, Outcome::kTrap) << r.Report();
+  EXPECT_EQ(r.code, TrapCode::kType);
+  EXPECT_EQ(r.message,
+            "host.deep.take: argument 1 must be _, found value nested deeper than 512 levels");
+  EXPECT_EQ(calls, 0);
+}
+
 // Not in the issue: recording a run whose parameter is a million levels
 // deep (the recording keeps the parameters, and writes them as JSON).
 TEST(HostValues, RecordingAMillionLevelsDeepParameter) {
