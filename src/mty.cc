@@ -583,11 +583,15 @@ RunOptions ReplayOptions(RunOptions o) {
 
 }  // namespace
 
+// A null program leaves the Runner without state: its Run() is kInvalid.
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
-    : state_(std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))) {}
+    : state_(program
+                 ? std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))
+                 : nullptr) {}
 Runner::~Runner() = default;
 
 void Runner::Interrupt() {
+  if (!state_) return;
   state_->interrupted.store(true);
   state_->scheduler.Interrupt();
 }
@@ -610,9 +614,70 @@ RunResult Invalid(const absl::Status& s) {
   return r;
 }
 
+// ---- The entry's result at the boundary (docs/embedding.md) ----
+
+// How much of a value an error message shows.
+constexpr size_t kShownBytes = 200;
+
+// The value the entry returned, as r.returned: copied out bounded in size
+// (its estimate against the memory limit, else internal::kMaxCrossingBytes)
+// and depth (internal::kMaxValueDepth), and checked against the entry's
+// declared result type by internal::GuestFits, as its parameters are.
+// False, with r the failure, when it cannot be returned: a copy too large
+// (a shared structure is small in the guest and exponential as a tree) is a
+// memory breach whose subject is ir::kReturnedValueSubject; a value nested
+// too deep or of another type than declared is trap MT5016.
+bool TakeReturned(const interp::Module& m, const ir::Function* entry, const RunOptions& options,
+                  const interp::Value& v, RunResult& r) {
+  const uint64_t cap =
+      options.policy.limits.Get(LimitId::kMemory).value_or(internal::kMaxCrossingBytes);
+  if (interp::Estimate(v) > cap) {
+    ir::Breach b =
+        ir::Breach::Over(LimitId::kMemory, interp::Estimate(v), cap, ir::kReturnedValueSubject);
+    r.outcome = Outcome::kBreach;
+    r.code = b.Code();
+    r.message = b.Message();
+    r.exit_code = b.ExitCode();
+    r.breach = std::move(b);
+    return false;
+  }
+  absl::StatusOr<Value> copy = internal::FromGuest(m, v, cap);
+  std::string failure;
+  if (!copy.ok()) {
+    failure = absl::StrCat("fn ", options.entry, " returned a ", copy.status().message());
+  } else if (entry && !entry->locals.empty() && !internal::GuestFits(m, v, entry->locals[0].type)) {
+    failure = absl::StrCat("fn ", options.entry, " returned ", interp::Debug(m, v, kShownBytes),
+                           ", which is not ", ir::PrintType(entry->locals[0].type),
+                           " (its declared result type)");
+  }
+  if (!failure.empty()) {
+    r.outcome = Outcome::kTrap;
+    r.code = TrapCode::kType;
+    r.message = std::move(failure);
+    r.exit_code = ir::Trap(r.code).exit_code;
+    return false;
+  }
+  r.returned = std::move(*copy);
+  return true;
+}
+
+// The usage figures of a breach of steps or memory are the breach's own
+// (the breached tracker's, sandboxes included): the count that went over,
+// the step or bytes that breached included, and its bound. The one place
+// that decides them after the run's root tracker filled them in.
+void UsageOfBreach(RunResult& r) {
+  if (r.outcome != Outcome::kBreach || !r.breach || !r.breach->limit) return;
+  if (*r.breach->limit == LimitId::kSteps) r.steps_used = r.breach->observed;
+  if (*r.breach->limit == LimitId::kMemory) {
+    r.mem_used = r.breach->observed;
+    r.mem_limit = r.breach->bound;
+  }
+}
+
 }  // namespace
 
 RunResult Runner::Run() {
+  if (!state_) return Invalid(absl::InvalidArgumentError("program: null (no compiled Program)"));
   if (state_->ran)
     return Invalid(absl::FailedPreconditionError("a Runner runs once; make a new one"));
   state_->ran = true;
@@ -648,10 +713,9 @@ RunResult Runner::Run() {
     r.code = b.Code();
     r.message = b.Message();
     r.exit_code = b.ExitCode();
-    r.mem_used = b.observed;
-    r.mem_limit = b.bound;
     r.breach = std::move(b);
   }
+  UsageOfBreach(r);
   // Output that could not be written never ends as a success (runtime.md,
   // "Output that cannot be written"): the first refused write stopped the
   // run, or the final flush was refused.
@@ -726,7 +790,7 @@ RunResult Runner::RunUnguarded() {
       if (v.ok() && !internal::GuestFits(m, *v, type))
         v = absl::InvalidArgumentError(absl::StrCat("fn ", state_->options.entry, " parameter ", i,
                                                     " is ", ir::PrintType(type), ", given ",
-                                                    params[next].Debug()));
+                                                    interp::Debug(m, *v, kShownBytes)));
       if (!v.ok())
         return Invalid(absl::InvalidArgumentError(absl::StrCat(field, ": ", v.status().message())));
       main_args.push_back(std::move(*v));
@@ -770,13 +834,10 @@ RunResult Runner::RunUnguarded() {
   switch (o.kind) {
     case Outcome::kOk: {
       r.outcome = Outcome::kOk;
+      if (!TakeReturned(m, state_->program->impl_->ir.FindFunction(state_->options.entry),
+                        state_->options, o.value, r))
+        break;  // r is the trap or breach
       r.value = interp::Debug(m, o.value);
-      // The copy is bounded like an allocation of the run: by its memory
-      // limit, else by internal::kMaxCrossingBytes.
-      const uint64_t cap =
-          state_->options.policy.limits.Get(LimitId::kMemory).value_or(internal::kMaxCrossingBytes);
-      if (absl::StatusOr<Value> v = internal::FromGuest(m, o.value, cap); v.ok())
-        r.returned = std::move(*v);
       const interp::Value& v = o.value;
       if (v.Is(interp::Tag::kInt)) {
         r.exit_code = static_cast<int>(std::clamp<int64_t>(v.i(), 0, 255));
@@ -794,13 +855,7 @@ RunResult Runner::RunUnguarded() {
     case Outcome::kBreach:
       r.outcome = Outcome::kBreach;
       r.breach = o.breach;
-      if (r.breach) {
-        r.exit_code = r.breach->ExitCode();
-        if (r.breach->limit == LimitId::kMemory) {
-          r.mem_used = r.breach->observed;
-          r.mem_limit = r.breach->bound;
-        }
-      }
+      if (r.breach) r.exit_code = r.breach->ExitCode();
       break;
     case Outcome::kCancelled:
       r.outcome = Outcome::kCancelled;

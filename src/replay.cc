@@ -230,7 +230,14 @@ std::string ProgramHash(const std::string& ir_text) {
   return absl::StrFormat("%016x", crc.checksum());
 }
 
-json ValueToJson(const Value& v) {
+namespace {
+
+// A value nested deeper than kMaxValueDepth (which no run takes as a
+// parameter or returns) is written as far as it may be read back, its part
+// below as an opaque value saying so.
+json ToJson(const Value& v, int depth) {
+  if (depth >= kMaxValueDepth && (!v.items().empty() || !v.entries().empty()))
+    return {{"opaque", std::string(TooDeep().message())}};
   using K = Value::Kind;
   switch (v.kind()) {
     case K::kUnit: return nullptr;
@@ -249,24 +256,24 @@ json ValueToJson(const Value& v) {
     case K::kBytes: return {{"b64", absl::Base64Escape(v.as_str())}};
     case K::kVec: {
       json a = json::array();
-      for (const Value& x : v.items()) a.push_back(ValueToJson(x));
+      for (const Value& x : v.items()) a.push_back(ToJson(x, depth + 1));
       return a;
     }
     case K::kMap: {
       json a = json::array();
       for (const auto& [k, x] : v.entries())
-        a.push_back(json::array({ValueToJson(k), ValueToJson(x)}));
+        a.push_back(json::array({ToJson(k, depth + 1), ToJson(x, depth + 1)}));
       return {{"map", a}};
     }
     case K::kTuple: {
       json a = json::array();
-      for (const Value& x : v.items()) a.push_back(ValueToJson(x));
+      for (const Value& x : v.items()) a.push_back(ToJson(x, depth + 1));
       return {{"tuple", a}};
     }
     case K::kStruct:
     case K::kEnum: {
       json fields = json::array();
-      for (const Value& x : v.items()) fields.push_back(ValueToJson(x));
+      for (const Value& x : v.items()) fields.push_back(ToJson(x, depth + 1));
       json j = v.is(K::kStruct) ? json{{"struct", v.type_name()}}
                                 : json{{"enum", v.type_name()}, {"variant", v.variant()}};
       j["fields"] = fields;
@@ -278,6 +285,10 @@ json ValueToJson(const Value& v) {
   return nullptr;
 }
 
+}  // namespace
+
+json ValueToJson(const Value& v) { return ToJson(v, 0); }
+
 namespace {
 absl::StatusOr<Value> FromJson(const json& j, int depth);
 }  // namespace
@@ -287,9 +298,7 @@ absl::StatusOr<Value> ValueFromJson(const json& j) { return FromJson(j, 0); }
 namespace {
 
 absl::StatusOr<Value> FromJson(const json& j, int depth) {
-  if (depth > kMaxValueDepth)
-    return absl::InvalidArgumentError(
-        absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
+  if (depth > kMaxValueDepth) return TooDeep();
   auto list = [depth](const json& a) -> absl::StatusOr<std::vector<Value>> {
     if (!a.is_array()) return absl::InvalidArgumentError("a value list is not an array");
     std::vector<Value> out;

@@ -234,6 +234,10 @@ std::string Breach::Message() const {
   if (limit == LimitId::kMemory && subject == kRealHeapSubject)
     text =
         absl::StrCat("memory budget exceeded: real heap ", observed, " B > ceiling ", bound, " B");
+  if (limit == LimitId::kMemory && subject == kReturnedValueSubject)
+    text =
+        absl::StrCat("memory budget exceeded: the returned value is ", observed,
+                     " B (estimated) as a copy, over the ", bound, " B that may cross to the host");
   if (sandbox.empty()) return text;
   return absl::StrCat("sandbox ", sandbox, ": ", text);
 }

@@ -241,6 +241,10 @@ std::string BreachText(LimitId id, uint64_t limit, uint64_t used = 0,
 // The subject of a memory breach at the real-bytes ceiling (runtime.md §2),
 // not the estimate: its message says `real heap`.
 inline constexpr char kRealHeapSubject[] = "real heap";
+// The subject of a memory breach by the copy of the value a run returns to
+// its host (docs/embedding.md): observed is the copy's estimate, bound the
+// memory limit (or the most that crosses without one).
+inline constexpr char kReturnedValueSubject[] = "returned value";
 
 struct Breach {
   std::optional<LimitId> limit;  // exactly one of limit and grant is set
