@@ -17,6 +17,11 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+# The workers' result key: they sign with it, the load tool checks.
+openssl genpkey -algorithm ed25519 -out "$tmp/worker.key" 2>/dev/null &&
+  openssl pkey -in "$tmp/worker.key" -pubout -out "$tmp/worker.pub" || exit 1
+export MTY_LOAD_VERIFY_KEY="$tmp/worker.pub"
+mkdir -p "$tmp/scratch"
 printf 'fn main() -> Int {\n    let mut s = 0\n    for i in 0..100 {\n        s = s + i\n    }\n    s - 4950\n}\n' >"$tmp/tiny.mty"
 echo "| workers | jobs/s | p50 latency | p99 latency |"
 echo "|---|---|---|---|"
@@ -27,7 +32,8 @@ for workers in 1 2 4; do
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
   url="nats://127.0.0.1:$port"
   for w in $(seq "$workers"); do
-    "$build/mty" worker --nats "$url" --name "w$w" --quiet >"$tmp/w$w.log" 2>&1 &
+    "$build/mty" worker --nats "$url" --name "w$w" --sign-key "$tmp/worker.key" \
+      --scratch "$tmp/scratch" --quiet >"$tmp/w$w.log" 2>&1 &
     pids+=($!)
   done
   sleep 0.5

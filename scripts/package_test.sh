@@ -25,7 +25,10 @@ check_embed() {
   for line in "runs: 100 on 4 threads" "outcome ok: 20" "outcome budget exceeded: 40" \
     "outcome main returned Err: 20" "outcome trap: 20" "limit steps: 20" "limit memory: 20" \
     'main returned Err("forbidden: /etc/passwd"): 20' "trap MT5017: 20" \
-    "ok runs that printed their lines: 20" "ok runs that returned an Int: 20" "kv entries: 20"; do
+    "ok runs that printed their lines: 20" "ok runs that returned an Int: 20" "kv entries: 20" \
+    "null program: invalid options" "closure returned as I64: trap MT5016" \
+    "shared structure returned: budget exceeded memory (returned value)" \
+    "parameter a million levels deep: invalid options" "memory counted without a limit: yes"; do
     grep -qxF "$line" <<<"$out" || fail "$1 did not print: $line"
   done
 }

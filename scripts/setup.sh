@@ -14,7 +14,8 @@ PACKAGES=(
   libbenchmark-dev   # Google Benchmark
   libcurl4-openssl-dev  # libcurl: HTTP for std.net
   libtomlplusplus-dev   # toml++: manifest files
-  nats-server libnats-dev libssl-dev  # mty worker / submit: NATS JetStream server and C client; SHA-256 of programs (docs/scaling.md)
+  nats-server libnats-dev libssl-dev  # mty worker / submit: NATS JetStream server and C client; SHA-256, Ed25519 (docs/scaling.md)
+  openssl            # cluster tests: result keys, TLS certificates, nkeys and JWTs (tests/cluster/)
   clang-format       # the style check in the test suite
   clang libclang-rt-14-dev  # the clang build: sanitizers and libFuzzer (scripts/sanitize.sh, fuzz.sh)
   lua5.4 python3 hyperfine valgrind time  # bench/peer.sh: the peers, start-up timing, callgrind, /usr/bin/time

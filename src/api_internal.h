@@ -38,6 +38,8 @@ namespace internal {
 // The deepest nesting a value may have to cross the boundary (either way):
 // deeper ones are refused with an error rather than recursing without bound.
 inline constexpr int kMaxValueDepth = 512;
+// The error for a value nested deeper than that.
+absl::Status TooDeep();
 
 // The largest copy (estimated bytes, runtime.md §2) that crosses to the
 // host when no memory limit bounds it: a shared structure (`v = [v, v]`

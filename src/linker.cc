@@ -78,24 +78,33 @@ struct HostCall::Impl {
   const std::atomic<bool>* interrupted;
 };
 
-std::optional<uint64_t> HostCall::steps_left() const { return impl_->scope->RemainingSteps(); }
-std::optional<uint64_t> HostCall::memory_left() const { return impl_->scope->RemainingMemory(); }
+// A HostCall made by the host itself (a null Impl: testing a host function
+// outside a run) has no budget, no interrupt and no sinks: unlimited, not
+// interrupted, and its writes go nowhere (false).
+std::optional<uint64_t> HostCall::steps_left() const {
+  return impl_ ? impl_->scope->RemainingSteps() : std::nullopt;
+}
+std::optional<uint64_t> HostCall::memory_left() const {
+  return impl_ ? impl_->scope->RemainingMemory() : std::nullopt;
+}
 std::optional<std::chrono::nanoseconds> HostCall::wall_left() const {
-  std::optional<int64_t> d = impl_->scope->WallDeadline();
+  std::optional<int64_t> d = impl_ ? impl_->scope->WallDeadline() : std::nullopt;
   if (!d) return std::nullopt;
   const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                           std::chrono::steady_clock::now().time_since_epoch())
                           .count();
   return std::chrono::nanoseconds(std::max<int64_t>(0, *d - now));
 }
-bool HostCall::interrupted() const { return impl_->interrupted && impl_->interrupted->load(); }
+bool HostCall::interrupted() const {
+  return impl_ && impl_->interrupted && impl_->interrupted->load();
+}
 bool HostCall::Stdout(std::string_view text) {
-  if (impl_->scope->ChargeOutput(text.size())) return false;
+  if (!impl_ || impl_->scope->ChargeOutput(text.size())) return false;
   impl_->out->Stdout(text);
   return true;
 }
 bool HostCall::Stderr(std::string_view text) {
-  if (impl_->scope->ChargeOutput(text.size())) return false;
+  if (!impl_ || impl_->scope->ChargeOutput(text.size())) return false;
   impl_->out->Stderr(text);
   return true;
 }

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <functional>
 #include <optional>
 
 #include "absl/strings/ascii.h"
@@ -350,31 +353,40 @@ namespace {
 // Where a run's stdout and stderr go: the options' callbacks, else the
 // options' file descriptors, written so that a stream nobody drains never
 // holds the run past its wall deadline or an interrupt (runtime/output.h).
+// The first write a descriptor refuses (a full disk, EFBIG, EPIPE, EIO,
+// EBADF) stops the run; Run() then ends it with ir::OutputTrap.
 class CallbackHost : public interp::Host {
  public:
+  struct Failure {
+    const char* stream;  // "stdout", "stderr"
+    int err;             // errno
+  };
   explicit CallbackHost(const RunOptions& o) : o_(o) {
     if (!o.on_stdout && o.stdout_fd >= 0) out_.emplace(o.stdout_fd, true);
     if (!o.on_stderr && o.stderr_fd >= 0) err_.emplace(o.stderr_fd, false);
   }
-  // The root tracker (its wall deadline) and the run's interrupt flag.
-  void Bind(const runtime::BudgetTracker* root, const std::atomic<bool>* cancel) {
+  // The root tracker (its wall deadline), the run's interrupt flag, and
+  // what stops the run at a failed write.
+  void Bind(const runtime::BudgetTracker* root, const std::atomic<bool>* cancel,
+            std::function<void()> stop) {
     root_ = root;
     cancel_ = cancel;
+    stop_ = std::move(stop);
   }
   void Stdout(std::string_view s) override {
     if (o_.on_stdout) {
       o_.on_stdout(s);
     } else if (out_) {
-      if (err_) err_->Flush(Deadline(), cancel_);
-      out_->Write(s, Deadline(), cancel_);
+      if (err_) Check(*err_, err_->Flush(Deadline(), cancel_));
+      Check(*out_, out_->Write(s, Deadline(), cancel_));
     }
   }
   void Stderr(std::string_view s) override {
     if (o_.on_stderr) {
       o_.on_stderr(s);
     } else if (err_) {
-      if (out_) out_->Flush(Deadline(), cancel_);  // keep the two streams in order
-      err_->Write(s, Deadline(), cancel_);
+      if (out_) Check(*out_, out_->Flush(Deadline(), cancel_));  // keep the two streams in order
+      Check(*err_, err_->Write(s, Deadline(), cancel_));
     }
   }
   // Writes what is buffered at the end of the run; kDeadline when the wall
@@ -390,18 +402,27 @@ class CallbackHost : public interp::Host {
     }
     for (std::optional<runtime::FdStream>* st : {&out_, &err_}) {
       if (!*st) continue;
-      (*st)->Flush(deadline, cancel);
+      Check(**st, (*st)->Flush(deadline, cancel));
       if ((*st)->ended() == runtime::WriteEnd::kDeadline) e = runtime::WriteEnd::kDeadline;
     }
     return e;
   }
+  // The first write a descriptor refused, if any.
+  const std::optional<Failure>& failure() const { return failure_; }
 
  private:
+  void Check(const runtime::FdStream& st, runtime::WriteEnd e) {
+    if (e != runtime::WriteEnd::kError || failure_) return;
+    failure_ = Failure{out_ && &st == &*out_ ? "stdout" : "stderr", st.error()};
+    if (stop_) stop_();
+  }
   std::optional<int64_t> Deadline() const { return root_ ? root_->WallDeadlineNs() : std::nullopt; }
   const RunOptions& o_;
   std::optional<runtime::FdStream> out_, err_;
   const runtime::BudgetTracker* root_ = nullptr;
   const std::atomic<bool>* cancel_ = nullptr;
+  std::function<void()> stop_;
+  std::optional<Failure> failure_;
 };
 
 std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
@@ -497,13 +518,22 @@ runtime::AgentOptions MakeAgentOptions(const RunOptions& o, runtime::SchedulerCl
 // unset entries (docs/sandboxing.md): an unset net or env list allows
 // nothing (an unset fs list falls back to the default caps), an unset depth
 // is the default 10000 frames.
-std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p) {
+std::shared_ptr<runtime::BudgetTracker> RootTracker(const Policy& p,
+                                                    const std::optional<Policy>& outer) {
   Policy root = p;
   for (const ir::GrantInfo& g : ir::kGrants)
     if (g.entry != ir::EntryKind::kPath && !root.grants.Get(g.id))
       root.grants.Set(g.id, std::vector<std::string>{});
   if (!root.limits.Get(LimitId::kDepth)) root.limits.Set(LimitId::kDepth, ir::kDefaultDepth);
-  return std::make_shared<runtime::BudgetTracker>(std::move(root));
+  // Its fs lists are resolved now, by the host (a granted root that is a
+  // symlink is followed once, here); each sandbox's beneath them. Under an
+  // outer policy (a worker's grant around a job's manifest), the outer
+  // lists are the host's and the run's are resolved beneath them.
+  if (!outer)
+    return std::make_shared<runtime::BudgetTracker>(std::move(root), "", nullptr,
+                                                    stdlib::HostFsGrants());
+  auto host = std::make_shared<runtime::BudgetTracker>(*outer, "", nullptr, stdlib::HostFsGrants());
+  return runtime::BudgetTracker::Child(std::move(host), std::move(root));
 }
 
 }  // namespace
@@ -533,11 +563,11 @@ struct Runner::State {
         host_fns(program->impl_->host, program->impl_->module, &out, &interrupted),
         host(&out, MakeHostOptions(options, &interrupted, &host_fns)),
         tap(MakeTap()),
-        root(RootTracker(options.policy)),
+        root(RootTracker(options.policy, options.outer_policy)),
         scheduler(program->impl_->module, MakeAgentOptions(options, tap.get()), root,
                   tap ? static_cast<interp::Host*>(tap.get()) : &host,
                   &runtime::Watchdog::Shared()) {
-    out.Bind(root.get(), &interrupted);
+    out.Bind(root.get(), &interrupted, [this] { scheduler.Interrupt(); });
     if (tap) tap->Bind(root.get(), [this] { scheduler.Interrupt(); });
   }
   std::unique_ptr<internal::RunTap> MakeTap() {
@@ -574,11 +604,15 @@ RunOptions ReplayOptions(RunOptions o) {
 
 }  // namespace
 
+// A null program leaves the Runner without state: its Run() is kInvalid.
 Runner::Runner(std::shared_ptr<const Program> program, RunOptions options)
-    : state_(std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))) {}
+    : state_(program
+                 ? std::make_unique<State>(std::move(program), ReplayOptions(std::move(options)))
+                 : nullptr) {}
 Runner::~Runner() = default;
 
 void Runner::Interrupt() {
+  if (!state_) return;
   state_->interrupted.store(true);
   state_->scheduler.Interrupt();
 }
@@ -601,9 +635,70 @@ RunResult Invalid(const absl::Status& s) {
   return r;
 }
 
+// ---- The entry's result at the boundary (docs/embedding.md) ----
+
+// How much of a value an error message shows.
+constexpr size_t kShownBytes = 200;
+
+// The value the entry returned, as r.returned: copied out bounded in size
+// (its estimate against the memory limit, else internal::kMaxCrossingBytes)
+// and depth (internal::kMaxValueDepth), and checked against the entry's
+// declared result type by internal::GuestFits, as its parameters are.
+// False, with r the failure, when it cannot be returned: a copy too large
+// (a shared structure is small in the guest and exponential as a tree) is a
+// memory breach whose subject is ir::kReturnedValueSubject; a value nested
+// too deep or of another type than declared is trap MT5016.
+bool TakeReturned(const interp::Module& m, const ir::Function* entry, const RunOptions& options,
+                  const interp::Value& v, RunResult& r) {
+  const uint64_t cap =
+      options.policy.limits.Get(LimitId::kMemory).value_or(internal::kMaxCrossingBytes);
+  if (interp::Estimate(v) > cap) {
+    ir::Breach b =
+        ir::Breach::Over(LimitId::kMemory, interp::Estimate(v), cap, ir::kReturnedValueSubject);
+    r.outcome = Outcome::kBreach;
+    r.code = b.Code();
+    r.message = b.Message();
+    r.exit_code = b.ExitCode();
+    r.breach = std::move(b);
+    return false;
+  }
+  absl::StatusOr<Value> copy = internal::FromGuest(m, v, cap);
+  std::string failure;
+  if (!copy.ok()) {
+    failure = absl::StrCat("fn ", options.entry, " returned a ", copy.status().message());
+  } else if (entry && !entry->locals.empty() && !internal::GuestFits(m, v, entry->locals[0].type)) {
+    failure = absl::StrCat("fn ", options.entry, " returned ", interp::Debug(m, v, kShownBytes),
+                           ", which is not ", ir::PrintType(entry->locals[0].type),
+                           " (its declared result type)");
+  }
+  if (!failure.empty()) {
+    r.outcome = Outcome::kTrap;
+    r.code = TrapCode::kType;
+    r.message = std::move(failure);
+    r.exit_code = ir::Trap(r.code).exit_code;
+    return false;
+  }
+  r.returned = std::move(*copy);
+  return true;
+}
+
+// The usage figures of a breach of steps or memory are the breach's own
+// (the breached tracker's, sandboxes included): the count that went over,
+// the step or bytes that breached included, and its bound. The one place
+// that decides them after the run's root tracker filled them in.
+void UsageOfBreach(RunResult& r) {
+  if (r.outcome != Outcome::kBreach || !r.breach || !r.breach->limit) return;
+  if (*r.breach->limit == LimitId::kSteps) r.steps_used = r.breach->observed;
+  if (*r.breach->limit == LimitId::kMemory) {
+    r.mem_used = r.breach->observed;
+    r.mem_limit = r.breach->bound;
+  }
+}
+
 }  // namespace
 
 RunResult Runner::Run() {
+  if (!state_) return Invalid(absl::InvalidArgumentError("program: null (no compiled Program)"));
   if (state_->ran)
     return Invalid(absl::FailedPreconditionError("a Runner runs once; make a new one"));
   state_->ran = true;
@@ -639,9 +734,21 @@ RunResult Runner::Run() {
     r.code = b.Code();
     r.message = b.Message();
     r.exit_code = b.ExitCode();
-    r.mem_used = b.observed;
-    r.mem_limit = b.bound;
     r.breach = std::move(b);
+  }
+  UsageOfBreach(r);
+  // Output that could not be written never ends as a success (runtime.md,
+  // "Output that cannot be written"): the first refused write stopped the
+  // run, or the final flush was refused.
+  if (const std::optional<CallbackHost::Failure>& f = state_->out.failure();
+      f && (r.outcome == Outcome::kOk || r.outcome == Outcome::kMainErr ||
+            r.outcome == Outcome::kCancelled)) {
+    r.outcome = Outcome::kTrap;
+    r.code = ir::OutputTrap(f->err);
+    r.message = absl::StrCat("cannot write ", f->stream, ": ", std::strerror(f->err));
+    r.exit_code = ir::Trap(r.code).exit_code;
+    r.value.clear();
+    r.returned.reset();
   }
   if (state_->tap) state_->tap->End(r);
   return r;
@@ -704,7 +811,7 @@ RunResult Runner::RunUnguarded() {
       if (v.ok() && !internal::GuestFits(m, *v, type))
         v = absl::InvalidArgumentError(absl::StrCat("fn ", state_->options.entry, " parameter ", i,
                                                     " is ", ir::PrintType(type), ", given ",
-                                                    params[next].Debug()));
+                                                    interp::Debug(m, *v, kShownBytes)));
       if (!v.ok())
         return Invalid(absl::InvalidArgumentError(absl::StrCat(field, ": ", v.status().message())));
       main_args.push_back(std::move(*v));
@@ -748,13 +855,10 @@ RunResult Runner::RunUnguarded() {
   switch (o.kind) {
     case Outcome::kOk: {
       r.outcome = Outcome::kOk;
+      if (!TakeReturned(m, state_->program->impl_->ir.FindFunction(state_->options.entry),
+                        state_->options, o.value, r))
+        break;  // r is the trap or breach
       r.value = interp::Debug(m, o.value);
-      // The copy is bounded like an allocation of the run: by its memory
-      // limit, else by internal::kMaxCrossingBytes.
-      const uint64_t cap =
-          state_->options.policy.limits.Get(LimitId::kMemory).value_or(internal::kMaxCrossingBytes);
-      if (absl::StatusOr<Value> v = internal::FromGuest(m, o.value, cap); v.ok())
-        r.returned = std::move(*v);
       const interp::Value& v = o.value;
       if (v.Is(interp::Tag::kInt)) {
         r.exit_code = static_cast<int>(std::clamp<int64_t>(v.i(), 0, 255));
@@ -772,13 +876,7 @@ RunResult Runner::RunUnguarded() {
     case Outcome::kBreach:
       r.outcome = Outcome::kBreach;
       r.breach = o.breach;
-      if (r.breach) {
-        r.exit_code = r.breach->ExitCode();
-        if (r.breach->limit == LimitId::kMemory) {
-          r.mem_used = r.breach->observed;
-          r.mem_limit = r.breach->bound;
-        }
-      }
+      if (r.breach) r.exit_code = r.breach->ExitCode();
       break;
     case Outcome::kCancelled:
       r.outcome = Outcome::kCancelled;
@@ -808,27 +906,40 @@ RunResult Runner::RunUnguarded() {
 }
 
 bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait) {
-  return runtime::WriteBefore(fd, data, runtime::SteadyNowNs() + max_wait.count(), nullptr) ==
-         runtime::WriteEnd::kDone;
+  runtime::WriteEnd e =
+      runtime::WriteBefore(fd, data, runtime::SteadyNowNs() + max_wait.count(), nullptr);
+  if (e == runtime::WriteEnd::kDeadline) errno = ETIMEDOUT;
+  return e == runtime::WriteEnd::kDone;
 }
 
-absl::Status RunOptions::Validate() const {
-  // The policy table's own checks (one home: manifests and flags use them).
+namespace {
+
+// The policy table's own checks (one home: manifests and flags use them).
+absl::Status ValidatePolicy(const Policy& policy, const std::string& field) {
   for (const ir::LimitInfo& l : ir::kLimits)
     if (std::optional<uint64_t> v = policy.limits.Get(l.id))
       if (absl::Status s = ir::CheckLimitValue(l.id, *v); !s.ok())
         return absl::InvalidArgumentError(
-            absl::StrCat("policy.limits[", l.key, "]: ", s.message()));
+            absl::StrCat(field, ".limits[", l.key, "]: ", s.message()));
   if (policy.limits.mb_policy &&
       static_cast<uint8_t>(*policy.limits.mb_policy) > static_cast<uint8_t>(MailboxPolicy::kFail))
     return absl::InvalidArgumentError(
-        absl::StrCat("policy.limits.mb_policy: not one of ", ir::ChoiceList(ir::kMbPolicyChoice)));
+        absl::StrCat(field, ".limits.mb_policy: not one of ", ir::ChoiceList(ir::kMbPolicyChoice)));
   for (const ir::GrantInfo& g : ir::kGrants)
     if (const auto& list = policy.grants.Get(g.id))
       for (size_t i = 0; i < list->size(); ++i)
         if (absl::Status s = ir::CheckGrantEntry(g.id, (*list)[i]); !s.ok())
           return absl::InvalidArgumentError(
-              absl::StrCat("policy.grants[", g.key, "][", i, "]: ", s.message()));
+              absl::StrCat(field, ".grants[", g.key, "][", i, "]: ", s.message()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunOptions::Validate() const {
+  if (absl::Status s = ValidatePolicy(policy, "policy"); !s.ok()) return s;
+  if (outer_policy)
+    if (absl::Status s = ValidatePolicy(*outer_policy, "outer_policy"); !s.ok()) return s;
   if (entry.empty()) return absl::InvalidArgumentError("entry: empty function name");
   if (stdout_fd < -1) return absl::InvalidArgumentError("stdout_fd: not a file descriptor or -1");
   if (stderr_fd < -1) return absl::InvalidArgumentError("stderr_fd: not a file descriptor or -1");

@@ -86,31 +86,146 @@ Value Value::Enum(std::string type, std::string variant, std::vector<Value> fiel
   return v;
 }
 
+// ---- Copying, destroying and comparing without recursion ----
+//
+// A value the host builds can be nested a million levels deep
+// (`v = Value::Vec(std::move(v))` in a loop): the implicit members would
+// recurse once per level and overflow the stack. These keep their pending
+// work in a vector on the heap instead.
+
+namespace {
+
+bool HasChildren(const Value& v) { return !v.items().empty() || !v.entries().empty(); }
+
+// Calls f(child of a, child of b) for each direct child (items, then map
+// keys and values), in order; b has as many of each as a.
+template <typename F>
+void ForEachChildPair(const Value& a, Value& b, F&& f) {
+  for (size_t i = 0; i < a.items().size(); ++i) f(a.items()[i], A::Items(b)[i]);
+  for (size_t i = 0; i < a.entries().size(); ++i) {
+    f(a.entries()[i].first, A::Entries(b)[i].first);
+    f(a.entries()[i].second, A::Entries(b)[i].second);
+  }
+}
+
+// Everything of src but its children, into dst; dst's children are sized
+// (default values) to be filled.
+void CopyShallow(const Value& src, Value& dst) {
+  A::Make(dst, src.kind());
+  A::Int(dst) = src.as_int();
+  A::Float(dst) = src.as_float();
+  A::Text(dst) = src.as_str();
+  A::TypeName(dst) = src.type_name();
+  A::Variant(dst) = src.variant();
+  A::Names(dst) = src.field_names();
+  A::Items(dst).resize(src.items().size());
+  A::Entries(dst).resize(src.entries().size());
+}
+
+// Whether a and b are equal but for their children (which they have as
+// many of when they are).
+bool ShallowEqual(const Value& a, const Value& b) {
+  using K = Value::Kind;
+  if (a.kind() != b.kind() || a.items().size() != b.items().size() ||
+      a.entries().size() != b.entries().size())
+    return false;
+  switch (a.kind()) {
+    case K::kUnit:
+    case K::kVec:
+    case K::kTuple:
+    case K::kMap: return true;
+    case K::kBool:
+    case K::kInt:
+    case K::kChar: return a.as_int() == b.as_int();
+    case K::kFloat: return a.as_float() == b.as_float();
+    case K::kStr:
+    case K::kBytes:
+    case K::kOpaque: return a.as_str() == b.as_str();
+    case K::kStruct:
+    case K::kEnum:
+      return a.type_name() == b.type_name() && a.variant() == b.variant() &&
+             a.field_names() == b.field_names();
+  }
+  return false;
+}
+
+}  // namespace
+
+Value::~Value() {
+  if (!HasChildren(*this)) return;
+  // Each value taken out of the tree has its children with children moved
+  // to `pending` before it is destroyed, so no destructor below this one
+  // has grandchildren to recurse into.
+  std::vector<Value> pending;
+  auto take = [&](Value& v) {
+    for (Value& x : A::Items(v))
+      if (HasChildren(x)) pending.push_back(std::move(x));
+    for (auto& [k, x] : A::Entries(v)) {
+      if (HasChildren(k)) pending.push_back(std::move(k));
+      if (HasChildren(x)) pending.push_back(std::move(x));
+    }
+  };
+  try {
+    take(*this);
+    while (!pending.empty()) {
+      Value v = std::move(pending.back());
+      pending.pop_back();
+      take(v);
+    }
+  } catch (const std::bad_alloc&) {
+    // No room for the list: what is left is destroyed recursively.
+  }
+}
+
+Value::Value(const Value& other) {
+  CopyShallow(other, *this);
+  if (!HasChildren(other)) return;
+  // (source, destination) pairs whose children are still to copy; a
+  // destination's children are sized before their pairs are queued, so the
+  // pointers stay valid.
+  std::vector<std::pair<const Value*, Value*>> work{{&other, this}};
+  while (!work.empty()) {
+    auto [src, dst] = work.back();
+    work.pop_back();
+    ForEachChildPair(*src, *dst, [&](const Value& s, Value& d) {
+      CopyShallow(s, d);
+      if (HasChildren(s)) work.push_back({&s, &d});
+    });
+  }
+}
+
+Value& Value::operator=(const Value& other) {
+  if (this != &other) *this = Value(other);  // copied first: other may be inside *this
+  return *this;
+}
+
 const Value* Value::field(std::string_view name) const {
   for (size_t i = 0; i < names_.size() && i < items_.size(); ++i)
     if (names_[i] == name) return &items_[i];
   return nullptr;
 }
 
-bool Value::operator==(const Value& o) const {
-  if (kind_ != o.kind_) return false;
-  switch (kind_) {
-    case Kind::kUnit: return true;
-    case Kind::kBool:
-    case Kind::kInt:
-    case Kind::kChar: return i_ == o.i_;
-    case Kind::kFloat: return f_ == o.f_;
-    case Kind::kStr:
-    case Kind::kBytes:
-    case Kind::kOpaque: return s_ == o.s_;
-    case Kind::kVec:
-    case Kind::kTuple: return items_ == o.items_;
-    case Kind::kMap: return entries_ == o.entries_;
-    case Kind::kStruct:
-    case Kind::kEnum:
-      return type_ == o.type_ && variant_ == o.variant_ && names_ == o.names_ && items_ == o.items_;
+bool Value::operator==(const Value& other) const {
+  if (!ShallowEqual(*this, other)) return false;
+  if (!HasChildren(*this)) return true;
+  // Pairs equal but for their children, whose children are still to compare.
+  std::vector<std::pair<const Value*, const Value*>> work{{this, &other}};
+  bool equal = true;
+  while (equal && !work.empty()) {
+    auto [a, b] = work.back();
+    work.pop_back();
+    for (size_t i = 0; equal && i < a->items_.size(); ++i) {
+      equal = ShallowEqual(a->items_[i], b->items_[i]);
+      if (HasChildren(a->items_[i])) work.push_back({&a->items_[i], &b->items_[i]});
+    }
+    for (size_t i = 0; equal && i < a->entries_.size(); ++i)
+      for (auto [x, y] : {std::pair{&a->entries_[i].first, &b->entries_[i].first},
+                          std::pair{&a->entries_[i].second, &b->entries_[i].second}}) {
+        equal = equal && ShallowEqual(*x, *y);
+        if (HasChildren(*x)) work.push_back({x, y});
+      }
   }
-  return false;
+  return equal;
 }
 
 namespace {
@@ -239,6 +354,11 @@ bool Type::Admits(const Value& v) const {
 
 namespace internal {
 
+absl::Status TooDeep() {
+  return absl::InvalidArgumentError(
+      absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
+}
+
 ir::Type ToIrType(const Type& t) {
   auto named = [&](const char* n) {
     ir::Type out = ir::Type::Named(n);
@@ -277,11 +397,6 @@ ir::Type ToIrType(const Type& t) {
 namespace {
 
 using interp::Tag;
-
-absl::Status TooDeep() {
-  return absl::InvalidArgumentError(
-      absl::StrCat("value nested deeper than ", kMaxValueDepth, " levels"));
-}
 
 absl::StatusOr<Value> From(const interp::Module& m, const interp::Value& v, int depth) {
   if (depth > kMaxValueDepth) return TooDeep();

@@ -3,6 +3,9 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "jobs.h"
@@ -12,16 +15,61 @@ namespace mty {
 
 struct Client::Impl {
   std::unique_ptr<cluster::Nats> nats;
+  cluster::VerifyKeys keys;
+
+  // The hash of each job this client submitted whose result it has not
+  // accepted yet: its results are checked against what was sent, not only
+  // against the claim.
+  mutable std::mutex mu;
+  mutable std::map<std::string, std::string, std::less<>> submitted;
+
+  // The stored document `json` for job `id` as a result, when a worker key
+  // signed it for the job this client submitted under the id, or else the
+  // job claimed under it (kUnauthenticated otherwise).
+  absl::StatusOr<JobResult> Check(std::string_view id, std::string_view json) const {
+    if (keys.empty())
+      return absl::UnauthenticatedError(
+          "no --verify-key: a result cannot be checked, so none is accepted");
+    std::optional<std::string> expected;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (auto it = submitted.find(id); it != submitted.end()) expected = it->second;
+    }
+    if (!expected) {
+      auto claim = nats->Claim(id);
+      if (!claim.ok()) return claim.status();
+      if (!*claim)
+        return absl::UnauthenticatedError(absl::StrCat("a result is stored for job ",
+                                                       std::string(id),
+                                                       ", but no job was submitted with that id"));
+      expected = std::move(*claim);
+    }
+    auto r = cluster::CheckedResult(json, keys, id, *expected);
+    if (r.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (auto it = submitted.find(id); it != submitted.end()) submitted.erase(it);
+    }
+    return r;
+  }
+  // Watches the results bucket (only `key` when not null) for the results
+  // of `want` (ids -> their index in `out`) until all are there or
+  // `timeout` (zero: no limit) passes.
+  absl::Status Collect(const char* key, std::map<std::string, size_t>& want,
+                       std::vector<std::optional<JobResult>>& out,
+                       std::chrono::milliseconds timeout) const;
 };
 
 Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Client::~Client() = default;
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterOptions& options) {
+  auto keys = cluster::VerifyKeys::Load(options.verify_keys);
+  if (!keys.ok()) return keys.status();
   auto nats = cluster::Nats::Open(options, "mty client", /*consumer=*/false);
   if (!nats.ok()) return nats.status();
   auto impl = std::make_unique<Impl>();
   impl->nats = std::move(*nats);
+  impl->keys = std::move(*keys);
   return std::unique_ptr<Client>(new Client(std::move(impl)));
 }
 
@@ -45,9 +93,20 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   if (body.size() > cluster::kMaxJobBytes)
     return absl::OutOfRangeError(absl::StrCat("the job is too large: ", body.size(),
                                               " bytes, at most ", cluster::kMaxJobBytes));
+  const std::string hash = cluster::Sha256Hex(body);
+  if (absl::Status s = impl_->nats->ClaimId(job.id, hash); !s.ok()) return s;
   jsPubOptions po;
   jsPubOptions_Init(&po);
-  po.MsgId = job.id.c_str();  // the stream drops a second publish of the same id
+  // The stream drops a second publish of the same job; the hash in the
+  // message id keeps a document another client published under this id
+  // first (not the claimed one: no worker runs it) from making the stream
+  // drop this one.
+  const std::string msg_id = absl::StrCat(job.id, ".", hash);
+  po.MsgId = msg_id.c_str();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->submitted[job.id] = hash;
+  }
   const ClusterOptions& o = impl_->nats->options();
   po.MaxWait = o.request_timeout.count();
   jsPubAck* ack = nullptr;
@@ -59,16 +118,47 @@ absl::StatusOr<std::string> Client::Submit(Job job) {
   return job.id;
 }
 
-namespace {
-
-// Waits on a watcher for the results of `want` (ids -> their index).
-absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
-                     std::vector<std::optional<JobResult>>& out,
-                     std::chrono::milliseconds timeout) {
+absl::Status Client::Impl::Collect(const char* key, std::map<std::string, size_t>& want,
+                                   std::vector<std::optional<JobResult>>& out,
+                                   std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // The watch is an ordered consumer the server makes: while a cluster
+  // node is lost it may time out or find no responder; tried again.
+  kvWatcher* w = nullptr;
+  for (;;) {
+    natsStatus s = key ? kvStore_Watch(&w, nats->results(), key, nullptr)
+                       : kvStore_WatchAll(&w, nats->results(), nullptr);
+    if (s == NATS_OK) break;
+    const bool transient = s == NATS_TIMEOUT || s == NATS_NO_RESPONDERS || s == NATS_NO_SERVER ||
+                           s == NATS_CONNECTION_DISCONNECTED;
+    if (!transient || (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline))
+      return cluster::NatsError("watch the results", s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::unique_ptr<kvWatcher, void (*)(kvWatcher*)> guard(w, kvWatcher_Destroy);
   size_t missing = want.size();
+  // Results whose claim could not be read yet (a cluster node lost: the
+  // claims stream is electing a leader): checked again until the deadline.
+  std::map<std::string, std::string> unchecked;
+  auto check = [&](const std::string& key, const std::string& value) -> absl::Status {
+    auto r = Check(key, value);
+    if (r.status().code() == absl::StatusCode::kDeadlineExceeded ||
+        r.status().code() == absl::StatusCode::kUnavailable) {
+      unchecked[key] = value;
+      return absl::OkStatus();
+    }
+    if (!r.ok()) return r.status();
+    unchecked.erase(key);
+    out[want[key]] = std::move(*r);
+    --missing;
+    return absl::OkStatus();
+  };
   while (missing > 0) {
-    int64_t wait = 1000;
+    for (auto it = unchecked.begin(); it != unchecked.end();) {
+      auto [key, value] = *it++;
+      if (absl::Status st = check(key, value); !st.ok()) return st;
+    }
+    int64_t wait = unchecked.empty() ? 1000 : 200;
     if (timeout.count() > 0) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                       deadline - std::chrono::steady_clock::now())
@@ -89,26 +179,17 @@ absl::Status Collect(kvWatcher* w, std::map<std::string, size_t>& want,
     kvEntry_Destroy(e);
     auto it = want.find(key);
     if (!put || it == want.end() || out[it->second]) continue;
-    auto r = ParseJobResult(value);
-    if (!r.ok()) return r.status();
-    out[it->second] = std::move(*r);
-    --missing;
+    if (absl::Status st = check(key, value); !st.ok()) return st;
   }
   return absl::OkStatus();
 }
 
-}  // namespace
-
 absl::StatusOr<JobResult> Client::Wait(std::string_view id, std::chrono::milliseconds timeout) {
   if (absl::Status s = cluster::CheckJobId(id); !s.ok()) return s;
-  kvWatcher* w = nullptr;
-  natsStatus s = kvStore_Watch(&w, impl_->nats->results(), std::string(id).c_str(), nullptr);
-  if (s != NATS_OK) return cluster::NatsError("watch the result", s);
-  std::map<std::string, size_t> want = {{std::string(id), 0}};
+  const std::string key(id);
+  std::map<std::string, size_t> want = {{key, 0}};
   std::vector<std::optional<JobResult>> out(1);
-  absl::Status st = Collect(w, want, out, timeout);
-  kvWatcher_Destroy(w);
-  if (!st.ok()) return st;
+  if (absl::Status st = impl_->Collect(key.c_str(), want, out, timeout); !st.ok()) return st;
   return std::move(*out[0]);
 }
 
@@ -116,13 +197,8 @@ absl::StatusOr<std::vector<JobResult>> Client::WaitAll(const std::vector<std::st
                                                        std::chrono::milliseconds timeout) {
   std::map<std::string, size_t> want;
   for (size_t i = 0; i < ids.size(); ++i) want.emplace(ids[i], i);
-  kvWatcher* w = nullptr;
-  natsStatus s = kvStore_WatchAll(&w, impl_->nats->results(), nullptr);
-  if (s != NATS_OK) return cluster::NatsError("watch the results", s);
   std::vector<std::optional<JobResult>> out(ids.size());
-  absl::Status st = Collect(w, want, out, timeout);
-  kvWatcher_Destroy(w);
-  if (!st.ok()) return st;
+  if (absl::Status st = impl_->Collect(nullptr, want, out, timeout); !st.ok()) return st;
   std::vector<JobResult> results;
   results.reserve(out.size());
   for (auto& r : out) results.push_back(std::move(*r));
@@ -134,7 +210,7 @@ absl::StatusOr<std::optional<JobResult>> Client::Fetch(std::string_view id) {
   auto v = impl_->nats->Get(impl_->nats->results(), id);
   if (!v.ok()) return v.status();
   if (!*v) return std::nullopt;
-  auto r = ParseJobResult(**v);
+  auto r = impl_->Check(id, **v);
   if (!r.ok()) return r.status();
   return std::optional<JobResult>(std::move(*r));
 }

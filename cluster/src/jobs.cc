@@ -1,7 +1,5 @@
 #include "jobs.h"
 
-#include <openssl/evp.h>
-
 #include <random>
 
 #include "absl/strings/escaping.h"
@@ -11,14 +9,7 @@
 
 namespace mty {
 
-std::string ProgramHash(std::string_view text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(text.data(), text.size(), digest, &len, EVP_sha256(), nullptr);
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) absl::StrAppendFormat(&out, "%02x", digest[i]);
-  return out;
-}
+std::string ProgramHash(std::string_view text) { return cluster::Sha256Hex(text); }
 
 absl::StatusOr<JobResult> ParseJobResult(std::string_view json) {
   nlohmann::json j = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
@@ -47,6 +38,8 @@ absl::StatusOr<JobResult> ParseJobResult(std::string_view json) {
     r.agents_spawned = u.value("agents_spawned", uint64_t{0});
     r.worker = j.value("worker", "");
     r.attempt = j.value("attempt", 0);
+    r.job_hash = j.value("job_hash", "");
+    r.signer = j.value("signer", "");
   } catch (const nlohmann::json::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("a malformed result: ", e.what()));
   }
@@ -135,7 +128,16 @@ absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id) {
   return job;
 }
 
-std::string ResultJson(const JobResult& r) {
+namespace {
+
+// The document's text (one form for signing and checking).
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+constexpr char kSignedPrefix[] = "mty-result-v1\n";
+
+nlohmann::json ResultDocument(const JobResult& r) {
   nlohmann::json j = {{"id", r.id},
                       {"outcome", r.outcome},
                       {"exit_code", r.exit_code},
@@ -150,14 +152,49 @@ std::string ResultJson(const JobResult& r) {
                         {"output_bytes", r.output_bytes},
                         {"wall_ns", r.wall_ns},
                         {"cpu_ns", r.cpu_ns},
-                        {"agents_spawned", r.agents_spawned}}}};
+                        {"agents_spawned", r.agents_spawned}}},
+                      {"job_hash", r.job_hash}};
   j["returned"] = r.returned ? nlohmann::json(*r.returned) : nlohmann::json(nullptr);
   if (!r.code.empty()) j["code"] = r.code;
   if (!r.message.empty()) j["message"] = r.message;
   if (!r.diagnostics.empty()) j["diagnostics"] = r.diagnostics;
   if (!r.report.empty()) j["report"] = r.report;
   if (!r.breach.empty()) j["breach"] = r.breach;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return j;
+}
+
+}  // namespace
+
+std::string SignedResultJson(const JobResult& r, const SigningKey& key) {
+  nlohmann::json j = ResultDocument(r);
+  j["signer"] = key.fingerprint();
+  j["signature"] = key.Sign(absl::StrCat(kSignedPrefix, Dump(j)));
+  return Dump(j);
+}
+
+absl::StatusOr<JobResult> CheckedResult(std::string_view json, const VerifyKeys& keys,
+                                        std::string_view id, std::string_view job_hash) {
+  const std::string what = absl::StrCat("the result stored for job ", std::string(id), ": ");
+  auto fail = [&what](const auto& why) {
+    return absl::UnauthenticatedError(absl::StrCat(what, std::string(why)));
+  };
+  nlohmann::json j = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return fail("not a JSON object");
+  std::string signature, signer;
+  if (auto it = j.find("signature"); it != j.end() && it->is_string()) signature = *it;
+  if (auto it = j.find("signer"); it != j.end() && it->is_string()) signer = *it;
+  j.erase("signature");
+  if (absl::Status s = keys.Verify(signer, absl::StrCat(kSignedPrefix, Dump(j)), signature);
+      !s.ok())
+    return fail(s.message());
+  auto r = ParseJobResult(json);
+  if (!r.ok()) return fail(r.status().message());
+  if (r->id != id) return fail(absl::StrCat("written for job \"", r->id, "\""));
+  if (r->job_hash != job_hash)
+    return fail(absl::StrCat("written for another job submitted under this id (job ",
+                             r->job_hash.substr(0, 16), ", claimed ",
+                             std::string(job_hash).substr(0, 16), ")"));
+  return r;
 }
 
 }  // namespace mty::cluster

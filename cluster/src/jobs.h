@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "crypto.h"
 #include "mty/client.h"
 
 namespace mty::cluster {
@@ -31,7 +32,17 @@ std::string JobJson(const Job& job);
 // error result (`*id`, when not null).
 absl::StatusOr<Job> ParseJob(std::string_view json, std::string* id);
 
-// The result document of `r` (its json field is ignored).
-std::string ResultJson(const JobResult& r);
+// The result document of `r` (its json field is ignored), signed with
+// `key`: `signer` (the key's fingerprint) and `signature`, the Ed25519
+// signature of "mty-result-v1\n" followed by the document without its
+// `signature` field (docs/scaling.md, Result integrity).
+std::string SignedResultJson(const JobResult& r, const SigningKey& key);
+
+// The result stored for job `id` when it is signed by one of `keys`, its
+// signature matches its contents, and it was written for that id and for
+// the job whose document hashes to `job_hash`; kUnauthenticated saying
+// which check failed otherwise.
+absl::StatusOr<JobResult> CheckedResult(std::string_view json, const VerifyKeys& keys,
+                                        std::string_view id, std::string_view job_hash);
 
 }  // namespace mty::cluster

@@ -1,7 +1,7 @@
 // The NATS side of mty's cluster (docs/scaling.md): one connection with its
-// JetStream context and the two key-value buckets, and the one place the
-// stream, the consumer and the buckets are created (or bound) from
-// ClusterOptions. libnats (the Debian libnats-dev C client) is used only
+// credentials, its JetStream context and the two key-value buckets, and the
+// one place the streams, the consumer and the buckets are created (or bound)
+// from ClusterOptions. libnats (the Debian libnats-dev C client) is used only
 // through this file and worker.cc.
 #pragma once
 
@@ -21,9 +21,10 @@ absl::Status NatsError(std::string_view what, natsStatus s, jsErrCode jerr = jsE
 
 class Nats {
  public:
-  // Connects (reconnecting forever to any of the URLs after a loss),
-  // creates or binds the stream and the buckets; with `consumer`, the
-  // durable pull consumer too.
+  // Connects with the options' credentials (reconnecting forever to any of
+  // the URLs after a loss), binds the streams and the buckets, creating
+  // those that do not exist; with `consumer`, the durable pull consumer
+  // too. Messages show URLs redacted (RedactUrl).
   static absl::StatusOr<std::unique_ptr<Nats>> Open(const ClusterOptions& options,
                                                     std::string_view name, bool consumer);
   ~Nats();
@@ -40,6 +41,13 @@ class Nats {
 
   // The value stored under `key`; nullopt when there is none.
   absl::StatusOr<std::optional<std::string>> Get(kvStore* kv, std::string_view key) const;
+
+  // The job hash claimed under job id `id`; nullopt when none is.
+  absl::StatusOr<std::optional<std::string>> Claim(std::string_view id) const;
+  // Claims `id` for the job whose document hashes to `job_hash`: OK when
+  // this claim is stored or the same hash was claimed before;
+  // kAlreadyExists when another job holds the id.
+  absl::Status ClaimId(std::string_view id, std::string_view job_hash) const;
 
  private:
   Nats() = default;

@@ -21,14 +21,15 @@
 #include "mty/ir/exit_codes.h"
 #include "mty/manifest.h"
 #include "nats.h"
+#include "scratch.h"
 
 namespace mty::cluster {
 
-Policy JobPolicy(const Policy& worker, const Policy& job) {
+Policy JobPolicy(const Policy& worker, const Policy& job, const std::string& scratch) {
   Policy closed = worker;
   for (const ir::GrantInfo& g : ir::kGrants)
     if (!closed.grants.Get(g.id)) closed.grants.Set(g.id, std::vector<std::string>{});
-  Policy out = Policy::Intersect(closed, job);
+  Policy out = Policy::Intersect(RebaseFsRoots(closed, scratch), RebaseFsRoots(job, scratch));
   Limits cap;
   cap.Set(LimitId::kOutput, kMaxOutputBudget);
   out.limits.Tighten(cap);
@@ -73,6 +74,11 @@ struct InHand {
 struct Worker::Impl {
   WorkerOptions options;
   std::unique_ptr<Nats> nats;
+  std::optional<SigningKey> key;
+  std::unique_ptr<ScratchRoot> scratch;
+  // Each puller thread has a working directory of its own (IsolateThreadFs);
+  // false: one puller, which changes the process's.
+  bool own_cwd = true;
   ProgramCache cache;
   std::atomic<bool> stopping{false}, hard{false};
   std::atomic<uint64_t> done{0};
@@ -96,18 +102,38 @@ struct Worker::Impl {
 
   void Pull(int index);
   void Process(natsMsg* msg);
-  void RunJob(natsMsg* msg, JobResult& r);
+  // Sets `claimed` once the job is the one claimed under its id (it may
+  // have a result).
+  void RunJob(natsMsg* msg, JobResult& r, bool& claimed);
   // A job the worker could not allocate for outside its run (its run's own
-  // failures are its result already): the memory breach, exit 4.
-  void OutOfMemory(natsMsg* msg, JobResult& r);
+  // failures are its result already): once claimed, the memory breach,
+  // exit 4; before, it is nak'ed.
+  void OutOfMemory(natsMsg* msg, JobResult& r, bool claimed);
   void Beat();
   // Stores the result (unless one is stored already), then acks the job
   // (`terminate`: terminates it, never to be delivered again). A result
   // that cannot be stored naks the job.
   void Finish(natsMsg* msg, JobResult& r, bool terminate);
+  // A job that cannot go on now (the server away, a request timed out):
+  // nak'ed to come back in a second, so that a lost cluster node does not
+  // use up its deliveries at once.
+  void Later(natsMsg* msg, const std::string& id, const std::string& why) {
+    Log(absl::StrCat("job ", id, ": ", why, ": nak'ed, again in 1s"));
+    natsMsg_NakWithDelay(msg, 1000, nullptr);
+  }
+  static bool Transient(const absl::Status& s) {
+    return s.code() == absl::StatusCode::kDeadlineExceeded ||
+           s.code() == absl::StatusCode::kUnavailable;
+  }
 };
 
 void Worker::Impl::Pull(int index) {
+  // Each thread's jobs resolve relative paths against their own scratch
+  // directory.
+  if (absl::Status st = own_cwd ? IsolateThreadFs() : absl::OkStatus(); !st.ok()) {
+    Log(absl::StrCat("thread ", index, ": ", st.message()));
+    return;
+  }
   natsSubscription* sub = nullptr;
   jsSubOptions so;
   jsSubOptions_Init(&so);
@@ -155,7 +181,7 @@ void Worker::Impl::Beat() {
 }
 
 void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
-  std::string json = ResultJson(r);
+  std::string json = SignedResultJson(r, *key);
   if (json.size() > kMaxJobBytes - 4096) {
     // Escaped output can pass a message's size: keep its start.
     const size_t keep =
@@ -163,7 +189,7 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
     r.stdout_text.resize(std::min(r.stdout_text.size(), keep));
     r.stderr_text.resize(std::min(r.stderr_text.size(), keep));
     r.report += "mty worker: output cut to fit the result in one message\n";
-    json = ResultJson(r);
+    json = SignedResultJson(r, *key);
   }
   uint64_t rev = 0;
   natsStatus s = kvStore_Create(&rev, nats->results(), r.id.c_str(), json.data(),
@@ -172,10 +198,8 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
     // Stored already (this job delivered twice: the first result stands)?
     auto existing = nats->Get(nats->results(), r.id);
     if (!existing.ok() || !*existing) {
-      Log(absl::StrCat("job ", r.id, ": cannot store the result (", natsStatus_GetText(s),
-                       "): nak'ed"));
-      natsMsg_Nak(msg, nullptr);
-      return;
+      return Later(msg, r.id,
+                   absl::StrCat("cannot store the result (", natsStatus_GetText(s), ")"));
     }
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
   } else if (exit_after_store) {
@@ -190,14 +214,19 @@ void Worker::Impl::Finish(natsMsg* msg, JobResult& r, bool terminate) {
 
 void Worker::Impl::Process(natsMsg* msg) {
   JobResult r;
+  bool claimed = false;
   try {
-    RunJob(msg, r);
+    RunJob(msg, r, claimed);
   } catch (const std::bad_alloc&) {
-    OutOfMemory(msg, r);
+    OutOfMemory(msg, r, claimed);
   }
 }
 
-void Worker::Impl::OutOfMemory(natsMsg* msg, JobResult& r) {
+void Worker::Impl::OutOfMemory(natsMsg* msg, JobResult& r, bool claimed) {
+  if (!claimed) {
+    natsMsg_Nak(msg, nullptr);
+    return;
+  }
   try {
     // Its output is dropped: what it held may be why nothing could be made.
     std::string().swap(r.stdout_text);
@@ -210,17 +239,13 @@ void Worker::Impl::OutOfMemory(natsMsg* msg, JobResult& r) {
                              ": the worker could not allocate");
     r.report = absl::StrCat("trap ", r.code, ": ", r.message, "\n");
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": ", r.message));
-    if (r.id.empty()) {
-      natsMsg_Term(msg, nullptr);
-      return;
-    }
     Finish(msg, r, /*terminate=*/false);
   } catch (const std::bad_alloc&) {
     natsMsg_Nak(msg, nullptr);  // still none: another worker may
   }
 }
 
-void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
+void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
   r.worker = options.name;
   if (jsMsgMetaData* meta = nullptr; natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
     r.attempt = static_cast<int>(meta->NumDelivered);
@@ -238,14 +263,34 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
     Finish(msg, r, /*terminate=*/true);
   };
   absl::StatusOr<Job> job = ParseJob(data, &r.id);
-  if (!job.ok()) {
-    if (r.id.empty()) {
-      Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
-      natsMsg_Term(msg, nullptr);
-      return;
-    }
-    return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
+  if (!job.ok() && r.id.empty()) {
+    Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
+    natsMsg_Term(msg, nullptr);
+    return;
   }
+  // Only the job claimed under its id runs and gets a result there: another
+  // document published with that id (by a client that did not claim it)
+  // is dropped without a result, so it cannot take the id's result.
+  r.job_hash = Sha256Hex(data);
+  auto claim = nats->Claim(r.id);
+  // A cluster node lost: the claims stream elects a leader meanwhile.
+  // Tried again for a while (keeping the job), then later.
+  for (int tries = 0; !claim.ok() && Transient(claim.status()) && tries < 25 && !stopping.load();
+       ++tries) {
+    natsMsg_InProgress(msg, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    claim = nats->Claim(r.id);
+  }
+  if (!claim.ok()) return Later(msg, r.id, std::string(claim.status().message()));
+  if (!*claim || **claim != r.job_hash) {
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt,
+                     *claim ? ": not the job claimed under its id: terminated, no result"
+                            : ": its id is not claimed: terminated, no result"));
+    natsMsg_Term(msg, nullptr);
+    return;
+  }
+  claimed = true;
+  if (!job.ok()) return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
   // Delivered again after its result was stored (the ack was lost).
   if (auto stored = nats->Get(nats->results(), r.id); stored.ok() && *stored) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
@@ -264,16 +309,15 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
     if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
     manifest = *m;
   }
-  const Policy policy = JobPolicy(options.policy, manifest);
+  // Compiled under the real-heap ceiling of the run's memory budget (the
+  // limits of the job's policy do not depend on its directory).
+  const std::optional<uint64_t> memory =
+      JobPolicy(options.policy, manifest, "").limits.Get(LimitId::kMemory);
   std::shared_ptr<const Program> program = cache.Find(key);
   if (!program) {
     if (text.empty()) {
       auto stored = nats->Get(nats->programs(), hash);
-      if (!stored.ok()) {
-        Log(absl::StrCat("job ", r.id, ": ", stored.status().message(), ": nak'ed"));
-        natsMsg_Nak(msg, nullptr);
-        return;
-      }
+      if (!stored.ok()) return Later(msg, r.id, std::string(stored.status().message()));
       if (!*stored || ProgramHash(**stored) != hash)
         return invalid(absl::StrCat("no program is stored under hash ", hash), kExitDataErr);
       text = std::move(**stored);
@@ -282,7 +326,7 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
     CompileOptions co;
     co.diagnostics = &diagnostics;
     co.rendered_warnings = &r.diagnostics;
-    co.memory_budget = policy.limits.Get(LimitId::kMemory);  // the run's
+    co.memory_budget = memory;
     auto compiled = Program::FromFile(text, job->file, co);
     if (!compiled.ok()) {
       r.outcome = "compile_error";
@@ -296,8 +340,17 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
     program = *compiled;
     if (r.diagnostics.empty()) cache.Add(key, program);  // warnings are printed: not cached
   }
+  // The job's own directory, its working directory on this thread until
+  // the run ends; removed whatever the outcome (the guard).
+  auto dir = JobScratch::Enter(*scratch);
+  if (!dir.ok())
+    return Later(msg, r.id, absl::StrCat("scratch directory: ", dir.status().message()));
   RunOptions opts;
-  opts.policy = policy;
+  opts.policy = JobPolicy(options.policy, manifest, (*dir)->path());
+  // The job's manifest narrows the worker's roots: its paths are resolved
+  // beneath the worker's (docs/security.md, "Resolution"), so a link in a
+  // worker root that points out of it grants the job nothing.
+  opts.outer_policy = RebaseFsRoots(options.policy, (*dir)->path());
   opts.args = job->args;
   opts.on_stdout = [&r](std::string_view s) { r.stdout_text.append(s); };
   opts.on_stderr = [&r](std::string_view s) { r.stderr_text.append(s); };
@@ -321,6 +374,8 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r) {
     std::lock_guard<std::mutex> lock(mu);
     in_hand.erase(slot);
   }
+  if (absl::Status st = (*dir)->Remove(); !st.ok())
+    Log(absl::StrCat("job ", r.id, ": removing its scratch directory: ", st.message()));
   if (run.outcome == Outcome::kCancelled && hard.load()) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": interrupted by the stop: nak'ed"));
     natsMsg_Nak(msg, nullptr);
@@ -365,6 +420,32 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Start(WorkerOptions options) {
   }
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
+  if (impl->options.sign_key.empty())
+    return absl::InvalidArgumentError(
+        "--sign-key FILE is required: the worker signs every result with it");
+  auto key = SigningKey::Load(impl->options.sign_key);
+  if (!key.ok()) return key.status();
+  impl->key = std::move(*key);
+  auto scratch = ScratchRoot::Make(impl->options.scratch);
+  if (!scratch.ok()) return scratch.status();
+  impl->scratch = std::move(*scratch);
+  if (absl::Status st = CheckWorkerGrants(impl->options.policy, impl->scratch->path()); !st.ok())
+    return st;
+  // Each puller thread gets its own working directory when the kernel
+  // allows it (a probe thread checks). Where it does not (a seccomp profile
+  // that forbids unshare, as Docker's default does without CAP_SYS_ADMIN),
+  // a job's working directory is the process's: one job at a time.
+  absl::Status isolated;
+  std::thread([&isolated] { isolated = IsolateThreadFs(); }).join();
+  if (getenv("MTY_WORKER_TEST_NO_UNSHARE"))
+    isolated = absl::InternalError("unshare CLONE_FS refused (MTY_WORKER_TEST_NO_UNSHARE)");
+  impl->own_cwd = isolated.ok();
+  if (!impl->own_cwd) {
+    impl->Log(absl::StrCat(isolated.message(), ": jobs share the process's working directory, so ",
+                           "they run one at a time (--concurrency ", impl->options.concurrency,
+                           " ignored)"));
+    impl->options.concurrency = 1;
+  }
   impl->exit_after_store = getenv("MTY_WORKER_TEST_EXIT_AFTER_STORE") != nullptr;
   auto nats = Nats::Open(impl->options.cluster, absl::StrCat("mty worker ", impl->options.name),
                          /*consumer=*/true);

@@ -187,17 +187,46 @@ CommandSpec Dump() {
   return c;
 }
 
-// `--nats URL`: every cluster command takes it (docs/scaling.md).
-OptionSpec NatsUrl() {
-  return Valued("nats", ValueKind::kRequired, "URL",
-                "The NATS server(s), comma-separated (nats://127.0.0.1:4222); required");
+// `--nats URL` and the connection's credentials: every cluster command
+// takes them (docs/scaling.md, Credentials).
+void AddNatsOptions(CommandSpec& c) {
+  c.options.push_back(Valued("nats", ValueKind::kRequired, "URL",
+                             "The NATS server(s), comma-separated (nats://127.0.0.1:4222); "
+                             "required unless MTY_NATS_URL is set"));
+  c.options.push_back(Valued("creds", ValueKind::kRequired, "FILE",
+                             "Connect with the NATS user credentials (JWT and nkey seed) in FILE"));
+  c.options.push_back(Valued("nkey", ValueKind::kRequired, "FILE",
+                             "Connect as the user whose nkey seed is in FILE"));
+  c.options.push_back(
+      Valued("tls-ca", ValueKind::kRequired, "FILE",
+             "Use TLS; the server's certificate must chain to the PEM CAs in FILE"));
+  c.options.push_back(Valued("tls-cert", ValueKind::kRequired, "FILE",
+                             "Use TLS with the PEM client certificate (chain) in FILE"));
+  c.options.push_back(
+      Valued("tls-key", ValueKind::kRequired, "FILE", "The PEM private key of --tls-cert"));
+  c.options.push_back(Valued("inbox-prefix", ValueKind::kRequired, "PREFIX",
+                             "Receive replies on PREFIX.> instead of _INBOX.> (per-user "
+                             "permissions)"));
+}
+
+// `--verify-key FILE`: the commands that read results.
+OptionSpec VerifyKey() {
+  return Valued("verify-key", ValueKind::kRequired, "FILE",
+                "The workers' Ed25519 public key(s) (PEM): a result must be signed by one; "
+                "repeatable; required to read results");
 }
 
 CommandSpec Worker() {
   CommandSpec c = Command("worker",
                           "Run jobs from a NATS JetStream work queue, each under its manifest "
                           "intersected with this worker's, storing one result per job");
-  c.options.push_back(NatsUrl());
+  AddNatsOptions(c);
+  c.options.push_back(Valued("sign-key", ValueKind::kRequired, "FILE",
+                             "The worker's Ed25519 private key (PEM), which signs every result; "
+                             "required"));
+  c.options.push_back(Valued("scratch", ValueKind::kRequired, "DIR",
+                             "Make each job's scratch directory under DIR (default $TMPDIR or "
+                             "/tmp)"));
   c.options.push_back(Valued("concurrency", ValueKind::kRequired, "N",
                              "Run up to N jobs at once, on N threads (default 1)"));
   c.options.push_back(Valued("manifest", ValueKind::kRequired, "FILE",
@@ -224,7 +253,8 @@ CommandSpec Submit() {
                           "wait for its result, print its output and exit as mty run would",
                           "FILE", kProgram);
   c.program_args = true;
-  c.options.push_back(NatsUrl());
+  AddNatsOptions(c);
+  c.options.push_back(VerifyKey());
   c.options.push_back(Valued("manifest", ValueKind::kRequired, "FILE",
                              "The job's manifest (held to its worker's)"));
   c.options.push_back(Flag("detach", 'd', "Print the job id and exit without waiting"));
@@ -242,7 +272,8 @@ CommandSpec Submit() {
 CommandSpec Result() {
   CommandSpec c =
       Command("result", "Print a job's stored result (mty submit --detach)", "ID", "the job id");
-  c.options.push_back(NatsUrl());
+  AddNatsOptions(c);
+  c.options.push_back(VerifyKey());
   c.options.push_back(Flag("wait", 'w', "Wait for the result when there is none yet"));
   c.options.push_back(
       Valued("timeout", ValueKind::kRequired, "DUR", "With --wait: give up after DUR (exit 75)"));

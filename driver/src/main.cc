@@ -37,6 +37,7 @@
 #include "mty/ir/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
+#include "output.h"
 #include "repl.h"
 
 namespace {
@@ -386,19 +387,27 @@ std::string EventText(const mty::Event& e, const std::string& file) {
   return "";
 }
 
-// Opens FILE for writing (created or truncated); -1 with the error printed.
-int CreateFile(const std::string& path) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) std::cerr << "error: cannot write " << path << ": " << std::strerror(errno) << "\n";
-  return fd;
+using mty::driver::HostOutput;
+
+// Creates a file mty writes (--trace-file, --record) before the run; the
+// exit code (73) with the error printed when it cannot be.
+int CreateOutput(const std::string& path, HostOutput::InUse* in_use, const char* what,
+                 std::optional<HostOutput>* out) {
+  absl::StatusOr<HostOutput> o = HostOutput::Create(path, *in_use);
+  if (!o.ok()) {
+    std::cerr << "error: " << o.status().message() << "\n";
+    return kExitCantCreate;
+  }
+  out->emplace(std::move(*o));
+  in_use->emplace_back(path, what);
+  return 0;
 }
 
-struct FdCloser {
-  int fd = -1;
-  ~FdCloser() {
-    if (fd >= 0) close(fd);
-  }
-};
+// The run's report for stderr: none when the reader of its output went
+// away (MT5024: closing the pipe was the reader's choice, docs/cli.md).
+std::string ReportOf(const mty::RunResult& r) {
+  return r.code == mty::TrapCode::kOutputClosed ? "" : r.Report();
+}
 
 int RunCommand(const ParsedCommand& f) {
   CtrlC ctrl_c;
@@ -428,27 +437,36 @@ int RunCommand(const ParsedCommand& f) {
   if (int rc = Load(f.operand, &program, policy); rc != 0) return rc;
   mty::RunOptions opts;
   opts.policy = std::move(policy);
+  // The manifest narrows the command line's grants: its paths are resolved
+  // beneath the flags' roots, never on their own (docs/security.md).
+  if (manifest) opts.outer_policy = flags;
   opts.args = f.program_args;
   opts.deny_is_trap = f.Has("deny-is-trap");
   // --trace: text lines (denials) or JSON lines (every event), on stderr or
   // in --trace-file.
   const std::optional<std::string> trace = f.Last("trace");
   const bool trace_json = trace == "json";
-  int trace_fd = STDERR_FILENO;
-  FdCloser trace_file, record_file;
-  if (std::optional<std::string> path = f.Last("trace-file")) {
-    if ((trace_file.fd = CreateFile(*path)) < 0) return kExitCantCreate;
-    trace_fd = trace_file.fd;
-  }
-  // --record: created before the run (nothing runs when it cannot be),
-  // written after it.
+  // The files mty writes are created before the run (nothing runs when one
+  // cannot be), never over the program, the manifest or each other.
+  HostOutput::InUse in_use = {{f.operand, "the program"}};
+  if (!manifest_path.empty()) in_use.emplace_back(manifest_path, "the manifest");
+  std::optional<HostOutput> trace_file, record_file;
+  if (std::optional<std::string> path = f.Last("trace-file"))
+    if (int rc = CreateOutput(*path, &in_use, "the trace file", &trace_file); rc != 0) return rc;
+  // --record: written after the run.
   mty::Recording recording;
   if (record_path) {
-    if ((record_file.fd = CreateFile(*record_path)) < 0) return kExitCantCreate;
+    if (int rc = CreateOutput(*record_path, &in_use, "the recording", &record_file); rc != 0)
+      return rc;
     opts.record = &recording;
   }
-  auto emit = [trace_fd](std::string_view line) {
-    mty::WriteOutput(trace_fd, line, std::chrono::milliseconds(500));
+  // Every trace line is checked: the first that cannot be written stops
+  // the run (the trace asked for would be lost from there on).
+  HostOutput trace_stderr(STDERR_FILENO, "stderr");
+  HostOutput& trace_out = trace_file ? *trace_file : trace_stderr;
+  mty::Runner* running = nullptr;
+  auto emit = [&trace_out, &running](std::string_view line) {
+    if (!trace_out.Write(line, std::chrono::milliseconds(500)) && running) running->Interrupt();
   };
   if (trace && !trace_json)
     opts.on_trace = [emit](std::string_view s) {
@@ -474,16 +492,22 @@ int RunCommand(const ParsedCommand& f) {
     };
   // The run writes 1 and 2 itself: a stdout or stderr nobody drains never
   // holds it past its wall deadline.
+  std::cout << std::flush;
   std::fflush(stdout);
   opts.stdout_fd = STDOUT_FILENO;
   opts.stderr_fd = STDERR_FILENO;
   mty::Runner runner(program, std::move(opts));
+  running = &runner;
   ctrl_c.Arm(&runner);
   mty::RunResult r = runner.Run();
   ctrl_c.Arm(nullptr);
+  running = nullptr;
   bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
   if (interrupted) r.message = "interrupted (Ctrl-C)";
-  std::string report = r.Report();
+  // Stopped by a trace line that could not be written: the report says so.
+  if (!interrupted && !trace_out.ok() && r.outcome == mty::Outcome::kCancelled)
+    r.message = trace_out.Error();
+  std::string report = ReportOf(r);
   // The report too gives up on a stderr nobody drains (after 500 ms).
   if (stats) report += Stats(r, *stats == "json");
   if (trace_json) {
@@ -495,10 +519,16 @@ int RunCommand(const ParsedCommand& f) {
     emit(Json(end));
   }
   mty::WriteOutput(STDERR_FILENO, report, std::chrono::milliseconds(500));
-  if (record_path &&
-      !mty::WriteOutput(record_file.fd, recording.ToJsonLines(), std::chrono::seconds(10))) {
-    std::cerr << "error: cannot write " << *record_path << ": " << std::strerror(errno) << "\n";
-    return kExitCantCreate;
+  if (record_file) record_file->Write(recording.ToJsonLines(), std::chrono::seconds(10));
+  // A file mty writes that failed (a write or its close): its exit code
+  // (74; 141 when the reader went away), whatever the run's own status,
+  // which the report above gives.
+  for (std::optional<HostOutput>* out : {&trace_file, &record_file})
+    if (*out) (*out)->Close();
+  for (const HostOutput* out : {&trace_out, record_file ? &*record_file : nullptr}) {
+    if (!out || out->ok()) continue;
+    // When the failure stopped the run, the report has said it already.
+    return r.message == out->Error() ? out->ExitCode() : out->Report();
   }
   if (interrupted) return kExitInterrupted;
   return r.exit_code;
@@ -522,6 +552,7 @@ int ReplCommand(const ParsedCommand& f) {
   mty::InstallDefaultFsCaps(policy.grants);
   mty::driver::ReplOptions opts;
   opts.policy = std::move(policy);
+  if (manifest) opts.outer_policy = flags;
   opts.deny_is_trap = f.Has("deny-is-trap");
   if (!f.Has("quiet"))
     opts.on_event = [flags, manifest_path, manifest](const mty::Event& e) {
@@ -536,6 +567,36 @@ int ReplCommand(const ParsedCommand& f) {
 
 // The largest recording `mty replay` reads.
 constexpr uint64_t kMaxRecordingBytes = uint64_t{1} << 30;
+
+// The program a recording names (`mty replay REC` alone). A recording is
+// data anyone may have written: the file it names runs only when it
+// compiles to the recorded program, and nothing read from it is shown
+// otherwise (no diagnostic, no source line, no token): exit 65, the
+// recording does not fit the file it names.
+int LoadRecorded(const mty::Recording& rec, const std::string& rec_path,
+                 std::shared_ptr<const mty::Program>* out) {
+  const std::string name = Printable(rec.file());
+  auto refuse = [&](std::string_view why, int rc) {
+    std::cerr << "error: " << DisplayName(rec_path) << " names the program " << name << ", which "
+              << why << "; to replay it against a program, name it: mty replay "
+              << DisplayName(rec_path) << " PROGRAM\n";
+    return rc;
+  };
+  auto text = mty::driver::ReadInputFile(rec.file(), mty::kMaxProgramBytes);
+  if (!text.ok())
+    return refuse(absl::StrCat("cannot be read: ", text.status().message()), kExitNoInput);
+  std::vector<mty::Diagnostic> diagnostics;
+  std::string warnings;
+  mty::CompileOptions options = DiagnosticOptions(&diagnostics, &warnings);
+  options.memory_budget = rec.policy().limits.Get(mty::LimitId::kMemory);  // the run's
+  auto p = mty::Program::FromFile(*text, rec.file(), options);
+  if (!p.ok()) return refuse("does not compile", kExitDataErr);
+  if (!rec.Records(**p))
+    return refuse("is not the recorded program (it changed since the recording)", kExitDataErr);
+  PrintDiagnostics(diagnostics, warnings);
+  *out = *p;
+  return 0;
+}
 
 int ReplayCommand(const ParsedCommand& f) {
   if (f.program_args.size() > 1)
@@ -555,13 +616,17 @@ int ReplayCommand(const ParsedCommand& f) {
     return kExitDataErr;
   }
   // The program: the one named, else the file the recording names.
-  const std::string path = f.program_args.empty() ? recording->file() : f.program_args[0];
-  if (path.empty()) return UsageError("the recording names no program file: give it", f.command);
+  if (f.program_args.empty() && recording->file().empty())
+    return UsageError("the recording names no program file: give it", f.command);
   CtrlC ctrl_c;
   std::shared_ptr<const mty::Program> program;
-  if (int rc = Load(path, &program, recording->policy()); rc != 0) return rc;
+  if (int rc = f.program_args.empty() ? LoadRecorded(*recording, f.operand, &program)
+                                      : Load(f.program_args[0], &program, recording->policy());
+      rc != 0)
+    return rc;
   mty::RunOptions opts;
   opts.replay = &*recording;
+  std::cout << std::flush;
   std::fflush(stdout);
   opts.stdout_fd = STDOUT_FILENO;
   opts.stderr_fd = STDERR_FILENO;
@@ -575,7 +640,7 @@ int ReplayCommand(const ParsedCommand& f) {
   // cancellation it caused is not the program's).
   const bool stopped = !r.divergence.empty() && (r.outcome == mty::Outcome::kCancelled ||
                                                  r.message.rfind("replay diverged", 0) == 0);
-  std::string report = stopped ? "" : r.Report();
+  std::string report = stopped ? "" : ReportOf(r);
   if (std::optional<std::string> stats = f.Last("stats")) report += Stats(r, *stats == "json");
   if (!r.divergence.empty())
     report += absl::StrCat("mty: replay diverged: ", Printable(r.divergence), "\n");
@@ -661,13 +726,29 @@ int DumpCommand(const ParsedCommand& cmd) {
 
 constexpr int kExitUnavailable = mty::ir::Code(mty::ir::Exit::kUnavailable);
 constexpr int kExitTempFail = mty::ir::Code(mty::ir::Exit::kTempFail);
+constexpr int kExitRejected = mty::ir::Code(mty::ir::Exit::kRejected);
 
-// The cluster settings of `--nats`, `--replicas`, `--ack-wait`,
-// `--max-deliver`; returns an exit code on a usage error.
+// The cluster settings of `--nats` (or MTY_NATS_URL, which keeps a URL's
+// credentials out of `ps`), the credential files, `--verify-key`,
+// `--replicas`, `--ack-wait`, `--max-deliver`; returns an exit code on a
+// usage error.
 int ClusterFlags(const ParsedCommand& f, mty::ClusterOptions* o) {
   std::optional<std::string> url = f.Last("nats");
-  if (!url || url->empty()) return UsageError("--nats URL is required", f.command);
+  if (!url) {
+    const char* env = std::getenv("MTY_NATS_URL");
+    if (env) url = env;
+  }
+  if (!url || url->empty())
+    return UsageError("--nats URL (or MTY_NATS_URL) is required", f.command);
   o->url = *url;
+  o->creds_file = f.Last("creds").value_or("");
+  o->nkey_file = f.Last("nkey").value_or("");
+  o->tls_ca = f.Last("tls-ca").value_or("");
+  o->tls_cert = f.Last("tls-cert").value_or("");
+  o->tls_key = f.Last("tls-key").value_or("");
+  o->inbox_prefix = f.Last("inbox-prefix").value_or("");
+  for (const auto& [name, value] : f.given)
+    if (name == "verify-key" && value) o->verify_keys.push_back(*value);
   auto count = [&](const char* flag, int lo, int hi, int* out) -> int {
     std::optional<std::string> v = f.Last(flag);
     if (!v) return 0;
@@ -703,10 +784,14 @@ int TimeoutFlag(const ParsedCommand& f, std::chrono::milliseconds* out) {
 }
 
 // A failed cluster request: a bad job id or job is a usage error, no
-// result in time 75, a server that cannot be used 69.
+// result in time 75, a result refused or an id held by another job 76, a
+// server that cannot be used 69.
 int ClusterError(const absl::Status& s) {
   std::cerr << "error: " << s.message() << "\n";
   if (s.code() == absl::StatusCode::kInvalidArgument) return kExitUsage;
+  if (s.code() == absl::StatusCode::kUnauthenticated ||
+      s.code() == absl::StatusCode::kAlreadyExists)
+    return kExitRejected;
   if (s.code() == absl::StatusCode::kOutOfRange) return kExitDataErr;
   return s.code() == absl::StatusCode::kDeadlineExceeded ? kExitTempFail : kExitUnavailable;
 }
@@ -715,11 +800,13 @@ int ClusterError(const absl::Status& s) {
 // stdout, then on stderr its diagnostics, its stderr and the report; the
 // run's exit code.
 int PrintResult(const mty::JobResult& r) {
+  std::cout << std::flush;
   std::fflush(stdout);
-  mty::WriteOutput(STDOUT_FILENO, r.stdout_text, std::chrono::seconds(10));
+  HostOutput out(STDOUT_FILENO, "stdout");
+  out.Write(r.stdout_text, std::chrono::seconds(10));
   mty::WriteOutput(STDERR_FILENO, absl::StrCat(r.diagnostics, r.stderr_text, r.report),
                    std::chrono::seconds(10));
-  return r.exit_code;
+  return out.ok() ? r.exit_code : out.Report();
 }
 
 int WorkerCommand(const ParsedCommand& f) {
@@ -734,6 +821,8 @@ int WorkerCommand(const ParsedCommand& f) {
   if (int rc = LoadManifestFile(f.Last("manifest").value_or(""), &manifest); rc != 0) return rc;
   if (manifest) o.policy = *manifest;
   o.name = f.Last("name").value_or("");
+  o.sign_key = f.Last("sign-key").value_or("");
+  o.scratch = f.Last("scratch").value_or("");
   if (!f.Has("quiet"))
     o.log = [](std::string_view line) {
       mty::WriteOutput(STDERR_FILENO, absl::StrCat("mty worker: ", std::string(line), "\n"),
@@ -748,6 +837,7 @@ int WorkerCommand(const ParsedCommand& f) {
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  const std::string shown_url = mty::RedactUrl(o.cluster.url);
   // The signal thread starts before the worker takes jobs (a thread made
   // once its jobs have used up the address space could not be); it waits
   // for the worker, the signals staying pending until then.
@@ -772,8 +862,7 @@ int WorkerCommand(const ParsedCommand& f) {
     signals.join();
     return ClusterError(worker.status());
   }
-  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << f.Last("nats").value()
-            << "\n";
+  std::cerr << "mty worker: " << (*worker)->name() << " pulling from " << shown_url << "\n";
   (*worker)->Join();
   joined.store(true);
   pthread_kill(signals.native_handle(), SIGTERM);
@@ -783,9 +872,19 @@ int WorkerCommand(const ParsedCommand& f) {
   return 0;
 }
 
+// `--verify-key` is required where results are read.
+int NeedVerifyKey(const ParsedCommand& f, const mty::ClusterOptions& co) {
+  if (!co.verify_keys.empty()) return 0;
+  return UsageError(
+      "--verify-key FILE is required: results are accepted only when a worker key signed them",
+      f.command);
+}
+
 int SubmitCommand(const ParsedCommand& f) {
   mty::ClusterOptions co;
   if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  if (!f.Has("detach"))
+    if (int rc = NeedVerifyKey(f, co); rc != 0) return rc;
   std::chrono::milliseconds timeout(0);
   if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
   mty::Job job;
@@ -823,6 +922,7 @@ int SubmitCommand(const ParsedCommand& f) {
 int ResultCommand(const ParsedCommand& f) {
   mty::ClusterOptions co;
   if (int rc = ClusterFlags(f, &co); rc != 0) return rc;
+  if (int rc = NeedVerifyKey(f, co); rc != 0) return rc;
   std::chrono::milliseconds timeout(0);
   if (int rc = TimeoutFlag(f, &timeout); rc != 0) return rc;
   auto client = mty::Client::Connect(co);
@@ -923,11 +1023,12 @@ int Main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mty::driver::PrepareProcess();
   // What the host cannot allocate outside a run (reading the program,
   // printing the report) ends mty as the memory breach too, never with an
   // abort (runtime.md §2). Nothing here allocates.
   try {
-    return Main(argc, argv);
+    return mty::driver::FinishStdout(Main(argc, argv));
   } catch (const std::bad_alloc&) {
     static constexpr char kText[] =
         "mty: memory budget exceeded: real heap: the host could not allocate\n";

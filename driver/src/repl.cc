@@ -642,6 +642,7 @@ class Session {
     for (const Binding& b : bindings_) params.push_back(b.value);
     RunOptions opts;
     opts.policy = options_.policy;
+    opts.outer_policy = options_.outer_policy;
     opts.entry = kEntry;
     opts.params = std::move(params);
     opts.deny_is_trap = options_.deny_is_trap;

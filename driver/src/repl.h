@@ -11,8 +11,9 @@
 namespace mty::driver {
 
 struct ReplOptions {
-  Policy policy;              // each input's limits and grants (flags and manifest)
-  bool deny_is_trap = false;  // --deny-is-trap
+  Policy policy;                       // each input's limits and grants (flags and manifest)
+  std::optional<Policy> outer_policy;  // the flags', when a manifest narrows them
+  bool deny_is_trap = false;           // --deny-is-trap
   // Called for each event of a run (the denial hints of `mty run`).
   std::function<void(const Event&)> on_event;
 };

@@ -1,18 +1,20 @@
 // Submits one job to a NATS JetStream server and prints its result:
-//   submit_one nats://127.0.0.1:4222
-// (a worker must be running: mty worker --nats URL).
+//   submit_one nats://127.0.0.1:4222 worker.pub
+// (a worker must be running: mty worker --nats URL --sign-key worker.key;
+// worker.pub is its public key, which the result must be signed with).
 #include <chrono>
 #include <iostream>
 
 #include "mty/client.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: submit_one NATS_URL\n";
+  if (argc != 3) {
+    std::cerr << "usage: submit_one NATS_URL WORKER_PUBLIC_KEY\n";
     return 64;
   }
   mty::ClusterOptions options;
   options.url = argv[1];
+  options.verify_keys = {argv[2]};
   auto client = mty::Client::Connect(options);
   if (!client.ok()) {
     std::cerr << client.status() << "\n";

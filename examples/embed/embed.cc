@@ -159,6 +159,50 @@ std::vector<JobResult> RunAll(const mty::Program& program, const std::vector<Job
   return results;
 }
 
+// What a host meets at the boundary, each a typed result rather than a
+// crash or an empty `returned` (docs/embedding.md, RunResult): a Runner
+// without a program, results that cannot be returned, a parameter a
+// million levels deep (built with the moving builders: no copy per level),
+// and the memory figure of a run with no limits.
+void Boundary() {
+  auto say = [](const char* what, const mty::RunResult& r) {
+    std::printf("%s: %s", what, mty::ir::OutcomeName(r.outcome));
+    if (r.outcome == mty::Outcome::kTrap) std::printf(" %s", mty::TrapText(r.code));
+    if (r.breach) std::printf(" %s (%s)", r.breach->Key(), r.breach->subject.c_str());
+    std::printf("\n");
+  };
+  say("null program", mty::Runner(nullptr, {}).Run());
+  auto program = mty::Program::FromSource(R"mty(
+fn wrong() -> I64 { |x: I64| x + 1 }
+fn shared() -> [I64] {
+    let mut v = [1]
+    for _ in 0..40 { v = [v, v] }
+    v
+}
+fn count(xs: [I64]) -> I64 {
+    let mut v = []
+    for x in xs { v.push(format!("{x}")) }
+    v.len()
+}
+)mty",
+                                          "boundary.mty");
+  if (!program.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(program.status().message()).c_str());
+    return;
+  }
+  say("closure returned as I64", (*program)->Run("wrong", {}));
+  say("shared structure returned", (*program)->Run("shared", {}));
+  mty::Value deep = mty::Value::Int(1);
+  for (int i = 0; i < 1'000'000; ++i) deep = mty::Value::Vec(std::move(deep));
+  std::vector<mty::Value> params;  // not {std::move(deep)}: a braced list copies
+  params.push_back(std::move(deep));
+  say("parameter a million levels deep", (*program)->Run("count", std::move(params)));
+  std::vector<mty::Value> xs;
+  for (int i = 0; i < 100; ++i) xs.push_back(mty::Value::Int(i));
+  mty::RunResult counted = (*program)->Run("count", {mty::Value::Vec(std::move(xs))});
+  std::printf("memory counted without a limit: %s\n", counted.mem_used > 0 ? "yes" : "no");
+}
+
 }  // namespace
 
 int main() {
@@ -221,5 +265,6 @@ int main() {
   std::printf("kv entries: %zu\n", store.size());
   std::printf("steps: %llu, largest real heap: %llu B\n", static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(heap_peak));
+  Boundary();
   return 0;
 }

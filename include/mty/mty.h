@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,8 +57,9 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text);
 void InstallDefaultFsCaps(const Grants& grants);
 
 // Writes all of `data` to file descriptor `fd`, waiting at most `max_wait`
-// for it to take the bytes (a pipe nobody reads); false if it gave up or
-// the write failed. What `mty run` writes its final report with.
+// for it to take the bytes (a pipe nobody reads); false if it gave up
+// (errno ETIMEDOUT) or the write failed (errno says why: ENOSPC, EPIPE,
+// ...). What `mty run` writes its final report with.
 bool WriteOutput(int fd, std::string_view data, std::chrono::nanoseconds max_wait);
 
 // ---- Typed values ------------------------------------------------------
@@ -85,6 +87,14 @@ class Value {
   };
 
   Value() = default;  // ()
+  // Copying, destroying and comparing (==) take no stack per level of
+  // nesting: a value a million levels deep is safe to copy, destroy and
+  // compare.
+  Value(const Value& other);
+  Value& operator=(const Value& other);
+  Value(Value&&) noexcept = default;
+  Value& operator=(Value&&) noexcept = default;
+  ~Value();
   static Value Unit() { return Value(); }
   static Value Bool(bool b);
   static Value Int(int64_t i);
@@ -92,16 +102,35 @@ class Value {
   static Value Char(char32_t c);
   static Value Str(std::string s);
   static Value Bytes(std::string bytes);
+  // Pass the vector by std::move to keep its elements from being copied.
+  // A braced list (`Vec({std::move(a)})`) is a std::initializer_list, whose
+  // elements are const: it copies them. The moving builders take the
+  // elements as arguments instead (`Vec(std::move(a), std::move(b))`,
+  // `Enum("Shape", "Circle", std::move(r))`): an rvalue is moved in, an
+  // lvalue copied.
   static Value Vec(std::vector<Value> items);
   static Value Map(std::vector<std::pair<Value, Value>> entries);
   static Value Tuple(std::vector<Value> items);
   static Value Struct(std::string type, std::vector<std::pair<std::string, Value>> fields);
   // A variant with positional fields (`Shape::Circle(2.0)`) or none.
   static Value Enum(std::string type, std::string variant, std::vector<Value> fields = {});
-  static Value Some(Value v) { return Enum("Option", "Some", {std::move(v)}); }
+  template <typename... V>
+  requires(std::is_same_v<std::remove_cvref_t<V>, Value>&&...) static Value Vec(V&&... items) {
+    return Vec(Moved(std::forward<V>(items)...));
+  }
+  template <typename... V>
+  requires(std::is_same_v<std::remove_cvref_t<V>, Value>&&...) static Value Tuple(V&&... items) {
+    return Tuple(Moved(std::forward<V>(items)...));
+  }
+  template <typename... V>
+  requires(sizeof...(V) > 0 && (std::is_same_v<std::remove_cvref_t<V>, Value> && ...)) static Value
+      Enum(std::string type, std::string variant, V&&... fields) {
+    return Enum(std::move(type), std::move(variant), Moved(std::forward<V>(fields)...));
+  }
+  static Value Some(Value v) { return Enum("Option", "Some", std::move(v)); }
   static Value None() { return Enum("Option", "None"); }
-  static Value Ok(Value v) { return Enum("Result", "Ok", {std::move(v)}); }
-  static Value Err(Value v) { return Enum("Result", "Err", {std::move(v)}); }
+  static Value Ok(Value v) { return Enum("Result", "Ok", std::move(v)); }
+  static Value Err(Value v) { return Enum("Result", "Err", std::move(v)); }
 
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
@@ -127,12 +156,22 @@ class Value {
     return kind_ == Kind::kEnum && type_ == type && variant_ == variant;
   }
 
-  // Mighty's `{:?}` form (what RunResult::value holds), e.g. `Ok(60)`.
+  // Mighty's `{:?}` form (what RunResult::value holds), e.g. `Ok(60)`;
+  // for a value that could not cross into a program (nested deeper than
+  // 512 levels, a Str that is not UTF-8, ...) the reason in angle brackets:
+  // `<value nested deeper than 512 levels>`.
   std::string Debug() const;
   bool operator==(const Value& other) const;
 
  private:
   friend struct ValueAccess;
+  template <typename... V>
+  static std::vector<Value> Moved(V&&... items) {
+    std::vector<Value> out;
+    out.reserve(sizeof...(items));
+    (out.push_back(std::forward<V>(items)), ...);
+    return out;
+  }
   Kind kind_ = Kind::kUnit;
   int64_t i_ = 0;
   double f_ = 0;
@@ -219,13 +258,17 @@ class HostCall {
   std::optional<std::chrono::nanoseconds> wall_left() const;
   bool interrupted() const;  // Runner::Interrupt() was called
   // Writes to the run's stdout / stderr sinks, counted against its output
-  // budget; false (nothing written) when the budget cannot take it.
+  // budget; false (nothing written) when the budget cannot take it or a
+  // wall deadline of the call's scope has passed.
   bool Stdout(std::string_view text);
   bool Stderr(std::string_view text);
   // Where the guest's call is.
   int line() const { return line_; }
   int column() const { return column_; }
 
+  // mty makes each call's HostCall. One made with a null Impl (to test a
+  // host function outside a run) is unlimited and not interrupted, and its
+  // Stdout / Stderr write nothing (false).
   struct Impl;
   HostCall(std::string_view function, std::vector<Value> args, Impl* impl, int line, int column)
       : function_(function), args_(std::move(args)), impl_(impl), line_(line), column_(column) {}
@@ -402,6 +445,7 @@ struct Event {
 // was (a hash of the program's MtyIR, the entry, args, params and policy);
 // and an end (outcome, exit code, steps, a hash of stdout and of stderr).
 // Its text form is JSON lines, one per item (`mty run --record`).
+class Program;
 class Recording {
  public:
   Recording();
@@ -425,6 +469,8 @@ class Recording {
   const Policy& policy() const;
   size_t inputs() const;  // lines between the header and the end
   bool ended() const;     // has its end line
+  // Whether `program` is the one recorded: its MtyIR has the header's hash.
+  bool Records(const Program& program) const;
 
   // Its contents (opaque outside mty; the run fills and reads them).
   struct Impl;
@@ -443,6 +489,13 @@ struct RunOptions {
   // unless it installed one). `Grants::All()` grants everything.
   // Combine a manifest with flags by Policy::Intersect.
   Policy policy;
+  // A policy the run's narrows (a worker's grant around a job's manifest):
+  // its file lists are the host's, resolved when the run starts, and the
+  // run's own file lists are resolved beneath them, so the run can never
+  // name what they could not open (a symlink in an outer root that points
+  // out of it grants nothing). Its limits and other lists apply too (the
+  // tightest, the intersection). Unset: the run's lists are the host's.
+  std::optional<Policy> outer_policy;
   std::string entry = "main";
   // The entry function's parameters, in order, each checked against the
   // parameter's declared type (a mismatch: kInvalid naming it). Parameters
@@ -509,14 +562,23 @@ struct RunResult {
   // kBreach: the limit's code (MT5009, MT5012, MT5018).
   TrapCode code = TrapCode::kNone;
   std::string value;  // kOk: Debug form of the returned value
-  // kOk and kMainErr: the returned value itself (kMainErr: the `Err(e)`).
+  // kOk and kMainErr: the returned value itself (kMainErr: the `Err(e)`),
+  // always set then. A value that cannot be returned ends the run
+  // otherwise: one not of the entry's declared result type or nested
+  // deeper than 512 levels is kTrap MT5016; one whose copy would pass the
+  // memory limit (256 MiB without one) is kBreach of memory, subject
+  // "returned value".
   std::optional<Value> returned;
   std::string message;                 // what `mty run` prints after the code
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
   int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
-  // Usage, from the run's tracker. Steps are counted when some step limit
-  // applies. For a memory breach, mem_used / mem_limit are the breached
-  // tracker's.
+  // Usage, from the run's tracker. steps_used: statements executed, counted
+  // when some step limit applies (else 0). mem_used: the estimated bytes
+  // the run charged (runtime.md §2), counted with or without a limit.
+  // mem_limit: the memory limit (0: none). On a breach of steps or memory
+  // they are the breach's: steps_used / mem_used its observed (the count
+  // that went over, the step or allocation that breached included),
+  // mem_limit its bound; the breached sandbox's when it was one.
   uint64_t steps_used = 0;
   uint64_t mem_used = 0;
   uint64_t mem_limit = 0;
@@ -650,6 +712,7 @@ class Program {
 // Runner (cheap: no compile) for each run.
 class Runner {
  public:
+  // A null program makes a Runner whose Run() is kInvalid ("program: null").
   Runner(std::shared_ptr<const Program> program, RunOptions options);
   ~Runner();
   RunResult Run();

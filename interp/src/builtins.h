@@ -117,6 +117,10 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
 // The row of the builtin table for a method of this receiver (nullptr when
 // the receiver's kind has none: MT5008).
 std::optional<ir::Recv> RecvOf(const Value& v);
+// Gives `out`, an fs capability narrowed to `path`, its grants: resolved now
+// beneath `from`'s (a narrowed value) or else the run's (the root of
+// `scope`'s chain), so it can never name what those could not open.
+void ResolveFsCap(const Meter& scope, const CapObj* from, std::string_view path, CapObj* out);
 const ir::MethodInfo* MethodFor(const Value& recv, ir::MethodName name);
 // `recv` is the receiver in place (already made unique when the row
 // mutates). *est_delta receives the change of recv's size estimate.

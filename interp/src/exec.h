@@ -196,7 +196,9 @@ struct Exec {
   // ---- the budget chain and its cache ----
   static Meter& Scope(const Task& t) { return *t.current_meter(); }
 
-  // Charges what the task used since the last flush to its chain. The loop's
+  // Charges what the task used since the last flush to its chain and checks
+  // the chain's wall deadlines (so every scope change, host call and stop
+  // sees a deadline that passed during one long instruction). The loop's
   // counters must be saved (SAVE) first.
   static std::optional<ir::Breach> Flush(Task& t);
   // The depth limit of the innermost scope: the tightest of every tracker's

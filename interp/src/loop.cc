@@ -1,5 +1,6 @@
 // The dispatch loop. One body per instruction, instantiated three times:
-// kFree (no budgets: no accounting at all), kMetered (steps charged per
+// kFree (no step or memory limit: steps are not counted, memory is counted
+// with one add and never compared), kMetered (steps charged per
 // segment on entry, memory with one add and one compare) and kExact (per
 // statement counting, entered only when the remaining step budget is smaller
 // than the next segment, so the breach lands on exactly the N+1-th step).
@@ -62,8 +63,8 @@ Stop Exec::Loop(Task& t) {
 // breaches (t.pc_ is the call's: SAVE() came first).
 #define STACK_GREW()                      \
   do {                                    \
+    mem = t.mem_used_;                    \
     if constexpr (M != Mode::kFree) {     \
-      mem = t.mem_used_;                  \
       if (mem > mem_limit) [[unlikely]] { \
         PopFrame(t);                      \
         return Stop::kMemBudget;          \
@@ -117,8 +118,8 @@ Stop Exec::Loop(Task& t) {
   } while (0)
 #define CHARGE_MEM(n)                     \
   do {                                    \
+    mem += (n);                           \
     if constexpr (M != Mode::kFree) {     \
-      mem += (n);                         \
       if (mem > mem_limit) [[unlikely]] { \
         SAVE();                           \
         return Stop::kMemBudget;          \
@@ -608,6 +609,7 @@ dispatch:
     Value v = Value::Heap(o);
     o->family = d.name;
     o->constraint = fn->messages[d.callee];
+    if (!o->constraint.empty()) ResolveFsCap(*t.current_meter(), nullptr, o->constraint, o);
     CHARGE_MEM(16);
     R[pc->a] = std::move(v);
     NEXT();

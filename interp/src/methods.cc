@@ -1101,6 +1101,25 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
   return CallStatus::kUnknown;
 }
 
+}  // namespace
+
+void ResolveFsCap(const Meter& scope, const CapObj* from, std::string_view path, CapObj* out) {
+  const Meter* root = &scope;
+  while (root->parent()) root = root->parent();
+  const std::vector<std::string> paths{std::string(path)};
+  auto beneath = [&](ir::GrantId g, const std::shared_ptr<const FsGrant>& own) {
+    std::shared_ptr<const FsGrant> base =
+        from && !from->constraint.empty() ? own : root->FsGrantOf(g);
+    return base ? base->NarrowGrant(paths) : nullptr;
+  };
+  if (ir::CapValueServes(out->family, ir::GrantId::kFsRead))
+    out->fs_read = beneath(ir::GrantId::kFsRead, from ? from->fs_read : nullptr);
+  if (ir::CapValueServes(out->family, ir::GrantId::kFsWrite))
+    out->fs_write = beneath(ir::GrantId::kFsWrite, from ? from->fs_write : nullptr);
+}
+
+namespace {
+
 // fs.ro(p), fs.path(p), net.host(h): capabilities that are never wider than
 // the receiver (an impossible constraint when the request is outside it).
 CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
@@ -1130,6 +1149,9 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     std::string p = ir::NormalizePath(want);
     n->constraint =
         c->constraint.empty() || ir::PathWithin(ir::NormalizePath(c->constraint), p) ? p : kNothing;
+    // Resolving walks the path: its work is charged first.
+    if (!cx.Work(want.size())) return Fail();
+    ResolveFsCap(*cx.scope, c, want, n);
   }
   if (!cx.Charge(16)) return Fail();
   out = std::move(v);

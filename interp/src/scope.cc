@@ -15,8 +15,15 @@ std::optional<ir::Breach> Exec::Flush(Task& t) {
   const int64_t cpu_now = t.cpu_used_ns();
   const int64_t cpu = cpu_now - t.cpu_flushed_;
   t.cpu_flushed_ = cpu_now;
-  if (used == 0 && mem == 0 && cpu == 0) return std::nullopt;
-  return Scope(t).Charge(static_cast<uint64_t>(std::max<int64_t>(used, 0)), mem, cpu);
+  std::optional<ir::Breach> b;
+  if (used != 0 || mem != 0 || cpu != 0)
+    b = Scope(t).Charge(static_cast<uint64_t>(std::max<int64_t>(used, 0)), mem, cpu);
+  // The wall clock is checked at every flush too, not only at safepoints:
+  // a scope left, a host call or an end after one long builtin call that
+  // ran past a wall deadline is that breach (runtime.md §2).
+  if (!b && t.wall_deadline_ != Fences::kNone && SteadyNow() >= t.wall_deadline_)
+    b = Scope(t).Exhausted(ir::LimitId::kWall);
+  return b;
 }
 
 bool Exec::ChargeWork(Task& t, uint64_t units) {

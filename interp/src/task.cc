@@ -173,8 +173,17 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       return o;
     }
     s = Stop::kBreach;
-  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed)) {
-    t.breach_ = std::move(flushed);  // e.g. CPU found over its limit at the flush
+  } else if (flushed && (s == Stop::kDone || s == Stop::kSuspended || s == Stop::kDeadlinePassed ||
+                         s == Stop::kTrap)) {
+    // A limit found over at the flush (CPU, a wall deadline passed during
+    // the last instruction): every limit of a scope is checked when the
+    // task leaves it, however it leaves (runtime.md §2), and what ran past
+    // a limit is that breach, a trap at the end included.
+    if (s == Stop::kSuspended && t.resume_reg_ >= 0 && t.pc_ > 0) {
+      --t.pc_;  // reported at the instruction it was to wait in
+      t.resume_reg_ = -1;
+    }
+    t.breach_ = std::move(flushed);
     s = Stop::kBreach;
   }
   switch (s) {

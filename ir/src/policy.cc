@@ -238,6 +238,10 @@ std::string Breach::Message() const {
                               bound, " B")
                : absl::StrCat("memory budget exceeded: real heap ", observed,
                               " B: the host could not allocate it (ceiling ", bound, " B)");
+  if (limit == LimitId::kMemory && subject == kReturnedValueSubject)
+    text =
+        absl::StrCat("memory budget exceeded: the returned value is ", observed,
+                     " B (estimated) as a copy, over the ", bound, " B that may cross to the host");
   if (sandbox.empty()) return text;
   return absl::StrCat("sandbox ", sandbox, ": ", text);
 }
@@ -281,6 +285,16 @@ std::string NormalizePath(std::string_view path) {
     out += part;
   }
   return out;
+}
+
+bool CapValueServes(std::string_view family, GrantId id) {
+  if (family == Grant(id).key) return true;
+  const bool file = id == GrantId::kFsRead || id == GrantId::kFsWrite;
+  if (!file) return false;
+  // `fs` is the file families' common prefix: `fs.read` without its `.read`.
+  const std::string_view read = Grant(GrantId::kFsRead).key;
+  if (family == read.substr(0, read.find('.'))) return true;
+  return id == GrantId::kFsRead && family == Grant(GrantId::kFsWrite).key;
 }
 
 bool PathWithin(std::string_view root, std::string_view path) {

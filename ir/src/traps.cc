@@ -1,6 +1,8 @@
 // The trap table's lookups (traps.def).
 #include "mty/ir/traps.h"
 
+#include <cerrno>
+
 namespace mty::ir {
 
 const TrapInfo& Trap(TrapCode code) {
@@ -15,6 +17,8 @@ std::optional<TrapCode> ParseTrapCode(std::string_view text) {
     if (text == t.text) return t.code;
   return std::nullopt;
 }
+
+TrapCode OutputTrap(int err) { return err == EPIPE ? TrapCode::kOutputClosed : TrapCode::kOutput; }
 
 const char* OutcomeName(Outcome o) {
   switch (o) {

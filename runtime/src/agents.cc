@@ -117,6 +117,10 @@ struct Scheduler::TaskRec {
   ExecOutcome outcome;                             // init tasks: how it ended
 };
 
+bool Scheduler::WaitsFor(const TaskRec* rec, uint64_t id) {
+  return rec->waiting && rec->waiting_ask == id;
+}
+
 // The host of one task: the scheduler for agent operations, the run's host
 // for everything else (the task's grants travel with each call as its
 // tracker chain).
@@ -240,6 +244,9 @@ std::shared_ptr<BudgetTracker> Scheduler::ScopeOf(TaskRec* from) const {
 }
 
 void Scheduler::Finished(TaskRec* rec) {
+  // A task can end while the scheduler holds a wait for it (a breach found
+  // at the flush as it suspended): the wait's timers and completion go stale.
+  EndWait(rec);
   if (watchdog_) watchdog_->Unwatch(*rec->task);
   // The agent's stacks are paid up to the deepest any of its turns reached.
   if (rec->agent) {
@@ -365,12 +372,8 @@ void Scheduler::RunSlice(TaskRec* rec) {
     case Outcome::kDeadlinePassed:
       if (rec->msg.deadline) {
         // The ask's deadline passed: the late handler is cancelled at its
-        // safepoint; its turn commits nothing and the agent carries on.
-        if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
-        Agent* a = rec->agent;
-        Finished(rec);
-        a->busy = false;
-        StartTurn(a);
+        // safepoint.
+        CancelTurn(rec);
         return;
       }
       Wake(rec);
@@ -380,6 +383,11 @@ void Scheduler::RunSlice(TaskRec* rec) {
         main_outcome_ = std::move(o);
         main_done_ = true;
         Finished(rec);
+        return;
+      } else if (rec->msg.deadline && Now() >= rec->msg.deadline) {
+        // It ended after its asker's deadline (with no safepoint since):
+        // cancelled like a late start, on the scheduler's clock.
+        CancelTurn(rec);
         return;
       } else {
         Agent* a = rec->agent;
@@ -414,8 +422,37 @@ void Scheduler::RunSlice(TaskRec* rec) {
   Finished(rec);
 }
 
+void Scheduler::CancelTurn(TaskRec* rec) {
+  EndWait(rec);
+  if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
+  Agent* a = rec->agent;
+  Finished(rec);
+  a->busy = false;
+  StartTurn(a);
+}
+
+uint64_t Scheduler::BeginWait(TaskRec* rec) {
+  rec->waiting = true;
+  rec->waiting_ask = next_ask_id_++;
+  return rec->waiting_ask;
+}
+
+bool Scheduler::Serves(const TaskRec* rec, uint64_t ask_id) {
+  return rec->task && rec->msg.asker && rec->msg.ask_id == ask_id;
+}
+
+void Scheduler::EndWait(TaskRec* rec) {
+  if (rec->host_call) {  // a late completion is dropped
+    host_parked_.erase(rec->waiting_ask);
+    rec->host_call->Detach();
+    rec->host_call.reset();
+  }
+  rec->waiting = false;
+  rec->waiting_ask = 0;
+}
+
 void Scheduler::Answer(TaskRec* asker, uint64_t id, Value value) {
-  if (!asker->waiting || asker->waiting_ask != id) return;  // answered already (deadline)
+  if (!WaitsFor(asker, id)) return;  // answered already (deadline)
   asker->waiting = false;
   asker->waiting_ask = 0;
   asker->task->Resume(std::move(value));
@@ -452,8 +489,7 @@ bool Scheduler::WallPassed(std::optional<int64_t> wall, int64_t now) {
 }
 
 void Scheduler::ParkHostCall(TaskRec* rec, std::shared_ptr<interp::PendingCall> call) {
-  rec->waiting = true;
-  rec->waiting_ask = next_ask_id_++;
+  BeginWait(rec);
   rec->host_call = call;
   host_parked_[rec->waiting_ask] = rec;
   // It ends at the task's wall deadline at the latest (a sandbox's or the
@@ -527,9 +563,7 @@ void Scheduler::Sleep(TaskRec* rec, int64_t ns) {
   // run's): the task then resumes into the breach.
   if (std::optional<int64_t> wall = rec->task->current_meter()->WallDeadline())
     at = std::min(at, *wall);
-  rec->waiting = true;
-  rec->waiting_ask = next_ask_id_++;
-  AddTimer(Timer{at, rec->waiting_ask, rec, nullptr, /*sleep=*/true});
+  AddTimer(Timer{at, BeginWait(rec), rec, nullptr, /*sleep=*/true});
 }
 
 void Scheduler::AddTimer(Timer t) {
@@ -544,14 +578,39 @@ void Scheduler::AdmitBlocked(Agent* a) {
   while (a->HasBlocked() && a->mailbox.size() + (a->turn_pending ? 1 : 0) < a->mailbox_cap) {
     auto [sender, msg] = std::move(a->blocked->front());
     a->blocked->pop_front();
+    if (!WaitsFor(sender, msg.ask_id)) continue;  // its sender was cancelled: never sent
     bool is_ask = msg.asker != nullptr;
     a->mailbox.push_back(std::move(msg));
     if (!is_ask) {
-      sender->waiting = false;
+      EndWait(sender);
       sender->task->Resume(Value::Unit());
       Wake(sender);
     }
   }
+}
+
+bool Scheduler::Stale(const Timer& t) {
+  if (t.restart) return false;
+  return t.cancel ? !Serves(t.asker, t.ask_id) : !WaitsFor(t.asker, t.ask_id);
+}
+
+bool Scheduler::RestartHasWork(Agent* a) {
+  // A loop, not a recursion: supervisors nest as deep as the guest makes them.
+  std::vector<Agent*> todo{a};
+  while (!todo.empty()) {
+    Agent* x = todo.back();
+    todo.pop_back();
+    if (!x->mailbox.empty() || x->HasBlocked()) return true;
+    if (x->IsSupervisor())
+      todo.insert(todo.end(), x->Sv().children.begin(), x->Sv().children.end());
+  }
+  return false;
+}
+
+bool Scheduler::OnlyIdleRestarts() {
+  for (const Timer& t : timers_)
+    if (!Stale(t) && (!t.restart || RestartHasWork(t.restart))) return false;
+  return true;
 }
 
 void Scheduler::FireTimers(bool wait) {
@@ -561,10 +620,17 @@ void Scheduler::FireTimers(bool wait) {
   while (!timers_.empty()) {
     const Timer t = timers_.front();
     int64_t now = Now();
-    bool stale = !t.restart && (!t.asker->waiting || t.asker->waiting_ask != t.ask_id);
+    const bool stale = Stale(t);
     if (t.at > now && !stale) {
       if (!wait || cancelled_.load() || InboxReady()) return;
       if (WallPassed(wall, now)) return;
+      // After main, a backoff holds the run only for messages its restart
+      // would handle: when every timer left is a restart that would find
+      // none, the run ends now (the drain is done).
+      if (t.restart && main_done_ && host_parked_.empty() && OnlyIdleRestarts()) {
+        timers_.clear();
+        return;
+      }
       int64_t until = wall ? std::min(t.at, *wall) : t.at;
       // A host call's completion or an interrupt wakes it sooner.
       WaitInbox(std::min(until, now + 10'000'000));
@@ -578,15 +644,18 @@ void Scheduler::FireTimers(bool wait) {
       continue;
     }
     if (stale) continue;
+    if (t.cancel) {  // the ask this turn answers passed its deadline
+      // A waiting turn ends now; one about to run is cancelled as it
+      // begins its slice (RunSlice).
+      if (t.asker->waiting) CancelTurn(t.asker);
+      wait = false;
+      continue;
+    }
     if (t.host) {  // a late host call's wall deadline passed first
       auto it = host_parked_.find(t.ask_id);
       if (it != host_parked_.end()) {
         TaskRec* rec = it->second;
-        host_parked_.erase(it);
-        rec->host_call->Detach();
-        rec->host_call.reset();
-        rec->waiting = false;
-        rec->waiting_ask = 0;
+        EndWait(rec);
         const std::shared_ptr<interp::Meter>& m = rec->task->current_meter();
         std::optional<ir::Breach> b = m->Exhausted(ir::LimitId::kWall);
         if (b) {
@@ -625,7 +694,7 @@ void Scheduler::StartTurn(Agent* a) {
   // loop: their number is the guest's.
   while (!a->mailbox.empty()) {
     const Agent::Msg& m = a->mailbox.front();
-    if (!(m.deadline && m.asker && (!m.asker->waiting || m.asker->waiting_ask != m.ask_id))) break;
+    if (!(m.deadline && m.asker && !WaitsFor(m.asker, m.ask_id))) break;
     a->mailbox.pop_front();
   }
   AdmitBlocked(a);
@@ -680,7 +749,7 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
   if (a->dead) {
     a->busy = false;
     TaskRec* asker = rec->msg.asker;
-    if (asker && asker->waiting && asker->waiting_ask == rec->msg.ask_id) {
+    if (asker && WaitsFor(asker, rec->msg.ask_id)) {
       if (rec->msg.deadline) {
         Answer(asker, rec->msg.ask_id, AskErr(2));
       } else {
@@ -714,6 +783,11 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     return false;
   }
   rec->generation = a->generation;
+  // Whatever it waits for, it waits until its asker's deadline at the
+  // latest: then it is cancelled (runtime.md §5).
+  if (rec->msg.deadline)
+    AddTimer(Timer{rec->msg.deadline, rec->msg.ask_id, rec, nullptr, /*sleep=*/false,
+                   /*host=*/false, /*cancel=*/true});
   return true;
 }
 
@@ -747,7 +821,7 @@ void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, T
     // for the restarted child.
     if (turn && turn->msg.asker) {
       TaskRec* asker = turn->msg.asker;
-      if (asker->waiting && asker->waiting_ask == turn->msg.ask_id) {
+      if (WaitsFor(asker, turn->msg.ask_id)) {
         if (turn->msg.deadline) {
           Answer(asker, turn->msg.ask_id, AskErr(1, why));
         } else {
@@ -764,7 +838,7 @@ void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, T
   auto fail_asker = [&](const Agent::Msg& m, const std::string& text, Value err,
                         const ir::Breach* b) {
     TaskRec* asker = m.asker;
-    if (!asker || !asker->waiting || asker->waiting_ask != m.ask_id) return;
+    if (!asker || !WaitsFor(asker, m.ask_id)) return;
     if (m.deadline) {
       Answer(asker, m.ask_id, std::move(err));
       return;
@@ -781,8 +855,8 @@ void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, T
   for (auto& [sender, m] : *a->blocked) {
     if (m.asker) {
       fail_asker(m, dead, AskErr(2), nullptr);
-    } else {  // the send is dropped, the sender carries on
-      sender->waiting = false;
+    } else if (WaitsFor(sender, m.ask_id)) {  // the send is dropped, the sender carries on
+      EndWait(sender);
       sender->task->Resume(Value::Unit());
       Wake(sender);
     }
@@ -1111,18 +1185,16 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
       return Host::AskStatus::kFail;
     }
   }
-  if (ask) {
-    // The asker waits from now on (StartTurn below checks it).
-    m.ask_id = next_ask_id_++;
-    from->waiting = true;
-    from->waiting_ask = m.ask_id;
+  if (ask || full) {
+    // The sender waits from now on: for the reply (StartTurn below checks
+    // it), for room (`block`), or both; the id names the wait either way.
+    m.ask_id = BeginWait(from);
     if (result) {
       m.deadline = Now() + std::max<int64_t>(0, *deadline_ns);
       AddTimer(Timer{m.deadline, m.ask_id, from});
     }
   }
   if (full) {  // `block`: the sender waits for room
-    from->waiting = true;
     a->Block().emplace_back(from, std::move(m));
     return Host::AskStatus::kWait;
   }

@@ -76,13 +76,27 @@ std::vector<std::string> NormalizeRoots(const std::vector<std::string>& roots) {
 
 // ---- BudgetTracker --------------------------------------------------------
 
-BudgetTracker::BudgetTracker(Policy policy, std::string name, BudgetTracker* parent)
+BudgetTracker::BudgetTracker(Policy policy, std::string name, BudgetTracker* parent,
+                             std::shared_ptr<const interp::FsGrantSource> fs)
     : policy_(std::move(policy)),
       name_(std::move(name)),
       parent_(parent),
-      start_ns_(SteadyNowNs()) {
-  if (const auto& r = policy_.grants.Get(GrantId::kFsRead)) read_roots_ = NormalizeRoots(*r);
-  if (const auto& w = policy_.grants.Get(GrantId::kFsWrite)) write_roots_ = NormalizeRoots(*w);
+      start_ns_(SteadyNowNs()),
+      fs_source_(parent ? parent->fs_source_ : std::move(fs)) {
+  // Resolved now, beneath the grant in force at the parent (runtime.md §3).
+  for (GrantId id : {GrantId::kFsRead, GrantId::kFsWrite}) {
+    const auto& list = policy_.grants.Get(id);
+    if (!list) continue;
+    const size_t i = FsIndex(id);
+    listed_[i] = true;
+    written_[i] = NormalizeRoots(*list);
+    if (parent) {
+      if (std::shared_ptr<const interp::FsGrant> above = parent->FsGrantOf(id))
+        fs_[i] = above->NarrowGrant(*list);
+    } else if (fs_source_) {
+      fs_[i] = fs_source_->Resolve(id, *list);
+    }
+  }
 }
 
 std::shared_ptr<BudgetTracker> BudgetTracker::Child(std::shared_ptr<BudgetTracker> parent,
@@ -116,7 +130,13 @@ std::optional<Breach> BudgetTracker::Charge(uint64_t steps, uint64_t memory, int
 
 std::optional<Breach> BudgetTracker::ChargeOutput(uint64_t bytes) {
   // Checked before anything is counted: a write that would pass a limit
-  // does not happen (runtime.md §2).
+  // does not happen (runtime.md §2), nor one after a wall deadline on the
+  // path passed (nothing is written after the deadline, however long the
+  // instruction before the write ran without a safepoint).
+  if (std::optional<int64_t> wall = WallDeadlineNs()) {
+    const int64_t now = SteadyNowNs();
+    if (now >= *wall) return WallExhaustedAt(now);
+  }
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
     std::optional<uint64_t> lim = t->Lim(LimitId::kOutput);
     uint64_t used = t->output_used();
@@ -170,8 +190,11 @@ std::optional<Breach> BudgetTracker::CheckGrant(GrantId id, std::string_view req
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> BudgetTracker::EffectiveList(GrantId id) const {
-  return ChainGrants(id).Get(id);
+std::shared_ptr<const interp::FsGrant> BudgetTracker::FsGrantOf(GrantId id) const {
+  const size_t i = FsIndex(id);
+  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_)
+    if (t->listed_[i]) return t->fs_[i];
+  return fs_source_ ? fs_source_->Default(id) : nullptr;
 }
 
 std::optional<int64_t> BudgetTracker::RemainingCpu() const {
@@ -275,9 +298,10 @@ std::optional<Breach> BudgetTracker::CheckHost(std::string_view host_port) const
 }
 
 std::optional<Breach> BudgetTracker::CheckPath(GrantId id, std::string_view path) const {
-  std::string norm = ir::NormalizePath(path);
+  const std::string norm = ir::NormalizePath(path);
+  const size_t i = FsIndex(id);
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    const auto& roots = id == GrantId::kFsRead ? t->read_roots_ : t->write_roots_;
+    const auto& roots = t->written_[i];
     if (!roots) continue;
     bool ok = !norm.empty() && std::any_of(roots->begin(), roots->end(), [&](const std::string& r) {
       return ir::PathWithin(r, norm);
@@ -353,27 +377,6 @@ MailboxPolicy BudgetTracker::EffectivePolicy() const {
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_)
     if (t->policy_.limits.mb_policy) return *t->policy_.limits.mb_policy;
   return MailboxPolicy::kBlock;
-}
-
-std::optional<std::vector<std::string>> BudgetTracker::EffectiveReadPaths() const {
-  return ChainGrants(GrantId::kFsRead).Get(GrantId::kFsRead);
-}
-
-std::optional<std::vector<std::string>> BudgetTracker::EffectiveWritePaths() const {
-  return ChainGrants(GrantId::kFsWrite).Get(GrantId::kFsWrite);
-}
-
-ir::Grants BudgetTracker::ChainGrants(GrantId id) const {
-  ir::Grants out;
-  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    ir::Grants level;
-    if (id == GrantId::kFsRead || id == GrantId::kFsWrite)
-      level.Set(id, id == GrantId::kFsRead ? t->read_roots_ : t->write_roots_);  // normalised
-    else
-      level.Set(id, t->policy_.grants.Get(id));
-    out = ir::Grants::Intersect(out, level);
-  }
-  return out;
 }
 
 }  // namespace mty::runtime

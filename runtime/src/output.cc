@@ -46,7 +46,10 @@ WriteEnd WriteBefore(int fd, std::string_view data, std::optional<int64_t> deadl
         if (passed) return WriteEnd::kDeadline;
         continue;
       }
-      if (p.revents & POLLNVAL) return WriteEnd::kError;
+      if (p.revents & POLLNVAL) {
+        errno = EBADF;
+        return WriteEnd::kError;
+      }
     }
     size_t chunk = data.size() - done;
     if (!regular) chunk = std::min<size_t>(chunk, PIPE_BUF);
@@ -74,16 +77,21 @@ WriteEnd FdStream::Write(std::string_view data, std::optional<int64_t> deadline_
     buf_.append(data);
     return WriteEnd::kDone;
   }
-  ended_ = WriteBefore(fd_, data, deadline_ns, cancel);
-  return ended_;
+  return Ended(WriteBefore(fd_, data, deadline_ns, cancel));
 }
 
 WriteEnd FdStream::Flush(std::optional<int64_t> deadline_ns, const std::atomic<bool>* cancel) {
   if (ended_ != WriteEnd::kDone) return ended_;
   if (buf_.empty()) return WriteEnd::kDone;
-  ended_ = WriteBefore(fd_, buf_, deadline_ns, cancel);
+  WriteEnd e = Ended(WriteBefore(fd_, buf_, deadline_ns, cancel));
   buf_.clear();
-  return ended_;
+  return e;
+}
+
+WriteEnd FdStream::Ended(WriteEnd e) {
+  if (e == WriteEnd::kError) error_ = errno;
+  ended_ = e;
+  return e;
 }
 
 }  // namespace mty::runtime

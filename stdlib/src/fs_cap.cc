@@ -84,12 +84,12 @@ absl::Status Io(std::string_view given, int err) {
   return absl::InternalError(absl::StrCat("io: ", std::string(given), ": ", std::strerror(err)));
 }
 
-// EXDEV (openat2 left the root) and ELOOP (a symlink met where none may be,
-// or a magic link) are denials; ENOENT/ENOTDIR are absence; the rest is I/O.
+// EXDEV (the open would leave the root, or met a symlink where none may be)
+// is a denial; ENOENT/ENOTDIR are absence; the rest, a symlink loop (ELOOP)
+// among them, is I/O.
 absl::Status ErrnoStatus(int err, std::string_view given) {
   switch (err) {
-    case EXDEV:
-    case ELOOP: return Forbidden(given);
+    case EXDEV: return Forbidden(given);
     case ENOENT:
     case ENOTDIR: return NotFound(given);
     default: return Io(given, err);
@@ -189,52 +189,58 @@ std::pair<std::string, std::string> SplitLast(const std::string& rel) {
   return {rel.substr(0, slash), rel.substr(slash + 1)};
 }
 
-// ---- Locating and opening -------------------------------------------------
+// ---- Roots -----------------------------------------------------------------
 
-// Where an operation happens: `rel` (no `..`, no empty components; "" is the
-// root itself) beneath `root`. `confined` is false for unrestricted caps.
-struct Target {
-  std::string root;
-  std::string rel;
-  bool confined = true;
-  // The path as given ends in `/` (or `/.`): it names a directory, so a file
-  // there is "not a directory" as the kernel would say (normalising drops
-  // the slash, so each operation checks it).
-  bool names_dir = false;
+// FdPath: where the kernel says an open file is now (its /proc link), or
+// nullopt (no /proc, or the file was removed).
+std::optional<std::string> FdPath(int fd) {
+  char buf[PATH_MAX + 1];
+  const std::string link = absl::StrCat("/proc/self/fd/", fd);
+  ssize_t n = ::readlink(link.c_str(), buf, PATH_MAX);
+  if (n <= 0 || buf[0] != '/') return std::nullopt;
+  std::string out(buf, static_cast<size_t>(n));
+  if (out.ends_with(" (deleted)")) return std::nullopt;
+  return out;
+}
+
+std::string JoinRel(const std::vector<std::string>& comps, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to; ++i) {
+    if (!out.empty()) out += '/';
+    out += comps[i];
+  }
+  return out;
+}
+
+std::string JoinRel(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return absl::StrCat(a, "/", b);
+}
+
+}  // namespace
+
+// A root: a directory handle opened when the host granted it, and beneath it
+// a path with no symlink in it (see fs_cap.h).
+struct FsCap::Root {
+  std::shared_ptr<const Fd> base;
+  std::string base_path;  // where base was when it was opened
+  std::string pending;    // "" (base itself) or components beneath it, no symlink
+  std::string path;       // base_path + pending: what requests are matched against
+  std::string alias;      // the root as granted (normalised), "" when it is `path`
 };
 
-bool EndsAsDirectory(std::string_view given) {
-  return given.ends_with('/') || given.ends_with("/.") || given == ".";
+namespace {
+
+using Root = FsCap::Root;
+
+bool SameFile(int a, int b) {
+  struct stat sa, sb;
+  return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
-absl::StatusOr<Target> Locate(const FsCap& cap, std::string_view given, bool follow_final) {
-  // A NUL would cut the path short at the system call: refused first.
-  if (absl::Status text = CheckPathText(given); !text.ok()) return text;
-  // The kernel takes no longer path (PATH_MAX): refused before any work.
-  if (given.size() >= PATH_MAX) return Io(given, ENAMETOOLONG);
-  std::string norm = Normalize(given);
-  if (norm.empty()) return Forbidden(given);
-  std::string resolved = follow_final ? ResolveExistingPrefix(norm) : ResolveParent(norm);
-  const bool names_dir = EndsAsDirectory(given);
-  if (cap.unrestricted()) return Target{"/", resolved.substr(1), false, names_dir};
-  const std::string* best = nullptr;
-  std::string rel;
-  for (const std::string& root : cap.roots()) {
-    std::optional<std::string> r = RelativeTo(root, resolved);
-    if (r && (best == nullptr || root.size() > best->size())) {
-      best = &root;
-      rel = std::move(*r);
-    }
-  }
-  if (best == nullptr) return Forbidden(given);
-  return Target{*best, std::move(rel), true, names_dir};
-}
-
-absl::StatusOr<Fd> OpenRoot(const Target& t, std::string_view given) {
-  int fd = ::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(errno, given);
-  return Fd(fd);
-}
+// ---- Opening beneath a directory -------------------------------------------
 
 bool IsSymlinkAt(int dirfd, const std::string& name) {
   struct stat st;
@@ -242,8 +248,7 @@ bool IsSymlinkAt(int dirfd, const std::string& name) {
 }
 
 // The fallback: one openat per component with O_NOFOLLOW. It refuses every
-// symlink (-EXDEV, a denial). `rel` was symlink-resolved when it was located,
-// so a symlink here was swapped in afterwards.
+// symlink (-EXDEV, a denial).
 int WalkOpen(int rootfd, const std::string& rel, int flags, mode_t mode) {
   std::vector<std::string> comps = Components(rel);
   if (comps.empty()) {
@@ -253,6 +258,7 @@ int WalkOpen(int rootfd, const std::string& rel, int flags, mode_t mode) {
   Fd owned;
   int cur = rootfd;
   for (size_t i = 0; i + 1 < comps.size(); ++i) {
+    if (comps[i] == "..") return -EXDEV;  // never above the root
     int next = ::openat(cur, comps[i].c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (next < 0) {
       int err = errno;
@@ -263,6 +269,7 @@ int WalkOpen(int rootfd, const std::string& rel, int flags, mode_t mode) {
     cur = next;
   }
   const std::string& last = comps.back();
+  if (last == "..") return -EXDEV;
   int fd = ::openat(cur, last.c_str(), flags | O_NOFOLLOW, mode);
   if (fd < 0) {
     int err = errno;
@@ -279,14 +286,22 @@ int WalkOpen(int rootfd, const std::string& rel, int flags, mode_t mode) {
   return fd;
 }
 
-// Opens `rel` beneath `rootfd`; returns an fd or -errno. Confined opens never
-// resolve outside the root, whatever symlinks are swapped in meanwhile.
-int OpenBeneath(int rootfd, const std::string& rel, int flags, mode_t mode, bool confined) {
+// How a confined open resolves: symlinks followed while they stay beneath
+// the directory, or none at all.
+enum class Links { kBeneath, kNone };
+
+// Opens `rel` beneath `dirfd`; returns an fd or -errno. Confined opens never
+// resolve outside the directory, whatever symlinks are swapped in meanwhile
+// (openat2; where the kernel lacks it, an O_NOFOLLOW walk that refuses every
+// symlink). A symlink met where none may be is -EXDEV (a denial); a loop of
+// symlinks beneath the directory is -ELOOP.
+int OpenBeneath(int dirfd, const std::string& rel, int flags, mode_t mode, bool confined,
+                Links links = Links::kBeneath) {
   const char* p = rel.empty() ? "." : rel.c_str();
   flags |= O_CLOEXEC;
   if (!(flags & O_CREAT)) mode = 0;
   if (!confined) {
-    int fd = ::openat(rootfd, p, flags, mode);
+    int fd = ::openat(dirfd, p, flags, mode);
     return fd >= 0 ? fd : -errno;
   }
   if (!g_openat2_missing.load(std::memory_order_relaxed) &&
@@ -296,42 +311,101 @@ int OpenBeneath(int rootfd, const std::string& rel, int flags, mode_t mode, bool
     how.flags = static_cast<uint64_t>(flags);
     how.mode = mode;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    if (links == Links::kNone) how.resolve |= RESOLVE_NO_SYMLINKS;
     for (int attempt = 0; attempt < 16; ++attempt) {
-      long fd = ::syscall(SYS_openat2, rootfd, p, &how, sizeof how);
+      long fd = ::syscall(SYS_openat2, dirfd, p, &how, sizeof how);
       if (fd >= 0) return static_cast<int>(fd);
-      if (errno == EINTR || errno == EAGAIN) continue;  // EAGAIN: a racing rename; retry
+      if (errno == EINTR || errno == EAGAIN) continue;             // EAGAIN: a racing rename; retry
+      if (errno == ELOOP && links == Links::kNone) return -EXDEV;  // a link where none may be
       if (errno != ENOSYS) return -errno;
       g_openat2_missing.store(true, std::memory_order_relaxed);
       break;
     }
     if (!g_openat2_missing.load(std::memory_order_relaxed)) return -EAGAIN;
   }
-  return WalkOpen(rootfd, rel, flags, mode);
+  return WalkOpen(dirfd, rel, flags, mode);
 }
 
-// Opens the root and then `t.rel` beneath it; a raw fd or -errno. A grant
-// may name a file (`--allow-read=data.txt`) or a file a write is to create:
-// when the target is the root itself and the root is no directory, it is
-// opened from its parent by its one name, beneath that parent and with no
-// symlink followed (the root was resolved when it was granted, so a link
-// there now was swapped in).
-absl::StatusOr<int> OpenFromRoot(const Target& t, std::string_view given, int flags, mode_t mode) {
-  absl::StatusOr<Fd> root = OpenRoot(t, given);
-  if (root.ok()) return OpenBeneath(root->get(), t.rel, flags, mode, t.confined);
-  if (!t.rel.empty() || t.root == "/" || !absl::IsNotFound(root.status())) return root.status();
-  auto [dir, name] = SplitLast(t.root.substr(1));
-  std::string parent = absl::StrCat("/", dir);
-  int pfd = ::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (pfd < 0) return ErrnoStatus(errno, given);
-  Fd owned(pfd);
-  return OpenBeneath(owned.get(), name, flags, mode, true);
+// ---- Locating ---------------------------------------------------------------
+
+// Where an operation happens: `rel` (no `..`, no empty components; "" is the
+// root itself) beneath `root` (nullptr: an unrestricted cap, beneath `/`).
+struct Target {
+  const Root* root = nullptr;
+  std::string rel;
+  // The path as given ends in `/` (or `/.`): it names a directory, so a file
+  // there is "not a directory" as the kernel would say (normalising drops
+  // the slash, so each operation checks it).
+  bool names_dir = false;
+};
+
+bool EndsAsDirectory(std::string_view given) {
+  return given.ends_with('/') || given.ends_with("/.") || given == ".";
+}
+
+// The root with the longest `key` that contains `path`, and `path` beneath it.
+const Root* Match(const std::vector<std::shared_ptr<const Root>>& roots, const std::string& path,
+                  bool as_granted, std::string* rel) {
+  const Root* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& root : roots) {
+    for (const std::string* key : {&root->path, &root->alias}) {
+      if (key->empty() || (key == &root->alias && !as_granted)) continue;
+      std::optional<std::string> r = RelativeTo(*key, path);
+      if (r && (best == nullptr || key->size() > best_len)) {
+        best = root.get();
+        best_len = key->size();
+        *rel = std::move(*r);
+      }
+    }
+  }
+  return best;
+}
+
+absl::StatusOr<Target> Locate(bool unrestricted,
+                              const std::vector<std::shared_ptr<const Root>>& roots,
+                              std::string_view given, bool follow_final) {
+  // A NUL would cut the path short at the system call: refused first.
+  if (absl::Status text = CheckPathText(given); !text.ok()) return text;
+  // The kernel takes no longer path (PATH_MAX): refused before any work.
+  if (given.size() >= PATH_MAX) return Io(given, ENAMETOOLONG);
+  std::string norm = Normalize(given);
+  if (norm.empty()) return Forbidden(given);
+  const bool names_dir = EndsAsDirectory(given);
+  // The request's existing prefix resolved through symlinks (the last
+  // component left alone when the operation acts on a link itself).
+  std::string resolved = follow_final ? ResolveExistingPrefix(norm) : ResolveParent(norm);
+  if (unrestricted) return Target{nullptr, resolved.substr(1), names_dir};
+  // Where the request really is, else where it is by name (inside a root as
+  // granted or as resolved): either way it is opened beneath that root's
+  // handle, so a link on the way that leaves the root is refused there.
+  std::string rel;
+  const Root* root = Match(roots, resolved, false, &rel);
+  if (root == nullptr) root = Match(roots, norm, true, &rel);
+  if (root == nullptr) return Forbidden(given);
+  return Target{root, std::move(rel), names_dir};
+}
+
+// Opens the target; a raw fd or -errno. The root's pending part is opened
+// with no symlink, the rest beneath it.
+int OpenRaw(const Target& t, int flags, mode_t mode) {
+  if (t.root == nullptr) {
+    Fd slash(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (slash.get() < 0) return -errno;
+    return OpenBeneath(slash.get(), t.rel, flags, mode, false);
+  }
+  const Root& r = *t.root;
+  if (r.pending.empty()) return OpenBeneath(r.base->get(), t.rel, flags, mode, true);
+  if (t.rel.empty()) return OpenBeneath(r.base->get(), r.pending, flags, mode, true, Links::kNone);
+  Fd dir(OpenBeneath(r.base->get(), r.pending, O_PATH | O_DIRECTORY, 0, true, Links::kNone));
+  if (dir.get() < 0) return dir.release();
+  return OpenBeneath(dir.get(), t.rel, flags, mode, true);
 }
 
 absl::StatusOr<Fd> OpenTarget(const Target& t, std::string_view given, int flags, mode_t mode = 0) {
-  absl::StatusOr<int> fd = OpenFromRoot(t, given, flags, mode);
-  if (!fd.ok()) return fd.status();
-  if (*fd < 0) return ErrnoStatus(-*fd, given);
-  return Fd(*fd);
+  int fd = OpenRaw(t, flags, mode);
+  if (fd < 0) return ErrnoStatus(-fd, given);
+  return Fd(fd);
 }
 
 // For a path that ends in `/`: what it names, when it exists, must be a
@@ -346,6 +420,104 @@ absl::Status CheckNamesDirectory(const Target& t, std::string_view given) {
   return absl::OkStatus();
 }
 
+// ---- Making roots -------------------------------------------------------------
+
+// A host's root: resolved through symlinks now, its deepest existing
+// directory opened; nullptr when it cannot be (a file on the way).
+std::shared_ptr<const Root> HostRoot(const std::string& norm) {
+  const std::string resolved = ResolveExistingPrefix(norm);
+  const std::vector<std::string> comps = Components(resolved);
+  for (size_t k = comps.size() + 1; k-- > 0;) {
+    const std::string dir = JoinAbsolute(comps, k);
+    int fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno == ENOENT || (errno == ENOTDIR && k == comps.size())) continue;
+      return nullptr;  // a file on the way, or no access: nothing to open beneath
+    }
+    auto root = std::make_shared<Root>();
+    root->base = std::make_shared<const Fd>(fd);
+    root->base_path = FdPath(fd).value_or(dir);
+    root->pending = JoinRel(comps, k, comps.size());
+    root->path = root->pending.empty() ? root->base_path : Append(root->base_path, root->pending);
+    if (norm != root->path) root->alias = norm;
+    return root;
+  }
+  return nullptr;
+}
+
+// `rel` resolved beneath `parent` now: the deepest part of it that exists is
+// opened beneath the parent's directory (symlinks followed while they stay
+// beneath it) and recorded by the path it really has there, with no symlink
+// in it; the rest stays pending. nullptr when `rel` leaves the parent, is a
+// symlink loop, or lies beneath a file.
+std::shared_ptr<const Root> RootBeneath(const std::shared_ptr<const Root>& parent,
+                                        const std::string& rel) {
+  if (rel.empty()) return parent;
+  auto root = std::make_shared<Root>();
+  root->base = parent->base;
+  root->base_path = parent->base_path;
+  if (!parent->pending.empty()) {
+    // Beneath a part that did not exist (or a granted file): still pending.
+    root->pending = JoinRel(parent->pending, rel);
+  } else {
+    const int base = parent->base->get();
+    const std::vector<std::string> comps = Components(rel);
+    Fd found;
+    size_t k = comps.size();
+    for (;; --k) {
+      int fd = OpenBeneath(base, JoinRel(comps, 0, k), O_PATH, 0, true);
+      if (fd >= 0) {
+        found = Fd(fd);
+        break;
+      }
+      if (fd != -ENOENT || k == 0) return nullptr;
+    }
+    struct stat st;
+    if (::fstat(found.get(), &st) != 0) return nullptr;
+    if (k < comps.size() && !S_ISDIR(st.st_mode)) return nullptr;
+    // Its real path beneath the base, checked by opening it with no symlink.
+    std::string real;
+    std::optional<std::string> at = FdPath(found.get());
+    std::optional<std::string> from = FdPath(base);
+    if (at && from) {
+      std::optional<std::string> r = RelativeTo(*from, *at);
+      if (!r) return nullptr;
+      real = std::move(*r);
+    } else {
+      real = JoinRel(comps, 0, k);  // no /proc: only a path with no symlink in it
+    }
+    Fd check(OpenBeneath(base, real, O_PATH, 0, true, Links::kNone));
+    if (check.get() < 0 || !SameFile(check.get(), found.get())) return nullptr;
+    root->pending = JoinRel(real, JoinRel(comps, k, comps.size()));
+  }
+  root->path = root->pending.empty() ? root->base_path : Append(root->base_path, root->pending);
+  return root;
+}
+
+void AddRoot(std::vector<std::shared_ptr<const Root>>& roots, std::shared_ptr<const Root> root) {
+  if (!root) return;
+  for (const auto& r : roots)
+    if (r->path == root->path && r->base == root->base) return;
+  roots.push_back(std::move(root));
+}
+
+// The directory holding the target and the target's name in it.
+absl::StatusOr<std::pair<Fd, std::string>> OpenParent(const Target& t, std::string_view given) {
+  if (!t.rel.empty()) {
+    auto [dir, name] = SplitLast(t.rel);
+    absl::StatusOr<Fd> parent = OpenTarget(Target{t.root, dir, false}, given, O_PATH | O_DIRECTORY);
+    if (!parent.ok()) return parent.status();
+    return std::make_pair(std::move(*parent), name);
+  }
+  // The root itself: a granted file (or a name yet to be made) is removed
+  // from its directory; a directory the grant opened is the grant itself.
+  if (t.root == nullptr || t.root->pending.empty()) return Io(given, EISDIR);
+  auto [dir, name] = SplitLast(t.root->pending);
+  int fd = OpenBeneath(t.root->base->get(), dir, O_PATH | O_DIRECTORY, 0, true, Links::kNone);
+  if (fd < 0) return ErrnoStatus(-fd, given);
+  return std::make_pair(Fd(fd), name);
+}
+
 absl::Status NotRegular(std::string_view given) {
   return absl::InternalError(absl::StrCat("io: not a regular file: ", std::string(given)));
 }
@@ -355,9 +527,7 @@ absl::Status NotRegular(std::string_view given) {
 // writer, a reader, a carrier); each is refused, like a directory.
 absl::StatusOr<Fd> OpenRegular(const Target& t, std::string_view given, int flags,
                                mode_t mode = 0) {
-  absl::StatusOr<int> opened = OpenFromRoot(t, given, flags | O_NONBLOCK, mode);
-  if (!opened.ok()) return opened.status();
-  int raw = *opened;
+  int raw = OpenRaw(t, flags | O_NONBLOCK, mode);
   if (raw == -ENXIO) return NotRegular(given);  // a FIFO without a reader, a socket
   if (raw < 0) return ErrnoStatus(-raw, given);
   Fd fd(raw);
@@ -368,24 +538,6 @@ absl::StatusOr<Fd> OpenRegular(const Target& t, std::string_view given, int flag
   int fl = ::fcntl(fd.get(), F_GETFL);
   if (fl >= 0) ::fcntl(fd.get(), F_SETFL, fl & ~O_NONBLOCK);
   return fd;
-}
-
-// The directory holding the target and the target's name in it. For the root
-// itself that is the root's parent (trusted like the root path).
-absl::StatusOr<std::pair<Fd, std::string>> OpenParent(const Target& t, std::string_view given) {
-  if (t.rel.empty()) {
-    if (t.root == "/") return Forbidden(given);
-    auto [dir, name] = SplitLast(t.root.substr(1));
-    std::string parent = absl::StrCat("/", dir);
-    int fd = ::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return ErrnoStatus(errno, given);
-    return std::make_pair(Fd(fd), name);
-  }
-  auto [dir, name] = SplitLast(t.rel);
-  absl::StatusOr<Fd> parent =
-      OpenTarget(Target{t.root, dir, t.confined}, given, O_PATH | O_DIRECTORY);
-  if (!parent.ok()) return parent.status();
-  return std::make_pair(std::move(*parent), name);
 }
 
 // Removes `name` in `parent` and everything below it; never follows a symlink
@@ -458,10 +610,7 @@ FsCap FsCap::Rooted(std::vector<std::string> roots) {
     std::string norm = Normalize(r);  // "" (an empty root) allows nothing
     if (norm.empty()) continue;
     if (norm == "/") return Unrestricted();  // the whole file system
-    std::string resolved = ResolveExistingPrefix(norm);
-    if (std::find(cap.roots_.begin(), cap.roots_.end(), resolved) == cap.roots_.end()) {
-      cap.roots_.push_back(std::move(resolved));
-    }
+    AddRoot(cap.roots_, HostRoot(norm));
   }
   return cap;
 }
@@ -472,40 +621,70 @@ absl::Status CheckPathText(std::string_view path) {
   return absl::OkStatus();
 }
 
-bool FsCap::Check(std::string_view path) const { return Locate(*this, path, true).ok(); }
+std::vector<std::string> FsCap::roots() const {
+  std::vector<std::string> out;
+  for (const auto& r : roots_) out.push_back(r->path);
+  return out;
+}
+
+bool FsCap::Check(std::string_view path) const {
+  return Locate(unrestricted_, roots_, path, true).ok();
+}
 
 FsCap FsCap::Narrow(std::string_view sub) const {
-  std::string norm = Normalize(sub);
-  if (norm.empty()) return None();
-  std::string resolved = ResolveExistingPrefix(norm);
-  bool inside = unrestricted_;
-  for (const std::string& root : roots_) inside = inside || RelativeTo(root, resolved).has_value();
-  if (!inside) return None();
+  return Narrow(std::vector<std::string>{std::string(sub)});
+}
+
+FsCap FsCap::Narrow(const std::vector<std::string>& subs) const {
+  if (unrestricted_) return Rooted(subs);  // beneath everything: the host's own resolution
   FsCap cap;
-  cap.roots_.push_back(std::move(resolved));
+  for (const std::string& sub : subs) {
+    absl::StatusOr<Target> t = Locate(false, roots_, sub, true);
+    if (!t.ok()) continue;  // outside every root: grants nothing
+    for (const auto& parent : roots_) {
+      if (parent.get() != t->root) continue;
+      std::shared_ptr<const Root> child = RootBeneath(parent, t->rel);
+      if (child) {
+        // Matched as granted (`data/x` below a root granted as `data`):
+        // keep that name too, so requests written the same way match.
+        std::string norm = Normalize(sub);
+        if (norm != child->path && norm != child->alias) {
+          auto named = std::make_shared<Root>(*child);
+          named->alias = std::move(norm);
+          child = std::move(named);
+        }
+      }
+      AddRoot(cap.roots_, std::move(child));
+    }
+  }
   return cap;
+}
+
+std::shared_ptr<const interp::FsGrant> FsCap::NarrowGrant(
+    const std::vector<std::string>& paths) const {
+  return std::make_shared<FsCap>(Narrow(paths));
 }
 
 FsCap FsCap::Intersect(const FsCap& other) const {
   if (unrestricted_) return other;
   if (other.unrestricted_) return *this;
   FsCap cap;
-  auto keep = [&](const std::vector<std::string>& mine, const std::vector<std::string>& theirs) {
-    for (const std::string& r : mine) {
-      bool inside = false;
-      for (const std::string& o : theirs) inside = inside || RelativeTo(o, r).has_value();
-      if (inside && std::find(cap.roots_.begin(), cap.roots_.end(), r) == cap.roots_.end())
-        cap.roots_.push_back(r);
-    }
+  auto keep = [&](const FsCap& mine, const FsCap& theirs) {
+    for (const auto& r : mine.roots_)
+      for (const auto& o : theirs.roots_)
+        if (RelativeTo(o->path, r->path)) {
+          AddRoot(cap.roots_, r);
+          break;
+        }
   };
-  keep(roots_, other.roots_);
-  keep(other.roots_, roots_);
+  keep(*this, other);
+  keep(other, *this);
   return cap;
 }
 
 absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_bytes,
                                             uint64_t* too_large) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenRegular(*t, path, O_RDONLY);
   if (!fd.ok()) return fd.status();
@@ -545,7 +724,7 @@ absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_
 }
 
 absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool append) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   if (t->names_dir) {
     // Never creates a file by a name that ends in `/` (the kernel's EISDIR).
@@ -568,7 +747,7 @@ absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool
 }
 
 absl::StatusOr<bool> FsCap::Exists(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_PATH);
   if (fd.ok()) {
@@ -582,7 +761,7 @@ absl::StatusOr<bool> FsCap::Exists(std::string_view path) const {
 }
 
 absl::StatusOr<std::vector<std::string>> FsCap::ListDir(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_RDONLY | O_DIRECTORY);
@@ -611,7 +790,7 @@ absl::StatusOr<std::vector<std::string>> FsCap::ListDir(std::string_view path) c
 }
 
 absl::StatusOr<FileMetadata> FsCap::Metadata(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   absl::StatusOr<Fd> fd = OpenTarget(*t, path, O_PATH);
   if (!fd.ok()) return fd.status();
@@ -627,13 +806,15 @@ absl::StatusOr<FileMetadata> FsCap::Metadata(std::string_view path) const {
 }
 
 absl::Status FsCap::CreateDirAll(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, true);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
   if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;
-  absl::StatusOr<Fd> cur = OpenRoot(*t, path);  // the root itself is never created
+  // The root itself is never created.
+  absl::StatusOr<Fd> cur = OpenTarget(Target{t->root, "", false}, path, O_PATH | O_DIRECTORY);
   if (!cur.ok()) return cur.status();
   Fd dir = std::move(*cur);
-  int nofollow = t->confined ? O_NOFOLLOW : 0;
+  const bool confined = t->root != nullptr;
+  int nofollow = confined ? O_NOFOLLOW : 0;
   for (const std::string& c : Components(t->rel)) {
     if (::mkdirat(dir.get(), c.c_str(), 0777) != 0 && errno != EEXIST) {
       return ErrnoStatus(errno, path);
@@ -641,7 +822,7 @@ absl::Status FsCap::CreateDirAll(std::string_view path) const {
     int next = ::openat(dir.get(), c.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | nofollow);
     if (next < 0) {
       int err = errno;
-      if (t->confined && (err == ELOOP || err == ENOTDIR) && IsSymlinkAt(dir.get(), c)) {
+      if (confined && (err == ELOOP || err == ENOTDIR) && IsSymlinkAt(dir.get(), c)) {
         return Forbidden(path);
       }
       return err == ENOTDIR ? Io(path, err) : ErrnoStatus(err, path);
@@ -652,12 +833,12 @@ absl::Status FsCap::CreateDirAll(std::string_view path) const {
 }
 
 absl::Status FsCap::RemoveFile(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, false);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, false);
   if (!t.ok()) return t.status();
   if (t->names_dir) {
     // A name that ends in `/` is never a file to remove: a file there is not
     // a directory, a directory (or a link to one) is not removed by this call.
-    absl::StatusOr<Target> followed = Locate(*this, path, true);
+    absl::StatusOr<Target> followed = Locate(unrestricted_, roots_, path, true);
     if (!followed.ok()) return followed.status();
     if (absl::Status s = CheckNamesDirectory(*followed, path); !s.ok()) return s;
     absl::StatusOr<Fd> fd = OpenTarget(*followed, path, O_PATH);
@@ -673,13 +854,13 @@ absl::Status FsCap::RemoveFile(std::string_view path) const {
 }
 
 absl::Status FsCap::RemoveDirAll(std::string_view path) const {
-  absl::StatusOr<Target> t = Locate(*this, path, false);
+  absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, false);
   if (!t.ok()) return t.status();
   // A root itself cannot be removed through the cap (create_dir_all cannot
   // create one either): the grant covers what is below it.
-  if (t->confined && t->rel.empty()) return Forbidden(path);
+  if (t->root != nullptr && t->rel.empty()) return Forbidden(path);
   if (t->names_dir) {  // what the path names (through a link) must be a directory
-    absl::StatusOr<Target> followed = Locate(*this, path, true);
+    absl::StatusOr<Target> followed = Locate(unrestricted_, roots_, path, true);
     if (!followed.ok()) return followed.status();
     if (absl::Status s = CheckNamesDirectory(*followed, path); !s.ok()) return s;
   }
@@ -700,7 +881,7 @@ absl::Status FsCap::RemoveDirAll(std::string_view path) const {
 std::string FsCap::ToString() const {
   if (unrestricted_) return "unrestricted";
   if (roots_.empty()) return "none";
-  return absl::StrJoin(roots_, ", ");
+  return absl::StrJoin(roots(), ", ");
 }
 
 // ---- Default caps ---------------------------------------------------------
@@ -727,6 +908,32 @@ FsCap CurrentDefaultWriteCap() {
   DefaultCaps& d = Defaults();
   absl::MutexLock lock(&d.mu);
   return d.write;
+}
+
+namespace {
+
+class HostGrants final : public interp::FsGrantSource {
+ public:
+  std::shared_ptr<const interp::FsGrant> Resolve(
+      ir::GrantId, const std::vector<std::string>& roots) const override {
+    return std::make_shared<FsCap>(FsCap::Rooted(roots));
+  }
+  std::shared_ptr<const interp::FsGrant> Default(ir::GrantId id) const override {
+    return std::make_shared<FsCap>(id == ir::GrantId::kFsWrite ? CurrentDefaultWriteCap()
+                                                               : CurrentDefaultReadCap());
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const interp::FsGrantSource> HostFsGrants() {
+  static const std::shared_ptr<const interp::FsGrantSource> source = std::make_shared<HostGrants>();
+  return source;
+}
+
+FsCap CapOf(const interp::FsGrant* grant) {
+  const auto* cap = dynamic_cast<const FsCap*>(grant);
+  return cap ? *cap : FsCap::None();
 }
 
 ScopedDefaultCaps::ScopedDefaultCaps(FsCap read, FsCap write)

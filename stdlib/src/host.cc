@@ -58,6 +58,16 @@ std::chrono::steady_clock::time_point Deadline(const interp::Meter& scope) {
 }
 const std::string& StrOf(const Value& v) { return static_cast<interp::StrObj*>(v.h())->s; }
 
+// Before a call writes `bytes` to a file or changes the tree (0 bytes):
+// the output limit and the wall deadline (runtime.md §2: nothing is
+// written after it). True, with the breach in *err, when it must not happen.
+bool WriteRefused(interp::Meter& scope, interp::HostError* err, uint64_t bytes) {
+  std::optional<ir::Breach> b = scope.ChargeOutput(bytes);
+  if (!b) return false;
+  err->breach = std::move(b);
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> UrlHostPort(std::string_view url) {
@@ -70,16 +80,10 @@ StdHost::StdHost(interp::Host* out, HostOptions options)
     : out_(out), options_(std::move(options)) {}
 
 FsCap StdHost::CapFor(const interp::Meter& scope, ir::GrantId family) {
-  const interp::Meter* root = &scope;
-  while (root->parent()) root = root->parent();
-  std::optional<std::vector<std::string>> roots = scope.EffectiveList(family);
-  // The run carries a cap: the chain's (intersected) roots. Otherwise the
-  // process-wide default cap, one snapshot per call, narrowed by any
-  // sandbox's list.
-  if (root->policy().grants.Get(family))
-    return FsCap::Rooted(roots.value_or(std::vector<std::string>{}));
-  FsCap base = family == ir::GrantId::kFsRead ? CurrentDefaultReadCap() : CurrentDefaultWriteCap();
-  return roots ? base.Intersect(FsCap::Rooted(*roots)) : base;
+  // The chain's grant, each level resolved beneath the one above when its
+  // tracker was made; with no list on the chain, the process-wide default
+  // cap (one snapshot per call).
+  return CapOf(scope.FsGrantOf(family).get());
 }
 
 // One effect call as its handler sees it.
@@ -194,9 +198,10 @@ std::optional<Value> StdHost::FromStatus(Call& c, const absl::Status& s, const s
 
 // ---- std.fs ----
 
-// The path of an fs call and the cap it opens through: the decision is the
-// chain's (every tracker's list must admit the path); the cap then opens
-// beneath a granted root, so no symlink can lead outside it.
+// The path of an fs call and the cap it opens through: the chain's grant,
+// narrowed by an explicit capability value's. The operation decides, once,
+// opening beneath a granted root's handle, so no symlink can lead outside
+// it.
 std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (c.args.empty() || !IsStr(c.args[0])) return BadArgs(c, "a path (Str)");
   *path = StrOf(c.args[0]);
@@ -206,15 +211,13 @@ std::optional<Value> StdHost::FsTarget(Call& c, std::string* path, FsCap* cap) {
   if (absl::Status text = CheckPathText(*path); !text.ok()) return Err(std::string(text.message()));
   std::optional<ir::Key> key = ir::FindKey(c.effect.family);
   const ir::GrantId family = key ? key->grant : ir::GrantId::kFsRead;
-  if (c.scope.CheckGrant(family, *path)) return Denied(c, *path);
   *cap = CapFor(c.scope, family);
   if (c.cap) {
-    const std::string& fam = c.cap->family;
-    bool writes = family == ir::GrantId::kFsWrite;
-    bool family_ok =
-        fam == "fs" || (writes ? fam == "fs.write" : fam == "fs.read" || fam == "fs.write");
-    if (!family_ok) return Denied(c, *path);
-    if (!c.cap->constraint.empty()) *cap = cap->Narrow(c.cap->constraint);
+    if (!ir::CapValueServes(c.cap->family, family)) return Denied(c, *path);
+    const bool writes = family == ir::GrantId::kFsWrite;
+    // A narrowed value carries its grants, resolved when it was made.
+    if (!c.cap->constraint.empty())
+      *cap = cap->Intersect(CapOf((writes ? c.cap->fs_write : c.cap->fs_read).get()));
   }
   return std::nullopt;
 }
@@ -270,10 +273,7 @@ std::optional<Value> StdHost::Write(Call& c, bool append) {
   // The output limit: checked before the write, which does not happen when
   // it would pass the limit.
   if (!cap.Check(p)) return Denied(c, p);
-  if (std::optional<ir::Breach> b = c.scope.ChargeOutput(StrOf(c.args[1]).size())) {
-    c.err->breach = std::move(b);
-    return std::nullopt;
-  }
+  if (WriteRefused(c.scope, c.err, StrOf(c.args[1]).size())) return std::nullopt;
   absl::Status s = cap.WriteFile(p, StrOf(c.args[1]), append);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -307,6 +307,7 @@ std::optional<Value> StdHost::FsMetadata(Call& c) {
 
 std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.CreateDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -314,6 +315,7 @@ std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
 
 std::optional<Value> StdHost::FsRemoveFile(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveFile(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
@@ -321,6 +323,7 @@ std::optional<Value> StdHost::FsRemoveFile(Call& c) {
 
 std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
   FS_TARGET(c, p, cap);
+  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());

@@ -747,7 +747,7 @@ TEST(Api, EachResultIsItsOwnTypedCaseWithItsStatus) {
   EXPECT_EQ(steps.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(steps.breach->limit, mty::LimitId::kSteps);
   EXPECT_EQ(steps.exit_code, 3);
-  EXPECT_EQ(steps.steps_used, 10u);
+  EXPECT_EQ(steps.steps_used, 11u);  // the step that breached included
   // No entry function.
   mty::RunOptions other;
   other.entry = "start";

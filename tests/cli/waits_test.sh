@@ -89,5 +89,36 @@ exec 3<>full2
 interrupt ctrl-c-blocked-stdout flood.mty full2
 exec 3>&-
 
+# ---- nothing is written to a file after the wall deadline ----
+# One long builtin call (far longer than the 100ms wall, no safepoint in
+# it) and then a write, an append, a directory made and a file removed:
+# none of them happens, the first is the wall breach (they all did, and
+# the run exited 5 only after them).
+mkdir -p out && echo keep >out/old.txt
+cat >late_write.mty <<'P'
+fn main() {
+    let n = "é".repeat(8000000).to_upper().len()
+    let _ = std.fs.write("out/new.txt", format!("{n}"))
+    let _ = std.fs.append("out/old.txt", "more")
+    let _ = std.fs.create_dir_all("out/dir")
+    let _ = std.fs.remove_file("out/old.txt")
+}
+P
+"$mty" run --allow-write out --wall 100ms late_write.mty >o 2>e; c=$?
+check late-write-exit 5 $c
+contains late-write-where e "at main (late_write.mty:3:"
+[ ! -e out/new.txt ] && ok late-write-not-written || bad "late-write-not-written: out/new.txt exists"
+same late-write-old-unchanged out/old.txt keep
+# Each of the other three, first after the deadline, is refused too.
+for call in 'std.fs.append("out/old.txt", "more")' 'std.fs.create_dir_all("out/dir")' \
+    'std.fs.remove_file("out/old.txt")'; do
+  printf 'fn main() {\n    let n = "é".repeat(8000000).to_upper().len()\n    let _ = %s\n    log(n)\n}\n' \
+    "$call" >late_one.mty
+  "$mty" run --allow-write out --wall 100ms late_one.mty >o 2>e; c=$?
+  check "late-${call%%(*}-exit" 5 $c
+done
+[ ! -e out/dir ] && ok late-dir-not-made || bad "late-dir-not-made: out/dir exists"
+same late-old-kept out/old.txt keep
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

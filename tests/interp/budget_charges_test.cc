@@ -61,7 +61,9 @@ TEST(BudgetCharges, StepBudgetTripsATightLoop) {
   Outcome r = RunWith(p, 100, 0);
   EXPECT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(r.r.exit_code, 3);
-  EXPECT_EQ(r.r.steps_used, 100u);
+  // The step that went over is counted: the 101st (the breach's observed).
+  EXPECT_EQ(r.r.steps_used, 101u);
+  EXPECT_EQ(r.r.steps_used, r.r.breach->observed);
   EXPECT_EQ(r.r.Report().substr(0, 48), "trap MT5009: step budget exceeded: 100 steps\n  a");
 }
 
@@ -150,7 +152,8 @@ TEST(BudgetCharges, ExactlyNStepsPassWithBudgetNAndBreachWithNMinusOne) {
 }
 
 TEST(BudgetCharges, EveryBudgetBreachesAtExactlyTheRightStep) {
-  // With budget k the run executes exactly k steps: the log in `twice` is the
+  // With budget k the run executes exactly k steps (steps_used counts the
+  // k+1-th, which breached): the log in `twice` is the
   // 2nd statement of its body, so its i-th line appears once its step ran.
   auto p = Compile(kMixed);
   // Step numbers (1-based) of the three log statements.
@@ -158,7 +161,7 @@ TEST(BudgetCharges, EveryBudgetBreachesAtExactlyTheRightStep) {
   for (uint64_t k = 1; k < kMixedSteps; ++k) {
     Outcome r = RunWith(p, k, 0);
     ASSERT_EQ(r.r.outcome, mty::Outcome::kBreach) << k;
-    EXPECT_EQ(r.r.steps_used, k);
+    EXPECT_EQ(r.r.steps_used, k + 1);
     std::string want;
     for (int i = 0; i < 3; ++i)
       if (log_steps[i] <= k) want += std::to_string(i) + "\n";
@@ -239,7 +242,7 @@ bb0:
   Outcome r = RunWith(p, 1000, 0);
   EXPECT_EQ(r.r.outcome, mty::Outcome::kBreach);
   EXPECT_EQ(r.r.exit_code, 3);
-  EXPECT_EQ(r.r.steps_used, 1000u);
+  EXPECT_EQ(r.r.steps_used, 1001u);  // the step that breached included
 }
 
 TEST(BudgetCharges, StringGrowthInALoopIsCharged) {
@@ -342,7 +345,7 @@ TEST(BudgetCharges, LeftOutCopiesAndMergedBlocksKeepEveryStepAndItsStatement) {
   for (uint64_t k = 1; k < trace.size(); ++k) {
     Outcome r = RunWith(p, k, 0);
     ASSERT_EQ(r.r.outcome, mty::Outcome::kBreach) << k;
-    EXPECT_EQ(r.r.steps_used, k);
+    EXPECT_EQ(r.r.steps_used, k + 1);  // the step that breached included
     ASSERT_FALSE(r.r.backtrace.empty()) << k;
     const auto& [fn, line] = trace[k];
     EXPECT_EQ(r.r.backtrace[0], fn + " (budget.mtyir:" + std::to_string(line) + ":3)")

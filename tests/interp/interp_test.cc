@@ -49,9 +49,7 @@ class TestMeter : public Meter {
   std::optional<ir::Breach> CheckGrant(ir::GrantId, std::string_view) const override {
     return std::nullopt;
   }
-  std::optional<std::vector<std::string>> EffectiveList(ir::GrantId) const override {
-    return std::nullopt;
-  }
+  std::shared_ptr<const FsGrant> FsGrantOf(ir::GrantId) const override { return nullptr; }
   std::shared_ptr<Meter> Enter(const ir::SandboxDecl& decl) override {
     return std::make_shared<TestMeter>(decl.policy);
   }

@@ -65,7 +65,7 @@ TEST_P(WorkCorpus, WorkStaysWithin64TimesTheStepsCharged) {
   EXPECT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
   ASSERT_TRUE(r.breach.has_value());
   EXPECT_EQ(r.breach->limit, mty::LimitId::kSteps);
-  EXPECT_EQ(r.steps_used, kSteps);
+  EXPECT_EQ(r.steps_used, kSteps + 1);  // the step that breached included
   EXPECT_LE(work, kPerStep * r.steps_used + kSlack)
       << file << ": " << work << " work units for " << r.steps_used << " steps ("
       << static_cast<double>(work) / static_cast<double>(r.steps_used) << " per step)";
@@ -172,7 +172,7 @@ TEST(WorkCharges, ABreachComesBeforeTheWork) {
                40000, &out);
   EXPECT_EQ(r.outcome, mty::Outcome::kBreach) << r.Report();
   EXPECT_EQ(out, "before\n");
-  EXPECT_EQ(r.steps_used, 40000u);
+  EXPECT_EQ(r.steps_used, 40001u);  // the step that breached included
 }
 
 TEST(WorkCharges, AnExactBudgetPassesAndOneLessBreaches) {

@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "mty/runtime/budget.h"
+#include "mty/stdlib/fs_cap.h"
 
 namespace mty::runtime {
 namespace {
@@ -107,7 +108,7 @@ TEST(BudgetEnforcement, HostAllowlistBlocksOtherHost) {
 TEST(BudgetEnforcement, PathAllowlistPrefixMatches) {
   Policy budget;
   budget.grants.Set(GrantId::kFsRead, std::vector<std::string>{"/models", "/tmp/input.json"});
-  BudgetTracker t(budget);
+  BudgetTracker t(budget, "", nullptr, stdlib::HostFsGrants());
   EXPECT_FALSE(t.CheckReadPath("/models/foo").has_value());
   EXPECT_FALSE(t.CheckReadPath("/tmp/input.json").has_value());
   std::optional<Breach> b = t.CheckReadPath("/etc/passwd");
@@ -179,6 +180,30 @@ TEST(BudgetEnforcement, WallBudgetBreach) {
   EXPECT_GT(b->observed, uint64_t{kMs});
   EXPECT_EQ(b->bound, uint64_t{kMs});
   EXPECT_EQ(b->Message(), "wall-clock budget exceeded: 1ms");
+}
+
+TEST(BudgetEnforcement, NoOutputAfterAWallDeadlineOnThePath) {
+  // A wall of 0 has passed as soon as it starts: no write of any size (not
+  // even one the output limit would take) may happen under it, and the
+  // breach names the tracker whose deadline it was.
+  Policy outer;
+  outer.limits.Set(LimitId::kWall, 0);
+  BudgetTracker parent(outer, "Outer");
+  Policy inner;
+  inner.limits.Set(LimitId::kOutput, 100);
+  BudgetTracker child(inner, "Inner", &parent);
+  for (uint64_t bytes : {uint64_t{0}, uint64_t{1}, uint64_t{100}}) {
+    std::optional<Breach> b = child.ChargeOutput(bytes);
+    ASSERT_TRUE(b.has_value()) << bytes;
+    EXPECT_EQ(b->limit, LimitId::kWall);
+    EXPECT_EQ(b->sandbox, "Outer");
+  }
+  EXPECT_EQ(child.output_used(), 0u);  // nothing was counted
+  EXPECT_EQ(parent.output_used(), 0u);
+  // Without a deadline on the path the output limit alone decides.
+  BudgetTracker free_child(inner, "Inner");
+  EXPECT_FALSE(free_child.ChargeOutput(100).has_value());
+  EXPECT_EQ(free_child.ChargeOutput(1)->limit, LimitId::kOutput);
 }
 
 TEST(BudgetEnforcement, GenerousWallPasses) {

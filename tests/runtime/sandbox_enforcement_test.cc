@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "mty/runtime/budget.h"
+#include "mty/stdlib/fs_cap.h"
 
 namespace mty::runtime {
 namespace {
@@ -40,7 +41,7 @@ TEST(SandboxEnforcement, HostAllowlistBlocksExternal) {
 }
 
 TEST(SandboxEnforcement, ReadPathAllowlistAdmitsPrefixDirs) {
-  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}));
+  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}), "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("/models/foo")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/models")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/tmp/input.json")));
@@ -51,7 +52,7 @@ TEST(SandboxEnforcement, WritePathAllowlistIndependentOfRead) {
   Policy budget;
   budget.grants.Set(GrantId::kFsRead, Paths{"/models"});
   budget.grants.Set(GrantId::kFsWrite, Paths{"/tmp/out"});
-  BudgetTracker t(budget);
+  BudgetTracker t(budget, "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("/models/x")));
   EXPECT_FALSE(Allowed(t.CheckWritePath("/models/x")));
   EXPECT_TRUE(Allowed(t.CheckWritePath("/tmp/out/y")));
@@ -59,19 +60,21 @@ TEST(SandboxEnforcement, WritePathAllowlistIndependentOfRead) {
 }
 
 TEST(SandboxEnforcement, NoAllowlistMeansPermissive) {
-  BudgetTracker t(Policy{});
+  BudgetTracker t(Policy{}, "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckHost("anything")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/anywhere")));
   EXPECT_TRUE(Allowed(t.CheckWritePath("/anywhere")));
   EXPECT_TRUE(Allowed(t.CheckEnv("HOME")));
-  EXPECT_FALSE(t.EffectiveReadPaths().has_value());
-  EXPECT_FALSE(t.EffectiveWritePaths().has_value());
+  // No list on the chain: the host's default decides (the process-wide
+  // default caps, which allow nothing until a host installs them).
+  EXPECT_EQ(t.FsGrantOf(GrantId::kFsRead)->ToString(), "none");
+  EXPECT_EQ(t.FsGrantOf(GrantId::kFsWrite)->ToString(), "none");
 }
 
 // ---- Paths: what upstream gets wrong --------------------------------------
 
 TEST(SandboxEnforcement, PathsMatchByWholeComponents) {
-  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}));
+  BudgetTracker t(ReadOnly({"/models", "/tmp/input.json"}), "", nullptr, stdlib::HostFsGrants());
   EXPECT_FALSE(Allowed(t.CheckReadPath("/modelsX/secret")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/modelsX")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/tmp/input.json.bak")));
@@ -79,7 +82,7 @@ TEST(SandboxEnforcement, PathsMatchByWholeComponents) {
 }
 
 TEST(SandboxEnforcement, DotDotIsNormalisedBeforeMatching) {
-  BudgetTracker t(ReadOnly({"/models"}));
+  BudgetTracker t(ReadOnly({"/models"}), "", nullptr, stdlib::HostFsGrants());
   std::optional<Breach> b = t.CheckReadPath("/models/../etc/passwd");
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->grant, GrantId::kFsRead);
@@ -92,12 +95,13 @@ TEST(SandboxEnforcement, DotDotIsNormalisedBeforeMatching) {
 }
 
 TEST(SandboxEnforcement, RootsAreNormalisedToo) {
-  BudgetTracker t(ReadOnly({"/models/", "/data/./sub//", "/x/../y"}));
+  BudgetTracker t(ReadOnly({"/models/", "/data/./sub//", "/x/../y"}), "", nullptr,
+                  stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("/models")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/data/sub/file")));
   EXPECT_TRUE(Allowed(t.CheckReadPath("/y/z")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/x/y")));
-  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{"/models", "/data/sub", "/y"}));
+  EXPECT_EQ(t.FsGrantOf(GrantId::kFsRead)->ToString(), "/models, /data/sub, /y");
 }
 
 TEST(SandboxEnforcement, EmptyListAllowsNothing) {
@@ -106,23 +110,23 @@ TEST(SandboxEnforcement, EmptyListAllowsNothing) {
   budget.grants.Set(GrantId::kFsWrite, Paths{});
   budget.grants.Set(GrantId::kNet, Paths{});
   budget.grants.Set(GrantId::kEnv, Paths{});
-  BudgetTracker t(budget);
+  BudgetTracker t(budget, "", nullptr, stdlib::HostFsGrants());
   EXPECT_FALSE(Allowed(t.CheckReadPath("/")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/anything")));
   EXPECT_FALSE(Allowed(t.CheckWritePath("/tmp/x")));
   EXPECT_FALSE(Allowed(t.CheckHost("api.example.com:443")));
   EXPECT_FALSE(Allowed(t.CheckEnv("HOME")));
-  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{}));
+  EXPECT_EQ(t.FsGrantOf(GrantId::kFsRead)->ToString(), "none");
 }
 
 TEST(SandboxEnforcement, EmptyRootStringAllowsNothing) {
-  BudgetTracker t(ReadOnly({""}));
+  BudgetTracker t(ReadOnly({""}), "", nullptr, stdlib::HostFsGrants());
   EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("relative")));
 }
 
 TEST(SandboxEnforcement, EmptyOrNulRequestIsDenied) {
-  BudgetTracker t(ReadOnly({"/"}));
+  BudgetTracker t(ReadOnly({"/"}), "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("/etc/passwd")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("")));
   EXPECT_FALSE(Allowed(t.CheckReadPath(std::string_view("/etc\0/x", 7))));
@@ -130,12 +134,12 @@ TEST(SandboxEnforcement, EmptyOrNulRequestIsDenied) {
 
 TEST(SandboxEnforcement, RelativePathsResolveAgainstCwd) {
   std::string cwd = std::filesystem::current_path().string();
-  BudgetTracker t(ReadOnly({"./in"}));
+  BudgetTracker t(ReadOnly({"./in"}), "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("in/data.json")));
   EXPECT_TRUE(Allowed(t.CheckReadPath(cwd + "/in/data.json")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("out/data.json")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("in/../out")));
-  EXPECT_EQ(t.EffectiveReadPaths(), std::optional<Paths>(Paths{ir::NormalizePath(cwd + "/in")}));
+  EXPECT_EQ(t.FsGrantOf(GrantId::kFsRead)->ToString(), ir::NormalizePath(cwd + "/in"));
 }
 
 TEST(SandboxEnforcement, NormalizePathAndPathWithin) {
@@ -218,7 +222,7 @@ TEST(SandboxEnforcement, EnvAllowlistIsExact) {
 // ---- Nested sandboxes never widen -----------------------------------------
 
 TEST(SandboxNesting, ChildCannotWidenParentPaths) {
-  BudgetTracker parent(ReadOnly({"/data"}), "Outer");
+  BudgetTracker parent(ReadOnly({"/data"}), "Outer", nullptr, stdlib::HostFsGrants());
   BudgetTracker child(ReadOnly({"/etc"}), "Inner", &parent);
   std::optional<Breach> b = child.CheckReadPath("/etc/passwd");
   ASSERT_TRUE(b.has_value());
@@ -226,35 +230,47 @@ TEST(SandboxNesting, ChildCannotWidenParentPaths) {
   b = child.CheckReadPath("/data/x");
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "Inner");
-  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{}));
+  EXPECT_EQ(child.FsGrantOf(GrantId::kFsRead)->ToString(), "none");
 }
 
 TEST(SandboxNesting, ChildNarrowsParentPaths) {
-  BudgetTracker parent(ReadOnly({"/data"}), "Outer");
+  BudgetTracker parent(ReadOnly({"/data"}), "Outer", nullptr, stdlib::HostFsGrants());
   BudgetTracker child(ReadOnly({"/data/sub"}), "Inner", &parent);
   EXPECT_TRUE(Allowed(child.CheckReadPath("/data/sub/x")));
   EXPECT_FALSE(Allowed(child.CheckReadPath("/data/other")));
   EXPECT_TRUE(Allowed(parent.CheckReadPath("/data/other")));
-  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{"/data/sub"}));
+  EXPECT_EQ(child.FsGrantOf(GrantId::kFsRead)->ToString(), "/data/sub");
 }
 
 TEST(SandboxNesting, ChildWithoutListInheritsParent) {
-  BudgetTracker parent(ReadOnly({"/data"}));
+  BudgetTracker parent(ReadOnly({"/data"}), "", nullptr, stdlib::HostFsGrants());
   BudgetTracker child(Policy{}, "Inner", &parent);
   EXPECT_TRUE(Allowed(child.CheckReadPath("/data/x")));
   EXPECT_FALSE(Allowed(child.CheckReadPath("/etc/passwd")));
-  EXPECT_EQ(child.EffectiveReadPaths(), std::optional<Paths>(Paths{"/data"}));
-  EXPECT_FALSE(child.EffectiveWritePaths().has_value());
+  EXPECT_EQ(child.FsGrantOf(GrantId::kFsRead)->ToString(), "/data");
+  EXPECT_EQ(child.FsGrantOf(GrantId::kFsWrite)->ToString(), "none");  // the default
 }
 
-TEST(SandboxNesting, ParentWithoutListDefersToChild) {
-  BudgetTracker parent(Policy{});
+// A chain with no list of its own stands on the host's default cap: a
+// child's list is resolved beneath the default in force when it is made.
+TEST(SandboxNesting, ParentWithoutListDefersToDefaultCap) {
   Policy inner;
   inner.grants.Set(GrantId::kFsWrite, Paths{"/tmp/out"});
+  {
+    BudgetTracker parent(Policy{}, "", nullptr, stdlib::HostFsGrants());
+    BudgetTracker child(inner, "Inner", &parent);              // beneath the default: nothing
+    EXPECT_TRUE(Allowed(child.CheckWritePath("/tmp/out/a")));  // its own list names it
+    EXPECT_FALSE(child.FsGrantOf(GrantId::kFsWrite)->Admits("/tmp/out/a"));
+    EXPECT_EQ(child.FsGrantOf(GrantId::kFsWrite)->ToString(), "none");
+  }
+  stdlib::ScopedDefaultCaps caps(stdlib::FsCap::None(), stdlib::FsCap::Rooted({"/tmp"}));
+  BudgetTracker parent(Policy{}, "", nullptr, stdlib::HostFsGrants());
   BudgetTracker child(inner, "Inner", &parent);
-  EXPECT_TRUE(Allowed(child.CheckWritePath("/tmp/out/a")));
+  EXPECT_TRUE(child.FsGrantOf(GrantId::kFsWrite)->Admits("/tmp/out/a"));
+  EXPECT_FALSE(child.FsGrantOf(GrantId::kFsWrite)->Admits("/tmp/a"));
   EXPECT_FALSE(Allowed(child.CheckWritePath("/tmp/a")));
-  EXPECT_EQ(child.EffectiveWritePaths(), std::optional<Paths>(Paths{"/tmp/out"}));
+  EXPECT_EQ(child.FsGrantOf(GrantId::kFsWrite)->ToString(),
+            stdlib::FsCap::Rooted({"/tmp/out"}).ToString());
 }
 
 TEST(SandboxNesting, ChildCannotWidenHostsOrEnv) {
@@ -275,7 +291,7 @@ TEST(SandboxNesting, ChildCannotWidenHostsOrEnv) {
 }
 
 TEST(SandboxNesting, ThreeLevelsIntersect) {
-  BudgetTracker root(ReadOnly({"/srv", "/data"}));
+  BudgetTracker root(ReadOnly({"/srv", "/data"}), "", nullptr, stdlib::HostFsGrants());
   BudgetTracker mid(ReadOnly({"/data/a", "/data/b", "/etc"}), "Mid", &root);
   BudgetTracker leaf(ReadOnly({"/data/a/x", "/data/b", "/srv"}), "Leaf", &mid);
   EXPECT_TRUE(Allowed(leaf.CheckReadPath("/data/a/x/1")));
@@ -286,11 +302,7 @@ TEST(SandboxNesting, ThreeLevelsIntersect) {
   EXPECT_EQ(leaf.CheckReadPath("/srv/x")->sandbox, "Mid");
   EXPECT_EQ(leaf.CheckReadPath("/etc/x")->sandbox, "Leaf");
   EXPECT_EQ(mid.CheckReadPath("/etc/x")->sandbox, "");
-  std::optional<Paths> eff = leaf.EffectiveReadPaths();
-  ASSERT_TRUE(eff.has_value());
-  EXPECT_EQ(eff->size(), 2u);
-  EXPECT_NE(std::find(eff->begin(), eff->end(), "/data/a/x"), eff->end());
-  EXPECT_NE(std::find(eff->begin(), eff->end(), "/data/b"), eff->end());
+  EXPECT_EQ(leaf.FsGrantOf(GrantId::kFsRead)->ToString(), "/data/a/x, /data/b");
 }
 
 // ---- Intersect() of allow-lists --------------------------------------------
@@ -342,7 +354,7 @@ TEST(SandboxNesting, IntersectedBudgetDeniesWhatEitherDenies) {
   manifest.grants.Set(GrantId::kNet, Paths{"*.example.com"});
   Policy flags = ReadOnly({"/data/in", "/etc"});
   flags.grants.Set(GrantId::kNet, Paths{"api.example.com:443", "evil.org"});
-  BudgetTracker t(Policy::Intersect(manifest, flags));
+  BudgetTracker t(Policy::Intersect(manifest, flags), "", nullptr, stdlib::HostFsGrants());
   EXPECT_TRUE(Allowed(t.CheckReadPath("/data/in/x")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/data/out")));
   EXPECT_FALSE(Allowed(t.CheckReadPath("/etc/passwd")));

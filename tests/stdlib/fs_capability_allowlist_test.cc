@@ -876,5 +876,172 @@ TEST(FsCap, DevicesAreRefused) {
   EXPECT_EQ(all.ReadFile("/dev/zero").status().message(), "io: not a regular file: /dev/zero");
 }
 
+// ---- Resolution: a narrower cap beneath the one it narrows ------------------
+
+// The layout of issue 31: links out of a root, a link inside, a loop.
+struct Escapes {
+  TempDir tmp;
+  Escapes() {
+    MkDir(tmp / "inputs");
+    MkDir(tmp / "inputs/sub");
+    MkDir(tmp / "secret");
+    Put(tmp / "inputs/ok.txt", "ok");
+    Put(tmp / "inputs/sub/in.txt", "in");
+    Put(tmp / "secret/s.txt", "SECRET");
+    Link("../secret/s.txt", tmp / "inputs/link.txt");
+    Link("../secret", tmp / "inputs/dirlink");
+    Link(tmp / "secret", tmp / "inputs/abslink");
+    Link("sub", tmp / "inputs/inlink");
+    Link("loop", tmp / "inputs/loop");
+  }
+};
+
+void NarrowNeverNamesWhatTheParentCannotOpen() {
+  Escapes e;
+  const TempDir& tmp = e.tmp;
+  FsCap cap = FsCap::Rooted({tmp / "inputs"});
+  // The parent itself refuses every one of these.
+  ExpectForbidden(cap.ReadFile(tmp / "inputs/link.txt").status(), tmp / "inputs/link.txt");
+  // A child naming a link out of the parent grants nothing, whatever form.
+  for (const char* name :
+       {"inputs/link.txt", "inputs/dirlink", "inputs/abslink", "inputs/dirlink/s.txt",
+        "inputs/loop", "inputs/ok.txt/x", "inputs/../secret", "secret"}) {
+    FsCap child = cap.Narrow(tmp / name);
+    EXPECT_EQ(child.ToString(), "none") << name;
+    EXPECT_EQ(child.ReadFile(tmp / name).status().code(), absl::StatusCode::kPermissionDenied)
+        << name;
+    EXPECT_FALSE(child.ReadFile(tmp / "secret/s.txt").ok()) << name;
+  }
+  // Several paths at once: only those the parent can open survive.
+  FsCap some = cap.Narrow(std::vector<std::string>{tmp / "inputs/link.txt", tmp / "inputs/sub"});
+  EXPECT_EQ(some.ToString(), tmp / "inputs/sub");
+  // A link that stays inside the parent is followed when the child is made:
+  // the child is where the link led.
+  FsCap in = cap.Narrow(tmp / "inputs/inlink");
+  EXPECT_EQ(in.ToString(), tmp / "inputs/sub");
+  EXPECT_EQ(*in.ReadFile(tmp / "inputs/inlink/in.txt"), "in");
+  EXPECT_EQ(*in.ReadFile(tmp / "inputs/sub/in.txt"), "in");
+  ExpectForbidden(in.ReadFile(tmp / "inputs/ok.txt").status(), tmp / "inputs/ok.txt");
+  // A grandchild cannot get back out through the child's name either.
+  EXPECT_EQ(in.Narrow(tmp / "inputs").ToString(), "none");
+  EXPECT_EQ(in.Narrow(tmp / "inputs/inlink/../link.txt").ToString(), "none");
+}
+
+TEST(FsCapResolution, NarrowNeverNamesWhatTheParentCannotOpen) {
+  NarrowNeverNamesWhatTheParentCannotOpen();
+}
+
+// The fallback walk follows no link at all: the same children grant nothing;
+// one through an inside link is matched where it really is (resolved when it
+// is made) and walked from there with no link on the way.
+TEST(FsCapResolution, NarrowNeverNamesWhatTheParentCannotOpenOnFallback) {
+  ScopedFallback fallback;
+  Escapes e;
+  const TempDir& tmp = e.tmp;
+  FsCap cap = FsCap::Rooted({tmp / "inputs"});
+  for (const char* name : {"inputs/link.txt", "inputs/dirlink", "inputs/abslink"})
+    EXPECT_EQ(cap.Narrow(tmp / name).ToString(), "none") << name;
+  EXPECT_EQ(cap.Narrow(tmp / "inputs/inlink").ToString(), tmp / "inputs/sub");
+  EXPECT_EQ(*cap.Narrow(tmp / "inputs/sub").ReadFile(tmp / "inputs/sub/in.txt"), "in");
+}
+
+// A symlink loop inside a root is an I/O failure (ELOOP), not a denial.
+TEST(FsCapResolution, ASymlinkLoopIsAnIoError) {
+  Escapes e;
+  FsCap cap = FsCap::Rooted({e.tmp / "inputs"});
+  absl::Status s = cap.ReadFile(e.tmp / "inputs/loop").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "Too many levels of symbolic links")) << s;
+  EXPECT_EQ(cap.Exists(e.tmp / "inputs/loop").status().code(), absl::StatusCode::kInternal);
+}
+
+// A child's root was resolved when it was made: a directory swapped for a
+// link out of the parent afterwards is refused (its path beneath the base is
+// opened with no symlink), and so is a child root created later as a link.
+TEST(FsCapResolution, AChildRootSwappedForALinkAfterwardsIsRefused) {
+  Escapes e;
+  const TempDir& tmp = e.tmp;
+  FsCap cap = FsCap::Rooted({tmp / "inputs"});
+  FsCap child = cap.Narrow(tmp / "inputs/sub");
+  FsCap later = cap.Narrow(tmp / "inputs/not_yet");
+  EXPECT_EQ(later.ToString(), tmp / "inputs/not_yet");
+  ASSERT_EQ(::rename((tmp / "inputs/sub").c_str(), (tmp / "inputs/sub.old").c_str()), 0);
+  Link("../secret", tmp / "inputs/sub");
+  Link("../secret", tmp / "inputs/not_yet");
+  Put(tmp / "secret/in.txt", "SECRET");
+  ExpectForbidden(child.ReadFile(tmp / "inputs/sub/in.txt").status(), tmp / "inputs/sub/in.txt");
+  ExpectForbidden(child.ReadFile(tmp / "inputs/sub/s.txt").status(), tmp / "inputs/sub/s.txt");
+  ExpectForbidden(later.ReadFile(tmp / "inputs/not_yet/s.txt").status(),
+                  tmp / "inputs/not_yet/s.txt");
+  ExpectForbidden(later.WriteFile(tmp / "inputs/not_yet/new.txt", "x", false),
+                  tmp / "inputs/not_yet/new.txt");
+  EXPECT_FALSE(OnDisk(tmp / "secret/new.txt"));
+  // Put back as a directory, the child works again.
+  ASSERT_EQ(::unlink((tmp / "inputs/sub").c_str()), 0);
+  ASSERT_EQ(::rename((tmp / "inputs/sub.old").c_str(), (tmp / "inputs/sub").c_str()), 0);
+  EXPECT_EQ(*child.ReadFile(tmp / "inputs/sub/in.txt"), "in");
+}
+
+// A host's root that is itself a link is resolved once, when it is granted:
+// reached by either name, and pointing the link elsewhere later does not
+// move the grant.
+TEST(FsCapResolution, AHostRootThatIsALinkIsResolvedOnce) {
+  TempDir tmp;
+  MkDir(tmp / "real");
+  MkDir(tmp / "other");
+  Put(tmp / "real/a.txt", "real");
+  Put(tmp / "other/a.txt", "other");
+  Link("real", tmp / "data");
+  ScopedCwd cwd(tmp.path());
+  FsCap cap = FsCap::Rooted({"data"});
+  EXPECT_EQ(cap.ToString(), tmp / "real");
+  EXPECT_EQ(*cap.ReadFile("data/a.txt"), "real");
+  EXPECT_EQ(*cap.ReadFile("real/a.txt"), "real");
+  EXPECT_EQ(*cap.ListDir("data"), std::vector<std::string>{"a.txt"});
+  // A child written through the host's link name.
+  EXPECT_EQ(*cap.Narrow("data").ReadFile("data/a.txt"), "real");
+  ASSERT_EQ(::unlink((tmp / "data").c_str()), 0);
+  Link("other", tmp / "data");
+  EXPECT_EQ(*cap.ReadFile("real/a.txt"), "real");
+  ExpectForbidden(cap.ReadFile("other/a.txt").status(), "other/a.txt");
+}
+
+// Intersect keeps each side's handles: a value's root inside the scope's.
+TEST(FsCapResolution, IntersectKeepsRootsInsideBoth) {
+  Escapes e;
+  const TempDir& tmp = e.tmp;
+  FsCap scope = FsCap::Rooted({tmp / "inputs"});
+  FsCap value = scope.Narrow(tmp / "inputs/sub");
+  FsCap both = scope.Intersect(value);
+  EXPECT_EQ(both.ToString(), tmp / "inputs/sub");
+  EXPECT_EQ(*both.ReadFile(tmp / "inputs/sub/in.txt"), "in");
+  ExpectForbidden(both.ReadFile(tmp / "inputs/ok.txt").status(), tmp / "inputs/ok.txt");
+  EXPECT_EQ(scope.Intersect(FsCap::Rooted({tmp / "secret"})).ToString(), "none");
+}
+
+// Children hold no descriptors: 10 000 nested narrowings and a cap of 5 000
+// roots open none beyond the host's root.
+TEST(FsCapResolution, ChildrenHoldNoDescriptors) {
+  Escapes e;
+  const TempDir& tmp = e.tmp;
+  auto open_fds = [] {
+    int n = 0;
+    for (int fd = 0; fd < 65536; ++fd)
+      if (::fcntl(fd, F_GETFD) >= 0) ++n;
+    return n;
+  };
+  FsCap cap = FsCap::Rooted({tmp / "inputs"});
+  const int before = open_fds();
+  std::vector<FsCap> chain;
+  chain.push_back(cap);
+  for (int i = 0; i < 10000; ++i) chain.push_back(chain.back().Narrow(tmp / "inputs/sub"));
+  std::vector<std::string> many;
+  for (int i = 0; i < 5000; ++i) many.push_back(tmp / ("inputs/sub/d" + std::to_string(i)));
+  FsCap wide = cap.Narrow(many);
+  EXPECT_EQ(wide.roots().size(), 5000u);
+  EXPECT_EQ(open_fds(), before);
+  EXPECT_EQ(*chain.back().ReadFile(tmp / "inputs/sub/in.txt"), "in");
+}
+
 }  // namespace
 }  // namespace mty::stdlib

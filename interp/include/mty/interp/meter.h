@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mty/interp/fs_grant.h"
 #include "mty/ir/ir.h"
 #include "mty/ir/policy.h"
 
@@ -29,8 +30,9 @@ class Meter {
   // is over one of these limits. Nothing is rolled back.
   virtual std::optional<ir::Breach> Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) = 0;
   // Bytes about to be written (stdout, stderr, files): the breach when they
-  // would pass an output limit on the path (then nothing is counted and the
-  // write must not happen); else counts them.
+  // would pass an output limit on the path or a wall deadline on the path
+  // has passed (then nothing is counted and the write must not happen);
+  // else counts them.
   virtual std::optional<ir::Breach> ChargeOutput(uint64_t bytes) = 0;
   // A spawn (counted first: limit N -> the N+1-th breaches).
   virtual std::optional<ir::Breach> RecordSpawn() = 0;
@@ -56,9 +58,11 @@ class Meter {
   // A grant request against every tracker on the path: the denial of the
   // first one (self first) whose list does not admit it.
   virtual std::optional<ir::Breach> CheckGrant(ir::GrantId id, std::string_view request) const = 0;
-  // The path's lists of a family intersected (fs roots normalised); nullopt
-  // when no tracker on the path sets one.
-  virtual std::optional<std::vector<std::string>> EffectiveList(ir::GrantId id) const = 0;
+  // The file-system grant of family `id` (kFsRead or kFsWrite) in force
+  // here: the innermost own grant on the path, each resolved beneath its
+  // parent's when its tracker was made; with none on the path, the host's
+  // default at the time of the call. nullptr allows nothing.
+  virtual std::shared_ptr<const FsGrant> FsGrantOf(ir::GrantId id) const = 0;
 
   // A child tracker for a sandbox scope entered now, with the declaration's
   // limits and grants, named after it.

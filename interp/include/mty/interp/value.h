@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -389,9 +390,15 @@ struct RefObj : HeapObj {
   RefObj() : HeapObj(Tag::kRef) { est = 16; }
 };
 
+class FsGrant;  // fs_grant.h
+
 struct CapObj : HeapObj {
   std::string family;
-  std::string constraint;
+  std::string constraint;  // the narrowing as written (normalised); "" for a run's whole grant
+  // An fs capability with a constraint: its grants, resolved when it was made
+  // beneath what it narrows (nullptr allows nothing).
+  std::shared_ptr<const FsGrant> fs_read;
+  std::shared_ptr<const FsGrant> fs_write;
   CapObj() : HeapObj(Tag::kCap) { est = 16; }
 };
 

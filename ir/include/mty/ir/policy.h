@@ -136,6 +136,12 @@ inline constexpr ChoiceInfo kMbPolicyChoice = {
 inline const LimitInfo& Limit(LimitId id) { return kLimits[static_cast<size_t>(id)]; }
 inline const GrantInfo& Grant(GrantId id) { return kGrants[static_cast<size_t>(id)]; }
 
+// Whether a capability value of family `family` (`fs`, `fs.read`,
+// `fs.write`, `net`, `env`: the grant keys, and `fs` for both file
+// families) serves an effect that needs grant `id`. `fs` serves reading and
+// writing, `fs.write` reading too; any other family only its own grant.
+bool CapValueServes(std::string_view family, GrantId id);
+
 // Defaults that apply when a run leaves a limit unset.
 inline constexpr uint64_t kDefaultDepth = 10000;
 inline constexpr uint64_t kDefaultMailbox = 1024;
@@ -235,6 +241,10 @@ std::string BreachText(LimitId id, uint64_t limit, uint64_t used = 0,
 // The subject of a memory breach at the real-bytes ceiling (runtime.md §2),
 // not the estimate: its message says `real heap`.
 inline constexpr char kRealHeapSubject[] = "real heap";
+// The subject of a memory breach by the copy of the value a run returns to
+// its host (docs/embedding.md): observed is the copy's estimate, bound the
+// memory limit (or the most that crosses without one).
+inline constexpr char kReturnedValueSubject[] = "returned value";
 
 struct Breach {
   std::optional<LimitId> limit;  // exactly one of limit and grant is set

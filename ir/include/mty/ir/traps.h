@@ -41,6 +41,11 @@ const TrapInfo& Trap(TrapCode code);
 inline const char* TrapText(TrapCode code) { return Trap(code).text; }
 // "MT5016" -> kType; nullopt for anything that is not a trap code.
 std::optional<TrapCode> ParseTrapCode(std::string_view text);
+// The trap a failed write of an output ends with, from its errno: MT5024
+// when the reader went away (EPIPE), MT5023 for anything else (ENOSPC,
+// EFBIG, EIO, EBADF, ...). One rule for the run's stdout and stderr and
+// for the files mty writes itself.
+TrapCode OutputTrap(int err);
 
 // How a run ended: one enum from the interpreter's loop up to the API's
 // result (docs/runtime.md). Each case carries its own details: a trap its

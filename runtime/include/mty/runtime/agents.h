@@ -140,6 +140,19 @@ class Scheduler : private interp::PendingCall::Sink {
                                   interp::HostError* err);
   // Answers the ask `id` of `asker` if it still waits for it.
   void Answer(TaskRec* asker, uint64_t id, interp::Value value);
+  // Task `rec` starts to wait (a sleep, a reply, room in a mailbox, a host
+  // call): the new id of its wait (waiting_ask), which names it to timers,
+  // replies and blocked queues.
+  uint64_t BeginWait(TaskRec* rec);
+  // Its wait ended (a parked host call's late completion is dropped).
+  void EndWait(TaskRec* rec);
+  static bool WaitsFor(const TaskRec* rec, uint64_t id);
+  // Whether `rec` is a turn (begun, not finished) answering ask `ask_id`.
+  static bool Serves(const TaskRec* rec, uint64_t ask_id);
+  // The ask turn `rec` answers passed its deadline: the turn ends now,
+  // whatever it waits for; it commits nothing, the asker gets
+  // Err(DeadlineExceeded) if it has not yet, and the agent carries on.
+  void CancelTurn(TaskRec* rec);
   void FireTimers(bool wait);
 
   void Supervise(Agent* sup, Agent* child);
@@ -173,9 +186,18 @@ class Scheduler : private interp::PendingCall::Sink {
     Agent* restart = nullptr;  // a backoff: restart this agent
     bool sleep = false;        // the end of a std.time.sleep
     bool host = false;         // the wall deadline of a host call that completes later
+    bool cancel = false;       // the deadline of the ask a turn answers: cancel the turn
     bool operator>(const Timer& o) const { return at > o.at || (at == o.at && ask_id > o.ask_id); }
   };
   void AddTimer(Timer t);
+  // A timer whose wait ended already (it does nothing when it fires).
+  static bool Stale(const Timer& t);
+  // Whether restarting `a` would find messages to handle (its own, or its
+  // children's for a supervisor).
+  static bool RestartHasWork(Agent* a);
+  // Whether every timer still pending is stale or a restart that would find
+  // no message to handle (after main: nothing more can happen).
+  bool OnlyIdleRestarts();
   // std.time.sleep of task `rec` for `ns` (the host asked it to wait):
   // a timer ends the wait.
   void Sleep(TaskRec* rec, int64_t ns);

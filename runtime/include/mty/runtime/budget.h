@@ -32,7 +32,12 @@ using ir::Policy;
 // parent alive; one made with a raw parent needs the parent to outlive it.
 class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<BudgetTracker> {
  public:
-  explicit BudgetTracker(Policy policy, std::string name = "", BudgetTracker* parent = nullptr);
+  // A tracker's file-system lists are resolved here, once: a root's by
+  // `fs` (the host), a child's beneath its parent's grant, so that a child
+  // can never name what its parent could not open (runtime.md §3). A root
+  // without a source grants no listed path and has no default.
+  explicit BudgetTracker(Policy policy, std::string name = "", BudgetTracker* parent = nullptr,
+                         std::shared_ptr<const interp::FsGrantSource> fs = nullptr);
   // A child that keeps `parent` alive (sandbox scopes, agents).
   static std::shared_ptr<BudgetTracker> Child(std::shared_ptr<BudgetTracker> parent, Policy policy,
                                               std::string name = "");
@@ -48,7 +53,8 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> RecordCpu(int64_t ns);   // negative values are ignored
   std::optional<Breach> RecordSpawn() override;  // counts first: limit N -> the N+1-th breaches
   // Bytes about to be written: a breach when they would pass an output
-  // limit on the path (nothing is counted then: the write must not happen).
+  // limit on the path, or when a wall deadline on the path has passed
+  // (nothing is counted then: the write must not happen).
   std::optional<Breach> ChargeOutput(uint64_t bytes) override;
   // `depth` messages queued for `agent` against the mailbox limits on the path.
   std::optional<Breach> CheckMailboxDepth(uint64_t depth, std::string_view agent) const;
@@ -60,7 +66,11 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
 
   // Capability checks: a request passes only when every tracker on the path
   // allows it. The breach names the first tracker (from self upward) that
-  // denies it; its subject is the request as given.
+  // denies it; its subject is the request as given. Paths are checked
+  // against the lists as written (normalised, by whole components): that
+  // says which list a denial would need changed (the hints). Whether a file
+  // access happens is the resolved grant's to decide (FsGrantOf): a path a
+  // list names can still lie behind a symlink that leaves the parent.
   std::optional<Breach> CheckHost(std::string_view host_port) const;
   std::optional<Breach> CheckReadPath(std::string_view path) const;
   std::optional<Breach> CheckWritePath(std::string_view path) const;
@@ -81,11 +91,6 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<uint64_t> EffectiveMailbox() const;
   MailboxPolicy EffectivePolicy() const;  // the innermost policy set on the path (default block)
 
-  // The path allow-lists intersected along the path, as normalised roots;
-  // nullopt when no tracker on the path has a list.
-  std::optional<std::vector<std::string>> EffectiveReadPaths() const;
-  std::optional<std::vector<std::string>> EffectiveWritePaths() const;
-
   // interp::Meter: what the interpreter's task cache is built on.
   std::optional<Breach> Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) override;
   std::optional<int64_t> WallDeadline() const override { return WallDeadlineNs(); }
@@ -96,7 +101,7 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   const std::string& name() const override { return name_; }
   const interp::Meter* parent() const override { return parent_; }
   std::optional<Breach> CheckGrant(GrantId id, std::string_view request) const override;
-  std::optional<std::vector<std::string>> EffectiveList(GrantId id) const override;
+  std::shared_ptr<const interp::FsGrant> FsGrantOf(GrantId id) const override;
   // A child named after the sandbox, with its limits and grants (it keeps
   // this tracker alive when this one is owned by a shared_ptr).
   std::shared_ptr<interp::Meter> Enter(const ir::SandboxDecl& decl) override;
@@ -117,18 +122,23 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> CheckUse(LimitId id, uint64_t (*use)(const BudgetTracker&),
                                  int64_t now) const;
   std::optional<Breach> CheckPath(GrantId id, std::string_view path) const;
+  static size_t FsIndex(GrantId id) { return id == GrantId::kFsWrite ? 1 : 0; }
   std::optional<uint64_t> Remaining(LimitId id, uint64_t (*use)(const BudgetTracker&)) const;
-  // The lists of family `id` along the path, intersected.
-  ir::Grants ChainGrants(GrantId id) const;
 
   Policy policy_;
   std::string name_;
   BudgetTracker* parent_;
   std::shared_ptr<BudgetTracker> keep_parent_;  // Child/Enter: the parent stays alive
   int64_t start_ns_;
-  // The fs allow-lists normalised once, against the cwd at construction.
-  std::optional<std::vector<std::string>> read_roots_;
-  std::optional<std::vector<std::string>> write_roots_;
+  // The fs lists as written, normalised against the cwd at construction
+  // (CheckPath), the host's grants (shared along the chain), and this
+  // tracker's own fs lists resolved at construction ([0] read, [1] write;
+  // listed_ says whether it has one: a null grant with a list allows
+  // nothing).
+  std::optional<std::vector<std::string>> written_[2];
+  std::shared_ptr<const interp::FsGrantSource> fs_source_;
+  std::shared_ptr<const interp::FsGrant> fs_[2];
+  bool listed_[2] = {false, false};
   std::atomic<uint64_t> steps_{0};
   std::atomic<uint64_t> memory_{0};
   std::atomic<int64_t> cpu_ns_{0};

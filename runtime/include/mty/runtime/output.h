@@ -22,6 +22,7 @@ enum class WriteEnd { kDone, kDeadline, kCancelled, kError };
 // blocks) and gives up when it would have to wait past `deadline_ns`
 // (steady ns) or `*cancel` is set, looking at both at least every 5 ms.
 // Bytes the descriptor takes at once are written even after the deadline.
+// kError leaves errno set (EBADF for a descriptor that is not open).
 WriteEnd WriteBefore(int fd, std::string_view data, std::optional<int64_t> deadline_ns,
                      const std::atomic<bool>* cancel);
 
@@ -37,6 +38,8 @@ class FdStream {
   WriteEnd Flush(std::optional<int64_t> deadline_ns, const std::atomic<bool>* cancel);
   // How the last write that did not finish ended (kDone if none).
   WriteEnd ended() const { return ended_; }
+  // The errno of the write that ended kError (0 otherwise).
+  int error() const { return error_; }
 
  private:
   static constexpr size_t kBuffer = 64 * 1024;
@@ -44,6 +47,8 @@ class FdStream {
   bool buffered_;
   std::string buf_;
   WriteEnd ended_ = WriteEnd::kDone;
+  int error_ = 0;
+  WriteEnd Ended(WriteEnd e);
 };
 
 }  // namespace mty::runtime

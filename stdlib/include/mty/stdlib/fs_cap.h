@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "mty/interp/fs_grant.h"
 
 namespace mty::stdlib {
 
@@ -27,37 +28,59 @@ struct FileMetadata {
 //   kNotFound          the path (or a parent) does not exist
 //   kInvalidArgument   the path holds a NUL byte: "io: invalid path" (the
 //                      kernel would cut the path there); nothing was touched
-//   kInternal          any other I/O failure (message: strerror and path);
-//                      a path ending in `/` whose file is not a directory is
-//                      "io: not a directory: <path>"
-class FsCap {
+//   kInternal          any other I/O failure (message: strerror and path),
+//                      a symlink loop among them ("io: <path>: Too many
+//                      levels of symbolic links"); a path ending in `/`
+//                      whose file is not a directory is "io: not a
+//                      directory: <path>"
+//
+// A root is held as a directory handle opened when the host granted it (its
+// `base`) and, beneath it, a path with no symlink in it (`pending`: empty
+// for a directory the grant opened, the name of a granted file, or
+// components that did not exist yet). Every operation opens the pending
+// part beneath the base refusing any symlink, then the request beneath that
+// with RESOLVE_BENEATH: nothing outside the root is ever reached, whatever
+// links the paths pass through or are swapped in. A narrower cap (Narrow) is
+// resolved beneath this one's handles when it is made, so it can never name
+// what this one could not open (docs/security.md, "Resolution").
+class FsCap : public interp::FsGrant {
  public:
   // Allows everything.
   static FsCap Unrestricted();
-  // Allows each root and everything below it. Roots are made absolute
-  // against the current working directory, normalised (`.`, `..`, repeated
-  // `/`) and, when they exist, resolved through symlinks once, here. An
-  // empty list allows nothing.
+  // A host's grant: allows each root and everything below it. Roots are made
+  // absolute against the current working directory, normalised (`.`, `..`,
+  // repeated `/`), resolved through symlinks once, here (the host trusts its
+  // own links), and opened. An empty list allows nothing.
   static FsCap Rooted(std::vector<std::string> roots);
   // Allows nothing.
-  static FsCap None() { return Rooted({}); }
+  static FsCap None() { return FsCap(); }
 
   bool unrestricted() const { return unrestricted_; }
-  const std::vector<std::string>& roots() const { return roots_; }
+  // The roots' resolved absolute paths.
+  std::vector<std::string> roots() const;
 
-  // Whether `path` is inside a root: made absolute and normalised, its
-  // longest existing prefix resolved through symlinks, then matched by whole
-  // path components (`/data` does not allow `/database`).
+  // Whether `path` is inside a root: made absolute and normalised, then
+  // matched by whole path components (`/data` does not allow `/database`)
+  // against the roots' resolved paths (after resolving the request's
+  // existing prefix through symlinks) or as the roots were granted.
   bool Check(std::string_view path) const;
 
-  // A capability never wider than this one: `sub` (made absolute) if it is
-  // inside this cap, else a cap that allows nothing.
+  // A capability never wider than this one: `sub`, resolved beneath this
+  // cap's handles now (symlinks followed only while they stay beneath the
+  // root they start in); a cap that allows nothing when it cannot be.
   FsCap Narrow(std::string_view sub) const;
+  FsCap Narrow(const std::vector<std::string>& subs) const;
 
   // What both caps allow: each root of one that lies at or below a root of
-  // the other (roots are symlink-resolved, so a root that is a link out of
-  // the other cap does not survive). Never wider than either.
+  // the other (by resolved path; each keeps its own handle). Never wider
+  // than either.
   FsCap Intersect(const FsCap& other) const;
+
+  // interp::FsGrant.
+  bool Admits(std::string_view path) const override { return Check(path); }
+  std::shared_ptr<const interp::FsGrant> NarrowGrant(
+      const std::vector<std::string>& paths) const override;
+  std::string ToString() const override;
 
   // Operations. Each resolves `path` against the roots and performs the
   // access relative to the root's directory fd with no symlink able to lead
@@ -81,13 +104,21 @@ class FsCap {
   absl::Status RemoveFile(std::string_view path) const;
   absl::Status RemoveDirAll(std::string_view path) const;
 
-  // A human-readable form: `unrestricted`, `none`, or the roots joined by ", ".
-  std::string ToString() const;
+  struct Root;  // fs_cap.cc
 
  private:
   bool unrestricted_ = false;
-  std::vector<std::string> roots_;  // absolute, normalised, symlink-resolved
+  std::vector<std::shared_ptr<const Root>> roots_;
 };
+
+// The host's source of grants for a run's tracker chain: a run's lists are
+// resolved by FsCap::Rooted, a family no tracker lists falls back to the
+// process-wide default cap below (one snapshot per call).
+std::shared_ptr<const interp::FsGrantSource> HostFsGrants();
+
+// What an fs grant of the tracker chain or of a capability value is: the
+// FsCap behind it (FsCap is the only implementation), or none for nullptr.
+FsCap CapOf(const interp::FsGrant* grant);
 
 // OK, or "io: invalid path" (kInvalidArgument) for a path holding a NUL byte.
 // Every operation checks it first; hosts check it before any grant.
