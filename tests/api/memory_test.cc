@@ -247,7 +247,16 @@ void LimitAddressSpace(uint64_t headroom) {
 
 class HostOutOfMemory : public ::testing::Test {
  protected:
-  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+  void SetUp() override {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "address-space limits do not apply under AddressSanitizer";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    GTEST_SKIP() << "address-space limits do not apply under AddressSanitizer";
+#endif
+#endif
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+  }
 };
 
 // Small blocks only (list cells): the one malloc refuses is small, made from

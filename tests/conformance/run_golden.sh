@@ -15,7 +15,8 @@
 # that line (KiB, MiB, GiB).
 # Address space: with `// mty-as: SIZE` (B, KiB, MiB, GiB) the run is under
 # `prlimit --as=SIZE`, so that a memory bomb meant to exhaust the host
-# exhausts that limit and never the machine. `// mty-stderr-sed: EXPR`
+# exhausts that limit and never the machine (with MTY_NO_AS_LIMIT set, as
+# under AddressSanitizer, such a program is skipped: exit 77). `// mty-stderr-sed: EXPR`
 # rewrites the run's stderr with `sed -E EXPR` before it is compared (for
 # numbers that depend on the host, such as where it ran out of memory).
 # Setup: each `// mty-setup: CMD` line is run by bash in a scratch copy of
@@ -89,6 +90,10 @@ elif [ -n "$memory" ] && [ -n "$(size_kib "$memory")" ]; then
 fi
 as_limit=()
 as_text="$(sed -n 's|^// mty-as: *||p' "$prog" | head -n1)"
+if [ -n "$as_text" ] && [ -n "${MTY_NO_AS_LIMIT:-}" ]; then
+  echo "skipped: address-space limits do not apply under AddressSanitizer"
+  exit 77
+fi
 if [ -n "$as_text" ]; then
   as_kib="$(size_kib "$as_text")"
   [ -n "$as_kib" ] || { echo "bad mty-as: $as_text"; exit 1; }
