@@ -543,16 +543,18 @@ class Session {
   Generated Generate(const std::string& text, const std::vector<Program::Statement>& stmts,
                      bool keep_bindings) const {
     Generated g;
-    std::string header = absl::StrCat("fn ", kEntry, "[T](");
+    // Each earlier binding comes in, and the value and bindings go out, as
+    // `Any`: checked where the statement uses them (docs/language.md §6).
+    std::string header = absl::StrCat("fn ", kEntry, "(");
     std::string prelude;
     for (size_t i = 0; i < bindings_.size(); ++i) {
       const Binding& b = bindings_[i];
-      absl::StrAppend(&header, i ? ", " : "", "__repl_p", i, ": T");
+      absl::StrAppend(&header, i ? ", " : "", "__repl_p", i, ": Any");
       absl::StrAppend(&prelude, " let ", b.is_mut ? "mut " : "", b.name, ": ",
                       b.cast.empty() ? b.type : b.cast, " = __repl_p", i,
                       b.cast.empty() ? "" : absl::StrCat(" as ", b.cast), ";");
     }
-    absl::StrAppend(&header, ") -> T {", prelude);
+    absl::StrAppend(&header, ") -> Any {", prelude);
     // The value: the last statement, when it is an expression without `;`.
     const Program::Statement* last = stmts.empty() ? nullptr : &stmts.back();
     g.has_value = last && last->kind == Program::Statement::Kind::kExpr && !last->has_semi;

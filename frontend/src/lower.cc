@@ -14,6 +14,7 @@
 #include "lower_internal.h"
 #include "mty/frontend/parser.h"
 #include "mty/ir/verify.h"
+#include "typeck.h"
 
 namespace mty::frontend {
 
@@ -277,6 +278,10 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
     return Ty::With(Ty::Kind::kMap, {args.size() > 0 ? args[0] : Ty::Unknown(),
                                      args.size() > 1 ? args[1] : Ty::Unknown()});
   if (adts.count(n)) return Ty::Adt(n, std::move(args));
+  // `dyn Trait` (written `Trait` or `dyn Trait`): dispatched on the value's
+  // own type at run time; `Box[T]` is a `T` (values, docs/language.md §6).
+  if (traits.count(n)) return Ty::Unknown();
+  if (n == "Box" || n == "Rc") return args.empty() ? Ty::Unknown() : args[0];
   if (agents.count(n)) {
     auto a = Ty::Make(Ty::Kind::kAgent);
     a->name = n;
@@ -422,7 +427,22 @@ ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* ho
   g.host_fns = host_fns;
   g.Collect(m);
   if (diags.HasErrors()) return {};
+  // The type checker, then the lowering, which reports what it finds too
+  // (names, arity, fields, mutability). A line the lowering reports an
+  // error on keeps the lowering's (its messages are the more specific);
+  // the checker's errors on other lines are added. A program with an
+  // error of either is not run.
+  tc::TypeInfo types;
+  Diagnostics checked;
+  tc::Check(m, g, types, checked);
+  if (!checked.HasErrors()) g.types = &types;
   g.LowerAll(m);
+  g.types = nullptr;
+  std::set<uint32_t> lines;
+  for (const Diagnostic& d : diags.list())
+    if (d.severity == Severity::kError) lines.insert(d.loc.line);
+  for (const Diagnostic& d : checked.list())
+    if (d.severity == Severity::kError && !lines.count(d.loc.line)) diags.Add(d);
   g.FlushWarnings();
   if (diags.HasErrors()) return {};
   ir::Program p = std::move(g.program);

@@ -186,6 +186,7 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       AutoDeref(p, bt, nullptr);
       uint32_t fi;
       TyP fty;
+      bt = StaticOwner(e, bt);
       if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return Unit();
       p.proj.push_back({ir::Projection::Kind::kField, fi, 0});
       return Emit(UseR(Operand::Copy(p)), fty);

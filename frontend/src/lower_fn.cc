@@ -489,6 +489,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       AutoDeref(*base, bt, root_mut);
       uint32_t fi;
       TyP fty;
+      bt = StaticOwner(e, bt);
       if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return std::nullopt;
       base->proj.push_back({ir::Projection::Kind::kField, fi, 0});
       *ty = fty;

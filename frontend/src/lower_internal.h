@@ -21,6 +21,14 @@
 
 namespace mty::frontend {
 
+namespace tc {
+struct TypeInfo;
+// The struct whose field `e` (a field access) reads, as the type checker
+// found it from the receiver's static type; "" when it did not
+// (typeck.cc).
+std::string FieldOwner(const TypeInfo& info, const Expr& e);
+}  // namespace tc
+
 // The lowering files use these IR names unqualified.
 using ir::Operand;
 using ir::Place;
@@ -225,6 +233,8 @@ struct Globals {
   // names the program does not declare left unknown (no error).
   TyP ResolveIr(const ir::Type& t);
   bool resolve_quiet = false;  // Resolve reports no unknown names
+  // The type checker's findings (null: not checked, e.g. the prelude).
+  const tc::TypeInfo* types = nullptr;
   // The embedder's host functions calls may name (null: none).
   const ir::HostFnTable* host_fns = nullptr;
   const FieldDef* FindField(const std::string& adt, const std::string& field,
@@ -792,6 +802,14 @@ class FnLowerer {
   std::optional<Place> PlaceOf(const Expr& e, TyP* ty, bool* root_mut, std::string* root_name);
   // Resolves `.name` on a value of static type `bt`.
   bool ResolveField(TyP bt, const std::string& name, Loc loc, uint32_t* fi, TyP* fty);
+  // The receiver type of a field access `e`: `bt`, or when the lowering does
+  // not know it, the struct the type checker found (never a guess by the
+  // field's name).
+  TyP StaticOwner(const Expr& e, TyP bt) const {
+    if (!bt->Is(Ty::Kind::kUnknown) || !g_.types) return bt;
+    std::string owner = tc::FieldOwner(*g_.types, e);
+    return owner.empty() ? bt : Ty::Adt(owner);
+  }
   // Substitutes the generic parameter names of `adt` in `t` by the args of
   // `actual` (Option[T] with actual Option[I64] gives I64 for T).
   TyP Subst(TyP t, const std::string& adt, TyP actual);

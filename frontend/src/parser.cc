@@ -432,19 +432,22 @@ void Parser::ParseItem(Module& m) {
   ItemEnd();
 }
 
-std::vector<std::string> Parser::ParseGenerics() {
+std::vector<std::string> Parser::ParseGenerics(std::vector<std::vector<std::string>>* bounds) {
   std::vector<std::string> names;
   Loc o = Open(Tok::kLBracket, true);
   while (!At(Tok::kRBracket)) {
     names.push_back(ExpectIdent("a generic parameter name"));
-    if (Eat(Tok::kColon)) {  // bounds: `T: Hash + Eq`, ignored
+    std::vector<std::string> mine;
+    if (Eat(Tok::kColon)) {  // bounds: `T: Hash + Eq`; a bound's own arguments are skipped
       int depth = 0;
       while (!At(Tok::kEof) && !(depth == 0 && (At(Tok::kComma) || At(Tok::kRBracket)))) {
-        Tok k = Bump().kind;
-        if (k == Tok::kLBracket) ++depth;
-        if (k == Tok::kRBracket) --depth;
+        const Token& k = Bump();
+        if (k.kind == Tok::kLBracket) ++depth;
+        if (k.kind == Tok::kRBracket) --depth;
+        if (depth == 0 && k.kind == Tok::kIdent) mine.push_back(k.text);
       }
     }
+    if (bounds) bounds->push_back(std::move(mine));
     if (!Eat(Tok::kComma)) break;
   }
   Close(Tok::kRBracket, o);
@@ -501,7 +504,7 @@ FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
   Expect(Tok::kKeyword);  // fn
   f.loc = Peek().loc;
   f.name = ExpectIdent("a function name");
-  if (At(Tok::kLBracket)) f.generics = ParseGenerics();
+  if (At(Tok::kLBracket)) f.generics = ParseGenerics(&f.bounds);
   if (!At(Tok::kLParen)) FailExpected("'('", Peek());
   f.params = ParseParams(true);
   if (PeekPastNl().kind == Tok::kArrow) {
@@ -574,7 +577,7 @@ StructDecl Parser::ParseStruct() {
   Bump();  // struct
   s.loc = Peek().loc;
   s.name = ExpectIdent("a struct name");
-  if (At(Tok::kLBracket)) s.generics = ParseGenerics();
+  if (At(Tok::kLBracket)) s.generics = ParseGenerics(&s.bounds);
   if (At(Tok::kLParen)) {  // tuple struct: fields "0", "1", ...
     s.is_tuple = true;
     Loc o = Open(Tok::kLParen, true);
@@ -601,7 +604,7 @@ EnumDecl Parser::ParseEnum() {
   Bump();  // enum
   e.loc = Peek().loc;
   e.name = ExpectIdent("an enum name");
-  if (At(Tok::kLBracket)) e.generics = ParseGenerics();
+  if (At(Tok::kLBracket)) e.generics = ParseGenerics(&e.bounds);
   BraceList([&] {
     EnumVariant v;
     v.loc = Peek().loc;
@@ -632,7 +635,7 @@ EnumDecl Parser::ParseEnum() {
 ImplDecl Parser::ParseImpl() {
   ImplDecl d;
   d.loc = Bump().loc;  // impl
-  if (At(Tok::kLBracket)) ParseGenerics();
+  if (At(Tok::kLBracket)) d.generics = ParseGenerics(&d.bounds);
   TypeExpr first = ParseType();
   if (AtKw("for")) {
     Bump();
@@ -2134,7 +2137,7 @@ ExprPtr Parser::ParseClosure() {
     Expect(Tok::kPipe);
   }
   if (Eat(Tok::kArrow)) {
-    ParseType();  // the return type is not kept
+    e->more->type = ParseType();  // the declared result
     e->more->closure_body = ParseBlockExpr();
     return e;
   }
@@ -2159,7 +2162,7 @@ ExprPtr Parser::ParseLambda() {
   if (PeekPastNl().kind == Tok::kArrow) {
     SkipNl();
     Bump();
-    ParseType();  // the return type is not kept (as a closure's)
+    e->more->type = ParseType();  // the declared result
   }
   SkipNl();
   if (!At(Tok::kLBrace)) FailExpected("'{' (a lambda's body is a block)", Peek());

@@ -290,7 +290,8 @@ class Parser {
   void ItemEnd();
   void ParseItem(Module& m);
   FnDecl ParseFn(bool is_pub, bool allow_no_body);
-  std::vector<std::string> ParseGenerics();
+  // `[T: A + B, U]`: the names; each one's bound trait names into `bounds`.
+  std::vector<std::string> ParseGenerics(std::vector<std::vector<std::string>>* bounds = nullptr);
   std::vector<Param> ParseParams(bool allow_self);
   Param ParseParam(bool allow_self);
   StructDecl ParseStruct();

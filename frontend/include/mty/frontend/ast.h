@@ -124,7 +124,7 @@ struct ExprMore {
   std::vector<MatchArm> arms;
   std::vector<ClosureParam> params;
   ExprPtr closure_body;
-  TypeExpr type;                      // kCast
+  TypeExpr type;                      // kCast; kClosure: the declared result (kInfer when absent)
   std::vector<SandboxEntry> entries;  // kSandbox
   // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
   // without the quote; empty when unlabelled); kBreak / kContinue: the
@@ -274,6 +274,7 @@ struct Param {
 struct FnDecl {
   std::string name;
   std::vector<std::string> generics;
+  std::vector<std::vector<std::string>> bounds;  // per generic: the trait names of `T: A + B`
   std::vector<Param> params;
   TypeExpr ret;                 // kInfer when absent (= Unit)
   std::unique_ptr<Block> body;  // null for a trait method signature
@@ -285,6 +286,7 @@ struct FnDecl {
 struct StructDecl {
   std::string name;
   std::vector<std::string> generics;
+  std::vector<std::vector<std::string>> bounds;
   std::vector<std::pair<std::string, TypeExpr>> fields;  // tuple struct: "0", "1", ...
   bool is_tuple = false;  // `struct Pair(I64, Str)`: positional fields
   Loc loc;
@@ -301,12 +303,15 @@ struct EnumVariant {
 struct EnumDecl {
   std::string name;
   std::vector<std::string> generics;
+  std::vector<std::vector<std::string>> bounds;
   std::vector<EnumVariant> variants;
   Loc loc;
 };
 
 struct ImplDecl {
-  std::string trait_name;  // empty for an inherent impl
+  std::string trait_name;             // empty for an inherent impl
+  std::vector<std::string> generics;  // `impl[T] Stack[T]`
+  std::vector<std::vector<std::string>> bounds;
   TypeExpr self_type;
   std::vector<FnDecl> fns;
   Loc loc;

@@ -1,0 +1,1191 @@
+// The type checker: expressions, statements and blocks, calls, methods,
+// fields, operators, closures, `?` and agent messages.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "mty/ir/builtins.h"
+#include "typeck.h"
+
+namespace mty::frontend::tc {
+
+namespace {
+
+// How deep expressions nest before the checker stops descending (the
+// parser's own limit is lower; this guards macro expansions).
+constexpr int kMaxExprDepth = 2000;
+
+std::string IntSuffix(const std::string& text) {
+  static const char* kNames[][2] = {{"i8", "I8"},    {"i16", "I16"},     {"i32", "I32"},
+                                    {"i64", "I64"},  {"i128", "I64"},    {"u8", "U8"},
+                                    {"u16", "U16"},  {"u32", "U32"},     {"u64", "U64"},
+                                    {"u128", "U64"}, {"isize", "ISize"}, {"usize", "USize"}};
+  for (const auto& n : kNames) {
+    const std::string s = n[0];
+    if (text.size() >= s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0 &&
+        (text.size() == s.size() ||
+         !std::isalpha(static_cast<unsigned char>(text[text.size() - s.size() - 1]))))
+      return n[1];
+  }
+  return "";
+}
+
+bool IsEmptyCollection(const Expr& e) {
+  if (e.kind == Expr::Kind::kArray && e.args.empty() && !e.rhs) return true;
+  if (e.kind == Expr::Kind::kPath && e.segs.size() == 1 && e.segs[0].name == "None") return true;
+  if (e.kind == Expr::Kind::kMap && e.args.empty()) return true;
+  if ((e.kind == Expr::Kind::kMethodCall && e.text == "new" && e.args.empty() && e.lhs &&
+       e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1)) {
+    const std::string& n = e.lhs->segs[0].name;
+    return n == "Vec" || n == "Map" || n == "HashMap";
+  }
+  if (e.kind == Expr::Kind::kCall && e.args.empty() && e.lhs && e.lhs->kind == Expr::Kind::kPath &&
+      e.lhs->segs.size() == 2 && e.lhs->segs[1].name == "new") {
+    const std::string& n = e.lhs->segs[0].name;
+    return n == "Vec" || n == "Map" || n == "HashMap";
+  }
+  return false;
+}
+
+const char* OpText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSub: return "-";
+    case BinaryOp::kMul: return "*";
+    case BinaryOp::kDiv: return "/";
+    case BinaryOp::kRem: return "%";
+    case BinaryOp::kBitAnd: return "&";
+    case BinaryOp::kBitOr: return "|";
+    case BinaryOp::kBitXor: return "^";
+    case BinaryOp::kShl: return "<<";
+    case BinaryOp::kShr: return ">>";
+    case BinaryOp::kEq: return "==";
+    case BinaryOp::kNe: return "!=";
+    case BinaryOp::kLt: return "<";
+    case BinaryOp::kLe: return "<=";
+    case BinaryOp::kGt: return ">";
+    case BinaryOp::kGe: return ">=";
+    case BinaryOp::kAnd: return "&&";
+    case BinaryOp::kOr: return "||";
+  }
+  return "?";
+}
+
+}  // namespace
+
+TypeId Checker::Expr_(const Expr& e, TypeId expect) {
+  if (depth_ > kMaxExprDepth) return t_.Prim(TK::kDyn);
+  ++depth_;
+  TypeId t = ExprInner(e, expect);
+  --depth_;
+  info_.of[&e] = t;
+  return t;
+}
+
+TypeId Checker::Block_(const Block& b, TypeId expect) {
+  Push();
+  TypeId value = t_.Prim(TK::kUnit);
+  bool diverges = false;  // a statement never ends (`return`, `panic(..)`, `loop {}`)
+  for (size_t i = 0; i < b.stmts.size(); ++i) {
+    const Stmt& s = b.stmts[i];
+    const bool last = i + 1 == b.stmts.size();
+    if (last && s.kind == Stmt::Kind::kExpr && !s.has_semi && s.expr) {
+      value = Expr_(*s.expr, expect);
+      diverges = false;  // the tail's own type counts, as in Rust
+    } else {
+      Stmt_(s);
+      if (s.kind == Stmt::Kind::kExpr && s.expr && t_.Kind(info_.of[s.expr.get()]) == TK::kNever)
+        diverges = true;
+    }
+  }
+  Pop();
+  return diverges ? t_.Prim(TK::kNever) : value;
+}
+
+void Checker::Stmt_(const Stmt& s) {
+  switch (s.kind) {
+    case Stmt::Kind::kLet: {
+      const bool annotated = s.type.kind != TypeExpr::Kind::kInfer;
+      TypeId t = annotated ? FromType(s.type) : t_.Var(s.loc);
+      if (s.expr) {
+        TypeId v = Expr_(*s.expr, t);
+        Expect(v, t, *s.expr, annotated ? "MT2016" : "MT2023", annotated ? "the `let`'s type" : "");
+        if (!annotated && s.pat && s.pat->kind == Pattern::Kind::kBind &&
+            IsEmptyCollection(*s.expr))
+          pending_.push_back(Pending{t, s.pat->loc, s.pat->name});
+      }
+      if (s.else_block) {
+        Block_(*s.else_block, t_.Prim(TK::kDyn));
+        if (s.pat) Pattern_(*s.pat, t, false);
+      } else if (s.pat) {
+        Pattern_(*s.pat, t, true);
+        if (s.expr) CheckIrrefutable(*s.pat, t, s.pat->loc);
+      }
+      return;
+    }
+    case Stmt::Kind::kExpr:
+      if (s.expr) Expr_(*s.expr, t_.Prim(TK::kDyn));
+      return;
+    case Stmt::Kind::kFn: {
+      const FnDecl& f = *s.fn_item;
+      FnSig sig = MakeSig(f, "", {}, {}, 0);
+      if (sig.generics.empty()) {
+        std::vector<TypeId> ps = sig.params;
+        Bind(f.name, t_.Fn(std::move(ps), sig.ret));
+      } else {
+        Bind(f.name, t_.Prim(TK::kDyn));
+      }
+      std::vector<FnCtx> outer;
+      outer.swap(fn_);
+      const bool outer_failed = failed_;
+      CheckFnBody(f, sig, 0);
+      failed_ = outer_failed || failed_;
+      fn_.swap(outer);
+      return;
+    }
+    case Stmt::Kind::kEmpty: return;
+  }
+}
+
+TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
+  using K = Expr::Kind;
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  switch (e.kind) {
+    case K::kInt: {
+      std::string w = IntSuffix(e.text);
+      if (!w.empty()) return t_.Int(w);
+      if (e.text.size() > 3 &&
+          (e.text.substr(e.text.size() - 3) == "f64" || e.text.substr(e.text.size() - 3) == "f32"))
+        return t_.Prim(TK::kFloat);
+      return t_.IntVar(e.loc);
+    }
+    case K::kFloat: return t_.FloatVar(e.loc);
+    case K::kStr: return t_.Prim(TK::kStr);
+    case K::kChar: return t_.Prim(TK::kChar);
+    case K::kBool: return t_.Prim(TK::kBool);
+    case K::kDuration: return t_.Prim(TK::kDuration);
+    case K::kSize: return t_.Prim(TK::kSize);
+    case K::kUnit: return t_.Prim(TK::kUnit);
+    case K::kPath: return Path(e, expect);
+    case K::kUnary: {
+      TypeId a = Expr_(*e.lhs, expect);
+      TK k = t_.Kind(a);
+      const bool ok = e.unary_op == UnaryOp::kNeg
+                          ? (k == TK::kInt || k == TK::kIntVar || k == TK::kFloat ||
+                             k == TK::kFloatVar || k == TK::kDuration || k == TK::kSize ||
+                             k == TK::kVar || t_.IsLoose(a) || k == TK::kParam)
+                          : (k == TK::kBool || k == TK::kInt || k == TK::kIntVar || k == TK::kVar ||
+                             t_.IsLoose(a) || k == TK::kParam);
+      const bool unsigned_neg =
+          e.unary_op == UnaryOp::kNeg && k == TK::kInt &&
+          (t_.At(a).name == "U64" || t_.At(a).name == "USize" || t_.At(a).name == "U32" ||
+           t_.At(a).name == "U16" || t_.At(a).name == "U8");
+      if ((!ok || unsigned_neg) && !failed_) {
+        failed_ = true;
+        diags_.Error(
+            "MT2029", e.loc,
+            absl::StrCat("cannot apply unary operator `", e.unary_op == UnaryOp::kNeg ? "-" : "!",
+                         "` to type `", t_.Show(a), "`"));
+      }
+      return a;
+    }
+    case K::kBinary: return Binary(e, expect);
+    case K::kAssign: {
+      TypeId l = Expr_(*e.lhs, dyn);
+      TypeId r = Expr_(*e.rhs, l);
+      if (!e.has_op) {
+        Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
+      } else if (e.binary_op != BinaryOp::kShl && e.binary_op != BinaryOp::kShr) {
+        TK lk = t_.Kind(l), rk = t_.Kind(r);
+        const bool scaled =
+            (lk == TK::kDuration || lk == TK::kSize) && (rk == TK::kInt || rk == TK::kIntVar);
+        if (!scaled) Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
+      }
+      return t_.Prim(TK::kUnit);
+    }
+    case K::kCall: return Call(e, expect);
+    case K::kMethodCall: return MethodCall(e, expect);
+    case K::kField: return Field(e);
+    case K::kTupleField: {
+      TypeId l = Strip(Expr_(*e.lhs, dyn));
+      const TNode& n = t_.At(l);
+      const size_t i = static_cast<size_t>(e.int_value);
+      if (n.kind == TK::kTuple) return i < n.args.size() ? n.args[i] : t_.Prim(TK::kErr);
+      if (n.kind == TK::kAdt && adts_.count(n.name) && !adts_.at(n.name).is_enum) {
+        const AdtInfo& a = adts_.at(n.name);
+        if (a.variants.empty() || i >= a.variants[0].fields.size()) return t_.Prim(TK::kErr);
+        std::vector<TypeId> args = n.args;
+        return t_.Subst(a.variants[0].fields[i], a.generics, args);
+      }
+      return dyn;
+    }
+    case K::kIndex: {
+      TypeId l = Strip(Expr_(*e.lhs, dyn));
+      TypeId i = Expr_(*e.rhs, dyn);
+      const TNode n = t_.At(l);
+      if (e.rhs->kind == K::kRange) return l;
+      if (n.kind == TK::kArray) {
+        TK ik = t_.Kind(i);
+        if (!(ik == TK::kInt || ik == TK::kIntVar || t_.IsLoose(i) || ik == TK::kVar ||
+              ik == TK::kNever))
+          Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), i, "an index");
+        return n.args[0];
+      }
+      if (n.kind == TK::kMap) {
+        Expect(i, n.args[0], *e.rhs, "MT2023", "the map's key type");
+        return n.args[1];
+      }
+      return dyn;
+    }
+    case K::kTuple: {
+      std::vector<TypeId> hint;
+      if (t_.Kind(expect) == TK::kTuple) hint = t_.At(expect).args;
+      std::vector<TypeId> a;
+      for (size_t i = 0; i < e.args.size(); ++i)
+        a.push_back(Expr_(*e.args[i], i < hint.size() ? hint[i] : dyn));
+      return t_.Tuple(std::move(a));
+    }
+    case K::kArray: {
+      TypeId elem = t_.Kind(expect) == TK::kArray ? t_.At(expect).args[0] : t_.Var(e.loc);
+      for (const ExprPtr& a : e.args)
+        Expect(Expr_(*a, elem), elem, *a, "MT2023", "the array's other elements");
+      if (e.rhs) {
+        TypeId n = Expr_(*e.rhs, dyn);
+        TK k = t_.Kind(n);
+        if (!(k == TK::kInt || k == TK::kIntVar || t_.IsLoose(n) || k == TK::kVar))
+          Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), n, "an array length");
+      }
+      return t_.Array(elem);
+    }
+    case K::kMap: {
+      TypeId k = t_.Var(e.loc), v = t_.Var(e.loc);
+      if (t_.Kind(expect) == TK::kMap) {
+        k = t_.At(expect).args[0];
+        v = t_.At(expect).args[1];
+      }
+      for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+        Expect(Expr_(*e.args[i], k), k, *e.args[i], "MT2023", "the map's other keys");
+        Expect(Expr_(*e.args[i + 1], v), v, *e.args[i + 1], "MT2023", "the map's other values");
+      }
+      return t_.Map(k, v);
+    }
+    case K::kStruct: return StructLit(e);
+    case K::kBlock:
+    case K::kUnsafe:
+    case K::kArena:
+    case K::kSandbox:
+    case K::kBudget:
+      if (e.kind == K::kSandbox || e.kind == K::kBudget)
+        for (const SandboxEntry& en : e.more->entries)
+          if (en.value) Expr_(*en.value, dyn);
+      return e.then_block ? Block_(*e.then_block, expect) : t_.Prim(TK::kUnit);
+    case K::kIf: {
+      Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond, "MT2023",
+             "an `if` condition");
+      // Where a `dyn Trait` is wanted each branch gives one of its own type.
+      if (t_.Kind(expect) == TK::kDynTrait && e.more->else_expr) {
+        Expect(Block_(*e.then_block, expect), expect, e, "MT2023", "the wanted type");
+        Expect(Expr_(*e.more->else_expr, expect), expect, *e.more->else_expr, "MT2023",
+               "the wanted type");
+        return expect;
+      }
+      TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : dyn);
+      if (!e.more->else_expr) return t_.Prim(TK::kUnit);
+      if (!t_.IsLoose(expect) && t_.Fits(a, expect)) t_.Unify(a, expect);
+      TypeId b = Expr_(*e.more->else_expr, a);
+      if (t_.Kind(a) == TK::kNever) return b;
+      Expect(b, a, *e.more->else_expr, "MT2023",
+             "the `if` branch's type (`if` and `else` have incompatible types)");
+      return a;
+    }
+    case K::kIfLet: {
+      TypeId s = Expr_(*e.lhs, dyn);
+      Push();
+      Pattern_(*e.more->pat, s, false);
+      TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : dyn);
+      Pop();
+      if (!e.more->else_expr) return t_.Prim(TK::kUnit);
+      TypeId b = Expr_(*e.more->else_expr, a);
+      if (t_.Kind(a) == TK::kNever) return b;
+      Expect(b, a, *e.more->else_expr, "MT2023", "the `if let` branch's type");
+      return a;
+    }
+    case K::kMatch: {
+      TypeId s = Expr_(*e.lhs, dyn);
+      TypeId result = 0;
+      for (const MatchArm& arm : e.more->arms) {
+        Push();
+        Pattern_(*arm.pat, s, false);
+        if (arm.guard)
+          Expect(Expr_(*arm.guard, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *arm.guard, "MT2023",
+                 "a match guard");
+        TypeId b = Expr_(*arm.body, result ? result : expect);
+        Pop();
+        if (t_.Kind(b) == TK::kNever) continue;
+        if (t_.Kind(expect) == TK::kDynTrait) {
+          Expect(b, expect, *arm.body, "MT2023", "the wanted type");
+          result = expect;
+          continue;
+        }
+        if (!result) {
+          result = b;
+        } else {
+          Expect(b, result, *arm.body, "MT2023",
+                 "the first arm's type (`match` arms have incompatible types)");
+        }
+      }
+      CheckMatch(e, s);
+      return result ? result : t_.Prim(TK::kNever);
+    }
+    case K::kWhile:
+    case K::kWhileLet:
+    case K::kLoop:
+    case K::kFor: {
+      Push();
+      if (e.kind == K::kWhile)
+        Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond,
+               "MT2023", "a `while` condition");
+      if (e.kind == K::kWhileLet) Pattern_(*e.more->pat, Expr_(*e.lhs, dyn), false);
+      if (e.kind == K::kFor) {
+        TypeId it = Expr_(*e.lhs, dyn);
+        Pattern_(*e.more->pat, ForIter(it, e.lhs->loc), true);
+      }
+      TypeId brk = e.kind == K::kLoop ? t_.Var(e.loc) : t_.Prim(TK::kUnit);
+      if (!fn_.empty()) fn_.back().loops.emplace_back(e.more->label, brk);
+      Block_(*e.then_block, dyn);
+      if (!fn_.empty()) fn_.back().loops.pop_back();
+      Pop();
+      // A `loop` no `break` leaves never ends: Never.
+      if (e.kind == K::kLoop) return t_.Kind(brk) == TK::kVar ? t_.Prim(TK::kNever) : brk;
+      return t_.Prim(TK::kUnit);
+    }
+    case K::kBreak: {
+      const std::pair<std::string, TypeId>* loop = nullptr;
+      if (!fn_.empty())
+        for (auto it = fn_.back().loops.rbegin(); it != fn_.back().loops.rend() && !loop; ++it)
+          if (e.more->label.empty() || it->first == e.more->label) loop = &*it;
+      if (loop) {
+        TypeId want = loop->second;
+        if (e.lhs)
+          Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2023", "the loop's other `break`s");
+        else if (t_.Kind(want) == TK::kVar)
+          t_.Unify(want, t_.Prim(TK::kUnit));
+      } else if (e.lhs) {
+        Expr_(*e.lhs, dyn);
+      }
+      return t_.Prim(TK::kNever);
+    }
+    case K::kContinue: return t_.Prim(TK::kNever);
+    case K::kReturn: {
+      if (fn_.empty()) return t_.Prim(TK::kNever);
+      TypeId want = fn_.back().ret;
+      if (e.lhs) {
+        Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2019", "the declared result");
+      } else if (!t_.Unify(t_.Prim(TK::kUnit), want)) {
+        Mismatch("MT2019", e.loc, NameEnd(e.loc, "return"), want, t_.Prim(TK::kUnit),
+                 "the declared result");
+      }
+      return t_.Prim(TK::kNever);
+    }
+    case K::kTry: return Try(e);
+    case K::kClosure: return Closure(e, expect);
+    case K::kRange: {
+      TypeId el = t_.Var(e.loc);
+      if (e.lhs) Expect(Expr_(*e.lhs, el), el, *e.lhs, "MT2023", "the range's other end");
+      if (e.rhs) Expect(Expr_(*e.rhs, el), el, *e.rhs, "MT2023", "the range's other end");
+      return t_.Adt("Range", {el});
+    }
+    case K::kCast: {
+      Expr_(*e.lhs, dyn);
+      return FromType(e.more->type);
+    }
+    case K::kRef:
+    case K::kDeref: return Expr_(*e.lhs, expect);
+    case K::kMacro: return Macro(e);
+    case K::kSpawn:
+    case K::kSend:
+    case K::kAsk: return AgentOp(e);
+  }
+  return dyn;
+}
+
+TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  if (e.segs.empty()) return dyn;
+  const std::string& n = e.segs[0].name;
+  if (e.segs.size() == 1) {
+    if (const Local* l = Lookup(n)) return l->ty;
+    if (auto c = consts_.find(n); c != consts_.end()) return c->second;
+    if (auto f = fns_.find(n); f != fns_.end()) {
+      std::vector<TypeId> ps;
+      TypeId r = Instantiate(f->second, 0, &ps, e.loc);
+      if (f->second.loose_params) return dyn;
+      return t_.Fn(std::move(ps), r);
+    }
+    // A bare unit variant: `None`, `Empty`.
+    std::vector<PathSeg> path = e.segs;
+    size_t vi = 0;
+    if (const AdtInfo* a = VariantOf(path, dyn, &vi); a && a->variants[vi].fields.empty()) {
+      std::vector<TypeId> args;
+      for (size_t i = 0; i < a->generics.size(); ++i) args.push_back(t_.Var(e.loc));
+      return t_.Adt(a->name, std::move(args));
+    }
+    return t_.Prim(TK::kErr);  // the lowering names it (MT1001)
+  }
+  const std::string& last = e.segs.back().name;
+  if (e.segs.size() == 2) {
+    static const std::set<std::string> kIntNames = {
+        "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "ISize", "USize",
+        "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "isize", "usize"};
+    if (kIntNames.count(n) && (last == "MAX" || last == "MIN")) {
+      std::string w = n;
+      if (std::islower(static_cast<unsigned char>(w[0]))) {
+        w[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
+        if (w == "Isize") w = "ISize";
+        if (w == "Usize") w = "USize";
+      }
+      return t_.Int(w);
+    }
+    if ((n == "F64" || n == "f64" || n == "F32" || n == "f32") && std::isupper(last[0]))
+      return t_.Prim(TK::kFloat);
+    size_t vi = 0;
+    if (const AdtInfo* a = VariantOf(e.segs, dyn, &vi); a && a->variants[vi].fields.empty()) {
+      std::vector<TypeId> args;
+      for (size_t i = 0; i < a->generics.size(); ++i) args.push_back(t_.Var(e.loc));
+      return t_.Adt(a->name, std::move(args));
+    }
+    // `Point::new` as a value.
+    if (auto m = methods_.find(n); m != methods_.end())
+      if (auto f = m->second.find(last); f != m->second.end() && !f->second.has_self) {
+        std::vector<TypeId> ps;
+        TypeId self = adts_.count(n) ? t_.Adt(n, {}) : 0;
+        if (adts_.count(n) && !adts_.at(n).generics.empty()) return dyn;
+        TypeId r = Instantiate(f->second, self, &ps, e.loc);
+        return t_.Fn(std::move(ps), r);
+      }
+  }
+  return dyn;
+}
+
+TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at) {
+  std::vector<std::string> names = sig.generics;
+  std::vector<TypeId> with;
+  for (size_t i = 0; i < names.size(); ++i) {
+    TypeId v = t_.Var(at);
+    with.push_back(v);
+    for (const std::string& b : sig.bounds[i]) obligations_.push_back(Obligation{v, b, at});
+  }
+  if (self_ty) {
+    names.push_back("Self");
+    with.push_back(self_ty);
+    // A method of a generic type: its type's parameters from the receiver.
+    const TNode st = t_.At(self_ty);
+    if (st.kind == TK::kAdt && adts_.count(st.name)) {
+      const AdtInfo& a = adts_.at(st.name);
+      for (size_t i = 0; i < a.generics.size() && i < st.args.size(); ++i)
+        for (size_t k = 0; k < sig.generics.size(); ++k)
+          if (sig.generics[k] == a.generics[i]) with[k] = st.args[i];
+    }
+  }
+  params->clear();
+  for (TypeId p : sig.params) params->push_back(t_.Subst(p, names, with));
+  return t_.Subst(sig.ret, names, with);
+}
+
+TypeId Checker::Apply(const FnSig& sig, const std::vector<TypeId>& /*prefix*/,
+                      const std::vector<const Expr*>& args, const Expr& at, TypeId self_ty,
+                      const std::string& /*callee*/) {
+  std::vector<TypeId> ps;
+  TypeId r = Instantiate(sig, self_ty, &ps, at.loc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i >= ps.size()) {
+      Expr_(*args[i], t_.Prim(TK::kDyn));
+      continue;
+    }
+    Expect(Expr_(*args[i], ps[i]), ps[i], *args[i], "MT2017", "this function's parameter");
+  }
+  return r;
+}
+
+TypeId Checker::Call(const Expr& e, TypeId expect) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  std::vector<const Expr*> args;
+  for (const ExprPtr& a : e.args) args.push_back(a.get());
+  auto loose = [&] {
+    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
+    return dyn;
+  };
+  const Expr& callee = *e.lhs;
+  if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
+    const std::string& n = callee.segs[0].name;
+    if (auto f = fns_.find(n); f != fns_.end()) return Apply(f->second, {}, args, e, 0, n);
+    // Printing takes a value of any type: the arguments keep theirs.
+    if (n == "log" || n == "print" || n == "eprint" || n == "panic") {
+      for (const Expr* a : args) Expr_(*a, dyn);
+      return t_.Prim(n == "panic" ? TK::kNever : TK::kUnit);
+    }
+    if (n == "assert") {
+      for (const Expr* a : args) Expect(Expr_(*a, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *a);
+      return t_.Prim(TK::kUnit);
+    }
+    // A tuple struct or a variant: `Pair(1, "a")`, `Some(x)`, `Circle(1.0)`.
+    size_t vi = 0;
+    const AdtInfo* a = nullptr;
+    if (auto s = adts_.find(n); s != adts_.end() && !s->second.is_enum) a = &s->second;
+    if (!a) a = VariantOf(callee.segs, dyn, &vi);
+    if (a && vi < a->variants.size()) {
+      std::vector<TypeId> targs;
+      for (size_t i = 0; i < a->generics.size(); ++i) targs.push_back(t_.Var(e.loc));
+      if (t_.Kind(expect) == TK::kAdt && t_.At(expect).name == a->name &&
+          t_.At(expect).args.size() == targs.size())
+        targs = t_.At(expect).args;
+      const VariantInfo& v = a->variants[vi];
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (i >= v.fields.size()) {
+          Expr_(*args[i], dyn);
+          continue;
+        }
+        TypeId want = t_.Subst(v.fields[i], a->generics, targs);
+        Expect(Expr_(*args[i], want), want, *args[i], "MT2017",
+               a->is_enum ? "the variant's payload" : "the struct's field");
+      }
+      return t_.Adt(a->name, std::move(targs));
+    }
+    return loose();
+  }
+  if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 2 && !Lookup(callee.segs[0].name)) {
+    const std::string& owner = callee.segs[0].name;
+    const std::string& name = callee.segs[1].name;
+    size_t vi = 0;
+    if (const AdtInfo* a = VariantOf(callee.segs, dyn, &vi); a && a->is_enum) {
+      std::vector<TypeId> targs;
+      for (size_t i = 0; i < a->generics.size(); ++i) targs.push_back(t_.Var(e.loc));
+      const VariantInfo& v = a->variants[vi];
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (i >= v.fields.size()) {
+          Expr_(*args[i], dyn);
+          continue;
+        }
+        TypeId want = t_.Subst(v.fields[i], a->generics, targs);
+        Expect(Expr_(*args[i], want), want, *args[i], "MT2017", "the variant's payload");
+      }
+      return t_.Adt(a->name, std::move(targs));
+    }
+    return AssocCall(owner, name, args, e, expect);
+  }
+  TypeId c = Strip(Expr_(callee, dyn));
+  const TNode cn = t_.At(c);
+  if (cn.kind == TK::kFn) {
+    const size_t n = cn.args.size() - 1;
+    if (args.size() != n && !failed_) {
+      failed_ = true;
+      diags_
+          .Error("MT2001", e.loc,
+                 absl::StrCat("this function takes ", n, " argument(s) but ", args.size(),
+                              (args.size() == 1 ? " was" : " were"), " supplied"),
+                 absl::StrCat("its type is `", t_.Show(c), "`"))
+          .end = e.end;
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i >= n) {
+        Expr_(*args[i], dyn);
+        continue;
+      }
+      Expect(Expr_(*args[i], cn.args[i]), cn.args[i], *args[i], "MT2017",
+             "the function value's parameter");
+    }
+    return cn.args.back();
+  }
+  if (cn.kind == TK::kVar) {
+    std::vector<TypeId> ps;
+    for (const Expr* a : args) ps.push_back(Expr_(*a, dyn));
+    TypeId r = t_.Var(e.loc);
+    t_.Unify(c, t_.Fn(std::move(ps), r));
+    return r;
+  }
+  if (t_.IsLoose(c) || cn.kind == TK::kNever || cn.kind == TK::kAgent) return loose();
+  if (!failed_) {
+    failed_ = true;
+    Diagnostic& d = diags_.Error("MT2026", callee.begin.line ? callee.begin : callee.loc,
+                                 absl::StrCat("expected function, found `", t_.Show(c), "`"),
+                                 "only functions and closures can be called");
+    d.end = callee.end;
+    d.label = "call expression requires a function";
+  }
+  loose();
+  return t_.Prim(TK::kErr);
+}
+
+TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
+                          const std::vector<const Expr*>& args, const Expr& e, TypeId expect) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  auto loose = [&] {
+    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
+    return dyn;
+  };
+  // `T::empty()` through a bound of a generic parameter.
+  if (auto g = generics_.find(owner); g != generics_.end()) {
+    TypeId self = t_.Make(TK::kParam, owner, {});
+    for (const std::string& b : g->second)
+      if (auto tr = traits_.find(b); tr != traits_.end())
+        if (auto m = tr->second.methods.find(name); m != tr->second.methods.end())
+          return Apply(m->second, {}, args, e, self, name);
+    if (!failed_) {
+      failed_ = true;
+      diags_.Error(
+          "MT2032", e.lhs && e.lhs->begin.line ? e.lhs->begin : e.loc,
+          absl::StrCat("no function `", name, "` for type parameter `", owner, "`"),
+          absl::StrCat("add a bound `", owner, ": Trait` whose trait declares `fn ", name, "`"));
+    }
+    return loose();
+  }
+  if (adts_.count(owner) && owner != "Option" && owner != "Result") {
+    auto m = methods_.find(owner);
+    if (m != methods_.end())
+      if (auto f = m->second.find(name); f != m->second.end()) {
+        std::vector<TypeId> targs;
+        for (size_t i = 0; i < adts_.at(owner).generics.size(); ++i) targs.push_back(t_.Var(e.loc));
+        TypeId self = t_.Adt(owner, targs);
+        if (f->second.has_self && !args.empty()) {
+          // `Point::norm(p)`: the receiver is the first argument.
+          Expect(Expr_(*args[0], self), self, *args[0], "MT2017", "the method's receiver");
+          std::vector<const Expr*> rest(args.begin() + 1, args.end());
+          return Apply(f->second, {}, rest, e, self, name);
+        }
+        return Apply(f->second, {}, args, e, self, name);
+      }
+    return loose();
+  }
+  if (owner == "Vec" || owner == "Array") {
+    loose();
+    if (name == "new" || name == "with_capacity") return t_.Array(t_.Var(e.loc));
+    return dyn;
+  }
+  if (owner == "Map" || owner == "HashMap") {
+    loose();
+    if (name == "new" || name == "with_capacity") return t_.Map(t_.Var(e.loc), t_.Var(e.loc));
+    return dyn;
+  }
+  if (owner == "String" || owner == "Str") {
+    loose();
+    if (name == "new" || name == "from" || name == "with_capacity") return t_.Prim(TK::kStr);
+    return dyn;
+  }
+  (void)expect;
+  return loose();
+}
+
+TypeId Checker::Field(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  // `std.fs` and other module paths, `sup.w` children: not values here.
+  if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name))
+    return dyn;
+  TypeId l = Strip(Expr_(*e.lhs, dyn));
+  const TNode n = t_.At(l);
+  if (n.kind == TK::kAdt && adts_.count(n.name) && !adts_.at(n.name).is_enum) {
+    const AdtInfo& a = adts_.at(n.name);
+    if (a.variants.empty()) return dyn;
+    const VariantInfo& v = a.variants[0];
+    for (size_t i = 0; i < v.field_names.size(); ++i)
+      if (v.field_names[i] == e.text) {
+        info_.field_owner[&e] = n.name;
+        return t_.Subst(v.fields[i], a.generics, n.args);
+      }
+    // A closure's parameter may be a struct the lowering cannot see: say it here.
+    if (!failed_) {
+      failed_ = true;
+      std::vector<std::string> names = v.field_names;
+      diags_
+          .Error("MT2002", e.loc,
+                 absl::StrCat("no field `", e.text, "` on type `", t_.Show(l), "`"),
+                 DidYouMeanOr(e.text, names,
+                              absl::StrCat("`", n.name, "` has ", names.size(), " field(s)")))
+          .end = NameEnd(e.loc, e.text);
+    }
+    return t_.Prim(TK::kErr);
+  }
+  if (n.kind == TK::kParam && !failed_) {
+    failed_ = true;
+    diags_
+        .Error("MT2032", e.loc,
+               absl::StrCat("no field `", e.text, "` on type parameter `", n.name, "`"),
+               absl::StrCat("a generic parameter has only the methods of its bounds; take the "
+                            "struct's type instead, or add a trait method that gives `",
+                            e.text, "`"))
+        .end = NameEnd(e.loc, e.text);
+    return t_.Prim(TK::kErr);
+  }
+  return dyn;
+}
+
+TypeId Checker::Binary(const Expr& e, TypeId expect) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  const TypeId boolean = t_.Prim(TK::kBool);
+  const BinaryOp op = e.binary_op;
+  if (op == BinaryOp::kAnd || op == BinaryOp::kOr) {
+    Expect(Expr_(*e.lhs, boolean), boolean, *e.lhs, "MT2029",
+           absl::StrCat("the `", OpText(op), "` operator"));
+    Expect(Expr_(*e.rhs, boolean), boolean, *e.rhs, "MT2029",
+           absl::StrCat("the `", OpText(op), "` operator"));
+    return boolean;
+  }
+  const bool compare = op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
+                       op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
+  TypeId a = Expr_(*e.lhs, compare ? dyn : expect);
+  TypeId b = Expr_(*e.rhs, a);
+  auto bad = [&] {
+    if (failed_) return;
+    failed_ = true;
+    Diagnostic& d = diags_.Error(
+        "MT2029", e.loc,
+        absl::StrCat(compare ? "cannot compare `" : "cannot apply `",
+                     compare ? t_.Show(a) : OpText(op), compare ? "` with `" : "` to `",
+                     compare ? t_.Show(b) : t_.Show(a),
+                     compare ? "`" : absl::StrCat("` and `", t_.Show(b), "`")));
+    d.labels.push_back(Label{e.lhs->begin, e.lhs->end, t_.Show(a)});
+    d.labels.push_back(Label{e.rhs->begin, e.rhs->end, t_.Show(b)});
+  };
+  // An operator on a generic parameter needs a bound that provides it
+  // (`T: PartialOrd` for `<`, `T: PartialEq` for `==`, `T: Add` for `+`).
+  for (TypeId x : {a, b}) {
+    const TNode& xn = t_.At(x);
+    if (xn.kind != TK::kParam || failed_) continue;
+    static const std::set<std::string> kEq = {"PartialEq", "Eq", "PartialOrd", "Ord", "Hash"};
+    static const std::set<std::string> kOrd = {"PartialOrd", "Ord", "Ordered"};
+    static const std::set<std::string> kNum = {"Add",    "Sub", "Mul",     "Div",    "Rem",
+                                               "Neg",    "Num", "Numeric", "BitAnd", "BitOr",
+                                               "BitXor", "Shl", "Shr"};
+    const bool eq = op == BinaryOp::kEq || op == BinaryOp::kNe;
+    const std::set<std::string>& want = eq ? kEq : compare ? kOrd : kNum;
+    bool has = false;
+    if (auto g = generics_.find(xn.name); g != generics_.end())
+      for (const std::string& bnd : g->second) has = has || want.count(bnd);
+    if (has) continue;
+    failed_ = true;
+    const char* trait = eq                     ? "PartialEq"
+                        : compare              ? "PartialOrd"
+                        : op == BinaryOp::kAdd ? "Add"
+                        : op == BinaryOp::kSub ? "Sub"
+                        : op == BinaryOp::kMul ? "Mul"
+                                               : "Div";
+    diags_
+        .Error("MT2032", e.loc,
+               absl::StrCat("binary operation `", OpText(op), "` cannot be applied to type `",
+                            xn.name, "`"),
+               absl::StrCat("add the bound where `", xn.name, "` is declared: `", xn.name, ": ",
+                            trait, "`"))
+        .end = NameEnd(e.loc, OpText(op));
+    return compare ? boolean : a;
+  }
+  if (compare) {
+    if (!t_.Unify(a, b)) bad();
+    return boolean;
+  }
+  TK ka = t_.Kind(a), kb = t_.Kind(b);
+  auto is_int = [](TK k) { return k == TK::kInt || k == TK::kIntVar; };
+  auto loose = [&](TypeId x) {
+    TK k = t_.Kind(x);
+    return k == TK::kDyn || k == TK::kErr || k == TK::kVar || k == TK::kParam || k == TK::kNever;
+  };
+  if (op == BinaryOp::kShl || op == BinaryOp::kShr) {
+    if ((!is_int(ka) && !loose(a)) || (!is_int(kb) && !loose(b))) bad();
+    return a;
+  }
+  // Durations and sizes scale by integers.
+  if ((ka == TK::kDuration || ka == TK::kSize) && is_int(kb) &&
+      (op == BinaryOp::kMul || op == BinaryOp::kDiv))
+    return a;
+  if ((kb == TK::kDuration || kb == TK::kSize) && is_int(ka) && op == BinaryOp::kMul) return b;
+  if (loose(a) && !loose(b)) {
+    t_.Unify(a, b);
+    return b;
+  }
+  if (!t_.Unify(a, b)) {
+    bad();
+    return t_.Prim(TK::kErr);
+  }
+  TK k = t_.Kind(a);
+  bool ok = loose(a);
+  switch (op) {
+    case BinaryOp::kAdd:
+      ok = ok || is_int(k) || k == TK::kFloat || k == TK::kFloatVar || k == TK::kStr ||
+           k == TK::kDuration || k == TK::kSize;
+      break;
+    case BinaryOp::kSub:
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
+    case BinaryOp::kRem:
+      ok = ok || is_int(k) || k == TK::kFloat || k == TK::kFloatVar || k == TK::kDuration ||
+           k == TK::kSize;
+      break;
+    default: ok = ok || is_int(k) || k == TK::kBool; break;
+  }
+  if (!ok) bad();
+  return a;
+}
+
+TypeId Checker::Closure(const Expr& e, TypeId expect) {
+  const ExprMore& m = *e.more;
+  TypeId ex = t_.Find(expect);
+  std::vector<TypeId> want_ps;
+  TypeId want_ret = 0;
+  if (t_.Kind(ex) == TK::kFn) {
+    const TNode& fn = t_.At(ex);
+    want_ps.assign(fn.args.begin(), fn.args.end() - 1);
+    want_ret = fn.args.back();
+    if (want_ps.size() != m.params.size() && !failed_) {
+      failed_ = true;
+      diags_
+          .Error("MT2001", e.loc,
+                 absl::StrCat("closure takes ", m.params.size(), " argument(s) but ",
+                              want_ps.size(), " are expected here"),
+                 absl::StrCat("the expected type is `", t_.Show(ex), "`"))
+          .end = e.end;
+      want_ps.clear();
+      want_ret = 0;
+    }
+  }
+  Push();
+  std::vector<TypeId> ps;
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const ClosureParam& p = m.params[i];
+    TypeId t = p.type.kind != TypeExpr::Kind::kInfer ? FromType(p.type)
+                                                     : t_.Var(p.pat ? p.pat->loc : e.loc);
+    if (i < want_ps.size()) t_.Unify(t, want_ps[i]);
+    if (p.pat) Pattern_(*p.pat, t, true);
+    ps.push_back(t);
+  }
+  TypeId ret = m.type.kind != TypeExpr::Kind::kInfer ? FromType(m.type) : t_.Var(e.loc);
+  if (want_ret) t_.Unify(ret, want_ret);
+  fn_.push_back(FnCtx{ret, false, e.loc, {}});
+  if (m.closure_body)
+    Expect(Expr_(*m.closure_body, ret), ret, *m.closure_body, "MT2023", "the closure's result");
+  fn_.pop_back();
+  Pop();
+  return t_.Fn(std::move(ps), ret);
+}
+
+TypeId Checker::Macro(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  for (size_t i = 0; i < e.args.size(); ++i) Expr_(*e.args[i], dyn);
+  if (e.text == "format") return t_.Prim(TK::kStr);
+  if (e.text == "assert") return t_.Prim(TK::kUnit);
+  if ((e.text == "assert_eq" || e.text == "assert_ne") && e.args.size() >= 2) {
+    TypeId a = info_.of[e.args[0].get()], b = info_.of[e.args[1].get()];
+    if (!t_.Unify(a, b) && !failed_) {
+      failed_ = true;
+      diags_.Error("MT2029", e.loc,
+                   absl::StrCat("cannot compare `", t_.Show(a), "` with `", t_.Show(b), "`"));
+    }
+    return t_.Prim(TK::kUnit);
+  }
+  if (e.text == "unreachable") return t_.Prim(TK::kNever);
+  return dyn;
+}
+
+TypeId Checker::StructLit(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  const AdtInfo* a = nullptr;
+  size_t vi = 0;
+  if (e.segs.size() == 1) {
+    auto it = adts_.find(e.segs[0].name);
+    if (it != adts_.end() && !it->second.is_enum) a = &it->second;
+    if (!a)
+      if (auto al = aliases_.find(e.segs[0].name); al != aliases_.end()) {
+        TypeId t = FromType(al->second->type);
+        if (t_.Kind(t) == TK::kAdt && adts_.count(t_.At(t).name)) a = &adts_.at(t_.At(t).name);
+      }
+  }
+  if (!a) a = VariantOf(e.segs, dyn, &vi);
+  if (!a || vi >= a->variants.size()) {
+    for (const FieldInit& f : e.more->fields)
+      if (f.value) Expr_(*f.value, dyn);
+    if (e.rhs) Expr_(*e.rhs, dyn);
+    return dyn;
+  }
+  std::vector<TypeId> targs;
+  for (size_t i = 0; i < a->generics.size(); ++i) targs.push_back(t_.Var(e.loc));
+  const VariantInfo& v = a->variants[vi];
+  for (const FieldInit& f : e.more->fields) {
+    if (!f.value) continue;
+    TypeId want = dyn;
+    for (size_t i = 0; i < v.field_names.size(); ++i)
+      if (v.field_names[i] == f.name) want = t_.Subst(v.fields[i], a->generics, targs);
+    Expect(Expr_(*f.value, want), want, *f.value, "MT2018",
+           absl::StrCat("the field `", f.name, "`'s declared type"));
+  }
+  TypeId t = t_.Adt(a->name, std::move(targs));
+  if (e.rhs) Expect(Expr_(*e.rhs, t), t, *e.rhs, "MT2023", "the struct being updated");
+  return t;
+}
+
+TypeId Checker::AgentOp(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  if (e.kind == Expr::Kind::kSpawn) {
+    const std::string n = e.segs.empty() ? "" : e.segs.back().name;
+    auto a = agents_.find(n);
+    if (a == agents_.end()) {
+      for (const ExprPtr& x : e.args) t_.Unify(Expr_(*x, dyn), dyn);
+      return dyn;
+    }
+    if (e.args.size() != a->second.ctor.size() && !failed_) {
+      failed_ = true;
+      diags_.Error("MT2001", e.loc,
+                   absl::StrCat("agent `", n, "` takes ", a->second.ctor.size(),
+                                " constructor argument(s) but ", e.args.size(),
+                                (e.args.size() == 1 ? " was" : " were"), " supplied"));
+    }
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      if (i >= a->second.ctor.size()) {
+        Expr_(*e.args[i], dyn);
+        continue;
+      }
+      TypeId want = a->second.ctor[i];
+      Expect(Expr_(*e.args[i], want), want, *e.args[i], "MT2034",
+             "the agent's constructor parameter");
+    }
+    return t_.Make(TK::kAgent, n, {});
+  }
+  TypeId h = Strip(Expr_(*e.lhs, dyn));
+  const TNode hn = t_.At(h);
+  const AgentInfo::Msg* msg = nullptr;
+  if (hn.kind == TK::kAgent)
+    if (auto a = agents_.find(hn.name); a != agents_.end())
+      if (auto m = a->second.msgs.find(e.text); m != a->second.msgs.end()) msg = &m->second;
+  if (msg && e.args.size() != msg->params.size() && !failed_) {
+    failed_ = true;
+    diags_.Error("MT2001", e.loc,
+                 absl::StrCat("`", hn.name, "`'s handler for `", e.text, "` takes ",
+                              msg->params.size(), " argument(s) but ", e.args.size(),
+                              (e.args.size() == 1 ? " was" : " were"), " supplied"));
+  }
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    if (!msg || i >= msg->params.size()) {
+      t_.Unify(Expr_(*e.args[i], dyn), dyn);
+      continue;
+    }
+    TypeId want = msg->params[i];
+    Expect(Expr_(*e.args[i], want), want, *e.args[i], "MT2034",
+           absl::StrCat("the parameter of `", hn.name, "`'s handler for `", e.text, "`"));
+  }
+  if (e.kind == Expr::Kind::kSend) return t_.Prim(TK::kUnit);
+  if (e.rhs) Expr_(*e.rhs, t_.Prim(TK::kDuration));
+  TypeId reply = msg ? msg->reply : dyn;
+  if (e.rhs) return t_.Result(reply, dyn);
+  return reply;
+}
+
+TypeId Checker::Try(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  TypeId o = Strip(Expr_(*e.lhs, dyn));
+  const TNode on = t_.At(o);
+  if (on.kind == TK::kVar || t_.IsLoose(o) || on.kind == TK::kNever) return dyn;
+  const bool is_result = on.kind == TK::kAdt && on.name == "Result";
+  const bool is_option = on.kind == TK::kAdt && on.name == "Option";
+  if (!is_result && !is_option) {
+    if (!failed_) {
+      failed_ = true;
+      diags_
+          .Error("MT2027", e.loc,
+                 absl::StrCat("the `?` operator can only be applied to a `Result` or an `Option`, "
+                              "not `",
+                              t_.Show(o), "`"))
+          .end = e.loc;
+    }
+    return t_.Prim(TK::kErr);
+  }
+  if (fn_.empty()) return on.args[0];
+  TypeId ret = t_.Find(fn_.back().ret);
+  const TNode rn = t_.At(ret);
+  if (rn.kind == TK::kVar) {
+    t_.Unify(ret, is_result ? t_.Result(t_.Var(e.loc), on.args[1]) : t_.Option(t_.Var(e.loc)));
+    return on.args[0];
+  }
+  if (t_.IsLoose(ret)) return on.args[0];
+  const bool ret_result = rn.kind == TK::kAdt && rn.name == "Result";
+  const bool ret_option = rn.kind == TK::kAdt && rn.name == "Option";
+  if ((is_result && !ret_result) || (is_option && !ret_option)) {
+    if (!failed_) {
+      failed_ = true;
+      Diagnostic& d = diags_.Error(
+          "MT2027", e.loc,
+          absl::StrCat("the `?` operator on ", is_result ? "a `Result`" : "an `Option`",
+                       " can only be used in a function that returns ",
+                       is_result ? "`Result`" : "`Option`", ", not `", t_.Show(ret), "`"),
+          absl::StrCat("declare the function `-> ", is_result ? "Result[T, E]" : "Option[T]",
+                       "`, or handle the value with `match`"));
+      d.end = e.loc;
+      if (fn_.back().ret_loc.line)
+        d.labels.push_back(Label{fn_.back().ret_loc, {}, "the function's result is declared here"});
+    }
+    return on.args[0];
+  }
+  if (is_result && !t_.Unify(rn.args[1], on.args[1]) && !failed_) {
+    failed_ = true;
+    Diagnostic& d =
+        diags_.Error("MT2028", e.loc,
+                     absl::StrCat("`?` couldn't convert the error to `", t_.Show(rn.args[1]),
+                                  "`: the value's error type is `", t_.Show(on.args[1]), "`"),
+                     absl::StrCat("convert it first: `.map_err(|e| ...)?`"));
+    d.end = e.loc;
+    if (fn_.back().ret_loc.line)
+      d.labels.push_back(
+          Label{fn_.back().ret_loc, {}, "the function's error type is declared here"});
+  }
+  return on.args[0];
+}
+
+TypeId Checker::ForIter(TypeId it, Loc at) {
+  it = Strip(it);
+  const TNode n = t_.At(it);
+  switch (n.kind) {
+    case TK::kArray: return n.args[0];
+    case TK::kMap: return t_.Tuple({n.args[0], n.args[1]});
+    case TK::kStr: return t_.Prim(TK::kChar);
+    case TK::kAdt:
+      if (n.name == "Range") return n.args[0];
+      return t_.Prim(TK::kDyn);
+    case TK::kInt:
+    case TK::kIntVar:
+    case TK::kFloat:
+    case TK::kFloatVar:
+    case TK::kBool:
+    case TK::kChar:
+    case TK::kUnit:
+    case TK::kFn:
+      if (!failed_) {
+        failed_ = true;
+        diags_.Error("MT2023", at,
+                     absl::StrCat("`", t_.Show(it),
+                                  "` is not an iterator: `for` walks a range, "
+                                  "an array, a map or a string"),
+                     n.kind == TK::kInt || n.kind == TK::kIntVar ? "write a range: `0..n`" : "");
+      }
+      return t_.Prim(TK::kErr);
+    default: return t_.Prim(TK::kDyn);
+  }
+}
+
+const FnSig* Checker::FindMethod(TypeId recv, const std::string& name, TypeId* self_out) {
+  recv = Strip(recv);
+  *self_out = recv;
+  std::string owner = OwnerName(recv);
+  if (owner.empty()) return nullptr;
+  auto m = methods_.find(owner);
+  if (m == methods_.end()) return nullptr;
+  auto f = m->second.find(name);
+  return f == m->second.end() ? nullptr : &f->second;
+}
+
+TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  std::vector<const Expr*> args;
+  for (const ExprPtr& a : e.args) args.push_back(a.get());
+  auto loose = [&] {
+    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
+    return dyn;
+  };
+  // `Point.new(1)`, `T.empty()`, `Vec.new()`: an associated function.
+  if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name)) {
+    const std::string& n = e.lhs->segs[0].name;
+    if (adts_.count(n) || generics_.count(n) || n == "Vec" || n == "Map" || n == "HashMap" ||
+        n == "String" || n == "Str" || n == "Array")
+      return AssocCall(n, e.text, args, e, expect);
+    return loose();  // `std`, a `use` alias, `host`, an agent or a supervisor
+  }
+  // Effects through module paths: `std.fs.read(p)`.
+  std::vector<std::string> path;
+  if (FlattenPath(*e.lhs, &path) && !path.empty() && !Lookup(path[0])) {
+    loose();
+    if (path[0] == "std" || g_.uses.count(path[0])) return t_.Result(dyn, t_.Prim(TK::kStr));
+    return dyn;
+  }
+  TypeId r = Strip(Expr_(*e.lhs, dyn));
+  const TNode rn = t_.At(r);
+  if (rn.kind == TK::kVar || t_.IsLoose(r) || rn.kind == TK::kNever) return loose();
+  TypeId self = r;
+  if (const FnSig* sig = FindMethod(r, e.text, &self))
+    return Apply(*sig, {}, args, e, self, e.text);
+  if (rn.kind == TK::kParam || rn.kind == TK::kDynTrait) {
+    std::vector<std::string> bounds;
+    if (rn.kind == TK::kDynTrait)
+      bounds = {rn.name};
+    else if (auto g = generics_.find(rn.name); g != generics_.end())
+      bounds = g->second;
+    for (const std::string& b : bounds)
+      if (auto tr = traits_.find(b); tr != traits_.end())
+        if (auto m = tr->second.methods.find(e.text); m != tr->second.methods.end())
+          return Apply(m->second, {}, args, e, r, e.text);
+    static const std::set<std::string> kAny = {
+        "to_str", "to_string", "clone", "eq", "ne", "cmp", "partial_cmp", "hash",
+        "fmt",    "into",      "lt",    "le", "gt", "ge",  "max",         "min"};
+    if (kAny.count(e.text) || rn.kind == TK::kDynTrait) return loose();
+    bool all_markers = !bounds.empty();
+    for (const std::string& b : bounds) all_markers = all_markers && !traits_.count(b);
+    if (!failed_ && !all_markers) {
+      failed_ = true;
+      diags_
+          .Error("MT2032", e.loc,
+                 absl::StrCat("no method named `", e.text, "` found for type parameter `", rn.name,
+                              "` in the current scope"),
+                 absl::StrCat("add a bound where `", rn.name, "` is declared: `", rn.name,
+                              ": Trait`, with a trait that declares `fn ", e.text, "`"))
+          .end = NameEnd(e.loc, e.text);
+    }
+    return loose();
+  }
+  return BuiltinMethod(r, e, expect);
+}
+
+TypeId Checker::BuiltinMethod(TypeId r, const Expr& e, TypeId /*expect*/) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  std::vector<const Expr*> args;
+  for (const ExprPtr& a : e.args) args.push_back(a.get());
+  std::optional<ir::Recv> recv = RecvOfType(t_, r);
+  const TNode rn = t_.At(r);
+  std::vector<TypeId> ps;
+  TypeId ret = 0;
+  if (recv && BuiltinSig(t_, *recv, e.text, r, rn.args, e.loc, &ps, &ret)) {
+    // A closure argument's parameters come from the signature, so they are
+    // typed before its body is checked.
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i >= ps.size()) {
+        Expr_(*args[i], dyn);
+        continue;
+      }
+      TypeId a = Expr_(*args[i], ps[i]);
+      // A range where an array is wanted (`zip(10..13)`): its elements.
+      if (t_.Kind(a) == TK::kAdt && t_.At(a).name == "Range" && t_.Kind(ps[i]) == TK::kArray)
+        a = t_.Array(t_.At(a).args[0]);
+      Expect(a, ps[i], *args[i], "MT2017", "this method's parameter");
+    }
+    return ret;
+  }
+  // A method no row of the receiver's kind has (the lowering says so where it
+  // knows the type; here the type may come from inference).
+  if (recv && !failed_) {
+    std::optional<ir::MethodName> id = ir::FindMethodName(e.text);
+    const bool known = id && (ir::FindMethod(*recv, *id) || ir::FindPreludeMethod(*recv, *id) ||
+                              ir::FindFormMethod(*recv, *id));
+    if (!known && *recv != ir::Recv::kCap && *recv != ir::Recv::kTuple) {
+      failed_ = true;
+      diags_
+          .Error("MT2004", e.loc,
+                 absl::StrCat("no method named `", e.text, "` found for `", t_.Show(r), "`"))
+          .end = NameEnd(e.loc, e.text);
+      for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
+      return t_.Prim(TK::kErr);
+    }
+  }
+  // No signature yet: the arguments are unchecked, the result is the row's
+  // shape, and what the receiver's type had left to infer is left to the run.
+  t_.Unify(r, dyn);
+  std::vector<TyP> arg_tys;
+  for (const Expr* a : args) {
+    TypeId at = Expr_(*a, dyn);
+    arg_tys.push_back(ToTy(t_, at));
+    if (t_.IsVar(at) && t_.Kind(at) == TK::kVar) t_.Unify(at, dyn);
+  }
+  return FromTy(t_, MethodResult(ToTy(t_, r), e.text, arg_tys));
+}
+
+}  // namespace mty::frontend::tc
