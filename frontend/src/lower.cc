@@ -296,8 +296,6 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   return Ty::Unknown();
 }
 
-namespace {
-
 TypeExpr ToTypeExpr(const ir::Type& t) {
   TypeExpr e;
   switch (t.kind) {
@@ -313,8 +311,6 @@ TypeExpr ToTypeExpr(const ir::Type& t) {
   for (const ir::Type& a : t.args) e.args.push_back(ToTypeExpr(a));
   return e;
 }
-
-}  // namespace
 
 TyP Globals::ResolveIr(const ir::Type& t) {
   const bool quiet = resolve_quiet;

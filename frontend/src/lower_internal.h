@@ -322,6 +322,8 @@ inline Loc NameEnd(Loc l, const std::string& name) {
   return name.empty() || l.line == 0 ? Loc{}
                                      : Loc{l.line, l.col + static_cast<uint32_t>(name.size()) - 1};
 }
+// An IR type as the type a program writes (`_` is kInfer), lower.cc.
+TypeExpr ToTypeExpr(const ir::Type& t);
 // The static type of `a op b` (lower_expr.cc).
 TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op);
 // Whether `t` mentions one of `names` (a struct's generic parameters).

@@ -201,20 +201,26 @@ void Checker::CollectAdt(const std::string& name, const std::vector<std::string>
 }
 
 void Checker::CollectItems() {
-  // The prelude's enums.
-  {
-    AdtInfo& o = adts_["Option"];
-    o.name = "Option";
-    o.is_enum = true;
-    o.generics = {"T"};
-    TypeId t = t_.Make(TK::kParam, "T", {});
-    o.variants = {VariantInfo{"Some", {}, {t}}, VariantInfo{"None", {}, {}}};
-    AdtInfo& r = adts_["Result"];
-    r.name = "Result";
-    r.is_enum = true;
-    r.generics = {"T", "E"};
-    TypeId e = t_.Make(TK::kParam, "E", {});
-    r.variants = {VariantInfo{"Ok", {}, {t}}, VariantInfo{"Err", {}, {e}}};
+  // The prelude's types (Option, Result, Metadata, Response, AskError): the
+  // IR's table, their parameters `T` and `E`.
+  for (const ir::Adt& pa : ir::PreludeAdts()) {
+    AdtInfo& a = adts_[pa.name];
+    a.name = pa.name;
+    a.is_enum = pa.is_enum;
+    if (pa.name == "Option") a.generics = {"T"};
+    if (pa.name == "Result") a.generics = {"T", "E"};
+    auto saved = generics_;
+    for (const std::string& g : a.generics) generics_[g];
+    for (const ir::Variant& v : pa.variants) {
+      VariantInfo vi;
+      vi.name = v.name;
+      for (const ir::Field& f : v.fields) {
+        if (!f.name.empty()) vi.field_names.push_back(f.name);
+        vi.fields.push_back(FromType(ToTypeExpr(f.type)));
+      }
+      a.variants.push_back(std::move(vi));
+    }
+    generics_ = std::move(saved);
   }
   // Names first (types may refer to each other), then their contents.
   for (const Item& it : m_.items) {

@@ -970,7 +970,7 @@ TypeId Checker::AgentOp(const Expr& e) {
   if (e.kind == Expr::Kind::kSend) return t_.Prim(TK::kUnit);
   if (e.rhs) Expr_(*e.rhs, t_.Prim(TK::kDuration));
   TypeId reply = msg ? msg->reply : dyn;
-  if (e.rhs) return t_.Result(reply, dyn);
+  if (e.rhs) return t_.Result(reply, t_.Adt("AskError"));
   return reply;
 }
 

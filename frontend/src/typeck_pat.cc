@@ -381,6 +381,8 @@ struct PatternMatrix {
       case PK::kVariant:
       case PK::kStruct: {
         if (p.kind != PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty))) ty = Typed(p.path, ty);
+        if (p.kind == PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty)))
+          ty = t.Tuple(std::vector<TypeId>(p.subs.size(), t.Prim(TK::kDyn)));
         CtorSet cs = Ctors(ty);
         int ctor = 0;
         if (p.kind != PK::kTuple) {
@@ -392,7 +394,13 @@ struct PatternMatrix {
             ctor = static_cast<int>(vi);
             found = true;
           }
-          if (!found || !cs.finite) return Opaque(out);
+          // A variant the checker does not know (the lowering reports it if
+          // it is wrong): taken to match everything, and not followed.
+          if (!found || !cs.finite) {
+            approx = true;
+            out.push_back(DPat{});
+            return;
+          }
         } else if (!cs.finite || !cs.tuple) {
           return Opaque(out);
         }

@@ -370,7 +370,7 @@ TEST(SemaWarnTest, NoFalsePositives) {
 
 TEST(SemaWarnTest, UnreachableStatements) {
   std::vector<Diagnostic> ds =
-      Diags("fn f() -> I64 {\n  return 1\n  log(2)\n  log(3)\n}\nfn main() { log(f()) }\n");
+      Diags("fn f() -> I64 {\n  return 1\n  log(2)\n  log(3);\n}\nfn main() { log(f()) }\n");
   ASSERT_EQ(ds.size(), 1u) << Show(ds);  // once per block
   EXPECT_EQ(ds[0].code, "MT8002");
   EXPECT_EQ(ds[0].severity, Severity::kWarning);
