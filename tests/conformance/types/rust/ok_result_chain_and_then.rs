@@ -3,7 +3,7 @@ fn positive(n: i64) -> Result<i64, String> { if n > 0 { Ok(n) } else { Err(forma
 fn main() {
     for s in ["16", "-4", "q"] {
         let r = parse(s).and_then(positive).map(|n| (n as f64).sqrt());
-        println!("{}", r.clone().unwrap_or_else(|e| -(e.len() as f64)));
+        println!("{}", r.clone().unwrap_or_else(|e| if e.contains("positive") { -1.0 } else { -2.0 }));
         println!("{}", r.is_ok());
     }
 }
