@@ -24,6 +24,11 @@
 # too odd to check in: a sparse 900 MB file, a link to /dev/zero).
 # With MTY_GOLDEN_BLESS=1 (direct mode), the run's stderr replaces NAME.err
 # (review the diff before committing it).
+# A program with a line `// expect-error: LINE` must be rejected at compile
+# time: `mty check` must exit 1 and the first diagnostic's location (the
+# first ` --> FILE:LINE:COL` line of its stderr) must be on LINE; its stderr
+# is compared with NAME.err only when NAME.err exists (NAME.out/.code are
+# not read). Such programs are skipped in roundtrip mode.
 # Usage: run_golden.sh MTY_BINARY PROGRAM [roundtrip]
 # With `roundtrip`, the program is first printed as MtyIR (`mty dump --ir`)
 # and that IR is run instead: it must give identical stdout, stderr and exit
@@ -36,6 +41,27 @@ mode="${3:-direct}"
 dir="$(dirname "$prog")"
 base="${prog%.*}"
 args="$(sed -n 's|^// mty-args: ||p' "$prog" | head -n1)"
+expect_line="$(sed -n 's|^// expect-error: *\([0-9][0-9]*\) *$|\1|p' "$prog" | head -n1)"
+if [ -n "$expect_line" ]; then
+  [ "$mode" = roundtrip ] && { echo "skipped: does not compile (an expect-error program)"; exit 0; }
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$dir" && timeout 60 "$mty" check "$(basename "$prog")" >"$tmp/out" 2>"$tmp/err")
+  code=$?
+  fail=0
+  if [ "$code" != 1 ]; then
+    echo "exit code: got $code, want 1 (a compile error on line $expect_line)"; fail=1
+  fi
+  got_line="$(sed -n 's|^ *--> [^:]*:\([0-9][0-9]*\):[0-9][0-9]*$|\1|p' "$tmp/err" | head -n1)"
+  if [ "$got_line" != "$expect_line" ]; then
+    echo "first diagnostic on line ${got_line:-(none)}, want line $expect_line"; fail=1
+  fi
+  if [ -f "$base.err" ] && ! diff -u "$base.err" "$tmp/err" >"$tmp/d2"; then
+    echo "stderr differs:"; cat "$tmp/d2"; fail=1
+  fi
+  if [ "$fail" != 0 ]; then echo "stderr was:"; cat "$tmp/err"; fi
+  exit $fail
+fi
 # Duration text (ns us ms s m) to milliseconds; empty when it is not one.
 to_ms() {
   local d="$1" n unit

@@ -1,0 +1,6 @@
+fn main() {
+    let mut x = 1;
+    println!("{}", x);
+    x = "a"; // <-
+    println!("{}", x);
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let t = true;
+    println!("{}", t + 1); // <-
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let x = 1 + "hi"; // <-
+    println!("{}", x);
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let f = |a, b| a + b;
+    println!("{}", f(1)); // <-
+}

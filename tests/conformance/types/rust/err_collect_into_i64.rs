@@ -1,0 +1,5 @@
+fn main() {
+    let v = vec![1i64, 2];
+    let n: i64 = v.iter().map(|x| x + 1).collect(); // <-
+    println!("{}", n);
+}

@@ -1,0 +1,5 @@
+fn main() {
+    let mut s = String::from("a");
+    s += 1; // <-
+    println!("{}", s);
+}

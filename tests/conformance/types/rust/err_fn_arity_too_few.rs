@@ -1,0 +1,4 @@
+fn add(a: i64, b: i64) -> i64 { a + b }
+fn main() {
+    println!("{}", add(1)); // <-
+}

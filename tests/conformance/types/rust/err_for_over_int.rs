@@ -1,0 +1,6 @@
+fn main() {
+    let n = 5;
+    for i in n { // <-
+        println!("{}", i);
+    }
+}

@@ -1,0 +1,4 @@
+fn add_all<T>(a: T, b: T) -> T {
+    a + b // <-
+}
+fn main() { println!("{}", add_all(1, 2)) }

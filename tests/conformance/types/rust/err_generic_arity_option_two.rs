@@ -1,0 +1,4 @@
+fn main() {
+    let o: Option<i64, i64> = None; // <-
+    println!("{}", o.is_none());
+}

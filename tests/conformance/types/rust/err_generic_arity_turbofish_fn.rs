@@ -1,0 +1,4 @@
+fn id<T>(x: T) -> T { x }
+fn main() {
+    println!("{}", id::<i64, String>(1)); // <-
+}

@@ -1,0 +1,5 @@
+fn main() {
+    let c = true;
+    let x = if c { 1 } else { "one" }; // <-
+    println!("{}", x);
+}

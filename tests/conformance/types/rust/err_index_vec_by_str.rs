@@ -1,0 +1,4 @@
+fn main() {
+    let v = vec![1, 2];
+    println!("{}", v["a"]); // <-
+}

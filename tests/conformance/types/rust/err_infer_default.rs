@@ -1,0 +1,4 @@
+fn main() {
+    let d = Default::default(); // <-
+    println!("{:?}", d);
+}

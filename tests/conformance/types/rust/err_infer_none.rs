@@ -1,0 +1,4 @@
+fn main() {
+    let x = None; // <-
+    println!("{}", x.is_none());
+}

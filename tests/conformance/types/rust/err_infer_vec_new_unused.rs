@@ -1,0 +1,4 @@
+fn main() {
+    let v = Vec::new(); // <-
+    println!("done");
+}

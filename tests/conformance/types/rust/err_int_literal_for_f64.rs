@@ -1,0 +1,4 @@
+fn main() {
+    let f: f64 = 1; // <-
+    println!("{}", f);
+}

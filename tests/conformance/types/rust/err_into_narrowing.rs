@@ -1,0 +1,5 @@
+fn main() {
+    let big: i64 = 5;
+    let small: i32 = big.into(); // <-
+    println!("{}", small);
+}

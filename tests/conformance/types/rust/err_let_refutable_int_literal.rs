@@ -1,0 +1,5 @@
+fn main() {
+    let p = (1, 2);
+    let (0, y) = p; // <-
+    println!("{}", y);
+}

@@ -1,0 +1,5 @@
+fn main() {
+    let o: Option<i64> = None;
+    let Some(x) = o; // <-
+    println!("{}", x);
+}

@@ -1,0 +1,6 @@
+enum Msg { Text(String), Quit }
+fn main() {
+    let m = Msg::Quit;
+    let Msg::Text(t) = m; // <-
+    println!("{}", t);
+}

@@ -1,0 +1,5 @@
+fn total() -> i64 {
+    let s = "sum";
+    s // <-
+}
+fn main() { println!("{}", total()) }

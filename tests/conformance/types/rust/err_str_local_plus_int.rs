@@ -1,0 +1,4 @@
+fn main() {
+    let s = "a";
+    println!("{}", s + 1); // <-
+}

@@ -1,0 +1,5 @@
+fn main() {
+    let t = (1, 2, 3);
+    let (a, b) = t; // <-
+    println!("{}", a + b);
+}

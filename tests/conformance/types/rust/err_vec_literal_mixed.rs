@@ -1,0 +1,5 @@
+fn main() {
+    let v = vec![1, 2,
+             "three"]; // <-
+    println!("{:?}", v);
+}

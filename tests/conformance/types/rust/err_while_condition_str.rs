@@ -1,0 +1,6 @@
+fn main() {
+    let s = "go";
+    while s { // <-
+        println!("loop");
+    }
+}
