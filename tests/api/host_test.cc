@@ -619,7 +619,8 @@ TEST(Values, ASharedStructureTooLargeAsACopyIsNotCopied) {
   // 2^30 leaves in 30 steps: no copy is made, the run is the memory breach
   // of the returned value (boundary_test.cc has more).
   auto p = mty::Program::FromSource(
-      "fn main() -> [I64] {\n let mut v: Any = [1]\n let mut i = 0\n while i < 30 {\n v = [v, v]\n i "
+      "fn main() -> [I64] {\n let mut v: Any = [1]\n let mut i = 0\n while i < 30 {\n v = [v, v]\n "
+      "i "
       "+= 1\n }\n v\n}\n",
       "dag.mty");
   ASSERT_TRUE(p.ok());
