@@ -431,6 +431,10 @@ ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* ho
   tc::TypeInfo types;
   Diagnostics checked;
   tc::Check(m, g, types, checked);
+  if (types.fatal) {
+    for (const Diagnostic& d : checked.list()) diags.Add(d);
+    return {};
+  }
   if (!checked.HasErrors()) g.types = &types;
   g.LowerAll(m);
   g.types = nullptr;

@@ -310,6 +310,9 @@ void Checker::CollectItems() {
       default: break;
     }
   }
+  for (const auto& [name, a] : adts_)
+    if (a.is_enum)
+      for (const VariantInfo& v : a.variants) variant_owners_[v.name].push_back(name);
   // Trait default methods a type gets through its impl.
   for (const auto& [trait, owners] : impls_) {
     auto tr = traits_.find(trait);

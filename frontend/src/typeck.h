@@ -29,6 +29,9 @@ struct TypeInfo {
   std::unordered_map<const Expr*, TypeId> of;
   // The struct a field access reads, by the receiver's static type.
   std::unordered_map<const Expr*, std::string> field_owner;
+  // An error after which the program must not be lowered (a type too large
+  // to write out): the lowering's own findings are not added.
+  bool fatal = false;
 };
 
 // A function's signature: generic parameters (kParam types inside), their
@@ -162,6 +165,8 @@ class Checker {
   Types& t_;
   Diagnostics& diags_;
   std::map<std::string, AdtInfo> adts_;
+  // Variant name -> the enums that have a variant of that name.
+  std::unordered_map<std::string, std::vector<std::string>> variant_owners_;
   std::map<std::string, FnSig> fns_;                             // top-level functions
   std::map<std::string, std::map<std::string, FnSig>> methods_;  // owner -> name -> sig
   std::map<std::string, TraitInfo> traits_;

@@ -113,6 +113,17 @@ void Checker::Stmt_(const Stmt& s) {
             IsEmptyCollection(*s.expr))
           pending_.push_back(Pending{t, s.pat->loc, s.pat->name});
       }
+      if (const size_t n = t_.TreeSize(t, kMaxTypeTree + 1); n > kMaxTypeTree) {
+        info_.fatal = true;
+        if (failed_) return;
+        failed_ = true;
+        diags_.Error("MT2035", s.loc,
+                     absl::StrCat("this value's type is too large: over ", kMaxTypeTree,
+                                  " parts written out (`", t_.Show(t), "`)"),
+                     "a type that doubles at each step (`let b = (a, a)`) grows past any use; "
+                     "keep such values in a `Vec` or a struct");
+        return;
+      }
       if (s.else_block) {
         Block_(*s.else_block, t_.Prim(TK::kDyn));
         if (s.pat) Pattern_(*s.pat, t, false);

@@ -41,24 +41,11 @@ const AdtInfo* Checker::VariantOf(const std::vector<PathSeg>& path, TypeId scrut
     auto it = adts_.find(t_.At(s).name);
     if (it != adts_.end() && find_in(it->second)) return &it->second;
   }
-  const AdtInfo* found = nullptr;
-  size_t found_index = 0;
-  for (const auto& [n, a] : adts_) {
-    size_t i = 0;
-    if (!a.is_enum) continue;
-    size_t saved = *index;
-    if (find_in(a)) {
-      if (found) {
-        *index = saved;
-        return nullptr;  // ambiguous: the lowering says so
-      }
-      found = &a;
-      found_index = *index;
-    }
-    (void)i;
-  }
-  *index = found_index;
-  return found;
+  // The one enum that has a variant of that name (an index, not a scan).
+  auto owners = variant_owners_.find(v);
+  if (owners == variant_owners_.end() || owners->second.size() != 1) return nullptr;
+  const AdtInfo& a = adts_.at(owners->second[0]);
+  return find_in(a) ? &a : nullptr;
 }
 
 void Checker::Pattern_(const Pattern& p, TypeId t, bool is_let) {

@@ -1,6 +1,8 @@
 // The type arena: inference variables, unification, printing.
 #include "typeck_types.h"
 
+#include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 namespace mty::frontend::tc {
@@ -71,15 +73,20 @@ TypeId Types::Find(TypeId t) {
 }
 
 bool Types::Occurs(TypeId var, TypeId t, int depth) {
-  if (depth > kMaxTypeDepth) return true;
+  if (depth > kMaxTypeDepth || !Step()) return true;
   t = Find(t);
   if (t == var) return true;
+  if (nodes_[t].args.empty() || !seen_.insert(t).second) return false;
   for (TypeId a : nodes_[t].args)
     if (Occurs(var, a, depth + 1)) return true;
   return false;
 }
 
-bool Types::Unify(TypeId a, TypeId b) { return UnifyAt(a, b, 0); }
+bool Types::Unify(TypeId a, TypeId b) {
+  walk_ = 0;
+  seen_.clear();
+  return UnifyAt(a, b, 0);
+}
 
 bool Types::UnifyAt(TypeId a, TypeId b, int depth) {
   if (depth > kMaxTypeDepth) {
@@ -116,7 +123,12 @@ bool Types::UnifyAt(TypeId a, TypeId b, int depth) {
   if (loose(na->kind) || loose(nb->kind)) return true;
   if (na->kind == TK::kVar || nb->kind == TK::kVar) {
     if (na->kind != TK::kVar) std::swap(a, b);
-    if (Occurs(a, b, 0)) return false;
+    // The occurs check has its own seen set (the pairs' is for unifying).
+    std::unordered_set<uint64_t> pairs;
+    pairs.swap(seen_);
+    const bool occurs = Occurs(a, b, 0);
+    seen_.swap(pairs);
+    if (occurs) return false;
     nodes_[a].link = b;
     return true;
   }
@@ -137,6 +149,9 @@ bool Types::UnifyAt(TypeId a, TypeId b, int depth) {
     return true;
   }
   if (na->kind != nb->kind) return false;
+  if (!Step()) return false;
+  // A pair of shared nodes already being unified in this walk.
+  if (!na->args.empty() && !seen_.insert((uint64_t{a} << 32) | b).second) return true;
   switch (na->kind) {
     case TK::kInt:
     case TK::kAgent:
@@ -159,8 +174,9 @@ bool Types::UnifyAt(TypeId a, TypeId b, int depth) {
 }
 
 void Types::Absorb(TypeId t, TypeId dyn, int depth) {
-  if (depth > kMaxTypeDepth) return;
+  if (depth > kMaxTypeDepth || !Step()) return;
   t = Find(t);
+  if (!nodes_[t].args.empty() && !seen_.insert(t).second) return;
   TNode& n = nodes_[t];
   if (n.kind == TK::kVar) {
     n.link = dyn;
@@ -174,7 +190,7 @@ bool Types::Fits(TypeId a, TypeId b) {
   struct Walk {
     Types& t;
     bool Go(TypeId a, TypeId b, int depth) {
-      if (depth > kMaxTypeDepth) return false;
+      if (depth > kMaxTypeDepth || !t.Step()) return false;
       a = t.Find(a);
       b = t.Find(b);
       if (a == b) return true;
@@ -195,6 +211,7 @@ bool Types::Fits(TypeId a, TypeId b) {
       return true;
     }
   };
+  walk_ = 0;
   return Walk{*this}.Go(a, b, 0);
 }
 
@@ -205,7 +222,7 @@ std::string Types::Show(TypeId t) {
 }
 
 void Types::ShowAt(TypeId t, std::string& out, int depth) {
-  if (depth > 16) {
+  if (depth > 16 || out.size() > 160) {  // a message shows the type's outline
     out += "..";
     return;
   }
@@ -269,9 +286,14 @@ void Types::ShowAt(TypeId t, std::string& out, int depth) {
 }
 
 bool Types::HasVar(TypeId t, int depth) {
-  if (depth > kMaxTypeDepth) return false;
+  if (depth == 0) {
+    walk_ = 0;
+    seen_.clear();
+  }
+  if (depth > kMaxTypeDepth || !Step()) return false;
   t = Find(t);
   if (nodes_[t].kind == TK::kVar) return true;
+  if (nodes_[t].args.empty() || !seen_.insert(t).second) return false;
   std::vector<TypeId> args = nodes_[t].args;
   for (TypeId a : args)
     if (HasVar(a, depth + 1)) return true;
@@ -279,8 +301,13 @@ bool Types::HasVar(TypeId t, int depth) {
 }
 
 void Types::Default(TypeId t, int depth) {
-  if (depth > kMaxTypeDepth) return;
+  if (depth == 0) {
+    walk_ = 0;
+    seen_.clear();
+  }
+  if (depth > kMaxTypeDepth || !Step()) return;
   t = Find(t);
+  if (!nodes_[t].args.empty() && !seen_.insert(t).second) return;
   if (nodes_[t].kind == TK::kIntVar) {
     TypeId i = Int("I64");
     nodes_[Find(t)].link = i;
@@ -292,6 +319,30 @@ void Types::Default(TypeId t, int depth) {
   }
   std::vector<TypeId> args = nodes_[t].args;
   for (TypeId a : args) Default(a, depth + 1);
+}
+
+size_t Types::TreeSize(TypeId t, size_t cap) {
+  std::unordered_map<TypeId, size_t> memo;
+  struct Walk {
+    Types& ty;
+    std::unordered_map<TypeId, size_t>& memo;
+    size_t cap;
+    size_t Go(TypeId x, int depth) {
+      x = ty.Find(x);
+      if (depth > kMaxTypeDepth) return cap;
+      if (auto it = memo.find(x); it != memo.end()) return it->second;
+      size_t n = 1;
+      std::vector<TypeId> args = ty.nodes_[x].args;
+      for (TypeId a : args) {
+        n += Go(a, depth + 1);
+        if (n >= cap) break;
+      }
+      n = std::min(n, cap);
+      memo[x] = n;
+      return n;
+    }
+  };
+  return Walk{*this, memo, cap}.Go(t, 0);
 }
 
 TypeId Types::Subst(TypeId t, const std::vector<std::string>& names,

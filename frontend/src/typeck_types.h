@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "mty/frontend/ast.h"
@@ -51,8 +52,16 @@ struct TNode {
 // How far unification and printing go into a type: a deeper one is a
 // located error, never a stack overflow (docs/language.md §6).
 inline constexpr int kMaxTypeDepth = 1024;
+// How many steps one walk over types (a unification, an occurs check) may
+// take: types shared in a DAG (`let b = (a, a)` sixty times) are walked
+// once per node, and a walk past this ends as a located error.
+inline constexpr size_t kMaxTypeWalk = size_t{1} << 20;
+// How large a value's type may be written out (`let b = (a, a)` doubles
+// it): past this it is MT2035, and the program is not lowered (the IR
+// writes each local's type out).
+inline constexpr size_t kMaxTypeTree = size_t{1} << 16;
 // How many type nodes one program may make (inference blow-ups end here).
-inline constexpr size_t kMaxTypeNodes = size_t{1} << 24;
+inline constexpr size_t kMaxTypeNodes = size_t{1} << 22;
 
 class Types {
  public:
@@ -108,11 +117,18 @@ class Types {
   TypeId Subst(TypeId t, const std::vector<std::string>& names, const std::vector<TypeId>& with,
                int depth = 0);
   size_t size() const { return nodes_.size(); }
+  // How many nodes `t` has written out as a tree (shared parts counted each
+  // time they appear), at most `cap`; linear in the DAG's size.
+  size_t TreeSize(TypeId t, size_t cap);
   bool exhausted = false;  // kMaxTypeNodes reached: every new type is kErr
 
  private:
   bool UnifyAt(TypeId a, TypeId b, int depth);
   bool Occurs(TypeId var, TypeId t, int depth);
+  // One walk's step count and the nodes (pairs) it has seen.
+  bool Step() { return ++walk_ <= kMaxTypeWalk || (too_deep = true, false); }
+  size_t walk_ = 0;
+  std::unordered_set<uint64_t> seen_;
   // Binds each unbound variable in `t` to `dyn` (a value that flows into `Any`).
   void Absorb(TypeId t, TypeId dyn, int depth);
   void ShowAt(TypeId t, std::string& out, int depth);
