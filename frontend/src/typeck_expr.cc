@@ -1053,7 +1053,7 @@ TypeId Checker::ForIter(TypeId it, Loc at) {
     case TK::kMap: return t_.Tuple({n.args[0], n.args[1]});
     case TK::kStr: return t_.Prim(TK::kChar);
     case TK::kAdt:
-      if (n.name == "Range") return n.args[0];
+      if (n.name == "Range" && n.args.size() == 1) return n.args[0];
       return t_.Prim(TK::kDyn);
     case TK::kInt:
     case TK::kIntVar:
@@ -1165,7 +1165,8 @@ TypeId Checker::BuiltinMethod(TypeId r, const Expr& e, TypeId /*expect*/) {
       }
       TypeId a = Expr_(*args[i], ps[i]);
       // A range where an array is wanted (`zip(10..13)`): its elements.
-      if (t_.Kind(a) == TK::kAdt && t_.At(a).name == "Range" && t_.Kind(ps[i]) == TK::kArray)
+      if (t_.Kind(a) == TK::kAdt && t_.At(a).name == "Range" && t_.At(a).args.size() == 1 &&
+          t_.Kind(ps[i]) == TK::kArray)
         a = t_.Array(t_.At(a).args[0]);
       Expect(a, ps[i], *args[i], "MT2017", "this method's parameter");
     }

@@ -203,7 +203,7 @@ std::optional<ir::Recv> RecvOfType(Types& t, TypeId id) {
     case TK::kAdt:
       if (n.name == "Option") return ir::Recv::kOption;
       if (n.name == "Result") return ir::Recv::kResult;
-      if (n.name == "Range") return ir::Recv::kArray;
+      if (n.name == "Range" && n.args.size() == 1) return ir::Recv::kArray;
       return std::nullopt;
     case TK::kInt:
     case TK::kIntVar: return ir::Recv::kInt;

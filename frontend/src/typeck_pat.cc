@@ -377,7 +377,9 @@ struct PatternMatrix {
           bool found = false;
           if (cs.is_struct) {
             found = true;
-          } else if (c.VariantOf(p.path, ty, &vi)) {
+          } else if (const AdtInfo* va = c.VariantOf(p.path, ty, &vi);
+                     va && t.Kind(ty) == TK::kAdt && va->name == t.At(ty).name &&
+                     vi < cs.fields.size()) {
             ctor = static_cast<int>(vi);
             found = true;
           }

@@ -541,7 +541,7 @@ agent Left {
     on Go() -> {
         match peer {
             Some(p) => p?Go() @ 1h,
-            None => 0,
+            None => Ok(0),
         }
     }
 }
