@@ -837,10 +837,10 @@ RunResult Runner::RunUnguarded() {
       o.breach = std::move(b);
     }
   }
-  r.steps_used = root.steps_used();
-  r.mem_used = root.memory_used();
+  r.steps_used = root.Used(ir::LimitId::kSteps);
+  r.mem_used = root.Used(ir::LimitId::kMemory);
   r.mem_limit = root.policy().limits.Get(LimitId::kMemory).value_or(0);
-  r.output_bytes = root.output_used();
+  r.output_bytes = root.Used(ir::LimitId::kOutput);
   r.agents_spawned = state_->scheduler.agents_spawned();
   if (!err.empty()) {
     r.outcome = Outcome::kTrap;

@@ -32,10 +32,7 @@ enum class Stop {
   kDone,
   kTrap,
   kBreach,  // Task::breach_ is set
-  kStepBudget,
-  kMemBudget,
-  kWallBudget,
-  kCpuBudget,
+  kLimit,   // a limit of the budget cache went over: Task::over_limit_ (Exec::Over)
   kSuspended,
   kInterrupted,     // the host cancelled the run
   kDeadlinePassed,  // the task's cancel deadline passed
@@ -65,6 +62,12 @@ inline constexpr int kMaxRefHops = 64;
 inline constexpr size_t kMaxScopes = 10000;
 
 struct Exec {
+  // A limit of the task's budget cache (steps, memory, wall, cpu) gone
+  // over: the loop stops, and Finish asks the chain which tracker's it was.
+  static Stop Over(Task& t, ir::LimitId id) {
+    t.over_limit_ = id;
+    return Stop::kLimit;
+  }
   // ---- frames ----
   // Function fi's constants as values of this task (materialised at its
   // first call).

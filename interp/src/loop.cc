@@ -61,15 +61,15 @@ Stop Exec::Loop(Task& t) {
 // After PushFrame returned kGrew: the stacks' growth was charged to
 // t.mem_used_; over the limit, the frame is taken back and the call
 // breaches (t.pc_ is the call's: SAVE() came first).
-#define STACK_GREW()                      \
-  do {                                    \
-    mem = t.mem_used_;                    \
-    if constexpr (M != Mode::kFree) {     \
-      if (mem > mem_limit) [[unlikely]] { \
-        PopFrame(t);                      \
-        return Stop::kMemBudget;          \
-      }                                   \
-    }                                     \
+#define STACK_GREW()                          \
+  do {                                        \
+    mem = t.mem_used_;                        \
+    if constexpr (M != Mode::kFree) {         \
+      if (mem > mem_limit) [[unlikely]] {     \
+        PopFrame(t);                          \
+        return Over(t, ir::LimitId::kMemory); \
+      }                                       \
+    }                                         \
   } while (0)
 #define RELOAD()                                 \
   do {                                           \
@@ -82,13 +82,13 @@ Stop Exec::Loop(Task& t) {
     SAVE();                 \
     return Trap(t, c, msg); \
   } while (0)
-#define FAIL_CX()                                           \
-  do {                                                      \
-    if (cx.work_short) WORK_SHORT();                        \
-    SAVE();                                                 \
-    if (cx.mem_breach) return Stop::kMemBudget;             \
-    if (cx.breach) return Breach(t, std::move(*cx.breach)); \
-    return Trap(t, cx.code, cx.message);                    \
+#define FAIL_CX()                                            \
+  do {                                                       \
+    if (cx.work_short) WORK_SHORT();                         \
+    SAVE();                                                  \
+    if (cx.mem_breach) return Over(t, ir::LimitId::kMemory); \
+    if (cx.breach) return Breach(t, std::move(*cx.breach));  \
+    return Trap(t, cx.code, cx.message);                     \
   } while (0)
 // Copies (or moves) call arguments `from` onwards into `args`; with
 // from == 1, argument 0 (a send's or ask's target) goes to `target_buf`.
@@ -116,15 +116,15 @@ Stop Exec::Loop(Task& t) {
     SAVE();                                                              \
     return Stop::kSuspended;                                             \
   } while (0)
-#define CHARGE_MEM(n)                     \
-  do {                                    \
-    mem += (n);                           \
-    if constexpr (M != Mode::kFree) {     \
-      if (mem > mem_limit) [[unlikely]] { \
-        SAVE();                           \
-        return Stop::kMemBudget;          \
-      }                                   \
-    }                                     \
+#define CHARGE_MEM(n)                         \
+  do {                                        \
+    mem += (n);                               \
+    if constexpr (M != Mode::kFree) {         \
+      if (mem > mem_limit) [[unlikely]] {     \
+        SAVE();                               \
+        return Over(t, ir::LimitId::kMemory); \
+      }                                       \
+    }                                         \
   } while (0)
   // Entering the segment that starts at `target` (a pc in fn).
 #define ENTER_SEGMENT(target_pc)             \
@@ -174,7 +174,7 @@ Stop Exec::Loop(Task& t) {
           t.breach_index_ = static_cast<uint32_t>(steps);                \
           steps = 0; /* the budget is used up: the breach is step N+1 */ \
           SAVE();                                                        \
-          return Stop::kStepBudget;                                      \
+          return Over(t, ir::LimitId::kSteps);                           \
         }                                                                \
         steps -= k_;                                                     \
       }                                                                  \
@@ -214,28 +214,28 @@ dispatch:
 // A work charge (runtime.md §2) that the budget cannot pay: ChargeWork
 // already looked at the budget's true remainder, so it is a step breach
 // here, before the work.
-#define WORK_SHORT()          \
-  do {                        \
-    cx.work_short = false;    \
-    t.work_short_ = false;    \
-    SAVE();                   \
-    WorkBreach(t);            \
-    return Stop::kStepBudget; \
+#define WORK_SHORT()                     \
+  do {                                   \
+    cx.work_short = false;               \
+    t.work_short_ = false;               \
+    SAVE();                              \
+    WorkBreach(t);                       \
+    return Over(t, ir::LimitId::kSteps); \
   } while (0)
 // After a place operation (Resolve, Step, RefTarget, MakeRef), which may
 // charge work (a copy on write, hashing a map key) to the saved counter.
 // A place resolved (SAVE() came first): the steps and memory it charged
 // (copies on write, widened bytes) are reloaded; a failure is a step or
 // memory breach or a trap.
-#define PLACE_OK(ok)                                           \
-  do {                                                         \
-    if (!(ok)) {                                               \
-      if (t.work_short_) WORK_SHORT();                         \
-      if (t.mem_used_ > t.mem_limit_) return Stop::kMemBudget; \
-      return Stop::kTrap;                                      \
-    }                                                          \
-    steps = t.steps_left_;                                     \
-    mem = t.mem_used_;                                         \
+#define PLACE_OK(ok)                                                        \
+  do {                                                                      \
+    if (!(ok)) {                                                            \
+      if (t.work_short_) WORK_SHORT();                                      \
+      if (t.mem_used_ > t.mem_limit_) return Over(t, ir::LimitId::kMemory); \
+      return Stop::kTrap;                                                   \
+    }                                                                       \
+    steps = t.steps_left_;                                                  \
+    mem = t.mem_used_;                                                      \
   } while (0)
 // The next instruction, after one that charged work: when the charge used
 // steps its segment had charged in advance for the instructions after it
@@ -873,7 +873,7 @@ dispatch:
     if (!ChargeWork(t, Estimate(*out))) {
       t.work_short_ = false;
       WorkBreach(t);
-      return Stop::kStepBudget;
+      return Over(t, ir::LimitId::kSteps);
     }
     MTY_WORK(Estimate(*out));
     steps = t.steps_left_;

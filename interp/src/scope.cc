@@ -186,11 +186,11 @@ Stop Exec::CheckDeadlines(Task& t) {
   if (t.wall_deadline_ != Fences::kNone) {
     const int64_t now = SteadyNow();
     if (now >= t.cancel_deadline_) return Stop::kDeadlinePassed;
-    if (now >= t.wall_deadline_) return Stop::kWallBudget;
+    if (now >= t.wall_deadline_) return Over(t, ir::LimitId::kWall);
   }
   if (t.cpu_deadline_ != Fences::kNone &&
       (t.cpu_just_started_ ? t.cpu_base_ : t.cpu_used_ns()) >= t.cpu_deadline_)
-    return Stop::kCpuBudget;
+    return Over(t, ir::LimitId::kCpu);
   return Stop::kContinue;
 }
 
