@@ -127,6 +127,9 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::optional<Breach> CheckPath(GrantId id, std::string_view path) const;
   static size_t FsIndex(GrantId id) { return id == GrantId::kFsWrite ? 1 : 0; }
   std::optional<uint64_t> Remaining(LimitId id) const;
+  // Counts n of `id` on this tracker and every ancestor (Charge without
+  // output's check first).
+  std::optional<Breach> Count(LimitId id, uint64_t n);
 
   Policy policy_;
   std::string name_;
