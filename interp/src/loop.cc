@@ -292,7 +292,7 @@ dispatch:
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
     *dst = std::move(v);
     AddEst(chain, delta);
-    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst) + kMapEntryBytes);
+    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst) + cost::kMapEntry);
     NEXT_OR_EXACT();
   }
 
@@ -387,7 +387,7 @@ dispatch:
     o->adt = static_cast<uint32_t>(d.adt);
     o->variant = d.variant;
     o->fields.reserve(d.args.size());
-    uint64_t est = 24;
+    uint64_t est = cost::kHeader;
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       est += Estimate(R[a.reg]);
@@ -425,8 +425,8 @@ dispatch:
         o->items.push_back(R[a.reg]);
       }
     }
-    o->est = 24 + sum;  // a tuple value's estimate; TupleInit charges 16 + elements
-    CHARGE_MEM(16 + sum);
+    o->est = cost::kHeader + sum;  // the estimate; the charge is the original design's
+    CHARGE_MEM(cost::kTupleCharge + sum);
     R[pc->a] = std::move(v);
     NEXT_OR_EXACT();
   }
@@ -441,7 +441,7 @@ dispatch:
     auto* o = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
-    uint64_t est = 24;
+    uint64_t est = cost::kHeader;
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       est += Estimate(R[a.reg]);
@@ -490,7 +490,7 @@ dispatch:
     }
     for (const ArgDesc& a : d.args)
       if (a.move) R[a.reg].Kill();
-    o->est += 24;
+    o->est += cost::kHeader;
     CHARGE_MEM(o->est);
     R[pc->a] = std::move(v);
     NEXT_OR_EXACT();
@@ -599,7 +599,7 @@ dispatch:
       o->captures.push_back(R[a.reg]);
       if (a.move) R[a.reg].Kill();
     }
-    CHARGE_MEM(ClosureCharge(d.args.size()));
+    CHARGE_MEM(cost::ClosureCharge(d.args.size()));
     R[pc->a] = std::move(v);
     NEXT();
   }
@@ -610,7 +610,7 @@ dispatch:
     o->family = d.name;
     o->constraint = fn->messages[d.callee];
     if (!o->constraint.empty()) ResolveFsCap(*t.current_meter(), nullptr, o->constraint, o);
-    CHARGE_MEM(16);
+    CHARGE_MEM(cost::kSmall);
     R[pc->a] = std::move(v);
     NEXT();
   }
@@ -1120,10 +1120,10 @@ slow_binop : {
     if (!ChargeWork(t, add.size())) WORK_SHORT();
     MTY_WORK(add.size());
     steps = t.steps_left_;
-    CHARGE_MEM(24 + dst->s.size() + add.size());
+    CHARGE_MEM(cost::StrBytes(dst->s.size() + add.size()));
     dst->s += add;
     dst->ascii = -1;
-    dst->est = 24 + dst->s.size();
+    dst->est = cost::StrBytes(dst->s.size());
     NEXT_OR_EXACT();
   }
   if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) {

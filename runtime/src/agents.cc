@@ -17,15 +17,7 @@ using interp::Outcome;
 using interp::Value;
 
 namespace {
-Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
-  auto* o = new interp::AdtObj();
-  o->adt = adt;
-  o->variant = variant;
-  o->est = 24;
-  for (const Value& f : fields) o->est += interp::Estimate(f);
-  o->fields = std::move(fields);
-  return Value::Heap(o);
-}
+using interp::MakeAdt;
 Value Ok(Value v) { return MakeAdt(interp::kAdtResult, 0, {std::move(v)}); }
 // Err(AskError): DeadlineExceeded = 0, AgentFailed(Str) = 1, DeadAgent = 2, MailboxFull = 3.
 Value AskErr(uint32_t variant, std::string why = "") {
@@ -1092,7 +1084,7 @@ std::optional<Value> Scheduler::Spawn(TaskRec* from, int init_fn, std::string_vi
   a->tracker = scope;
   // The agent itself (its record, task, mailbox): a fixed charge; its state
   // is charged as its initialiser builds it.
-  if (std::optional<ir::Breach> b = a->tracker->Charge(0, kAgentBytes, 0)) {
+  if (std::optional<ir::Breach> b = a->tracker->Charge(0, interp::cost::kAgent, 0)) {
     err->breach = std::move(b);
     return std::nullopt;
   }
@@ -1178,7 +1170,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   // The message's copy in the mailbox is charged to the sender's scope: its
   // record and its arguments (runtime.md §2).
   {
-    uint64_t bytes = kMessageBytes;
+    uint64_t bytes = interp::cost::kMessage;
     for (const Value& v : m.args) bytes += interp::Estimate(v);
     if (std::optional<ir::Breach> b = ScopeOf(from)->Charge(0, bytes, 0)) {
       err->breach = std::move(b);

@@ -36,13 +36,6 @@ namespace mty::runtime {
 
 using ir::TrapCode;
 
-// What each spawned agent charges to the memory budget besides its state
-// (runtime.md §2): its record, task, stacks and mailbox.
-inline constexpr uint64_t kAgentBytes = 1024;
-// What each message sent charges besides its arguments: its record in the
-// mailbox.
-inline constexpr uint64_t kMessageBytes = 64;
-
 // How deep spawns may nest inside initialisers (a spawn in an initialiser
 // run by a spawn in an initialiser ...); one more level is MT5018.
 inline constexpr int kMaxSpawnNesting = 100;
