@@ -880,7 +880,7 @@ CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value&
   Value exact = Value::Bool(stride >= -max - 1 && stride <= max);
   auto* t = new ArrayObj(Tag::kTuple);
   Value tv = Value::Heap(t);
-  t->est = cost::kHeader + 64;
+  t->est = cost::kHeader + 4 * cost::kSlot;
   if (!cx.Charge(t->est)) return Fail();
   t->items = {std::move(f), std::move(n), std::move(s), std::move(exact)};
   out = std::move(tv);

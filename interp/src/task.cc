@@ -287,7 +287,7 @@ ExecOutcome Task::Run() {
     // (memory, and work at the effect's rate of one step per 64 bytes).
     const uint64_t est = resume_charge_;
     resume_charge_ = 0;
-    if (std::optional<ir::Breach> b = current_meter()->Charge(est / 64, est, 0))
+    if (std::optional<ir::Breach> b = current_meter()->Charge(est / cost::kUnitsPerStep, est, 0))
       pending_breach_ = std::move(b);
   }
   if (pending_breach_) {

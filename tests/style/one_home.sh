@@ -3,7 +3,8 @@
 # no trap-code string literal outside ir/include/mty/ir/traps.def, and no
 # builtin, method or effect name compared in the interpreter or the hosts
 # (they dispatch on the ids of ir/include/mty/ir/builtins.def), and no UTF-8
-# byte mask outside ir/utf8.h (the one decoder).
+# byte mask outside ir/utf8.h (the one decoder), and no memory-estimate size
+# outside interp/include/mty/interp/cost.h.
 set -u
 root="$1"
 cd "$root" || exit 1
@@ -26,6 +27,13 @@ fi
 masks=$(code_grep '&\s*0x(C0|c0|3F|3f)\b' | grep -v '^ir/include/mty/ir/utf8.h:\|^ir/src/utf8.cc:' || true)
 if [ -n "$masks" ]; then
   echo "UTF-8 byte masks outside ir/utf8.h (use ir::DecodeUtf8 / ir::StartsScalar):"; echo "$masks"; fail=1
+fi
+# Memory-estimate sizes are named in interp/include/mty/interp/cost.h alone:
+# no header, slot or entry size written as a number where estimates are made.
+sizes=$(product="interp stdlib/src runtime/src src" code_grep '(\best\s*[+-]?=[^;]*\b(8|16|24|48|64)\b|(Charge|CHARGE_MEM|Fits)\([^;]*\b(16|24|48|64)\b)' |
+  grep -v '^interp/include/mty/interp/cost.h:' || true)
+if [ -n "$sizes" ]; then
+  echo "memory-estimate sizes outside mty/interp/cost.h (use the cost:: names):"; echo "$sizes"; fail=1
 fi
 [ "$fail" = 0 ] && echo "one home: ok"
 exit $fail

@@ -52,6 +52,11 @@ inline constexpr uint64_t ClosureCharge(uint64_t captures) {
 
 // ---- Work (steps) ----------------------------------------------------------
 
+// An operation charges one step per this many units of work (bytes or
+// elements it touches) on top of its statement's own step; a host value
+// arriving late is charged at the same rate.
+inline constexpr uint64_t kUnitsPerStep = 64;
+
 // Searching a text of n bytes for a pattern of m (search.h, Knuth-Morris-
 // Pratt): at most 2n comparisons over the text, 3m to prepare the pattern.
 inline uint64_t Search(uint64_t n, uint64_t m) { return 2 * n + 3 * m; }
