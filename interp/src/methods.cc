@@ -1136,16 +1136,16 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   Value v = Value::Heap(n);
   constexpr const char* kNothing = "\x01none";  // matches no path and no host
   if (!ir::CapFamilyFits(*m, c->family)) {
-    cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)), "() narrows ",
-                                          std::string_view(m->type) == "Fs" ? "an " : "a ", m->type,
-                                          " capability, not ", c->family));
+    cx.Trap(TrapCode::kType,
+            absl::StrCat(std::string(ir::MethodNameText(id)), "() narrows a capability of type ",
+                         m->type, ", not ", c->family));
     return Fail();
   }
   if (id == N::kHost) {
-    n->family = "net";
+    n->family = m->family;
     n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
   } else {
-    n->family = id == N::kRo ? "fs.read" : c->family;
+    n->family = id == N::kRo ? ir::Cap(ir::CapId::kFsRead).family : c->family;
     std::string p = ir::NormalizePath(want);
     n->constraint =
         c->constraint.empty() || ir::PathWithin(ir::NormalizePath(c->constraint), p) ? p : kNothing;

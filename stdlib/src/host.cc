@@ -381,7 +381,7 @@ std::optional<Value> StdHost::EnvVar(Call& c) {
   const std::string& name = StrOf(c.args[0]);
   if (options_.on_effect) c.target = name;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kEnv, name);
-  if (c.cap && c.cap->family != "env") allowed = false;
+  if (c.cap && !ir::CapValueServes(c.cap->family, ir::GrantId::kEnv)) allowed = false;
   if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
   if (!allowed) return Denied(c, name);
   const char* v = std::getenv(name.c_str());
@@ -400,7 +400,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   const std::string host_port = absl::StrCat(url->host, ":", url->port);
   if (options_.on_effect) c.target = host_port;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kNet, host_port);
-  if (c.cap && (c.cap->family != "net" ||
+  if (c.cap && (!ir::CapValueServes(c.cap->family, ir::GrantId::kNet) ||
                 (!c.cap->constraint.empty() && !ir::HostEntryAllows(c.cap->constraint, host_port))))
     allowed = false;
   if (!allowed) return Denied(c, host_port);

@@ -144,6 +144,37 @@ TEST(PolicyTable, TightenTakesTheSmallerAndIntersectNarrows) {
   EXPECT_FALSE(ListAllows(GrantId::kNet, {}, "h:1"));
 }
 
+// Every reader of capability families and types goes through the
+// CAPABILITY rows: a family is found by its name and serves exactly the
+// grants of its `serves` column; a type finds its first (widest) row; a
+// capability method fits exactly the families of its type.
+TEST(CapabilityTable, FamiliesTypesAndGrantsComeFromTheRows) {
+  std::set<std::string> families;
+  for (const CapInfo& c : kCaps) {
+    EXPECT_NE(FindCapType(c.type), nullptr) << c.type;
+    EXPECT_STREQ(FindCapType(c.type)->type, c.type);
+    if (*c.family == '\0') {
+      EXPECT_EQ(c.serves, 0u) << c.type;
+      continue;
+    }
+    EXPECT_TRUE(families.insert(c.family).second) << c.family;
+    ASSERT_EQ(FindCapFamily(c.family), &c) << c.family;
+    EXPECT_TRUE(absl::StrContains(CapFamilyList(), c.family));
+    for (const GrantInfo& g : kGrants)
+      EXPECT_EQ(CapValueServes(c.family, g.id), (c.serves >> static_cast<int>(g.id)) & 1)
+          << c.family << " " << g.key;
+    for (const CapMethodInfo& m : kCapMethods)
+      EXPECT_EQ(CapFamilyFits(m, c.family), std::string(m.type) == c.type)
+          << c.family << " " << MethodNameText(m.name);
+  }
+  EXPECT_EQ(FindCapFamily(""), nullptr);
+  EXPECT_EQ(FindCapFamily("disk"), nullptr);
+  EXPECT_FALSE(CapValueServes("fs.read", GrantId::kFsWrite));
+  EXPECT_TRUE(CapValueServes("fs.write", GrantId::kFsRead));
+  EXPECT_TRUE(CapValueServes("fs", GrantId::kFsWrite));
+  EXPECT_FALSE(CapValueServes("net", GrantId::kEnv));
+}
+
 TEST(BuiltinTable, EveryRowIsFoundByItsName) {
   for (const BuiltinFnInfo& f : kBuiltinFns) {
     ASSERT_NE(FindBuiltinFn(f.name), nullptr) << f.name;

@@ -4,7 +4,8 @@
 # builtin, method or effect name compared in the interpreter or the hosts
 # (they dispatch on the ids of ir/include/mty/ir/builtins.def), and no UTF-8
 # byte mask outside ir/utf8.h (the one decoder), and no memory-estimate size
-# outside interp/include/mty/interp/cost.h.
+# outside interp/include/mty/interp/cost.h, and no capability family or type
+# name outside the tables.
 set -u
 root="$1"
 cd "$root" || exit 1
@@ -34,6 +35,14 @@ sizes=$(product="interp stdlib/src runtime/src src" code_grep '(\best\s*[+-]?=[^
   grep -v '^interp/include/mty/interp/cost.h:' || true)
 if [ -n "$sizes" ]; then
   echo "memory-estimate sizes outside mty/interp/cost.h (use the cost:: names):"; echo "$sizes"; fail=1
+fi
+# Capability families and type names come from the CAPABILITY rows of
+# ir/include/mty/ir/policy.def (and the effect and capability-method rows
+# of builtins.def that name them): none is spelled as a literal elsewhere.
+caps=$(product="ir frontend interp runtime stdlib driver src include cluster" code_grep '"(fs|fs\.read|fs\.write|net|env|Fs|Net|Env|Clock)"' |
+  grep -v '^ir/include/mty/ir/policy.def:\|^ir/include/mty/ir/builtins.def:' || true)
+if [ -n "$caps" ]; then
+  echo "capability families or types spelled outside the tables (use ir::FindCapFamily / ir::FindCapType):"; echo "$caps"; fail=1
 fi
 [ "$fail" = 0 ] && echo "one home: ok"
 exit $fail

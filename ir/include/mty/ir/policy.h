@@ -136,10 +136,40 @@ inline constexpr ChoiceInfo kMbPolicyChoice = {
 inline const LimitInfo& Limit(LimitId id) { return kLimits[static_cast<size_t>(id)]; }
 inline const GrantInfo& Grant(GrantId id) { return kGrants[static_cast<size_t>(id)]; }
 
-// Whether a capability value of family `family` (`fs`, `fs.read`,
-// `fs.write`, `net`, `env`: the grant keys, and `fs` for both file
-// families) serves an effect that needs grant `id`. `fs` serves reading and
-// writing, `fs.write` reading too; any other family only its own grant.
+// ---- Capabilities (the CAPABILITY rows) -------------------------------------
+
+// A grant as a bit of a capability's `serves` column.
+enum GrantBit : uint32_t {
+#define GRANT(id, key, entry, flag, doc) k##id##Bit = 1u << static_cast<uint32_t>(GrantId::k##id),
+#include "mty/ir/policy.def"
+#undef GRANT
+};
+enum class CapId : uint8_t {
+#define CAPABILITY(id, family, type, serves) k##id,
+#include "mty/ir/policy.def"
+#undef CAPABILITY
+};
+struct CapInfo {
+  CapId id;
+  const char* family;  // the run-time family ("" for a type without values)
+  const char* type;    // the type name programs declare it with
+  uint32_t serves;     // GrantBits
+};
+inline constexpr CapInfo kCaps[] = {
+#define CAPABILITY(id, family, type, serves) {CapId::k##id, family, type, serves},
+#include "mty/ir/policy.def"
+#undef CAPABILITY
+};
+inline const CapInfo& Cap(CapId id) { return kCaps[static_cast<size_t>(id)]; }
+// The row of run-time family `family`, or nullptr ("" is none).
+const CapInfo* FindCapFamily(std::string_view family);
+// The first (widest) row of capability type `type` ("Fs"), or nullptr.
+const CapInfo* FindCapType(std::string_view type);
+// The families, comma-separated, for messages: "fs, fs.read, ...".
+std::string CapFamilyList();
+// Whether a capability value of family `family` serves an effect that needs
+// grant `id` (its row's `serves` column: `fs` serves reading and writing,
+// `fs.write` reading too, any other family only its own grant).
 bool CapValueServes(std::string_view family, GrantId id);
 
 // Defaults that apply when a run leaves a limit unset.
