@@ -265,11 +265,13 @@ std::optional<Value> StdHost::FsReadBytes(Call& c) {
 std::optional<Value> StdHost::Write(Call& c, bool append) {
   FS_TARGET(c, p, cap);
   if (c.args.size() != 2 || !IsStr(c.args[1])) return BadArgs(c, "a path and data (Str)");
-  // The output limit: checked before the write, which does not happen when
-  // it would pass the limit.
-  if (!cap.Check(p)) return Denied(c, p);
-  if (WriteRefused(c.scope, c.err, StrOf(c.args[1]).size())) return std::nullopt;
-  absl::Status s = cap.WriteFile(p, StrOf(c.args[1]), append);
+  // One check: the write locates the path inside the grant, then the
+  // output limit is charged (a denied write counts nothing), then the file
+  // is opened and written; nothing is written when the limit refuses.
+  const std::string& data = StrOf(c.args[1]);
+  absl::Status s =
+      cap.WriteFile(p, data, append, [&] { return !WriteRefused(c.scope, c.err, data.size()); });
+  if (c.err->breach) return std::nullopt;
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
 }
