@@ -11,8 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "api_internal.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/utf8.h"
 #include "mty/runtime/output.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty {
 

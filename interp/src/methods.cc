@@ -11,8 +11,8 @@
 #include "builtins.h"
 #include "cost.h"
 #include "mty/interp/work.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/utf8.h"
 #include "search.h"
 #include "unicode.h"
 

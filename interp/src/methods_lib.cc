@@ -12,7 +12,7 @@
 #include "builtins.h"
 #include "cost.h"
 #include "mty/interp/work.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 #include "search.h"
 #include "unicode.h"
 

@@ -9,7 +9,7 @@
 #include "builtins.h"
 #include "mty/interp/work.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::interp {
 

@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::stdlib {
 

@@ -12,7 +12,7 @@
 #include "http.h"
 #include "mty/interp/bytecode.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::stdlib {
 

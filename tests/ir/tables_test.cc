@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::ir {
 namespace {

@@ -9,7 +9,7 @@ root="$1"
 cd "$root" || exit 1
 doc=docs/architecture.md
 fail=0
-top='(ir|frontend|interp|runtime|stdlib|src|include|cluster|driver|tests|bench|cmake|examples|docs|scripts)'
+top='(vocab|ir|frontend|interp|runtime|stdlib|src|include|cluster|driver|tests|bench|cmake|examples|docs|scripts)'
 # Paths from a top-level folder (a trailing `/` names a folder).
 while read -r p; do
   [ -e "$p" ] || { echo "$doc names $p, which does not exist"; fail=1; }

@@ -18,7 +18,7 @@
 #include "mty/interp/value.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/ir.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::interp {
 

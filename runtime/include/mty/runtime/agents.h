@@ -27,10 +27,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "mty/interp/vm.h"
-#include "mty/ir/policy.h"
 #include "mty/runtime/budget.h"
 #include "mty/runtime/output.h"
 #include "mty/runtime/watchdog.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::runtime {
 

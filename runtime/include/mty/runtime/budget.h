@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "mty/interp/meter.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::runtime {
 

@@ -1,6 +1,6 @@
 // The policy table's values and rules: units, keys, limits, grants, breach
 // texts, and what a path, host or name entry admits.
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 #include <algorithm>
 #include <charconv>

@@ -18,7 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::ir {
 
@@ -78,12 +78,12 @@ const char* UnitExpectation(Unit unit);
 
 enum class LimitId : uint8_t {
 #define LIMIT(id, key, alias, unit, min, trap, exit, breach, doc) k##id,
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef LIMIT
 };
 enum class GrantId : uint8_t {
 #define GRANT(id, key, entry, flag, doc) k##id,
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef GRANT
 };
 enum class MailboxPolicy : uint8_t { kBlock, kDrop, kFail };
@@ -103,7 +103,7 @@ struct LimitInfo {
 inline constexpr LimitInfo kLimits[] = {
 #define LIMIT(id, key, alias, unit, min, trap, exit, breach, doc) \
   {LimitId::k##id, key, alias, Unit::unit, min, TrapCode::trap, exit, breach, doc},
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef LIMIT
 };
 inline constexpr size_t kNumLimits = sizeof(kLimits) / sizeof(kLimits[0]);
@@ -117,7 +117,7 @@ struct GrantInfo {
 };
 inline constexpr GrantInfo kGrants[] = {
 #define GRANT(id, key, entry, flag, doc) {GrantId::k##id, key, EntryKind::entry, flag, doc},
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef GRANT
 };
 inline constexpr size_t kNumGrants = sizeof(kGrants) / sizeof(kGrants[0]);
@@ -129,7 +129,7 @@ struct ChoiceInfo {
 };
 inline constexpr ChoiceInfo kMbPolicyChoice = {
 #define CHOICE(id, key, values, doc) key, values, doc
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef CHOICE
 };
 
@@ -141,12 +141,12 @@ inline const GrantInfo& Grant(GrantId id) { return kGrants[static_cast<size_t>(i
 // A grant as a bit of a capability's `serves` column.
 enum GrantBit : uint32_t {
 #define GRANT(id, key, entry, flag, doc) k##id##Bit = 1u << static_cast<uint32_t>(GrantId::k##id),
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef GRANT
 };
 enum class CapId : uint8_t {
 #define CAPABILITY(id, family, type, serves) k##id,
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef CAPABILITY
 };
 struct CapInfo {
@@ -157,7 +157,7 @@ struct CapInfo {
 };
 inline constexpr CapInfo kCaps[] = {
 #define CAPABILITY(id, family, type, serves) {CapId::k##id, family, type, serves},
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef CAPABILITY
 };
 inline const CapInfo& Cap(CapId id) { return kCaps[static_cast<size_t>(id)]; }
