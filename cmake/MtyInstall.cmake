@@ -12,14 +12,14 @@ include(CMakePackageConfigHelpers)
 
 # The libraries of the package, each before the libraries it links (the
 # static link order of mty.pc; checked below), and their exported names.
-set(MTY_PACKAGE_LIBS mty_api mty_stdlib mty_runtime mty_interp mty_heap mty_frontend mty_ir)
-set(MTY_EXPORT_NAMES mty stdlib runtime interp heap frontend ir)
+set(MTY_PACKAGE_LIBS mty_api mty_stdlib mty_runtime mty_interp mty_heap mty_frontend mty_ir mty_vocab)
+set(MTY_EXPORT_NAMES mty stdlib runtime interp heap frontend ir vocab)
 
 set(MTY_ALL_LIBS mty_cluster ${MTY_PACKAGE_LIBS})
 set(MTY_ALL_NAMES cluster ${MTY_EXPORT_NAMES})
 
 # The public header needs C++20, so every consumer of a layer compiles with it.
-target_compile_features(mty_ir PUBLIC cxx_std_20)
+target_compile_features(mty_vocab PUBLIC cxx_std_20)
 
 foreach(_lib _name IN ZIP_LISTS MTY_ALL_LIBS MTY_ALL_NAMES)
   # mty::mty is mty_api with everything it links; mty::ir ... the layers.
@@ -106,7 +106,7 @@ install(TARGETS ${MTY_ALL_LIBS} EXPORT mtyTargets
 install(TARGETS mty RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # include/mty/*.h and every layer's include/mty/<layer>/ (headers and the
 # .def tables they include).
-foreach(_dir include ir/include frontend/include interp/include runtime/include stdlib/include
+foreach(_dir include vocab/include ir/include frontend/include interp/include runtime/include stdlib/include
              cluster/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.h" PATTERN "*.def")

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "api_internal.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty {
 

@@ -305,7 +305,7 @@ std::vector<Program::EffectUse> Program::Effects() const {
         if (s.args.size() > 1 && s.args[0].kind != ir::Operand::Kind::kConst &&
             s.args[0].place.local < f.locals.size()) {
           const std::string& t = f.locals[s.args[0].place.local].type.name;
-          if (t == "Fs" || t == "Net" || t == "Env" || t == "Cap") at = 1;
+          if (ir::FindCapType(t) || ir::RecvOfTypeName(t) == ir::Recv::kCap) at = 1;
         }
         if (at < s.args.size() && s.args[at].kind == ir::Operand::Kind::kConst &&
             s.args[at].constant.kind == ir::Constant::Kind::kStr)
@@ -785,10 +785,10 @@ RunResult Runner::RunUnguarded() {
     for (uint32_t i = 1; i <= f->num_params && i < f->locals.size(); ++i) {
       const ir::Type& type = f->locals[i].type;
       const std::string& tn = type.name;
-      const char* family = tn == "Fs" ? "fs" : tn == "Net" ? "net" : tn == "Env" ? "env" : nullptr;
-      if (family) {
+      const ir::CapInfo* cap = ir::FindCapType(tn);
+      if (cap && *cap->family) {
         auto* c = new interp::CapObj();
-        c->family = family;
+        c->family = cap->family;
         main_args.push_back(interp::Value::Heap(c));
         continue;
       }
@@ -837,10 +837,10 @@ RunResult Runner::RunUnguarded() {
       o.breach = std::move(b);
     }
   }
-  r.steps_used = root.steps_used();
-  r.mem_used = root.memory_used();
+  r.steps_used = root.Used(ir::LimitId::kSteps);
+  r.mem_used = root.Used(ir::LimitId::kMemory);
   r.mem_limit = root.policy().limits.Get(LimitId::kMemory).value_or(0);
-  r.output_bytes = root.output_used();
+  r.output_bytes = root.Used(ir::LimitId::kOutput);
   r.agents_spawned = state_->scheduler.agents_spawned();
   if (!err.empty()) {
     r.outcome = Outcome::kTrap;

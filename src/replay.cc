@@ -11,8 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "api_internal.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/utf8.h"
 #include "mty/runtime/output.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty {
 
@@ -502,11 +502,11 @@ std::optional<interp::Value> RunTap::Tap(std::string_view name, std::vector<inte
                                          interp::Meter& scope, interp::HostError* err, F&& call) {
   json args_json = ArgsJson(args);  // before the call, which may take them
   if (replay_) return Serve(name, args_json, scope, err);
-  const uint64_t output0 = root_->output_used();
+  const uint64_t output0 = root_->Used(ir::LimitId::kOutput);
   std::optional<interp::Value> v = call();
   json e = {
       {"effect", name}, {"line", err->loc.line}, {"column", err->loc.col}, {"args", args_json}};
-  if (const uint64_t out = root_->output_used() - output0) e["output"] = out;
+  if (const uint64_t out = root_->Used(ir::LimitId::kOutput) - output0) e["output"] = out;
   if (v) {
     absl::StatusOr<Value> pv = FromGuest(*module_, *v, UINT64_MAX);
     e["value"] = pv.ok() ? ValueToJson(*pv) : json{{"opaque", std::string(pv.status().message())}};

@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "mty/frontend/diagnostics.h"
 #include "mty/frontend/parser.h"
-#include "mty/ir/utf8.h"
 #include "mty/mty.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty {
 

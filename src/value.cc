@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "api_internal.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty {
 
@@ -514,7 +514,7 @@ absl::StatusOr<interp::Value> To(const interp::Module& m, const Value& v, int de
     case K::kTuple: {
       auto* a = new interp::ArrayObj(v.is(K::kTuple) ? Tag::kTuple : Tag::kArray);
       interp::Value out = interp::Value::Heap(a);
-      uint64_t est = 24;
+      uint64_t est = interp::cost::kHeader;
       if (absl::Status s = items(v.items(), &a->items, &est); !s.ok()) return s;
       a->est = est;
       return out;
@@ -522,7 +522,7 @@ absl::StatusOr<interp::Value> To(const interp::Module& m, const Value& v, int de
     case K::kMap: {
       auto* o = new interp::MapObj();
       interp::Value out = interp::Value::Heap(o);
-      uint64_t est = 24;
+      uint64_t est = interp::cost::kHeader;
       for (const auto& [k, x] : v.entries()) {
         absl::StatusOr<interp::Value> kk = To(m, k, depth + 1);
         if (!kk.ok()) return kk.status();
@@ -586,7 +586,7 @@ absl::StatusOr<interp::Value> To(const interp::Module& m, const Value& v, int de
       interp::Value out = interp::Value::Heap(o);
       o->adt = static_cast<uint32_t>(adt);
       o->variant = variant;
-      uint64_t est = 24;
+      uint64_t est = interp::cost::kHeader;
       for (const Value* x : order) {
         absl::StatusOr<interp::Value> e = To(m, *x, depth + 1);
         if (!e.ok()) return e.status();

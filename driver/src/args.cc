@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "mty/ir/suggest.h"
+#include "mty/vocab/suggest.h"
 
 namespace mty::driver {
 

@@ -6,8 +6,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "mty/ir/exit_codes.h"
-#include "mty/ir/traps.h"
 #include "mty/mty.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::driver {
 

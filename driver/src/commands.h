@@ -1,6 +1,6 @@
 // mty's subcommands and their options: the one table the parser, the help,
 // the completions and the man page read (args.h). The limit and grant
-// options come from the policy table (mty/ir/policy.def), so they take the
+// options come from the policy table (mty/vocab/policy.def), so they take the
 // keys and units of manifests and sandbox blocks.
 #pragma once
 

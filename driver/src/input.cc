@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::driver {
 

@@ -12,8 +12,8 @@
 #include <streambuf>
 
 #include "absl/strings/str_cat.h"
-#include "mty/ir/traps.h"
 #include "mty/mty.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::driver {
 

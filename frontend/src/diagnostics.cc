@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lexer.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::frontend {
 

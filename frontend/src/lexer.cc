@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::frontend {
 

@@ -265,7 +265,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   if (n == "Unit" || n == "Never") return Ty::Make(Ty::Kind::kUnit);
   if (n == "Duration") return Ty::Make(Ty::Kind::kDuration);
   if (n == "Size") return Ty::Make(Ty::Kind::kSize);
-  if (n == "Fs" || n == "Net" || n == "Env" || n == "Clock") {
+  if (ir::FindCapType(n)) {
     auto c = Ty::Make(Ty::Kind::kCap);
     c->name = n;
     return c;
@@ -399,8 +399,9 @@ void Globals::FlushWarnings() {
 std::vector<std::string> Globals::TypeNames() const {
   std::vector<std::string> out = {"I8",  "I16",    "I32",   "I64",      "U8",   "U16",  "U32",
                                   "U64", "ISize",  "USize", "F32",      "F64",  "Bool", "Char",
-                                  "Str", "String", "Unit",  "Duration", "Size", "Vec",  "Map",
-                                  "Fs",  "Net",    "Env",   "Clock"};
+                                  "Str", "String", "Unit",  "Duration", "Size", "Vec",  "Map"};
+  for (const ir::CapInfo& c : ir::kCaps)
+    if (std::find(out.begin(), out.end(), c.type) == out.end()) out.push_back(c.type);
   for (const auto& [n, a] : adts)
     if (n.rfind("__", 0) != 0) out.push_back(n);
   for (const auto& [n, a] : aliases) out.push_back(n);

@@ -17,7 +17,7 @@
 #include "mty/ir/builtins.h"
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
-#include "mty/ir/suggest.h"
+#include "mty/vocab/suggest.h"
 
 namespace mty::frontend {
 

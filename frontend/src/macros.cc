@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lexer.h"
-#include "mty/ir/suggest.h"
+#include "mty/vocab/suggest.h"
 #include "parser_internal.h"
 
 namespace mty::frontend::parser_internal {

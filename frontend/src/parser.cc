@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "lexer.h"
-#include "mty/ir/suggest.h"
 #include "mty/ir/text.h"
+#include "mty/vocab/suggest.h"
 #include "parser_internal.h"
 
 namespace mty::frontend {

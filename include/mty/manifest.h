@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty {
 

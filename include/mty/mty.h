@@ -16,10 +16,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/suggest.h"
-#include "mty/ir/traps.h"
 #include "mty/manifest.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/suggest.h"
+#include "mty/vocab/traps.h"
 
 namespace mty {
 

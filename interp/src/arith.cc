@@ -181,7 +181,7 @@ bool Arith(Ctx& cx, Op op, const Value& a, const Value& b, Value& out) {
     const std::string& y = static_cast<StrObj*>(b.h())->s;
     if (!cx.Work(x.size() + y.size())) return false;
     MTY_WORK(x.size() + y.size());
-    if (!cx.Charge(24 + x.size() + y.size())) return false;
+    if (!cx.Charge(cost::StrBytes(x.size()) + y.size())) return false;
     std::string s;
     s.reserve(x.size() + y.size());
     s += x;
@@ -362,7 +362,7 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out) {
     case CastKind::kStr: {
       std::string s;
       if (!Render::To(cx, v, false, &s)) return false;
-      if (!cx.Charge(24 + s.size())) return false;
+      if (!cx.Charge(cost::StrBytes(s.size()))) return false;
       out = MakeStr(std::move(s));
       return true;
     }

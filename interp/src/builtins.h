@@ -39,7 +39,7 @@ struct Ctx {
   // Whether n more bytes that live only for this call (and so are not
   // charged) fit in what the budget has left; false (and mem_breach) if not.
   // When they do not fit this is a breach like Charge's: n is added to the
-  // counter, so the run stops over its limit (a kMemBudget stop with the
+  // counter, so the run stops over its limit (a memory Stop::kLimit with the
   // counter still under it would be taken for an empty cache and retried).
   bool Fits(uint64_t n) {
     if (*mem + n <= mem_limit && *mem + n >= *mem) return true;

@@ -2,13 +2,15 @@
 // units -- bytes or elements read, written, copied, hashed or compared -- each
 // kind of work touches. An operation charges one step per 64 units on top of
 // the statement's own step (Ctx::Work, Exec::ChargeWork), before the work.
-// This is the one home of the cost rules; docs/runtime.md has the table of
+// With mty/interp/cost.h (the memory-estimate sizes and the rules that need
+// no value) this is the one home of the cost rules; docs/runtime.md has the table of
 // every built-in, and tests/interp/work_test.cc checks that the work really
 // done (mty/interp/work.h) never exceeds what the charges pay for.
 #pragma once
 
 #include <cstdint>
 
+#include "mty/interp/cost.h"
 #include "mty/interp/value.h"
 
 namespace mty::interp::cost {
@@ -43,22 +45,6 @@ inline uint64_t Copy(const HeapObj& h) {
     case Tag::kClosure: return static_cast<const ClosureObj&>(h).captures.size();
     default: return 1;
   }
-}
-
-// Searching a text of n bytes for a pattern of m (search.h, Knuth-Morris-
-// Pratt): at most 2n comparisons over the text, 3m to prepare the pattern.
-inline uint64_t Search(uint64_t n, uint64_t m) { return 2 * n + 3 * m; }
-
-// A string of n bytes in Debug quotes: each byte may become an escape of up
-// to 6 bytes (`\u{1f}`), plus the quotes.
-inline uint64_t Quoted(uint64_t n) { return 6 * n + 2; }
-
-// Sorting n elements with a merge sort: ceil(log2 n) merge passes, each
-// touching every element once and comparing at most n pairs.
-inline uint64_t Log2Ceil(uint64_t n) {
-  uint64_t k = 0;
-  while ((uint64_t{1} << k) < n && k < 63) ++k;
-  return k;
 }
 
 }  // namespace mty::interp::cost

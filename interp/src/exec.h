@@ -32,10 +32,7 @@ enum class Stop {
   kDone,
   kTrap,
   kBreach,  // Task::breach_ is set
-  kStepBudget,
-  kMemBudget,
-  kWallBudget,
-  kCpuBudget,
+  kLimit,   // a limit of the budget cache went over: Task::over_limit_ (Exec::Over)
   kSuspended,
   kInterrupted,     // the host cancelled the run
   kDeadlinePassed,  // the task's cancel deadline passed
@@ -65,6 +62,12 @@ inline constexpr int kMaxRefHops = 64;
 inline constexpr size_t kMaxScopes = 10000;
 
 struct Exec {
+  // A limit of the task's budget cache (steps, memory, wall, cpu) gone
+  // over: the loop stops, and Finish asks the chain which tracker's it was.
+  static Stop Over(Task& t, ir::LimitId id) {
+    t.over_limit_ = id;
+    return Stop::kLimit;
+  }
   // ---- frames ----
   // Function fi's constants as values of this task (materialised at its
   // first call).
@@ -109,8 +112,6 @@ struct Exec {
   // as the stacks grow (they double): 16 B per register slot and 64 B per
   // frame slot past what is paid already (Task::StackPaid: the first 64
   // registers and 16 frames are free; an agent's turns carry its marks).
-  static constexpr uint64_t kRegisterBytes = 16;
-  static constexpr uint64_t kFrameBytes = 64;
   enum class Push : uint8_t { kOk, kGrew, kDepth };
   // kGrew: the stacks grew and t.mem_used_ has been charged for it (the
   // caller reloads its counter and checks the limit).
@@ -123,7 +124,7 @@ struct Exec {
       const size_t old = t.stack_.size();
       t.stack_.resize(std::max(need, old * 2));
       if (t.stack_.size() > t.paid_.registers) {
-        t.mem_used_ += kRegisterBytes * (t.stack_.size() - t.paid_.registers);
+        t.mem_used_ += cost::kRegister * (t.stack_.size() - t.paid_.registers);
         t.paid_.registers = t.stack_.size();
         result = Push::kGrew;
       }
@@ -156,7 +157,7 @@ struct Exec {
     if (t.frames_.size() > t.frames_cap_) [[unlikely]] {
       t.frames_cap_ = std::max<size_t>(1, 2 * t.frames_cap_);
       if (t.frames_cap_ > t.paid_.frames) {
-        t.mem_used_ += kFrameBytes * (t.frames_cap_ - t.paid_.frames);
+        t.mem_used_ += cost::kFrame * (t.frames_cap_ - t.paid_.frames);
         t.paid_.frames = t.frames_cap_;
         result = Push::kGrew;
       }

@@ -61,15 +61,15 @@ Stop Exec::Loop(Task& t) {
 // After PushFrame returned kGrew: the stacks' growth was charged to
 // t.mem_used_; over the limit, the frame is taken back and the call
 // breaches (t.pc_ is the call's: SAVE() came first).
-#define STACK_GREW()                      \
-  do {                                    \
-    mem = t.mem_used_;                    \
-    if constexpr (M != Mode::kFree) {     \
-      if (mem > mem_limit) [[unlikely]] { \
-        PopFrame(t);                      \
-        return Stop::kMemBudget;          \
-      }                                   \
-    }                                     \
+#define STACK_GREW()                          \
+  do {                                        \
+    mem = t.mem_used_;                        \
+    if constexpr (M != Mode::kFree) {         \
+      if (mem > mem_limit) [[unlikely]] {     \
+        PopFrame(t);                          \
+        return Over(t, ir::LimitId::kMemory); \
+      }                                       \
+    }                                         \
   } while (0)
 #define RELOAD()                                 \
   do {                                           \
@@ -82,13 +82,13 @@ Stop Exec::Loop(Task& t) {
     SAVE();                 \
     return Trap(t, c, msg); \
   } while (0)
-#define FAIL_CX()                                           \
-  do {                                                      \
-    if (cx.work_short) WORK_SHORT();                        \
-    SAVE();                                                 \
-    if (cx.mem_breach) return Stop::kMemBudget;             \
-    if (cx.breach) return Breach(t, std::move(*cx.breach)); \
-    return Trap(t, cx.code, cx.message);                    \
+#define FAIL_CX()                                            \
+  do {                                                       \
+    if (cx.work_short) WORK_SHORT();                         \
+    SAVE();                                                  \
+    if (cx.mem_breach) return Over(t, ir::LimitId::kMemory); \
+    if (cx.breach) return Breach(t, std::move(*cx.breach));  \
+    return Trap(t, cx.code, cx.message);                     \
   } while (0)
 // Copies (or moves) call arguments `from` onwards into `args`; with
 // from == 1, argument 0 (a send's or ask's target) goes to `target_buf`.
@@ -116,15 +116,15 @@ Stop Exec::Loop(Task& t) {
     SAVE();                                                              \
     return Stop::kSuspended;                                             \
   } while (0)
-#define CHARGE_MEM(n)                     \
-  do {                                    \
-    mem += (n);                           \
-    if constexpr (M != Mode::kFree) {     \
-      if (mem > mem_limit) [[unlikely]] { \
-        SAVE();                           \
-        return Stop::kMemBudget;          \
-      }                                   \
-    }                                     \
+#define CHARGE_MEM(n)                         \
+  do {                                        \
+    mem += (n);                               \
+    if constexpr (M != Mode::kFree) {         \
+      if (mem > mem_limit) [[unlikely]] {     \
+        SAVE();                               \
+        return Over(t, ir::LimitId::kMemory); \
+      }                                       \
+    }                                         \
   } while (0)
   // Entering the segment that starts at `target` (a pc in fn).
 #define ENTER_SEGMENT(target_pc)             \
@@ -174,7 +174,7 @@ Stop Exec::Loop(Task& t) {
           t.breach_index_ = static_cast<uint32_t>(steps);                \
           steps = 0; /* the budget is used up: the breach is step N+1 */ \
           SAVE();                                                        \
-          return Stop::kStepBudget;                                      \
+          return Over(t, ir::LimitId::kSteps);                           \
         }                                                                \
         steps -= k_;                                                     \
       }                                                                  \
@@ -214,28 +214,28 @@ dispatch:
 // A work charge (runtime.md §2) that the budget cannot pay: ChargeWork
 // already looked at the budget's true remainder, so it is a step breach
 // here, before the work.
-#define WORK_SHORT()          \
-  do {                        \
-    cx.work_short = false;    \
-    t.work_short_ = false;    \
-    SAVE();                   \
-    WorkBreach(t);            \
-    return Stop::kStepBudget; \
+#define WORK_SHORT()                     \
+  do {                                   \
+    cx.work_short = false;               \
+    t.work_short_ = false;               \
+    SAVE();                              \
+    WorkBreach(t);                       \
+    return Over(t, ir::LimitId::kSteps); \
   } while (0)
 // After a place operation (Resolve, Step, RefTarget, MakeRef), which may
 // charge work (a copy on write, hashing a map key) to the saved counter.
 // A place resolved (SAVE() came first): the steps and memory it charged
 // (copies on write, widened bytes) are reloaded; a failure is a step or
 // memory breach or a trap.
-#define PLACE_OK(ok)                                           \
-  do {                                                         \
-    if (!(ok)) {                                               \
-      if (t.work_short_) WORK_SHORT();                         \
-      if (t.mem_used_ > t.mem_limit_) return Stop::kMemBudget; \
-      return Stop::kTrap;                                      \
-    }                                                          \
-    steps = t.steps_left_;                                     \
-    mem = t.mem_used_;                                         \
+#define PLACE_OK(ok)                                                        \
+  do {                                                                      \
+    if (!(ok)) {                                                            \
+      if (t.work_short_) WORK_SHORT();                                      \
+      if (t.mem_used_ > t.mem_limit_) return Over(t, ir::LimitId::kMemory); \
+      return Stop::kTrap;                                                   \
+    }                                                                       \
+    steps = t.steps_left_;                                                  \
+    mem = t.mem_used_;                                                      \
   } while (0)
 // The next instruction, after one that charged work: when the charge used
 // steps its segment had charged in advance for the instructions after it
@@ -292,7 +292,7 @@ dispatch:
     int64_t delta = static_cast<int64_t>(Estimate(v)) - static_cast<int64_t>(Estimate(*dst));
     *dst = std::move(v);
     AddEst(chain, delta);
-    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst) + kMapEntryBytes);
+    if (chain.inserted) CHARGE_MEM(chain.key_est + Estimate(*dst) + cost::kMapEntry);
     NEXT_OR_EXACT();
   }
 
@@ -387,7 +387,7 @@ dispatch:
     o->adt = static_cast<uint32_t>(d.adt);
     o->variant = d.variant;
     o->fields.reserve(d.args.size());
-    uint64_t est = 24;
+    uint64_t est = cost::kHeader;
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       est += Estimate(R[a.reg]);
@@ -425,8 +425,8 @@ dispatch:
         o->items.push_back(R[a.reg]);
       }
     }
-    o->est = 24 + sum;  // a tuple value's estimate; TupleInit charges 16 + elements
-    CHARGE_MEM(16 + sum);
+    o->est = cost::kHeader + sum;  // the estimate; the charge is the original design's
+    CHARGE_MEM(cost::kTupleCharge + sum);
     R[pc->a] = std::move(v);
     NEXT_OR_EXACT();
   }
@@ -441,7 +441,7 @@ dispatch:
     auto* o = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
-    uint64_t est = 24;
+    uint64_t est = cost::kHeader;
     for (const ArgDesc& a : d.args) {
       DEAD_CHECK(R[a.reg]);
       est += Estimate(R[a.reg]);
@@ -490,7 +490,7 @@ dispatch:
     }
     for (const ArgDesc& a : d.args)
       if (a.move) R[a.reg].Kill();
-    o->est += 24;
+    o->est += cost::kHeader;
     CHARGE_MEM(o->est);
     R[pc->a] = std::move(v);
     NEXT_OR_EXACT();
@@ -599,7 +599,7 @@ dispatch:
       o->captures.push_back(R[a.reg]);
       if (a.move) R[a.reg].Kill();
     }
-    CHARGE_MEM(ClosureCharge(d.args.size()));
+    CHARGE_MEM(cost::ClosureCharge(d.args.size()));
     R[pc->a] = std::move(v);
     NEXT();
   }
@@ -610,7 +610,7 @@ dispatch:
     o->family = d.name;
     o->constraint = fn->messages[d.callee];
     if (!o->constraint.empty()) ResolveFsCap(*t.current_meter(), nullptr, o->constraint, o);
-    CHARGE_MEM(16);
+    CHARGE_MEM(cost::kSmall);
     R[pc->a] = std::move(v);
     NEXT();
   }
@@ -873,7 +873,7 @@ dispatch:
     if (!ChargeWork(t, Estimate(*out))) {
       t.work_short_ = false;
       WorkBreach(t);
-      return Stop::kStepBudget;
+      return Over(t, ir::LimitId::kSteps);
     }
     MTY_WORK(Estimate(*out));
     steps = t.steps_left_;
@@ -1120,10 +1120,10 @@ slow_binop : {
     if (!ChargeWork(t, add.size())) WORK_SHORT();
     MTY_WORK(add.size());
     steps = t.steps_left_;
-    CHARGE_MEM(24 + dst->s.size() + add.size());
+    CHARGE_MEM(cost::StrBytes(dst->s.size() + add.size()));
     dst->s += add;
     dst->ascii = -1;
-    dst->est = 24 + dst->s.size();
+    dst->est = cost::StrBytes(dst->s.size());
     NEXT_OR_EXACT();
   }
   if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) {

@@ -11,8 +11,8 @@
 #include "builtins.h"
 #include "cost.h"
 #include "mty/interp/work.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/utf8.h"
 #include "search.h"
 #include "unicode.h"
 
@@ -61,7 +61,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
       for (const Value& v : args)
         if (!Render::To(cx, v, false, &s)) return CallStatus::kFail;
     }
-    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    if (!cx.Charge(cost::StrBytes(s.size()))) return CallStatus::kFail;
     out = MakeStr(std::move(s));
     return CallStatus::kOk;
   }
@@ -70,7 +70,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     std::string s;
     if (!FormatSpec(cx, args[0], static_cast<StrObj*>(args[1].h())->s, &s))
       return CallStatus::kFail;
-    if (!cx.Charge(24 + s.size())) return CallStatus::kFail;
+    if (!cx.Charge(cost::StrBytes(s.size()))) return CallStatus::kFail;
     out = MakeStr(std::move(s));
     return CallStatus::kOk;
   }
@@ -105,13 +105,13 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     MTY_WORK(2 * count);
     auto* a = new ArrayObj(Tag::kArray);
     Value arr = Value::Heap(a);
-    a->est = 24;
+    a->est = cost::kHeader;
     if (v.Is(Tag::kMap)) {
       static_cast<MapObj*>(v.h())->ForEach([&](const Value& k, const Value& x) {
         auto* t = new ArrayObj(Tag::kTuple);
         Value tv = Value::Heap(t);  // owns t if copying throws
         t->items = {k, x};
-        t->est = 24 + Estimate(k) + Estimate(x);
+        t->est = cost::kHeader + Estimate(k) + Estimate(x);
         a->est += t->est;
         a->items.push_back(std::move(tv));
       });
@@ -138,10 +138,10 @@ Value MakeOption(const Value* some, uint64_t* est) {
   if (some) {
     o->variant = 0;
     o->fields.push_back(*some);
-    o->est = 24 + Estimate(*some);
+    o->est = cost::kHeader + Estimate(*some);
   } else {
     o->variant = 1;
-    o->est = 24;
+    o->est = cost::kHeader;
   }
   *est = o->est;
   return v;
@@ -219,7 +219,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     return true;
   };
   auto new_str = [&](std::string r) {
-    if (!cx.Charge(24 + r.size())) return Fail();
+    if (!cx.Charge(cost::StrBytes(r.size()))) return Fail();
     out = MakeStr(std::move(r));
     return Ok();
   };
@@ -292,7 +292,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     if (__builtin_mul_overflow(static_cast<uint64_t>(k), n, &total)) total = UINT64_MAX;
     if (!cx.StrFits(total, "repeat")) return Fail();
     if (!cx.Work(total + static_cast<uint64_t>(k))) return Fail();
-    if (!cx.Charge(24 + total)) return Fail();
+    if (!cx.Charge(cost::StrBytes(total))) return Fail();
     MTY_WORK(total + static_cast<uint64_t>(k));
     std::string r;
     r.reserve(total);
@@ -374,11 +374,11 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     if (!cx.Work(cost::Search(n, p->size()) + n + pieces)) return Fail();
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
-    a->est = 24;
+    a->est = cost::kHeader;
     auto add = [&](std::string piece) {
       if (id == N::kLines && !piece.empty() && piece.back() == '\r') piece.pop_back();
       MTY_WORK(piece.size() + 1);
-      a->est += 24 + piece.size();
+      a->est += cost::StrBytes(piece.size());
       a->items.push_back(MakeStr(std::move(piece)));
     };
     if (p->empty()) {
@@ -412,7 +412,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     Value v = Value::Heap(a);
     a->items.reserve(n);
     for (unsigned char c : s) a->items.push_back(Value::Int(c));
-    a->est = 24 + 16 * n;
+    a->est = cost::ArrayBytes(n);
     if (!cx.Charge(a->est)) return Fail();
     out = std::move(v);
     return Ok();
@@ -513,7 +513,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       o->fields.push_back(MakeStr(
           absl::StrCat("invalid ", id == N::kParseInt ? "integer" : "float", ": ", QuoteDebug(s))));
     }
-    o->est = 24 + Estimate(o->fields[0]);
+    o->est = cost::kHeader + Estimate(o->fields[0]);
     if (!cx.Charge(o->est)) return Fail();
     out = std::move(r);
     return Ok();
@@ -524,7 +524,7 @@ CallStatus StrMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     MTY_WORK(2 * n);
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
-    a->est = 24;
+    a->est = cost::kHeader;
     AppendChars(s, a);
     if (!cx.Charge(a->est)) return Fail();
     out = std::move(v);
@@ -711,8 +711,8 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
   if (id == N::kClear) {
     a = static_cast<ArrayObj*>(MakeUnique(recv));
     a->items.clear();
-    *delta = -static_cast<int64_t>(a->est - 24);
-    a->est = 24;
+    *delta = -static_cast<int64_t>(a->est - cost::kHeader);
+    a->est = cost::kHeader;
     out = Value::Unit();
     return Ok();
   }
@@ -767,7 +767,7 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
       else if (!Render::To(cx, a->items[i], false, &r))
         return Fail();
     }
-    if (!cx.Charge(24 + r.size())) return Fail();
+    if (!cx.Charge(cost::StrBytes(r.size()))) return Fail();
     out = MakeStr(std::move(r));
     return Ok();
   }
@@ -786,7 +786,7 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     MTY_WORK(hi - lo);
     auto* r = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(r);
-    r->est = 24;
+    r->est = cost::kHeader;
     r->items.reserve(static_cast<size_t>(hi - lo));
     for (int64_t i = lo; i < hi; ++i) {
       r->items.push_back(a->items[i]);
@@ -808,7 +808,7 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     if (other.Is(Tag::kBytes)) {
       const uint64_t n = static_cast<BytesObj*>(other.h())->b.size();
       if (!cx.Work(n)) return Fail();
-      if (!cx.Fits(24 + 16 * n)) return Fail();
+      if (!cx.Fits(cost::ArrayBytes(n))) return Fail();
       Widen(other);
     }
     const auto& items = static_cast<ArrayObj*>(other.h())->items;
@@ -921,7 +921,7 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
       return cx.Charge(est) ? Ok() : Fail();
     }
     uint64_t e = Estimate(args[0]) + Estimate(args[1]);
-    if (!cx.Charge(e + kMapEntryBytes)) return Fail();
+    if (!cx.Charge(e + cost::kMapEntry)) return Fail();
     m->Append(std::move(args[0]), std::move(args[1]));
     m->est += e;
     *delta = static_cast<int64_t>(e);
@@ -948,7 +948,7 @@ CallStatus MapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     MTY_WORK(2 * m->size());
     auto* a = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(a);
-    a->est = 24;
+    a->est = cost::kHeader;
     a->items.reserve(m->size());
     m->ForEach([&](const Value& k, const Value& x) {
       a->items.push_back(id == N::kKeys ? k : x);
@@ -1006,7 +1006,7 @@ CallStatus OptionResultMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vect
     r->adt = kAdtResult;
     r->variant = good ? 0 : 1;
     r->fields.push_back(good ? o->fields[0] : args[0]);
-    r->est = 24 + Estimate(r->fields[0]);
+    r->est = cost::kHeader + Estimate(r->fields[0]);
     if (!cx.Charge(r->est)) return Fail();
     out = std::move(v);
     return Ok();
@@ -1018,7 +1018,7 @@ CallStatus NumberMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
                         Value& out) {
   if (id == N::kToStr || id == N::kToString) {
     std::string s = Display(cx.m, recv);
-    if (!cx.Charge(24 + s.size())) return Fail();
+    if (!cx.Charge(cost::StrBytes(s.size()))) return Fail();
     out = MakeStr(std::move(s));
     return Ok();
   }
@@ -1136,16 +1136,16 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
   Value v = Value::Heap(n);
   constexpr const char* kNothing = "\x01none";  // matches no path and no host
   if (!ir::CapFamilyFits(*m, c->family)) {
-    cx.Trap(TrapCode::kType, absl::StrCat(std::string(ir::MethodNameText(id)), "() narrows ",
-                                          std::string_view(m->type) == "Fs" ? "an " : "a ", m->type,
-                                          " capability, not ", c->family));
+    cx.Trap(TrapCode::kType,
+            absl::StrCat(std::string(ir::MethodNameText(id)), "() narrows a capability of type ",
+                         m->type, ", not ", c->family));
     return Fail();
   }
   if (id == N::kHost) {
-    n->family = "net";
+    n->family = m->family;
     n->constraint = c->constraint.empty() || c->constraint == want ? want : kNothing;
   } else {
-    n->family = id == N::kRo ? "fs.read" : c->family;
+    n->family = id == N::kRo ? ir::Cap(ir::CapId::kFsRead).family : c->family;
     std::string p = ir::NormalizePath(want);
     n->constraint =
         c->constraint.empty() || ir::PathWithin(ir::NormalizePath(c->constraint), p) ? p : kNothing;
@@ -1153,7 +1153,7 @@ CallStatus CapMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>
     if (!cx.Work(want.size())) return Fail();
     ResolveFsCap(*cx.scope, c, want, n);
   }
-  if (!cx.Charge(16)) return Fail();
+  if (!cx.Charge(cost::kSmall)) return Fail();
   out = std::move(v);
   return Ok();
 }

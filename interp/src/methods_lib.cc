@@ -12,7 +12,7 @@
 #include "builtins.h"
 #include "cost.h"
 #include "mty/interp/work.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 #include "search.h"
 #include "unicode.h"
 
@@ -64,7 +64,7 @@ int DigitValue(uint32_t c, uint32_t radix) {
 bool IsScalar(int64_t c) { return c >= 0 && c <= ir::kMaxScalar && !(c >= 0xD800 && c <= 0xDFFF); }
 
 CallStatus NewStr(Ctx& cx, std::string s, Value& out) {
-  if (!cx.Charge(24 + s.size())) return Fail();
+  if (!cx.Charge(cost::StrBytes(s.size()))) return Fail();
   out = MakeStr(std::move(s));
   return Ok();
 }
@@ -470,7 +470,7 @@ CallStatus MakeResultValue(Ctx& cx, bool good, const Value& v, Value& out) {
   r->adt = kAdtResult;
   r->variant = good ? 0 : 1;
   r->fields.push_back(v);
-  r->est = 24 + Estimate(v);
+  r->est = cost::kHeader + Estimate(v);
   if (!cx.Charge(r->est)) return Fail();
   out = std::move(rv);
   return Ok();
@@ -520,7 +520,7 @@ CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
         auto* t = new ArrayObj(Tag::kTuple);
         Value tv = Value::Heap(t);
         t->items = {o->fields[0], other->fields[0]};
-        t->est = 24 + Estimate(t->items[0]) + Estimate(t->items[1]);
+        t->est = cost::kHeader + Estimate(t->items[0]) + Estimate(t->items[1]);
         if (!cx.Charge(t->est)) return Fail();
         return SomeOrNone(cx, &tv, out);
       }
@@ -594,7 +594,7 @@ namespace {
 
 // An array of `items`, its estimate charged before it is built.
 CallStatus NewArray(Ctx& cx, std::vector<Value> items, Value& out) {
-  uint64_t est = 24;
+  uint64_t est = cost::kHeader;
   for (const Value& x : items) est += Estimate(x);
   if (!cx.Charge(est)) return Fail();
   auto* a = new ArrayObj(Tag::kArray);
@@ -609,7 +609,7 @@ Value Pair(const Value& a, const Value& b) {
   auto* t = new ArrayObj(Tag::kTuple);
   Value tv = Value::Heap(t);
   t->items = {a, b};
-  t->est = 24 + Estimate(a) + Estimate(b);
+  t->est = cost::kHeader + Estimate(a) + Estimate(b);
   return tv;
 }
 
@@ -648,7 +648,7 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
     *o = args[0];
     if (o->Is(Tag::kBytes)) {
       const uint64_t m = static_cast<BytesObj*>(o->h())->b.size();
-      if (!cx.Work(m) || !cx.Fits(24 + 16 * m)) return false;
+      if (!cx.Work(m) || !cx.Fits(cost::ArrayBytes(m))) return false;
       Widen(*o);
     }
     return true;
@@ -726,10 +726,10 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
       // Estimates by prefix sums: each piece 24 + its elements'.
       std::vector<uint64_t> pre(n + 1, 0);
       for (uint64_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + Estimate(v[i]);
-      uint64_t est = 24;
+      uint64_t est = cost::kHeader;
       for (uint64_t p = 0; p < pieces; ++p) {
         const uint64_t lo = id == N::kChunks ? p * k : p, hi = std::min(n, lo + k);
-        est += 24 + pre[hi] - pre[lo];
+        est += cost::kHeader + pre[hi] - pre[lo];
       }
       if (!cx.Charge(est)) return Fail();
       auto* a = new ArrayObj(Tag::kArray);
@@ -741,7 +741,7 @@ CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<V
         auto* w = new ArrayObj(Tag::kArray);
         Value wv = Value::Heap(w);
         w->items.assign(v.begin() + lo, v.begin() + hi);
-        w->est = 24 + pre[hi] - pre[lo];
+        w->est = cost::kHeader + pre[hi] - pre[lo];
         a->items.push_back(std::move(wv));
       }
       out = std::move(av);
@@ -843,7 +843,7 @@ CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value&
     // 16 B per element, charged before anything is built (a huge range
     // stops at the memory budget); the estimate is capped so adding it
     // cannot wrap the counter.
-    const I128 want = 24 + 16 * count;
+    const I128 want = cost::ArrayBytes(count);
     const uint64_t est = want > (I128{1} << 62) ? uint64_t{1} << 62 : static_cast<uint64_t>(want);
     if (!cx.Charge(est)) return Fail();
     if (!cx.Work(static_cast<uint64_t>(count))) return Fail();
@@ -880,7 +880,7 @@ CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value&
   Value exact = Value::Bool(stride >= -max - 1 && stride <= max);
   auto* t = new ArrayObj(Tag::kTuple);
   Value tv = Value::Heap(t);
-  t->est = 24 + 64;
+  t->est = cost::kHeader + 4 * cost::kSlot;
   if (!cx.Charge(t->est)) return Fail();
   t->items = {std::move(f), std::move(n), std::move(s), std::move(exact)};
   out = std::move(tv);
@@ -933,8 +933,8 @@ bool NeedPattern(Ctx& cx, const Value& v, std::string* buf, const std::string** 
 CallStatus StrArray(Ctx& cx, std::vector<std::string> pieces, Value& out) {
   auto* a = new ArrayObj(Tag::kArray);
   Value v = Value::Heap(a);
-  a->est = 24;
-  for (const std::string& p : pieces) a->est += 24 + p.size();
+  a->est = cost::kHeader;
+  for (const std::string& p : pieces) a->est += cost::StrBytes(p.size());
   if (!cx.Charge(a->est)) return Fail();
   a->items.reserve(pieces.size());
   for (std::string& p : pieces) a->items.push_back(MakeStr(std::move(p)));
@@ -1071,13 +1071,13 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       MTY_WORK(3 * n);
       auto* a = new ArrayObj(Tag::kArray);
       Value v = Value::Heap(a);
-      a->est = 24;
+      a->est = cost::kHeader;
       for (size_t i = 0; i < n;) {
         Value k = Value::Int(static_cast<int64_t>(i));
         Value c = Value::Char(ir::NextScalar(s, &i));
         auto* t = new ArrayObj(Tag::kTuple);
         Value tv = Value::Heap(t);
-        t->est = 24 + Estimate(k) + Estimate(c);
+        t->est = cost::kHeader + Estimate(k) + Estimate(c);
         t->items = {std::move(k), std::move(c)};
         a->est += t->est;
         a->items.push_back(std::move(tv));
@@ -1098,7 +1098,7 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       if (!cx.Work(n - p->size())) return Fail();
       MTY_WORK(n - p->size());
       std::string rest = id == N::kStripPrefix ? s.substr(p->size()) : s.substr(0, n - p->size());
-      if (!cx.Charge(24 + rest.size())) return Fail();
+      if (!cx.Charge(cost::StrBytes(rest.size()))) return Fail();
       Value rv = MakeStr(std::move(rest));
       return SomeOrNone(cx, &rv, out);
     }
@@ -1153,7 +1153,7 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
         if (parts.size() < 2) return SomeOrNone(cx, nullptr, out);
         auto* t = new ArrayObj(Tag::kTuple);
         Value tv = Value::Heap(t);
-        t->est = 24 + 48 + parts[0].size() + parts[1].size();
+        t->est = cost::kHeader + cost::StrBytes(parts[0].size()) + cost::StrBytes(parts[1].size());
         if (!cx.Charge(t->est)) return Fail();
         t->items = {MakeStr(std::move(parts[0])), MakeStr(std::move(parts[1]))};
         return SomeOrNone(cx, &tv, out);
@@ -1182,7 +1182,7 @@ CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Val
       const uint64_t len = n - (b - a) + add->size();
       if (!cx.Work(n + add->size())) return Fail();  // the copies
       MTY_WORK(n + add->size());
-      if (!cx.Charge(24 + len)) return Fail();
+      if (!cx.Charge(cost::StrBytes(len))) return Fail();
       std::string t;
       t.reserve(len);
       t.append(s, 0, a);

@@ -144,10 +144,10 @@ Value* Exec::Step(Task& t, Value* cur, RefStep::Kind kind, uint32_t index, uint3
           }
           j = static_cast<int>(mo->Append(*key, Value::Unit()));
           uint64_t k = Estimate(*key);
-          mo->est += k + 8;
+          mo->est += k + cost::kNarrow;  // the key and its () value
           chain->inserted = true;
           chain->key_est = k;
-          for (HeapObj* h : chain->objs) h->est += k + 8;
+          for (HeapObj* h : chain->objs) h->est += k + cost::kNarrow;
         }
         if (write) chain->objs.push_back(mo);
         return &mo->entries[j].second;

@@ -9,17 +9,17 @@
 #include "builtins.h"
 #include "mty/interp/work.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::interp {
 
 // Appends the Unicode scalars of UTF-8 text `s` to array `a` as Chars
-// (8 B each in the size estimate). A string from a host may hold bytes that
+// (cost::kNarrow each in the size estimate). A string from a host may hold bytes that
 // are not UTF-8: each ill-formed run is one U+FFFD (ir/utf8.h's decoder).
 void AppendChars(const std::string& s, ArrayObj* a) {
   for (size_t i = 0; i < s.size();) {
     a->items.push_back(Value::Char(ir::NextScalar(s, &i)));
-    a->est += 8;
+    a->est += cost::kNarrow;
   }
 }
 

@@ -29,7 +29,8 @@ std::optional<ir::Breach> Exec::Flush(Task& t) {
 bool Exec::ChargeWork(Task& t, uint64_t units) {
   t.work_short_ = false;
   if (!t.metered_) return true;  // no step limit and no quantum: steps are not counted
-  const int64_t extra = static_cast<int64_t>(std::min<uint64_t>(units / 64, kUnlimitedSteps));
+  const int64_t extra =
+      static_cast<int64_t>(std::min<uint64_t>(units / cost::kUnitsPerStep, kUnlimitedSteps));
   if (extra == 0) return true;
   if (t.steps_left_ >= extra) {
     t.steps_left_ -= extra;
@@ -86,9 +87,9 @@ uint64_t Exec::Affordable(const Task& t) {
   // steps_left_ is near INT64_MAX when no budget binds: add in 128 bits.
   const __int128 sum =
       static_cast<__int128>(t.steps_left_) + back + (t.quantum_binds_ ? t.quantum_hidden_ : 0);
-  if (sum >= INT64_MAX / 64) return UINT64_MAX;
+  if (sum >= INT64_MAX / cost::kUnitsPerStep) return UINT64_MAX;
   const int64_t left = std::max<int64_t>(0, static_cast<int64_t>(sum));
-  return static_cast<uint64_t>(left) * 64 + 63;
+  return static_cast<uint64_t>(left) * cost::kUnitsPerStep + (cost::kUnitsPerStep - 1);
 }
 
 uint64_t Ctx::Affordable() const { return task ? Exec::Affordable(*task) : UINT64_MAX; }
@@ -186,11 +187,11 @@ Stop Exec::CheckDeadlines(Task& t) {
   if (t.wall_deadline_ != Fences::kNone) {
     const int64_t now = SteadyNow();
     if (now >= t.cancel_deadline_) return Stop::kDeadlinePassed;
-    if (now >= t.wall_deadline_) return Stop::kWallBudget;
+    if (now >= t.wall_deadline_) return Over(t, ir::LimitId::kWall);
   }
   if (t.cpu_deadline_ != Fences::kNone &&
       (t.cpu_just_started_ ? t.cpu_base_ : t.cpu_used_ns()) >= t.cpu_deadline_)
-    return Stop::kCpuBudget;
+    return Over(t, ir::LimitId::kCpu);
   return Stop::kContinue;
 }
 

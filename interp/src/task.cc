@@ -140,7 +140,7 @@ Stop Exec::Breach(Task& t, ir::Breach b) {
 
 ExecOutcome Exec::Finish(Task& t, Stop s) {
   ExecOutcome o;
-  if (s == Stop::kStepBudget && t.quantum_binds_) {
+  if (s == Stop::kLimit && t.over_limit_ == ir::LimitId::kSteps && t.quantum_binds_) {
     // The scheduler's quantum ran out, not a budget: the instruction at pc
     // has not run, so the steps it would have used are not charged.
     t.steps_left_ = static_cast<int64_t>(t.breach_index_);
@@ -156,17 +156,9 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
   }
   const Stop why = s;
   std::optional<ir::Breach> flushed = Flush(t);
-  std::optional<ir::LimitId> limit;
-  switch (s) {
-    case Stop::kStepBudget: limit = ir::LimitId::kSteps; break;
-    case Stop::kMemBudget: limit = ir::LimitId::kMemory; break;
-    case Stop::kWallBudget: limit = ir::LimitId::kWall; break;
-    case Stop::kCpuBudget: limit = ir::LimitId::kCpu; break;
-    default: break;
-  }
-  if (limit) {
+  if (s == Stop::kLimit) {
     // The chain says which tracker's limit it was.
-    t.breach_ = flushed ? std::move(flushed) : Scope(t).Exhausted(*limit);
+    t.breach_ = flushed ? std::move(flushed) : Scope(t).Exhausted(t.over_limit_);
     if (!t.breach_) {
       // A deadline that the chain no longer has (a scope was left): go on.
       o.kind = Outcome::kSuspended;
@@ -207,7 +199,8 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       // Breaches report where they happened, like traps; a step breach the
       // statement it landed on.
       SetTrap(t, o.code, "");
-      if (why == Stop::kStepBudget && !t.frames_.empty() && !t.trap_backtrace_.empty()) {
+      if (why == Stop::kLimit && t.over_limit_ == ir::LimitId::kSteps && !t.frames_.empty() &&
+          !t.trap_backtrace_.empty()) {
         const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
         auto it = f.step_locs.find(t.pc_);
         if (it != f.step_locs.end() && t.breach_index_ < it->second.size())
@@ -227,10 +220,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       o.backtrace = t.trap_backtrace_;
       break;
     case Stop::kDeadlinePassed: o.kind = Outcome::kDeadlinePassed; break;
-    case Stop::kStepBudget:
-    case Stop::kMemBudget:
-    case Stop::kWallBudget:
-    case Stop::kCpuBudget:
+    case Stop::kLimit:
     case Stop::kToExact:
     case Stop::kReMode:
     case Stop::kContinue: break;  // handled above and by Run
@@ -297,7 +287,7 @@ ExecOutcome Task::Run() {
     // (memory, and work at the effect's rate of one step per 64 bytes).
     const uint64_t est = resume_charge_;
     resume_charge_ = 0;
-    if (std::optional<ir::Breach> b = current_meter()->Charge(est / 64, est, 0))
+    if (std::optional<ir::Breach> b = current_meter()->Charge(est / cost::kUnitsPerStep, est, 0))
       pending_breach_ = std::move(b);
   }
   if (pending_breach_) {

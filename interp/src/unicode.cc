@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::interp::unicode {
 

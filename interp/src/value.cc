@@ -218,12 +218,22 @@ ArrayObj* Widen(Value& v) {
   Value hold = Value::Heap(a);  // owns a if reserving throws
   a->items.reserve(b.size());
   for (unsigned char c : b) a->items.push_back(Value::Int(c));
-  a->est = 24 + 16 * b.size();
+  a->est = cost::ArrayBytes(b.size());
   v = std::move(hold);
   return a;
 }
 
 Value MakeStr(std::string s) { return Value::Heap(new StrObj(std::move(s))); }
+
+Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
+  auto* o = new AdtObj();
+  o->adt = adt;
+  o->variant = variant;
+  o->est = cost::kHeader;
+  for (const Value& f : fields) o->est += Estimate(f);
+  o->fields = std::move(fields);
+  return Value::Heap(o);
+}
 
 bool IsMapKey(const Value& v0) {
   std::vector<const Value*> work{&v0};  // iterative: keys may nest deeply

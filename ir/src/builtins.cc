@@ -36,9 +36,8 @@ const CapMethodInfo* FindCapMethod(MethodName name) {
 }
 
 bool CapFamilyFits(const CapMethodInfo& m, std::string_view family) {
-  std::string_view f = m.family;
-  return family == f ||
-         (family.size() > f.size() && family.substr(0, f.size()) == f && family[f.size()] == '.');
+  const CapInfo* c = FindCapFamily(family);
+  return c && std::string_view(c->type) == m.type;
 }
 
 bool IsNativeMethod(MethodName name) {

@@ -13,9 +13,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "mty/ir/kinds.h"
-#include "mty/ir/policy.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::ir {
 namespace {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "mty/ir/kinds.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::ir {
 namespace {

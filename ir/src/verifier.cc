@@ -142,10 +142,9 @@ class Verifier {
         if (r.ops.size() % 2 != 0) return Err(loc, "map{...} needs key: value pairs");
         break;
       case K::kCapValue:
-        if (r.name != "fs" && r.name != "fs.read" && r.name != "fs.write" && r.name != "net" &&
-            r.name != "env")
-          return Err(loc, absl::StrCat("unknown capability family '", r.name,
-                                       "' (fs, fs.read, fs.write, net, env)"));
+        if (!FindCapFamily(r.name))
+          return Err(loc, absl::StrCat("unknown capability family '", r.name, "' (",
+                                       CapFamilyList(), ")"));
         break;
       case K::kUse:
       case K::kUnOp:

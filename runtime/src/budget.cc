@@ -30,16 +30,6 @@ uint64_t AddSaturating(std::atomic<uint64_t>& counter, uint64_t n) {
   return next;
 }
 
-int64_t AddSaturating(std::atomic<int64_t>& counter, int64_t n) {
-  int64_t cur = counter.load(kRelaxed);
-  int64_t next;
-  do {
-    next = cur > std::numeric_limits<int64_t>::max() - n ? std::numeric_limits<int64_t>::max()
-                                                         : cur + n;
-  } while (!counter.compare_exchange_weak(cur, next, kRelaxed));
-  return next;
-}
-
 int64_t AddSaturating(int64_t a, int64_t b) {
   if (b > 0 && a > std::numeric_limits<int64_t>::max() - b) {
     return std::numeric_limits<int64_t>::max();
@@ -114,37 +104,63 @@ std::shared_ptr<interp::Meter> BudgetTracker::Enter(const ir::SandboxDecl& decl)
 
 std::optional<uint64_t> BudgetTracker::Lim(LimitId id) const { return policy_.limits.Get(id); }
 
+[[gnu::always_inline]] inline std::optional<uint64_t> BudgetTracker::Remaining(LimitId id) const {
+  std::optional<uint64_t> out;
+  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
+    std::optional<uint64_t> lim = t->Lim(id);
+    if (!lim) continue;
+    uint64_t used = t->Used(id);
+    out = MinOpt(out, std::optional<uint64_t>(used >= *lim ? 0 : *lim - used));
+  }
+  return out;
+}
+
+// Counted limits: inlined where the id is a constant (the flush of a task's
+// cache charges three at a time).
+[[gnu::always_inline]] inline std::optional<Breach> BudgetTracker::Count(LimitId id, uint64_t n) {
+  const size_t i = static_cast<size_t>(id);
+  std::optional<Breach> breach;
+  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) {
+    uint64_t used = AddSaturating(t->used_[i], n);
+    std::optional<uint64_t> lim = t->Lim(id);
+    if (!breach && lim && used > *lim) [[unlikely]]
+      breach = Breach::Over(id, used, *lim, "", t->name_);
+  }
+  return breach;
+}
+
 std::optional<Breach> BudgetTracker::Charge(uint64_t steps, uint64_t memory, int64_t cpu_ns) {
   std::optional<Breach> breach;
-  if (steps) breach = ChargeSteps(steps);
+  if (steps) breach = Count(LimitId::kSteps, steps);
   if (memory) {
-    std::optional<Breach> m = ChargeMemory(memory);
+    std::optional<Breach> m = Count(LimitId::kMemory, memory);
     if (!breach) breach = std::move(m);
   }
   if (cpu_ns > 0) {
-    std::optional<Breach> c = RecordCpu(cpu_ns);
+    std::optional<Breach> c = Count(LimitId::kCpu, AsField(cpu_ns));
     if (!breach) breach = std::move(c);
   }
   return breach;
 }
 
-std::optional<Breach> BudgetTracker::ChargeOutput(uint64_t bytes) {
-  // Checked before anything is counted: a write that would pass a limit
-  // does not happen (runtime.md §2), nor one after a wall deadline on the
-  // path passed (nothing is written after the deadline, however long the
-  // instruction before the write ran without a safepoint).
-  if (std::optional<int64_t> wall = WallDeadlineNs()) {
-    const int64_t now = SteadyNowNs();
-    if (now >= *wall) return WallExhaustedAt(now);
+std::optional<Breach> BudgetTracker::Charge(LimitId id, uint64_t n) {
+  if (id == LimitId::kOutput) {
+    // Checked before anything is counted: a write that would pass a limit
+    // does not happen (runtime.md §2), nor one after a wall deadline on the
+    // path passed (nothing is written after the deadline, however long the
+    // instruction before the write ran without a safepoint).
+    if (std::optional<int64_t> wall = WallDeadlineNs()) {
+      const int64_t now = SteadyNowNs();
+      if (now >= *wall) return WallExhaustedAt(now);
+    }
+    for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
+      std::optional<uint64_t> lim = t->Lim(id);
+      uint64_t used = t->Used(id);
+      if (lim && (used > *lim || n > *lim - used))
+        return Breach::Over(id, used + n, *lim, "", t->name_);
+    }
   }
-  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    std::optional<uint64_t> lim = t->Lim(LimitId::kOutput);
-    uint64_t used = t->output_used();
-    if (lim && (used > *lim || bytes > *lim - used))
-      return Breach::Over(LimitId::kOutput, used + bytes, *lim, "", t->name_);
-  }
-  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) AddSaturating(t->output_, bytes);
-  return std::nullopt;
+  return Count(id, n);
 }
 
 std::optional<Breach> BudgetTracker::Exhausted(LimitId id) const {
@@ -152,21 +168,12 @@ std::optional<Breach> BudgetTracker::Exhausted(LimitId id) const {
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
     std::optional<uint64_t> lim = t->Lim(id);
     if (!lim) continue;
-    switch (id) {
-      case LimitId::kSteps:
-        if (t->steps_used() >= *lim)
-          return Breach::Over(id, t->steps_used() + 1, *lim, "", t->name_);
-        break;
-      case LimitId::kMemory:
-        if (t->memory_used() >= *lim) return Breach::Over(id, t->memory_used(), *lim, "", t->name_);
-        break;
-      case LimitId::kCpu:
-        if (AsField(t->cpu_used_ns()) >= *lim)
-          return Breach::Over(id, AsField(t->cpu_used_ns()), *lim, "", t->name_);
-        break;
-      case LimitId::kWall: return WallExhaustedAt(now);
-      default: break;
-    }
+    if (id == LimitId::kWall) return WallExhaustedAt(now);
+    const uint64_t used = t->Used(id);
+    // The next step is the one over the limit; memory and cpu report what
+    // is used.
+    if (used >= *lim)
+      return Breach::Over(id, id == LimitId::kSteps ? used + 1 : used, *lim, "", t->name_);
   }
   return std::nullopt;
 }
@@ -198,54 +205,9 @@ std::shared_ptr<const interp::FsGrant> BudgetTracker::FsGrantOf(GrantId id) cons
 }
 
 std::optional<int64_t> BudgetTracker::RemainingCpu() const {
-  std::optional<uint64_t> r =
-      Remaining(LimitId::kCpu, [](const BudgetTracker& t) { return AsField(t.cpu_used_ns()); });
+  std::optional<uint64_t> r = Remaining(LimitId::kCpu);
   if (!r) return std::nullopt;
   return static_cast<int64_t>(std::min<uint64_t>(*r, std::numeric_limits<int64_t>::max()));
-}
-
-std::optional<Breach> BudgetTracker::ChargeSteps(uint64_t n) {
-  std::optional<Breach> breach;
-  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    uint64_t used = AddSaturating(t->steps_, n);
-    std::optional<uint64_t> lim = t->Lim(LimitId::kSteps);
-    if (!breach && lim && used > *lim)
-      breach = Breach::Over(LimitId::kSteps, used, *lim, "", t->name_);
-  }
-  return breach;
-}
-
-std::optional<Breach> BudgetTracker::ChargeMemory(uint64_t bytes) {
-  std::optional<Breach> breach;
-  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    uint64_t used = AddSaturating(t->memory_, bytes);
-    std::optional<uint64_t> lim = t->Lim(LimitId::kMemory);
-    if (!breach && lim && used > *lim)
-      breach = Breach::Over(LimitId::kMemory, used, *lim, "", t->name_);
-  }
-  return breach;
-}
-
-std::optional<Breach> BudgetTracker::RecordCpu(int64_t ns) {
-  if (ns < 0) ns = 0;
-  std::optional<Breach> breach;
-  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    int64_t used = AddSaturating(t->cpu_ns_, ns);
-    std::optional<uint64_t> lim = t->Lim(LimitId::kCpu);
-    if (!breach && lim && AsField(used) > *lim)
-      breach = Breach::Over(LimitId::kCpu, AsField(used), *lim, "", t->name_);
-  }
-  return breach;
-}
-
-std::optional<Breach> BudgetTracker::RecordSpawn() {
-  std::optional<Breach> breach;
-  for (BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    uint64_t n = AddSaturating(t->spawned_, 1);
-    std::optional<uint64_t> lim = t->Lim(LimitId::kSpawned);
-    if (!breach && lim && n > *lim) breach = Breach::Over(LimitId::kSpawned, n, *lim, "", t->name_);
-  }
-  return breach;
 }
 
 std::optional<Breach> BudgetTracker::CheckMailboxDepth(uint64_t depth,
@@ -266,28 +228,25 @@ std::optional<Breach> BudgetTracker::CheckDepth(uint32_t depth) const {
   return std::nullopt;
 }
 
-std::optional<Breach> BudgetTracker::CheckUse(LimitId id, uint64_t (*use)(const BudgetTracker&),
-                                              int64_t now) const {
+uint64_t BudgetTracker::UseAt(LimitId id, int64_t now) const {
+  return id == LimitId::kWall ? AsField(now - start_ns_) : Used(id);
+}
+
+std::optional<Breach> BudgetTracker::CheckUse(LimitId id, int64_t now) const {
   for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
     std::optional<uint64_t> lim = t->Lim(id);
     if (!lim) continue;
-    uint64_t used = id == LimitId::kWall ? AsField(now - t->start_ns_) : use(*t);
+    uint64_t used = t->UseAt(id, now);
     if (used > *lim) return Breach::Over(id, used, *lim, "", t->name_);
   }
   return std::nullopt;
 }
 
 std::optional<Breach> BudgetTracker::Check() const {
-  int64_t now = SteadyNowNs();
-  if (auto b = CheckUse(
-          LimitId::kCpu, [](const BudgetTracker& t) { return AsField(t.cpu_used_ns()); }, now))
-    return b;
-  if (auto b = CheckUse(LimitId::kWall, nullptr, now)) return b;
-  if (auto b = CheckUse(
-          LimitId::kMemory, [](const BudgetTracker& t) { return t.memory_used(); }, now))
-    return b;
-  return CheckUse(
-      LimitId::kSteps, [](const BudgetTracker& t) { return t.steps_used(); }, now);
+  const int64_t now = SteadyNowNs();
+  for (LimitId id : {LimitId::kCpu, LimitId::kWall, LimitId::kMemory, LimitId::kSteps})
+    if (std::optional<Breach> b = CheckUse(id, now)) return b;
+  return std::nullopt;
 }
 
 std::optional<Breach> BudgetTracker::CheckHost(std::string_view host_port) const {
@@ -329,24 +288,10 @@ std::optional<Breach> BudgetTracker::CheckName(GrantId id, std::string_view name
   return std::nullopt;
 }
 
-std::optional<uint64_t> BudgetTracker::Remaining(LimitId id,
-                                                 uint64_t (*use)(const BudgetTracker&)) const {
-  std::optional<uint64_t> out;
-  for (const BudgetTracker* t = this; t != nullptr; t = t->parent_) {
-    std::optional<uint64_t> lim = t->Lim(id);
-    if (!lim) continue;
-    uint64_t used = use(*t);
-    out = MinOpt(out, std::optional<uint64_t>(used >= *lim ? 0 : *lim - used));
-  }
-  return out;
-}
-
-std::optional<uint64_t> BudgetTracker::RemainingSteps() const {
-  return Remaining(LimitId::kSteps, [](const BudgetTracker& t) { return t.steps_used(); });
-}
+std::optional<uint64_t> BudgetTracker::RemainingSteps() const { return Remaining(LimitId::kSteps); }
 
 std::optional<uint64_t> BudgetTracker::RemainingMemory() const {
-  return Remaining(LimitId::kMemory, [](const BudgetTracker& t) { return t.memory_used(); });
+  return Remaining(LimitId::kMemory);
 }
 
 std::optional<int64_t> BudgetTracker::WallDeadlineNs() const {

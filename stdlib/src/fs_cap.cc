@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::stdlib {
 
@@ -723,9 +723,11 @@ absl::StatusOr<std::string> FsCap::ReadFile(std::string_view path, uint64_t max_
   return out;
 }
 
-absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool append) const {
+absl::Status FsCap::WriteFile(std::string_view path, std::string_view data, bool append,
+                              const std::function<bool()>& admit) const {
   absl::StatusOr<Target> t = Locate(unrestricted_, roots_, path, true);
   if (!t.ok()) return t.status();
+  if (admit && !admit()) return absl::AbortedError("write not admitted");
   if (t->names_dir) {
     // Never creates a file by a name that ends in `/` (the kernel's EISDIR).
     if (absl::Status s = CheckNamesDirectory(*t, path); !s.ok()) return s;

@@ -12,7 +12,7 @@
 #include "http.h"
 #include "mty/interp/bytecode.h"
 #include "mty/ir/text.h"
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::stdlib {
 
@@ -23,27 +23,20 @@ using interp::Value;
 
 namespace {
 
-Value Adt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
-  auto* o = new AdtObj();
-  o->adt = adt;
-  o->variant = variant;
-  o->est = 24;
-  for (const Value& f : fields) o->est += interp::Estimate(f);
-  o->fields = std::move(fields);
-  return Value::Heap(o);
+Value Ok(Value v) { return interp::MakeAdt(interp::kAdtResult, 0, {std::move(v)}); }
+Value Err(std::string msg) {
+  return interp::MakeAdt(interp::kAdtResult, 1, {interp::MakeStr(std::move(msg))});
 }
-Value Ok(Value v) { return Adt(interp::kAdtResult, 0, {std::move(v)}); }
-Value Err(std::string msg) { return Adt(interp::kAdtResult, 1, {interp::MakeStr(std::move(msg))}); }
-Value Some(Value v) { return Adt(interp::kAdtOption, 0, {std::move(v)}); }
-Value None() { return Adt(interp::kAdtOption, 1, {}); }
+Value Some(Value v) { return interp::MakeAdt(interp::kAdtOption, 0, {std::move(v)}); }
+Value None() { return interp::MakeAdt(interp::kAdtOption, 1, {}); }
 
 Value StrArray(const std::vector<std::string>& items) {
   auto* a = new ArrayObj(Tag::kArray);
   Value v = Value::Heap(a);  // owns a if push_back throws
-  a->est = 24;
+  a->est = interp::cost::kHeader;
   for (const std::string& s : items) {
     a->items.push_back(interp::MakeStr(s));
-    a->est += 24 + s.size();
+    a->est += interp::cost::StrBytes(s.size());
   }
   return v;
 }
@@ -236,11 +229,13 @@ std::optional<Value> StdHost::ReadWithin(Call& c, const FsCap& cap, const std::s
                                          uint64_t per_byte, std::string* out) {
   const uint64_t left = c.err->memory_left;
   const uint64_t max_bytes =
-      left == UINT64_MAX ? UINT64_MAX : (left > 24 ? left - 24 : 0) / per_byte;
+      left == UINT64_MAX
+          ? UINT64_MAX
+          : (left > interp::cost::kHeader ? left - interp::cost::kHeader : 0) / per_byte;
   uint64_t size = 0;
   auto r = cap.ReadFile(p, max_bytes, &size);
   if (r.status().code() == absl::StatusCode::kResourceExhausted) {
-    c.err->memory_needed = 24 + size * per_byte;
+    c.err->memory_needed = interp::cost::StrBytes(size * per_byte);
     return std::nullopt;
   }
   if (!r.ok()) return FromStatus(c, r.status(), p);
@@ -270,11 +265,13 @@ std::optional<Value> StdHost::FsReadBytes(Call& c) {
 std::optional<Value> StdHost::Write(Call& c, bool append) {
   FS_TARGET(c, p, cap);
   if (c.args.size() != 2 || !IsStr(c.args[1])) return BadArgs(c, "a path and data (Str)");
-  // The output limit: checked before the write, which does not happen when
-  // it would pass the limit.
-  if (!cap.Check(p)) return Denied(c, p);
-  if (WriteRefused(c.scope, c.err, StrOf(c.args[1]).size())) return std::nullopt;
-  absl::Status s = cap.WriteFile(p, StrOf(c.args[1]), append);
+  // One check: the write locates the path inside the grant, then the
+  // output limit is charged (a denied write counts nothing), then the file
+  // is opened and written; nothing is written when the limit refuses.
+  const std::string& data = StrOf(c.args[1]);
+  absl::Status s =
+      cap.WriteFile(p, data, append, [&] { return !WriteRefused(c.scope, c.err, data.size()); });
+  if (c.err->breach) return std::nullopt;
   if (!s.ok()) return FromStatus(c, s, p);
   return Ok(Value::Unit());
 }
@@ -300,9 +297,9 @@ std::optional<Value> StdHost::FsMetadata(Call& c) {
   FS_TARGET(c, p, cap);
   auto r = cap.Metadata(p);
   if (!r.ok()) return FromStatus(c, r.status(), p);
-  return Ok(Adt(interp::kAdtMetadata, 0,
-                {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
-                 Value::Int(r->mtime_ms)}));
+  return Ok(interp::MakeAdt(interp::kAdtMetadata, 0,
+                            {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
+                             Value::Int(r->mtime_ms)}));
 }
 
 std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
@@ -386,7 +383,7 @@ std::optional<Value> StdHost::EnvVar(Call& c) {
   const std::string& name = StrOf(c.args[0]);
   if (options_.on_effect) c.target = name;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kEnv, name);
-  if (c.cap && c.cap->family != "env") allowed = false;
+  if (c.cap && !ir::CapValueServes(c.cap->family, ir::GrantId::kEnv)) allowed = false;
   if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
   if (!allowed) return Denied(c, name);
   const char* v = std::getenv(name.c_str());
@@ -405,7 +402,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   const std::string host_port = absl::StrCat(url->host, ":", url->port);
   if (options_.on_effect) c.target = host_port;
   bool allowed = !c.scope.CheckGrant(ir::GrantId::kNet, host_port);
-  if (c.cap && (c.cap->family != "net" ||
+  if (c.cap && (!ir::CapValueServes(c.cap->family, ir::GrantId::kNet) ||
                 (!c.cap->constraint.empty() && !ir::HostEntryAllows(c.cap->constraint, host_port))))
     allowed = false;
   if (!allowed) return Denied(c, host_port);
@@ -432,7 +429,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   if (!resp.ok()) return Err(std::string(resp.status().message()));
   auto* m = new interp::MapObj();
   Value headers = Value::Heap(m);
-  m->est = 24;
+  m->est = interp::cost::kHeader;
   for (auto& [k, v] : resp->headers) {
     Value key = interp::MakeStr(k);
     int j = m->Find(key);
@@ -441,13 +438,13 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
       continue;
     }
     m->Append(key, interp::MakeStr(v));
-    m->est += 48 + k.size() + v.size();
+    m->est += interp::cost::kMapEntry + k.size() + v.size();
   }
   std::vector<Value> fields;
   fields.push_back(Value::Int(resp->status));
   fields.push_back(interp::MakeStr(std::move(resp->body)));
   fields.push_back(std::move(headers));
-  return Ok(Adt(interp::kAdtResponse, 0, std::move(fields)));
+  return Ok(interp::MakeAdt(interp::kAdtResponse, 0, std::move(fields)));
 }
 
 }  // namespace mty::stdlib

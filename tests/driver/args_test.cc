@@ -8,8 +8,8 @@
 
 #include "commands.h"
 #include "gtest/gtest.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/suggest.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/suggest.h"
 
 namespace {
 

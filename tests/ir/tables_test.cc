@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/policy.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/policy.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::ir {
 namespace {
@@ -142,6 +142,37 @@ TEST(PolicyTable, TightenTakesTheSmallerAndIntersectNarrows) {
   // An unset list restricts nothing at its level; an empty one admits nothing.
   EXPECT_TRUE(Grants().Allows(GrantId::kNet, "h:1"));
   EXPECT_FALSE(ListAllows(GrantId::kNet, {}, "h:1"));
+}
+
+// Every reader of capability families and types goes through the
+// CAPABILITY rows: a family is found by its name and serves exactly the
+// grants of its `serves` column; a type finds its first (widest) row; a
+// capability method fits exactly the families of its type.
+TEST(CapabilityTable, FamiliesTypesAndGrantsComeFromTheRows) {
+  std::set<std::string> families;
+  for (const CapInfo& c : kCaps) {
+    EXPECT_NE(FindCapType(c.type), nullptr) << c.type;
+    EXPECT_STREQ(FindCapType(c.type)->type, c.type);
+    if (*c.family == '\0') {
+      EXPECT_EQ(c.serves, 0u) << c.type;
+      continue;
+    }
+    EXPECT_TRUE(families.insert(c.family).second) << c.family;
+    ASSERT_EQ(FindCapFamily(c.family), &c) << c.family;
+    EXPECT_TRUE(absl::StrContains(CapFamilyList(), c.family));
+    for (const GrantInfo& g : kGrants)
+      EXPECT_EQ(CapValueServes(c.family, g.id), (c.serves >> static_cast<int>(g.id)) & 1)
+          << c.family << " " << g.key;
+    for (const CapMethodInfo& m : kCapMethods)
+      EXPECT_EQ(CapFamilyFits(m, c.family), std::string(m.type) == c.type)
+          << c.family << " " << MethodNameText(m.name);
+  }
+  EXPECT_EQ(FindCapFamily(""), nullptr);
+  EXPECT_EQ(FindCapFamily("disk"), nullptr);
+  EXPECT_FALSE(CapValueServes("fs.read", GrantId::kFsWrite));
+  EXPECT_TRUE(CapValueServes("fs.write", GrantId::kFsRead));
+  EXPECT_TRUE(CapValueServes("fs", GrantId::kFsWrite));
+  EXPECT_FALSE(CapValueServes("net", GrantId::kEnv));
 }
 
 TEST(BuiltinTable, EveryRowIsFoundByItsName) {

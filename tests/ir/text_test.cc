@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "mty/ir/utf8.h"
 #include "mty/ir/verify.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::ir {
 namespace {

@@ -24,15 +24,47 @@ Breach Make(LimitId id, uint64_t observed, uint64_t limit, std::string subject =
 }
 Breach Make(GrantId id, std::string subject) { return Breach::Denied(id, std::move(subject)); }
 
+// ---- One charge path --------------------------------------------------------
+
+// Every counted limit of the table goes through BudgetTracker::Charge: the
+// counter is the one indexed by its LimitId, a parent counts its child's
+// use, using exactly the limit passes, one more breaches naming the tracker
+// whose limit it was; wall, mailbox and depth have no counter.
+TEST(BudgetEnforcement, EveryCountedLimitChargesThroughOnePath) {
+  int counted = 0;
+  for (const ir::LimitInfo& info : ir::kLimits) {
+    const LimitId id = info.id;
+    if (id == LimitId::kWall || id == LimitId::kMailbox || id == LimitId::kDepth) continue;
+    ++counted;
+    Policy outer;
+    outer.limits.Set(id, 10);
+    BudgetTracker parent(outer, "Outer");
+    BudgetTracker child(Policy{}, "Inner", &parent);
+    EXPECT_FALSE(child.Charge(id, 10).has_value()) << info.key;
+    EXPECT_EQ(child.Used(id), 10u) << info.key;
+    EXPECT_EQ(parent.Used(id), 10u) << info.key;
+    for (const ir::LimitInfo& other : ir::kLimits) {
+      if (other.id != id) {
+        EXPECT_EQ(child.Used(other.id), 0u) << info.key << " " << other.key;
+      }
+    }
+    std::optional<Breach> b = child.Charge(id, 1);
+    ASSERT_TRUE(b.has_value()) << info.key;
+    EXPECT_EQ(b->limit, id) << info.key;
+    EXPECT_EQ(b->sandbox, "Outer") << info.key;
+  }
+  EXPECT_EQ(counted, 5);  // steps, memory, cpu, spawned, output
+}
+
 // ---- The original design's tests ------------------------------------------
 
 TEST(BudgetEnforcement, CpuBudgetBreach) {
   Policy budget;
   budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
-  EXPECT_FALSE(t.RecordCpu(5 * kMs).has_value());
+  EXPECT_FALSE(t.Charge(0, 0, 5 * kMs).has_value());
   EXPECT_FALSE(t.Check().has_value());
-  std::optional<Breach> charged = t.RecordCpu(8 * kMs);
+  std::optional<Breach> charged = t.Charge(0, 0, 8 * kMs);
   ASSERT_TRUE(charged.has_value());
   EXPECT_EQ(charged->limit, LimitId::kCpu);
   std::optional<Breach> b = t.Check();
@@ -40,24 +72,24 @@ TEST(BudgetEnforcement, CpuBudgetBreach) {
   EXPECT_EQ(b->limit, LimitId::kCpu);
   EXPECT_EQ(b->observed, uint64_t{13 * kMs});
   EXPECT_EQ(b->bound, uint64_t{10 * kMs});
-  EXPECT_EQ(t.cpu_used_ns(), 13 * kMs);
+  EXPECT_EQ(t.Used(LimitId::kCpu), static_cast<uint64_t>(13 * kMs));
 }
 
 TEST(BudgetEnforcement, CpuExactlyAtLimitPasses) {
   Policy budget;
   budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
-  EXPECT_FALSE(t.RecordCpu(10 * kMs).has_value());
+  EXPECT_FALSE(t.Charge(0, 0, 10 * kMs).has_value());
   EXPECT_FALSE(t.Check().has_value());
-  EXPECT_TRUE(t.RecordCpu(1).has_value());
+  EXPECT_TRUE(t.Charge(0, 0, 1).has_value());
 }
 
 TEST(BudgetEnforcement, NegativeCpuIsIgnored) {
   Policy budget;
   budget.limits.Set(LimitId::kCpu, 10 * kMs);
   BudgetTracker t(budget);
-  EXPECT_FALSE(t.RecordCpu(-5 * kMs).has_value());
-  EXPECT_EQ(t.cpu_used_ns(), 0);
+  EXPECT_FALSE(t.Charge(0, 0, -5 * kMs).has_value());
+  EXPECT_EQ(t.Used(LimitId::kCpu), 0u);
 }
 
 TEST(BudgetEnforcement, MailboxBudgetBreach) {
@@ -91,7 +123,7 @@ TEST(BudgetEnforcement, SpawnedTasksBreach) {
   std::optional<Breach> again = t.RecordSpawn();
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->observed, 5u);
-  EXPECT_EQ(t.spawned(), 5u);
+  EXPECT_EQ(t.Used(LimitId::kSpawned), 5u);
 }
 
 TEST(BudgetEnforcement, HostAllowlistBlocksOtherHost) {
@@ -132,10 +164,10 @@ TEST(BudgetEnforcement, StepBudgetAllowsExactlyTheLimit) {
   Policy budget;
   budget.limits.Set(LimitId::kSteps, 100);
   BudgetTracker t(budget);
-  EXPECT_FALSE(t.ChargeSteps(60).has_value());
-  EXPECT_FALSE(t.ChargeSteps(40).has_value());
+  EXPECT_FALSE(t.Charge(LimitId::kSteps, 60).has_value());
+  EXPECT_FALSE(t.Charge(LimitId::kSteps, 40).has_value());
   EXPECT_FALSE(t.Check().has_value());
-  std::optional<Breach> b = t.ChargeSteps(1);
+  std::optional<Breach> b = t.Charge(LimitId::kSteps, 1);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->limit, LimitId::kSteps);
   EXPECT_EQ(b->observed, 101u);
@@ -149,24 +181,24 @@ TEST(BudgetEnforcement, MemoryBudgetBreach) {
   Policy budget;
   budget.limits.Set(LimitId::kMemory, 32);
   BudgetTracker t(budget);
-  EXPECT_FALSE(t.ChargeMemory(32).has_value());
-  std::optional<Breach> b = t.ChargeMemory(56);
+  EXPECT_FALSE(t.Charge(LimitId::kMemory, 32).has_value());
+  std::optional<Breach> b = t.Charge(LimitId::kMemory, 56);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->limit, LimitId::kMemory);
   EXPECT_EQ(b->observed, 88u);
   EXPECT_EQ(b->bound, 32u);
   EXPECT_EQ(b->Message(), "memory budget exceeded: used 88 B > limit 32 B");
-  EXPECT_EQ(t.memory_used(), 88u);
+  EXPECT_EQ(t.Used(LimitId::kMemory), 88u);
 }
 
 TEST(BudgetEnforcement, CountersSaturateInsteadOfWrapping) {
   Policy budget;
   budget.limits.Set(LimitId::kSteps, 10);
   BudgetTracker t(budget);
-  EXPECT_TRUE(t.ChargeSteps(std::numeric_limits<uint64_t>::max()).has_value());
-  std::optional<Breach> b = t.ChargeSteps(5);
+  EXPECT_TRUE(t.Charge(LimitId::kSteps, std::numeric_limits<uint64_t>::max()).has_value());
+  std::optional<Breach> b = t.Charge(LimitId::kSteps, 5);
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(t.steps_used(), std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(t.Used(LimitId::kSteps), std::numeric_limits<uint64_t>::max());
 }
 
 TEST(BudgetEnforcement, WallBudgetBreach) {
@@ -198,8 +230,8 @@ TEST(BudgetEnforcement, NoOutputAfterAWallDeadlineOnThePath) {
     EXPECT_EQ(b->limit, LimitId::kWall);
     EXPECT_EQ(b->sandbox, "Outer");
   }
-  EXPECT_EQ(child.output_used(), 0u);  // nothing was counted
-  EXPECT_EQ(parent.output_used(), 0u);
+  EXPECT_EQ(child.Used(LimitId::kOutput), 0u);  // nothing was counted
+  EXPECT_EQ(parent.Used(LimitId::kOutput), 0u);
   // Without a deadline on the path the output limit alone decides.
   BudgetTracker free_child(inner, "Inner");
   EXPECT_FALSE(free_child.ChargeOutput(100).has_value());
@@ -223,21 +255,21 @@ TEST(BudgetEnforcement, CheckOrderIsCpuWallMemorySteps) {
   budget.limits.Set(LimitId::kMemory, 1);
   budget.limits.Set(LimitId::kSteps, 1);
   BudgetTracker t(budget);
-  t.ChargeSteps(2);
-  t.ChargeMemory(2);
+  t.Charge(LimitId::kSteps, 2);
+  t.Charge(LimitId::kMemory, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_TRUE(t.Check().has_value());
   EXPECT_EQ(t.Check()->limit, LimitId::kWall);
-  t.RecordCpu(2);
+  t.Charge(0, 0, 2);
   EXPECT_EQ(t.Check()->limit, LimitId::kCpu);
 
   Policy mem_steps;
   mem_steps.limits.Set(LimitId::kMemory, 1);
   mem_steps.limits.Set(LimitId::kSteps, 1);
   BudgetTracker u(mem_steps);
-  u.ChargeSteps(2);
+  u.Charge(LimitId::kSteps, 2);
   EXPECT_EQ(u.Check()->limit, LimitId::kSteps);
-  u.ChargeMemory(2);
+  u.Charge(LimitId::kMemory, 2);
   EXPECT_EQ(u.Check()->limit, LimitId::kMemory);
 }
 
@@ -255,9 +287,9 @@ TEST(BudgetEnforcement, DepthBudgetBreach) {
 
 TEST(BudgetEnforcement, DefaultBudgetIsUnlimited) {
   BudgetTracker t(Policy{});
-  EXPECT_FALSE(t.ChargeSteps(1000000).has_value());
-  EXPECT_FALSE(t.ChargeMemory(1u << 30).has_value());
-  EXPECT_FALSE(t.RecordCpu(int64_t{3600} * 1000 * kMs).has_value());
+  EXPECT_FALSE(t.Charge(LimitId::kSteps, 1000000).has_value());
+  EXPECT_FALSE(t.Charge(LimitId::kMemory, 1u << 30).has_value());
+  EXPECT_FALSE(t.Charge(0, 0, int64_t{3600} * 1000 * kMs).has_value());
   for (int i = 0; i < 100; ++i) EXPECT_FALSE(t.RecordSpawn().has_value());
   EXPECT_FALSE(t.CheckMailboxDepth(1u << 20, "A").has_value());
   EXPECT_FALSE(t.CheckDepth(1u << 20).has_value());
@@ -276,11 +308,11 @@ TEST(BudgetEnforcement, RemainingStepsAndMemory) {
   budget.limits.Set(LimitId::kMemory, 1000);
   BudgetTracker t(budget);
   EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(100));
-  t.ChargeSteps(30);
-  t.ChargeMemory(999);
+  t.Charge(LimitId::kSteps, 30);
+  t.Charge(LimitId::kMemory, 999);
   EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(70));
   EXPECT_EQ(t.RemainingMemory(), std::optional<uint64_t>(1));
-  t.ChargeSteps(200);
+  t.Charge(LimitId::kSteps, 200);
   EXPECT_EQ(t.RemainingSteps(), std::optional<uint64_t>(0));
 }
 
@@ -301,14 +333,14 @@ TEST(BudgetEnforcement, ConcurrentChargesAreAllCounted) {
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&] {
-      for (int j = 0; j < 1000; ++j) child.ChargeSteps(1);
+      for (int j = 0; j < 1000; ++j) child.Charge(LimitId::kSteps, 1);
     });
   }
   for (std::thread& th : threads) th.join();
-  EXPECT_EQ(child.steps_used(), 4000u);
-  EXPECT_EQ(root.steps_used(), 4000u);
+  EXPECT_EQ(child.Used(LimitId::kSteps), 4000u);
+  EXPECT_EQ(root.Used(LimitId::kSteps), 4000u);
   EXPECT_FALSE(child.Check().has_value());
-  EXPECT_TRUE(child.ChargeSteps(1).has_value());
+  EXPECT_TRUE(child.Charge(LimitId::kSteps, 1).has_value());
 }
 
 // ---- Codes, exit codes, messages and statuses, every kind ------------------
@@ -377,7 +409,7 @@ TEST(BudgetEnforcement, TrackerBreachCarriesSandboxName) {
   Policy budget;
   budget.limits.Set(LimitId::kSteps, 10000);
   BudgetTracker t(budget, "ToolRun");
-  std::optional<Breach> b = t.ChargeSteps(10001);
+  std::optional<Breach> b = t.Charge(LimitId::kSteps, 10001);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "ToolRun");
   EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox ToolRun: step budget exceeded: 10000 steps");

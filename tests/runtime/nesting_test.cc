@@ -24,19 +24,19 @@ Policy Steps(uint64_t n) {
 TEST(Nesting, ChildStepsCountAgainstParent) {
   BudgetTracker parent(Steps(1000));
   BudgetTracker child(Policy{}, "Inner", &parent);
-  EXPECT_FALSE(child.ChargeSteps(40).has_value());
-  EXPECT_EQ(child.steps_used(), 40u);
-  EXPECT_EQ(parent.steps_used(), 40u);
-  EXPECT_FALSE(parent.ChargeSteps(2).has_value());
-  EXPECT_EQ(child.steps_used(), 40u);  // a parent's own use is not the child's
-  EXPECT_EQ(parent.steps_used(), 42u);
+  EXPECT_FALSE(child.Charge(LimitId::kSteps, 40).has_value());
+  EXPECT_EQ(child.Used(LimitId::kSteps), 40u);
+  EXPECT_EQ(parent.Used(LimitId::kSteps), 40u);
+  EXPECT_FALSE(parent.Charge(LimitId::kSteps, 2).has_value());
+  EXPECT_EQ(child.Used(LimitId::kSteps), 40u);  // a parent's own use is not the child's
+  EXPECT_EQ(parent.Used(LimitId::kSteps), 42u);
 }
 
 TEST(Nesting, LooserChildBreachNamesTheParent) {
   BudgetTracker parent(Steps(100), "Outer");
   BudgetTracker child(Steps(1000), "Inner", &parent);
-  for (int i = 0; i < 100; ++i) ASSERT_FALSE(child.ChargeSteps(1).has_value()) << i;
-  std::optional<Breach> b = child.ChargeSteps(1);
+  for (int i = 0; i < 100; ++i) ASSERT_FALSE(child.Charge(LimitId::kSteps, 1).has_value()) << i;
+  std::optional<Breach> b = child.Charge(LimitId::kSteps, 1);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->limit, LimitId::kSteps);
   EXPECT_EQ(b->sandbox, "Outer");
@@ -51,20 +51,20 @@ TEST(Nesting, LooserChildBreachNamesTheParent) {
 TEST(Nesting, TighterChildBreachNamesTheChild) {
   BudgetTracker parent(Steps(100), "Outer");
   BudgetTracker child(Steps(10), "Inner", &parent);
-  EXPECT_FALSE(child.ChargeSteps(10).has_value());
-  std::optional<Breach> b = child.ChargeSteps(1);
+  EXPECT_FALSE(child.Charge(LimitId::kSteps, 10).has_value());
+  std::optional<Breach> b = child.Charge(LimitId::kSteps, 1);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "Inner");
   EXPECT_EQ(b->bound, 10u);
   EXPECT_EQ(b->ToStatus().message(), "MT5009: sandbox Inner: step budget exceeded: 10 steps");
-  EXPECT_EQ(parent.steps_used(), 11u);
+  EXPECT_EQ(parent.Used(LimitId::kSteps), 11u);
   EXPECT_FALSE(parent.Check().has_value());  // the parent itself is still within its limit
 }
 
 TEST(Nesting, BothOverReportsTheNearestTracker) {
   BudgetTracker parent(Steps(100), "Outer");
   BudgetTracker child(Steps(10), "Inner", &parent);
-  std::optional<Breach> b = child.ChargeSteps(500);
+  std::optional<Breach> b = child.Charge(LimitId::kSteps, 500);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "Inner");
 }
@@ -72,7 +72,7 @@ TEST(Nesting, BothOverReportsTheNearestTracker) {
 TEST(Nesting, RootTrackerBreachHasNoSandboxName) {
   BudgetTracker root(Steps(5));
   BudgetTracker child(Policy{}, "Inner", &root);
-  std::optional<Breach> b = child.ChargeSteps(6);
+  std::optional<Breach> b = child.Charge(LimitId::kSteps, 6);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "");
   EXPECT_EQ(b->Message(), "step budget exceeded: 5 steps");
@@ -80,10 +80,10 @@ TEST(Nesting, RootTrackerBreachHasNoSandboxName) {
 
 TEST(Nesting, RemainingStepsAccountsForParentUsage) {
   BudgetTracker parent(Steps(100), "Outer");
-  EXPECT_FALSE(parent.ChargeSteps(70).has_value());
+  EXPECT_FALSE(parent.Charge(LimitId::kSteps, 70).has_value());
   BudgetTracker child(Steps(50), "Inner", &parent);
   EXPECT_EQ(child.RemainingSteps(), std::optional<uint64_t>(30));
-  EXPECT_FALSE(child.ChargeSteps(10).has_value());
+  EXPECT_FALSE(child.Charge(LimitId::kSteps, 10).has_value());
   EXPECT_EQ(child.RemainingSteps(), std::optional<uint64_t>(20));
   EXPECT_EQ(parent.RemainingSteps(), std::optional<uint64_t>(20));
 
@@ -99,9 +99,9 @@ TEST(Nesting, RemainingMemoryIsTightestOnPath) {
   inner.limits.Set(LimitId::kMemory, 100);
   BudgetTracker child(inner, "Inner", &parent);
   EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(100));
-  EXPECT_FALSE(parent.ChargeMemory(950).has_value());
+  EXPECT_FALSE(parent.Charge(LimitId::kMemory, 950).has_value());
   EXPECT_EQ(child.RemainingMemory(), std::optional<uint64_t>(50));
-  std::optional<Breach> b = child.ChargeMemory(60);
+  std::optional<Breach> b = child.Charge(LimitId::kMemory, 60);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->limit, LimitId::kMemory);
   EXPECT_EQ(b->sandbox, "");
@@ -122,10 +122,10 @@ TEST(Nesting, SpawnAndCpuCountUpward) {
   ASSERT_TRUE(breach.has_value());
   EXPECT_EQ(breach->limit, LimitId::kSpawned);
   EXPECT_EQ(breach->sandbox, "Outer");
-  EXPECT_EQ(parent.spawned(), 3u);
+  EXPECT_EQ(parent.Used(LimitId::kSpawned), 3u);
 
-  EXPECT_FALSE(a.RecordCpu(6 * kMs).has_value());
-  EXPECT_TRUE(b.RecordCpu(6 * kMs).has_value());
+  EXPECT_FALSE(a.Charge(0, 0, 6 * kMs).has_value());
+  EXPECT_TRUE(b.Charge(0, 0, 6 * kMs).has_value());
   std::optional<Breach> cpu = a.Check();
   ASSERT_TRUE(cpu.has_value());
   EXPECT_EQ(cpu->limit, LimitId::kCpu);
@@ -201,11 +201,11 @@ TEST(Nesting, ThreeLevels) {
   BudgetTracker mid(Steps(100), "Mid", &root);
   BudgetTracker leaf(Steps(500), "Leaf", &mid);
   EXPECT_EQ(leaf.RemainingSteps(), std::optional<uint64_t>(100));
-  EXPECT_FALSE(leaf.ChargeSteps(60).has_value());
-  EXPECT_EQ(root.steps_used(), 60u);
-  EXPECT_EQ(mid.steps_used(), 60u);
+  EXPECT_FALSE(leaf.Charge(LimitId::kSteps, 60).has_value());
+  EXPECT_EQ(root.Used(LimitId::kSteps), 60u);
+  EXPECT_EQ(mid.Used(LimitId::kSteps), 60u);
   EXPECT_EQ(leaf.RemainingSteps(), std::optional<uint64_t>(40));
-  std::optional<Breach> b = leaf.ChargeSteps(41);
+  std::optional<Breach> b = leaf.Charge(LimitId::kSteps, 41);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->sandbox, "Mid");
   EXPECT_EQ(b->observed, 101u);
@@ -213,11 +213,11 @@ TEST(Nesting, ThreeLevels) {
   // A sibling of mid only shares the root.
   BudgetTracker sibling(Steps(2000), "Sibling", &root);
   EXPECT_EQ(sibling.RemainingSteps(), std::optional<uint64_t>(1000 - 101));
-  std::optional<Breach> root_breach = sibling.ChargeSteps(900);
+  std::optional<Breach> root_breach = sibling.Charge(LimitId::kSteps, 900);
   ASSERT_TRUE(root_breach.has_value());
   EXPECT_EQ(root_breach->sandbox, "");
   EXPECT_EQ(root_breach->observed, 1001u);
-  EXPECT_EQ(mid.steps_used(), 101u);
+  EXPECT_EQ(mid.Used(LimitId::kSteps), 101u);
 }
 
 TEST(Nesting, IntersectTakesTightestLimits) {

@@ -162,6 +162,34 @@ TEST(FsCap, ErrorShapesTellDenialAbsenceAndFailureApart) {
   EXPECT_EQ(dir.message(), "io: " + (tmp / "root/dir") + ": " + std::strerror(EISDIR));
 }
 
+// A write is checked once (issue 33): it locates the path inside the grant,
+// then asks the caller's admit (StdHost: the output limit), then opens. A
+// path outside the grant never reaches admit; a refusing admit leaves the
+// file as it was (not created, not truncated).
+TEST(FsCap, WriteAsksAdmitOnceLocatedAndBeforeOpening) {
+  TempDir tmp;
+  MkDir(tmp / "root");
+  Put(tmp / "root/kept", "old");
+  FsCap cap = FsCap::Rooted({tmp / "root"});
+  int asked = 0;
+  auto refuse = [&] {
+    ++asked;
+    return false;
+  };
+  ExpectForbidden(cap.WriteFile(tmp / "elsewhere", "x", false, refuse), tmp / "elsewhere");
+  EXPECT_EQ(asked, 0);
+  EXPECT_EQ(cap.WriteFile(tmp / "root/kept", "new", false, refuse).code(),
+            absl::StatusCode::kAborted);
+  EXPECT_EQ(cap.WriteFile(tmp / "root/fresh", "new", false, refuse).code(),
+            absl::StatusCode::kAborted);
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/kept"), "old");
+  EXPECT_FALSE(OnDisk(tmp / "root/fresh"));
+  EXPECT_TRUE(cap.WriteFile(tmp / "root/kept", "new", false, [&] { return ++asked > 0; }).ok());
+  EXPECT_EQ(asked, 3);
+  EXPECT_EQ(*cap.ReadFile(tmp / "root/kept"), "new");
+}
+
 TEST(FsCap, EmptyRootListAllowsNothing) {
   TempDir tmp;
   Put(tmp / "f", "x");

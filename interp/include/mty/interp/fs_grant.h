@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::interp {
 

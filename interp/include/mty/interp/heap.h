@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::interp {
 

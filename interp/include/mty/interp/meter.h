@@ -17,7 +17,7 @@
 
 #include "mty/interp/fs_grant.h"
 #include "mty/ir/ir.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::interp {
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "mty/interp/cost.h"
 
 namespace mty::interp {
 
@@ -227,7 +228,9 @@ struct StrObj : HeapObj {
   // Whether s is all ASCII, once someone asked (-1: not known yet); char
   // indices are then byte indices. Whoever changes s resets it.
   int8_t ascii = -1;
-  explicit StrObj(std::string v) : HeapObj(Tag::kStr), s(std::move(v)) { est = 24 + s.size(); }
+  explicit StrObj(std::string v) : HeapObj(Tag::kStr), s(std::move(v)) {
+    est = cost::StrBytes(s.size());
+  }
 };
 
 // Whether v is a reference, in either representation.
@@ -245,7 +248,9 @@ struct ArrayObj : HeapObj {
 // widens it into an ArrayObj of Ints (Widen), which charges the difference.
 struct BytesObj : HeapObj {
   std::string b;
-  explicit BytesObj(std::string v) : HeapObj(Tag::kBytes), b(std::move(v)) { est = 24 + b.size(); }
+  explicit BytesObj(std::string v) : HeapObj(Tag::kBytes), b(std::move(v)) {
+    est = cost::StrBytes(b.size());
+  }
 };
 
 // An array to the program, in either representation.
@@ -253,7 +258,7 @@ inline bool IsArray(const Value& v) { return v.Is(Tag::kArray) || v.Is(Tag::kByt
 
 // What widening the bytes of `b` into an ArrayObj adds to its estimate (15 B
 // per element: each element's 16 B slot in place of its byte).
-inline uint64_t WidenCharge(const BytesObj& b) { return 15 * b.b.size(); }
+inline uint64_t WidenCharge(const BytesObj& b) { return (cost::kSlot - 1) * b.b.size(); }
 
 // Replaces the compact bytes in `v` by an ArrayObj of the same Ints (its
 // estimate 24 + 16 per element); the caller has charged WidenCharge.
@@ -265,16 +270,11 @@ ArrayObj* Widen(Value& v);
 // each); each element is charged what it holds beyond its 16 B slot.
 inline uint64_t PushCharge(const ArrayObj& a, uint64_t est) {
   const size_t n = a.items.size();
-  const uint64_t beyond = est > 16 ? est - 16 : 0;
+  const uint64_t beyond = est > cost::kSlot ? est - cost::kSlot : 0;
   if (n < a.items.capacity()) return beyond;
   const size_t grown = std::max<size_t>(1, 2 * n);  // libstdc++'s doubling
-  return beyond + 16 * (grown - n);
+  return beyond + cost::kSlot * (grown - n);
 }
-
-// What adding a key to a map charges besides est(key) + est(value): the
-// entry's links and its index slot (the map's own estimate, what a value
-// containing it is charged, stays 24 + the sum of its keys and values).
-inline constexpr uint64_t kMapEntryBytes = 48;
 
 struct AdtObj : HeapObj {
   uint32_t adt = 0;
@@ -365,12 +365,8 @@ struct MapObj : HeapObj {
 struct ClosureObj : HeapObj {
   uint32_t fn = 0;
   std::vector<Value> captures;
-  ClosureObj() : HeapObj(Tag::kClosure) { est = 16; }
+  ClosureObj() : HeapObj(Tag::kClosure) { est = cost::kSmall; }
 };
-// What making a closure charges (runtime.md §2, "closures as they really
-// cost"): its 16 B value, the environment object (64 B) and 16 B per
-// captured value (the captures themselves are shared, not copied).
-inline uint64_t ClosureCharge(size_t captures) { return 16 + 64 + 16 * captures; }
 
 // A resolved projection step stored in a reference.
 struct RefStep {
@@ -387,7 +383,7 @@ struct RefObj : HeapObj {
   uint64_t frame_id = 0;
   bool is_mut = false;
   std::vector<RefStep> steps;
-  RefObj() : HeapObj(Tag::kRef) { est = 16; }
+  RefObj() : HeapObj(Tag::kRef) { est = cost::kSmall; }
 };
 
 class FsGrant;  // fs_grant.h
@@ -399,7 +395,7 @@ struct CapObj : HeapObj {
   // beneath what it narrows (nullptr allows nothing).
   std::shared_ptr<const FsGrant> fs_read;
   std::shared_ptr<const FsGrant> fs_write;
-  CapObj() : HeapObj(Tag::kCap) { est = 16; }
+  CapObj() : HeapObj(Tag::kCap) { est = cost::kSmall; }
 };
 
 // The deterministic size estimate of runtime.md §2.
@@ -408,14 +404,14 @@ inline uint64_t Estimate(const Value& v) {
     case Tag::kUnit:
     case Tag::kBool:
     case Tag::kChar:
-    case Tag::kDead: return 8;
+    case Tag::kDead: return cost::kNarrow;
     case Tag::kInt:
     case Tag::kFloat:
     case Tag::kDuration:
     case Tag::kSize:
     case Tag::kFn:
     case Tag::kAgent:
-    case Tag::kLocalRef: return 16;  // as a RefObj's estimate
+    case Tag::kLocalRef: return cost::kWide;  // a local reference: as a RefObj's estimate
     default: return v.h()->est;
   }
 }
@@ -424,6 +420,9 @@ inline uint64_t Estimate(const Value& v) {
 HeapObj* MakeUnique(Value& v);
 
 Value MakeStr(std::string s);
+// A struct or enum value (prelude ADT `adt`, variant `variant`) with its
+// estimate: kHeader + its fields' (the caller charges it).
+Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields);
 // Map keys: Int, Str, Char, Bool, and tuples of those (language.md §4).
 bool IsMapKey(const Value& v);
 // The hash of a map key: its whole structure, iteratively; adds the nodes

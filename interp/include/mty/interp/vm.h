@@ -18,7 +18,7 @@
 #include "mty/interp/value.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/ir.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::interp {
 
@@ -411,6 +411,9 @@ class Task {
   bool finished_ = false;
   bool metered_ = false;
   uint32_t breach_index_ = 0;  // which of the steps at pc_ breached
+  // The limit of the budget cache that stopped the loop (Stop::kLimit);
+  // the chain says whose it was (Exec::Finish).
+  ir::LimitId over_limit_ = ir::LimitId::kSteps;
   // Filled when the loop stops.
   TrapCode trap_code_ = TrapCode::kNone;
   std::string trap_message_;

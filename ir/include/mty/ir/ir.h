@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::ir {
 

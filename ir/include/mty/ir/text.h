@@ -6,7 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "mty/ir/ir.h"
-#include "mty/ir/policy.h"  // kMaxProgramBytes
+#include "mty/vocab/policy.h"  // kMaxProgramBytes
 
 namespace mty::ir {
 

@@ -27,21 +27,14 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "mty/interp/vm.h"
-#include "mty/ir/policy.h"
 #include "mty/runtime/budget.h"
 #include "mty/runtime/output.h"
 #include "mty/runtime/watchdog.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::runtime {
 
 using ir::TrapCode;
-
-// What each spawned agent charges to the memory budget besides its state
-// (runtime.md §2): its record, task, stacks and mailbox.
-inline constexpr uint64_t kAgentBytes = 1024;
-// What each message sent charges besides its arguments: its record in the
-// mailbox.
-inline constexpr uint64_t kMessageBytes = 64;
 
 // How deep spawns may nest inside initialisers (a spawn in an initialiser
 // run by a spawn in an initialiser ...); one more level is MT5018.

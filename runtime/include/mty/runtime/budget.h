@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "mty/interp/meter.h"
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::runtime {
 
@@ -44,18 +44,19 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   BudgetTracker(const BudgetTracker&) = delete;
   BudgetTracker& operator=(const BudgetTracker&) = delete;
 
-  // Charges count against this tracker and every ancestor. Each returns the
-  // breach of the first tracker on the path (self first, then ancestors)
-  // that is over its limit, naming that tracker. Using exactly the limit
-  // passes. Nothing is rolled back on a breach.
-  std::optional<Breach> ChargeSteps(uint64_t n);
-  std::optional<Breach> ChargeMemory(uint64_t bytes);
-  std::optional<Breach> RecordCpu(int64_t ns);   // negative values are ignored
-  std::optional<Breach> RecordSpawn() override;  // counts first: limit N -> the N+1-th breaches
-  // Bytes about to be written: a breach when they would pass an output
-  // limit on the path, or when a wall deadline on the path has passed
-  // (nothing is counted then: the write must not happen).
-  std::optional<Breach> ChargeOutput(uint64_t bytes) override;
+  // The one charge path: `n` more of counted limit `id` (steps, memory,
+  // cpu ns, spawned, output bytes) against this tracker and every ancestor.
+  // Returns the breach of the first tracker on the path (self first, then
+  // ancestors) that is over its limit, naming that tracker. Using exactly
+  // the limit passes. Nothing is rolled back on a breach, except for output:
+  // bytes about to be written are checked first and counted only when they
+  // pass every output limit on the path, and not at all once a wall
+  // deadline on the path has passed (the write must not happen).
+  std::optional<Breach> Charge(LimitId id, uint64_t n);
+  std::optional<Breach> RecordSpawn() override { return Charge(LimitId::kSpawned, 1); }
+  std::optional<Breach> ChargeOutput(uint64_t bytes) override {
+    return Charge(LimitId::kOutput, bytes);
+  }
   // `depth` messages queued for `agent` against the mailbox limits on the path.
   std::optional<Breach> CheckMailboxDepth(uint64_t depth, std::string_view agent) const;
   // A call depth of `depth` frames against the depth limits on the path.
@@ -109,21 +110,26 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   BudgetTracker* parent_tracker() const { return parent_; }
   int64_t start_ns() const { return start_ns_; }  // steady_clock, at construction
 
-  uint64_t steps_used() const { return steps_.load(std::memory_order_relaxed); }
-  uint64_t memory_used() const { return memory_.load(std::memory_order_relaxed); }
-  int64_t cpu_used_ns() const { return cpu_ns_.load(std::memory_order_relaxed); }
-  uint64_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
-  uint64_t output_used() const { return output_.load(std::memory_order_relaxed); }
+  // What this tracker has used of counted limit `id` (its descendants'
+  // charges included).
+  uint64_t Used(LimitId id) const {
+    return used_[static_cast<size_t>(id)].load(std::memory_order_relaxed);
+  }
 
  private:
   std::optional<uint64_t> Lim(LimitId id) const;
   // The first tracker (self upward) whose use of `id` is over its limit;
   // wall uses the time since each tracker's creation.
-  std::optional<Breach> CheckUse(LimitId id, uint64_t (*use)(const BudgetTracker&),
-                                 int64_t now) const;
+  std::optional<Breach> CheckUse(LimitId id, int64_t now) const;
+  // Use of `id` by this tracker: its counter, or for wall the time since
+  // its creation at `now`.
+  uint64_t UseAt(LimitId id, int64_t now) const;
   std::optional<Breach> CheckPath(GrantId id, std::string_view path) const;
   static size_t FsIndex(GrantId id) { return id == GrantId::kFsWrite ? 1 : 0; }
-  std::optional<uint64_t> Remaining(LimitId id, uint64_t (*use)(const BudgetTracker&)) const;
+  std::optional<uint64_t> Remaining(LimitId id) const;
+  // Counts n of `id` on this tracker and every ancestor (Charge without
+  // output's check first).
+  std::optional<Breach> Count(LimitId id, uint64_t n);
 
   Policy policy_;
   std::string name_;
@@ -139,11 +145,10 @@ class BudgetTracker : public interp::Meter, public std::enable_shared_from_this<
   std::shared_ptr<const interp::FsGrantSource> fs_source_;
   std::shared_ptr<const interp::FsGrant> fs_[2];
   bool listed_[2] = {false, false};
-  std::atomic<uint64_t> steps_{0};
-  std::atomic<uint64_t> memory_{0};
-  std::atomic<int64_t> cpu_ns_{0};
-  std::atomic<uint64_t> spawned_{0};
-  std::atomic<uint64_t> output_{0};
+  // The counters, indexed by LimitId (wall, mailbox and depth have none:
+  // wall is the time since start_ns_, the other two are checked against a
+  // given depth).
+  std::atomic<uint64_t> used_[ir::kNumLimits] = {};
 };
 
 }  // namespace mty::runtime

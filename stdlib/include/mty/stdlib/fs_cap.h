@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -93,8 +94,12 @@ class FsCap : public interp::FsGrant {
   absl::StatusOr<std::string> ReadFile(std::string_view path, uint64_t max_bytes = UINT64_MAX,
                                        uint64_t* too_large = nullptr) const;
   // Creates or truncates (append=false) / appends to the file; never creates
-  // parent directories.
-  absl::Status WriteFile(std::string_view path, std::string_view data, bool append) const;
+  // parent directories. `admit`, when given, is asked once the path is
+  // located inside the grant and before the file is opened (nothing is
+  // created or truncated when it says no: then kAborted): the caller's
+  // charge for the write, so the access is checked once.
+  absl::Status WriteFile(std::string_view path, std::string_view data, bool append,
+                         const std::function<bool()>& admit = {}) const;
   absl::StatusOr<bool> Exists(std::string_view path) const;
   // Sorted entry names (no "." or "..").
   absl::StatusOr<std::vector<std::string>> ListDir(std::string_view path) const;

@@ -14,8 +14,8 @@
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/host_fns.h"
-#include "mty/ir/policy.h"
 #include "mty/stdlib/fs_cap.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::stdlib {
 

@@ -1,6 +1,6 @@
 // The policy table's values and rules: units, keys, limits, grants, breach
 // texts, and what a path, host or name entry admits.
-#include "mty/ir/policy.h"
+#include "mty/vocab/policy.h"
 
 #include <algorithm>
 #include <charconv>
@@ -287,14 +287,32 @@ std::string NormalizePath(std::string_view path) {
   return out;
 }
 
+const CapInfo* FindCapFamily(std::string_view family) {
+  if (family.empty()) return nullptr;
+  for (const CapInfo& c : kCaps)
+    if (family == c.family) return &c;
+  return nullptr;
+}
+
+const CapInfo* FindCapType(std::string_view type) {
+  for (const CapInfo& c : kCaps)
+    if (type == c.type) return &c;
+  return nullptr;
+}
+
+std::string CapFamilyList() {
+  std::string out;
+  for (const CapInfo& c : kCaps) {
+    if (*c.family == '\0') continue;
+    if (!out.empty()) out += ", ";
+    out += c.family;
+  }
+  return out;
+}
+
 bool CapValueServes(std::string_view family, GrantId id) {
-  if (family == Grant(id).key) return true;
-  const bool file = id == GrantId::kFsRead || id == GrantId::kFsWrite;
-  if (!file) return false;
-  // `fs` is the file families' common prefix: `fs.read` without its `.read`.
-  const std::string_view read = Grant(GrantId::kFsRead).key;
-  if (family == read.substr(0, read.find('.'))) return true;
-  return id == GrantId::kFsRead && family == Grant(GrantId::kFsWrite).key;
+  const CapInfo* c = FindCapFamily(family);
+  return c && (c->serves & (1u << static_cast<uint32_t>(id))) != 0;
 }
 
 bool PathWithin(std::string_view root, std::string_view path) {

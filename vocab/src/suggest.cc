@@ -1,4 +1,4 @@
-#include "mty/ir/suggest.h"
+#include "mty/vocab/suggest.h"
 
 #include <algorithm>
 #include <cctype>

@@ -14,7 +14,7 @@ namespace mty::ir {
 enum class TrapCode : uint16_t {
   kNone = 0,  // no trap
 #define TRAP(id, number, exit, status, doc) k##id = number,
-#include "mty/ir/traps.def"
+#include "mty/vocab/traps.def"
 #undef TRAP
 };
 
@@ -30,7 +30,7 @@ struct TrapInfo {
 inline constexpr TrapInfo kTraps[] = {
 #define TRAP(id, number, exit, status, doc) \
   {TrapCode::k##id, "MT" #number, exit, absl::StatusCode::status, doc},
-#include "mty/ir/traps.def"
+#include "mty/vocab/traps.def"
 #undef TRAP
 };
 

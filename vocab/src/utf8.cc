@@ -1,6 +1,6 @@
 // The UTF-8 decoder and validator (utf8.h): Unicode's Table 3-7 of
 // well-formed byte sequences, byte by byte.
-#include "mty/ir/utf8.h"
+#include "mty/vocab/utf8.h"
 
 namespace mty::ir {
 

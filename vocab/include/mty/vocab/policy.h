@@ -18,7 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "mty/ir/traps.h"
+#include "mty/vocab/traps.h"
 
 namespace mty::ir {
 
@@ -78,12 +78,12 @@ const char* UnitExpectation(Unit unit);
 
 enum class LimitId : uint8_t {
 #define LIMIT(id, key, alias, unit, min, trap, exit, breach, doc) k##id,
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef LIMIT
 };
 enum class GrantId : uint8_t {
 #define GRANT(id, key, entry, flag, doc) k##id,
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef GRANT
 };
 enum class MailboxPolicy : uint8_t { kBlock, kDrop, kFail };
@@ -103,7 +103,7 @@ struct LimitInfo {
 inline constexpr LimitInfo kLimits[] = {
 #define LIMIT(id, key, alias, unit, min, trap, exit, breach, doc) \
   {LimitId::k##id, key, alias, Unit::unit, min, TrapCode::trap, exit, breach, doc},
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef LIMIT
 };
 inline constexpr size_t kNumLimits = sizeof(kLimits) / sizeof(kLimits[0]);
@@ -117,7 +117,7 @@ struct GrantInfo {
 };
 inline constexpr GrantInfo kGrants[] = {
 #define GRANT(id, key, entry, flag, doc) {GrantId::k##id, key, EntryKind::entry, flag, doc},
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef GRANT
 };
 inline constexpr size_t kNumGrants = sizeof(kGrants) / sizeof(kGrants[0]);
@@ -129,17 +129,47 @@ struct ChoiceInfo {
 };
 inline constexpr ChoiceInfo kMbPolicyChoice = {
 #define CHOICE(id, key, values, doc) key, values, doc
-#include "mty/ir/policy.def"
+#include "mty/vocab/policy.def"
 #undef CHOICE
 };
 
 inline const LimitInfo& Limit(LimitId id) { return kLimits[static_cast<size_t>(id)]; }
 inline const GrantInfo& Grant(GrantId id) { return kGrants[static_cast<size_t>(id)]; }
 
-// Whether a capability value of family `family` (`fs`, `fs.read`,
-// `fs.write`, `net`, `env`: the grant keys, and `fs` for both file
-// families) serves an effect that needs grant `id`. `fs` serves reading and
-// writing, `fs.write` reading too; any other family only its own grant.
+// ---- Capabilities (the CAPABILITY rows) -------------------------------------
+
+// A grant as a bit of a capability's `serves` column.
+enum GrantBit : uint32_t {
+#define GRANT(id, key, entry, flag, doc) k##id##Bit = 1u << static_cast<uint32_t>(GrantId::k##id),
+#include "mty/vocab/policy.def"
+#undef GRANT
+};
+enum class CapId : uint8_t {
+#define CAPABILITY(id, family, type, serves) k##id,
+#include "mty/vocab/policy.def"
+#undef CAPABILITY
+};
+struct CapInfo {
+  CapId id;
+  const char* family;  // the run-time family ("" for a type without values)
+  const char* type;    // the type name programs declare it with
+  uint32_t serves;     // GrantBits
+};
+inline constexpr CapInfo kCaps[] = {
+#define CAPABILITY(id, family, type, serves) {CapId::k##id, family, type, serves},
+#include "mty/vocab/policy.def"
+#undef CAPABILITY
+};
+inline const CapInfo& Cap(CapId id) { return kCaps[static_cast<size_t>(id)]; }
+// The row of run-time family `family`, or nullptr ("" is none).
+const CapInfo* FindCapFamily(std::string_view family);
+// The first (widest) row of capability type `type` ("Fs"), or nullptr.
+const CapInfo* FindCapType(std::string_view type);
+// The families, comma-separated, for messages: "fs, fs.read, ...".
+std::string CapFamilyList();
+// Whether a capability value of family `family` serves an effect that needs
+// grant `id` (its row's `serves` column: `fs` serves reading and writing,
+// `fs.write` reading too, any other family only its own grant).
 bool CapValueServes(std::string_view family, GrantId id);
 
 // Defaults that apply when a run leaves a limit unset.

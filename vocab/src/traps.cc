@@ -1,5 +1,5 @@
 // The trap table's lookups (traps.def).
-#include "mty/ir/traps.h"
+#include "mty/vocab/traps.h"
 
 #include <cerrno>
 
