@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "mty/vocab/policy.h"
 
 namespace mty::frontend::tc {
 
@@ -102,7 +103,7 @@ TypeId Checker::FromType(const TypeExpr& t, int depth) {
   if (n == "Duration") return t_.Prim(TK::kDuration);
   if (n == "Size") return t_.Prim(TK::kSize);
   if (n == "Any") return t_.Prim(TK::kDyn);
-  if (n == "Fs" || n == "Net" || n == "Env" || n == "Clock") return t_.Make(TK::kCap, n, {});
+  if (ir::FindCapType(n)) return t_.Make(TK::kCap, n, {});  // the capability table's types
   if (n == "Vec" || n == "Array" || n == "Slice") return t_.Array(args(1, true)[0]);
   if (n == "Map" || n == "HashMap") {
     std::vector<TypeId> a = args(2, true);
