@@ -173,9 +173,12 @@ void Boundary() {
   };
   say("null program", mty::Runner(nullptr, {}).Run());
   auto program = mty::Program::FromSource(R"mty(
-fn wrong() -> I64 { |x: I64| x + 1 }
+fn wrong() -> I64 {
+    let c: Any = |x: I64| x + 1
+    c
+}
 fn shared() -> [I64] {
-    let mut v = [1]
+    let mut v: Any = [1]
     for _ in 0..40 { v = [v, v] }
     v
 }
