@@ -18,7 +18,9 @@ namespace {
 using EK = Expr::Kind;
 using PK = Pattern::Kind;
 
-const char* BinOpText(BinaryOp op) {
+}  // namespace
+
+const char* BinaryOpText(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd: return "+";
     case BinaryOp::kSub: return "-";
@@ -41,6 +43,8 @@ const char* BinOpText(BinaryOp op) {
   }
   return "?";
 }
+
+namespace {
 
 // An S-expression tree, printed flat unless it holds a block.
 struct SNode {
@@ -232,9 +236,9 @@ SNode DumpExpr(const Expr* e) {
     case EK::kUnary:
       return List(e->unary_op == UnaryOp::kNeg ? "neg" : "not", {DumpExpr(e->lhs.get())});
     case EK::kBinary:
-      return List(BinOpText(e->binary_op), {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
+      return List(BinaryOpText(e->binary_op), {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
     case EK::kAssign:
-      return List(e->has_op ? std::string(BinOpText(e->binary_op)) + "=" : "=",
+      return List(e->has_op ? std::string(BinaryOpText(e->binary_op)) + "=" : "=",
                   {DumpExpr(e->lhs.get()), DumpExpr(e->rhs.get())});
     case EK::kCall: return with("call", {DumpExpr(e->lhs.get())}, DumpArgs(e->args));
     case EK::kMethodCall:

@@ -665,17 +665,6 @@ void Checker::Discharge() {
   }
 }
 
-bool Checker::Certain(TypeId t, int depth) {
-  if (depth > kMaxTypeDepth) return false;
-  t = t_.Find(t);
-  const TNode& n = t_.At(t);
-  if (n.kind == TK::kDyn || n.kind == TK::kErr) return false;
-  std::vector<TypeId> args = n.args;
-  for (TypeId a : args)
-    if (!Certain(a, depth + 1)) return false;
-  return true;
-}
-
 void Checker::Mismatch(const char* code, Loc loc, Loc end, TypeId want, TypeId found,
                        const std::string& what) {
   if (failed_) return;  // one mistake, one error: later ones may be its echoes

@@ -132,9 +132,11 @@ class Checker {
   TypeId Try(const Expr& e);
   TypeId ForIter(TypeId iterable, Loc at);
   // Calls a signature (instantiated) with `args`; returns its result.
-  TypeId Apply(const FnSig& sig, const std::vector<TypeId>& prefix_types,
-               const std::vector<const Expr*>& args, const Expr& at, TypeId self_ty,
-               const std::string& callee);
+  TypeId Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
+               TypeId self_ty);
+  // Arguments of a callee the checker cannot type: each checked on its own,
+  // what it left to infer left to the run. Returns `Any`.
+  TypeId LooseArgs(const std::vector<const Expr*>& args);
   TypeId BuiltinMethod(TypeId recv, const Expr& e, TypeId expect);
   // `Owner::name(args)` / `Owner.name(args)`: an associated function.
   TypeId AssocCall(const std::string& owner, const std::string& name,
@@ -148,7 +150,6 @@ class Checker {
   static const Expr& Tail(const Expr& e);
   void Mismatch(const char* code, Loc loc, Loc end, TypeId want, TypeId found,
                 const std::string& what);
-  bool Certain(TypeId t, int depth = 0);  // no Dyn or Err in it
   // The receiver's type as methods see it: references and variables resolved.
   TypeId Strip(TypeId t) { return t_.Find(t); }
 

@@ -46,30 +46,6 @@ bool IsEmptyCollection(const Expr& e) {
   return false;
 }
 
-const char* OpText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kRem: return "%";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kBitXor: return "^";
-    case BinaryOp::kShl: return "<<";
-    case BinaryOp::kShr: return ">>";
-    case BinaryOp::kEq: return "==";
-    case BinaryOp::kNe: return "!=";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kAnd: return "&&";
-    case BinaryOp::kOr: return "||";
-  }
-  return "?";
-}
-
 }  // namespace
 
 TypeId Checker::Expr_(const Expr& e, TypeId expect) {
@@ -502,9 +478,8 @@ TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId
   return t_.Subst(sig.ret, names, with);
 }
 
-TypeId Checker::Apply(const FnSig& sig, const std::vector<TypeId>& /*prefix*/,
-                      const std::vector<const Expr*>& args, const Expr& at, TypeId self_ty,
-                      const std::string& /*callee*/) {
+TypeId Checker::Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
+                      TypeId self_ty) {
   std::vector<TypeId> ps;
   TypeId r = Instantiate(sig, self_ty, &ps, at.loc);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -517,18 +492,21 @@ TypeId Checker::Apply(const FnSig& sig, const std::vector<TypeId>& /*prefix*/,
   return r;
 }
 
+TypeId Checker::LooseArgs(const std::vector<const Expr*>& args) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
+  return dyn;
+}
+
 TypeId Checker::Call(const Expr& e, TypeId expect) {
   const TypeId dyn = t_.Prim(TK::kDyn);
   std::vector<const Expr*> args;
   for (const ExprPtr& a : e.args) args.push_back(a.get());
-  auto loose = [&] {
-    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
-    return dyn;
-  };
+  auto loose = [&] { return LooseArgs(args); };
   const Expr& callee = *e.lhs;
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
-    if (auto f = fns_.find(n); f != fns_.end()) return Apply(f->second, {}, args, e, 0, n);
+    if (auto f = fns_.find(n); f != fns_.end()) return Apply(f->second, args, e, 0);
     // Printing takes a value of any type: the arguments keep theirs.
     if (n == "log" || n == "print" || n == "eprint" || n == "panic") {
       for (const Expr* a : args) Expr_(*a, dyn);
@@ -629,17 +607,14 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
 TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
                           const std::vector<const Expr*>& args, const Expr& e, TypeId expect) {
   const TypeId dyn = t_.Prim(TK::kDyn);
-  auto loose = [&] {
-    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
-    return dyn;
-  };
+  auto loose = [&] { return LooseArgs(args); };
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
     TypeId self = t_.Make(TK::kParam, owner, {});
     for (const std::string& b : g->second)
       if (auto tr = traits_.find(b); tr != traits_.end())
         if (auto m = tr->second.methods.find(name); m != tr->second.methods.end())
-          return Apply(m->second, {}, args, e, self, name);
+          return Apply(m->second, args, e, self);
     if (!failed_) {
       failed_ = true;
       diags_.Error(
@@ -660,9 +635,9 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
           // `Point::norm(p)`: the receiver is the first argument.
           Expect(Expr_(*args[0], self), self, *args[0], "MT2017", "the method's receiver");
           std::vector<const Expr*> rest(args.begin() + 1, args.end());
-          return Apply(f->second, {}, rest, e, self, name);
+          return Apply(f->second, rest, e, self);
         }
-        return Apply(f->second, {}, args, e, self, name);
+        return Apply(f->second, args, e, self);
       }
     return loose();
   }
@@ -734,9 +709,9 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
   const BinaryOp op = e.binary_op;
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr) {
     Expect(Expr_(*e.lhs, boolean), boolean, *e.lhs, "MT2029",
-           absl::StrCat("the `", OpText(op), "` operator"));
+           absl::StrCat("the `", BinaryOpText(op), "` operator"));
     Expect(Expr_(*e.rhs, boolean), boolean, *e.rhs, "MT2029",
-           absl::StrCat("the `", OpText(op), "` operator"));
+           absl::StrCat("the `", BinaryOpText(op), "` operator"));
     return boolean;
   }
   const bool compare = op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
@@ -749,7 +724,7 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
     Diagnostic& d = diags_.Error(
         "MT2029", e.loc,
         absl::StrCat(compare ? "cannot compare `" : "cannot apply `",
-                     compare ? t_.Show(a) : OpText(op), compare ? "` with `" : "` to `",
+                     compare ? t_.Show(a) : BinaryOpText(op), compare ? "` with `" : "` to `",
                      compare ? t_.Show(b) : t_.Show(a),
                      compare ? "`" : absl::StrCat("` and `", t_.Show(b), "`")));
     d.labels.push_back(Label{e.lhs->begin, e.lhs->end, t_.Show(a)});
@@ -780,11 +755,11 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
                                                : "Div";
     diags_
         .Error("MT2032", e.loc,
-               absl::StrCat("binary operation `", OpText(op), "` cannot be applied to type `",
+               absl::StrCat("binary operation `", BinaryOpText(op), "` cannot be applied to type `",
                             xn.name, "`"),
                absl::StrCat("add the bound where `", xn.name, "` is declared: `", xn.name, ": ",
                             trait, "`"))
-        .end = NameEnd(e.loc, OpText(op));
+        .end = NameEnd(e.loc, BinaryOpText(op));
     return compare ? boolean : a;
   }
   if (compare) {
@@ -1091,10 +1066,7 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   const TypeId dyn = t_.Prim(TK::kDyn);
   std::vector<const Expr*> args;
   for (const ExprPtr& a : e.args) args.push_back(a.get());
-  auto loose = [&] {
-    for (const Expr* a : args) t_.Unify(Expr_(*a, dyn), dyn);
-    return dyn;
-  };
+  auto loose = [&] { return LooseArgs(args); };
   // `Point.new(1)`, `T.empty()`, `Vec.new()`: an associated function.
   if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name)) {
     const std::string& n = e.lhs->segs[0].name;
@@ -1114,8 +1086,7 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   const TNode rn = t_.At(r);
   if (rn.kind == TK::kVar || t_.IsLoose(r) || rn.kind == TK::kNever) return loose();
   TypeId self = r;
-  if (const FnSig* sig = FindMethod(r, e.text, &self))
-    return Apply(*sig, {}, args, e, self, e.text);
+  if (const FnSig* sig = FindMethod(r, e.text, &self)) return Apply(*sig, args, e, self);
   if (rn.kind == TK::kParam || rn.kind == TK::kDynTrait) {
     std::vector<std::string> bounds;
     if (rn.kind == TK::kDynTrait)
@@ -1125,7 +1096,7 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
     for (const std::string& b : bounds)
       if (auto tr = traits_.find(b); tr != traits_.end())
         if (auto m = tr->second.methods.find(e.text); m != tr->second.methods.end())
-          return Apply(m->second, {}, args, e, r, e.text);
+          return Apply(m->second, args, e, r);
     static const std::set<std::string> kAny = {
         "to_str", "to_string", "clone", "eq", "ne", "cmp", "partial_cmp", "hash",
         "fmt",    "into",      "lt",    "le", "gt", "ge",  "max",         "min"};

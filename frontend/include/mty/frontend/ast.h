@@ -89,6 +89,8 @@ enum class BinaryOp : uint8_t {
   kOr,
 };
 enum class UnaryOp : uint8_t { kNeg, kNot };
+// The operator as written (`+`, `<<`, `&&`), for dumps and messages (ast_dump.cc).
+const char* BinaryOpText(BinaryOp op);
 
 struct MatchArm {
   PatPtr pat;
