@@ -142,8 +142,7 @@ absl::Status Client::Impl::Collect(const char* key, std::map<std::string, size_t
   std::map<std::string, std::string> unchecked;
   auto check = [&](const std::string& key, const std::string& value) -> absl::Status {
     auto r = Check(key, value);
-    if (r.status().code() == absl::StatusCode::kDeadlineExceeded ||
-        r.status().code() == absl::StatusCode::kUnavailable) {
+    if (cluster::Transient(r.status())) {
       unchecked[key] = value;
       return absl::OkStatus();
     }

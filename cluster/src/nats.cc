@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,13 +21,19 @@ namespace mty::cluster {
 absl::Status NatsError(std::string_view what, natsStatus s, jsErrCode jerr) {
   std::string text = absl::StrCat(std::string(what), ": ", natsStatus_GetText(s));
   if (jerr != 0) absl::StrAppend(&text, " (JetStream error ", static_cast<int>(jerr), ")");
-  const absl::StatusCode code = s == NATS_TIMEOUT     ? absl::StatusCode::kDeadlineExceeded
-                                : s == NATS_NOT_FOUND ? absl::StatusCode::kNotFound
-                                : s == NATS_NO_SERVER || s == NATS_CONNECTION_CLOSED ||
-                                        s == NATS_NO_RESPONDERS || s == NATS_CONNECTION_DISCONNECTED
-                                    ? absl::StatusCode::kUnavailable
-                                    : absl::StatusCode::kInternal;
+  const absl::StatusCode code =
+      s == NATS_TIMEOUT     ? absl::StatusCode::kDeadlineExceeded
+      : s == NATS_NOT_FOUND ? absl::StatusCode::kNotFound
+      : s == NATS_NO_SERVER || s == NATS_CONNECTION_CLOSED || s == NATS_NO_RESPONDERS ||
+              s == NATS_CONNECTION_DISCONNECTED || jerr == JSClusterNotAvailErr
+          ? absl::StatusCode::kUnavailable
+          : absl::StatusCode::kInternal;
   return absl::Status(code, text);
+}
+
+bool Transient(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kDeadlineExceeded ||
+         s.code() == absl::StatusCode::kUnavailable;
 }
 
 namespace {
@@ -125,8 +133,20 @@ absl::StatusOr<std::unique_ptr<Nats>> Nats::Open(const ClusterOptions& options,
   jo.Wait = options.request_timeout.count();
   if (s = natsConnection_JetStream(&n->js_, n->nc_, &jo); s != NATS_OK)
     return NatsError("JetStream", s);
-  if (absl::Status st = n->Setup(consumer); !st.ok()) return st;
-  return n;
+  // A cluster that has just started answers JetStream requests only once
+  // it has elected its leaders: a timeout, or "temporarily unavailable",
+  // is waited out (every step is idempotent: what exists is bound) for up
+  // to kSetupWindow, then reported.
+  const auto start = std::chrono::steady_clock::now();
+  auto pause = std::chrono::milliseconds(100);
+  for (;;) {
+    absl::Status st = n->Setup(consumer);
+    if (st.ok()) return n;
+    if (!Transient(st) || std::chrono::steady_clock::now() - start + pause > kSetupWindow)
+      return st;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(2000));
+  }
 }
 
 Nats::~Nats() {

@@ -7,6 +7,7 @@
 
 #include <nats/nats.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,13 @@ namespace mty::cluster {
 
 // A libnats status as an absl::Status: `what: text (detail)`.
 absl::Status NatsError(std::string_view what, natsStatus s, jsErrCode jerr = jsErrCode(0));
+
+// A failure worth trying again later: a request timed out, the server is
+// away, or JetStream is electing its leaders (error 10008).
+bool Transient(const absl::Status& s);
+
+// How long opening waits for a cluster that is electing its leaders.
+inline constexpr std::chrono::seconds kSetupWindow{60};
 
 class Nats {
  public:

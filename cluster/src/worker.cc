@@ -121,10 +121,6 @@ struct Worker::Impl {
     Log(absl::StrCat("job ", id, ": ", why, ": nak'ed, again in 1s"));
     natsMsg_NakWithDelay(msg, 1000, nullptr);
   }
-  static bool Transient(const absl::Status& s) {
-    return s.code() == absl::StatusCode::kDeadlineExceeded ||
-           s.code() == absl::StatusCode::kUnavailable;
-  }
 };
 
 void Worker::Impl::Pull(int index) {

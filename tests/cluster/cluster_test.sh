@@ -756,9 +756,10 @@ three_node)
   start_worker w1 --nats "nats://127.0.0.1:$p1,nats://127.0.0.1:$p2" --replicas 3 --concurrency 2
   start_worker w2 --nats "nats://127.0.0.1:$p2,nats://127.0.0.1:$p3" --replicas 3 --concurrency 2
   # Two workers making four replicated streams and a consumer at once on a
-  # loaded machine can take a while.
-  wait_log "$tmp/w1.log" "pulling from" 30
-  wait_log "$tmp/w2.log" "pulling from" 30
+  # loaded machine can take a while (a worker waits up to 60 s for the
+  # cluster's leaders, docs/scaling.md).
+  wait_log "$tmp/w1.log" "pulling from" 70
+  wait_log "$tmp/w2.log" "pulling from" 70
   printf 'fn main() -> Int {\n    0\n}\n' >"$tmp/tiny.mty"
   "$load" "$url" "$tmp/tiny.mty" 300 0 3 >"$tmp/load.txt" 2>&1 &
   loader=$!
