@@ -436,7 +436,10 @@ ir::Program Lower(const Module& m, Diagnostics& diags, const ir::HostFnTable* ho
     for (const Diagnostic& d : checked.list()) diags.Add(d);
     return {};
   }
-  if (!checked.HasErrors()) g.types = &types;
+  // After a checker error the types still guide the lowering (what a
+  // type-directed call becomes), whose output is then not run.
+  g.types = &types;
+  g.types_failed = checked.HasErrors();
   g.LowerAll(m);
   g.types = nullptr;
   std::set<uint32_t> lines;

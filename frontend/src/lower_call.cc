@@ -263,6 +263,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
         .end = NameEnd(callee.loc, n);
     return Unit();
   }
+  if (std::optional<Val> d = LowerDefaultCall(e)) return *d;
   if (callee.kind == K::kPath && callee.segs.size() == 2) {
     const std::string a = SelfName(callee.segs[0].name);
     const std::string& b = callee.segs[1].name;
@@ -476,6 +477,8 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
     }
   }
+  if (user_fn.empty())
+    if (std::optional<Val> v = LowerDirected(e, place, rty)) return *v;
   if (user_fn.empty())
     if (std::optional<Val> v = LowerForm(e, place, rty, base)) return *v;
   if (user_fn.empty()) user_fn = BuiltinKindMethod(*base, name, &user_mut);

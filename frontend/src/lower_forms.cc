@@ -74,9 +74,29 @@ std::optional<Operand> FnLowerer::DefaultOf(const TyP& t) {
       }
       return Emit(std::move(r), t).op;
     }
-    case TK::kAdt:
+    case TK::kAdt: {
       if (t->name == "Option") return Emit(AdtInit("Option", "None", {}), t).op;
-      return std::nullopt;
+      // The type's own `Default::default`, else its derived one: each
+      // field's default.
+      if (auto m = g_.methods.find(t->name); m != g_.methods.end())
+        if (auto f = m->second.find("default"); f != m->second.end())
+          return CallUser(g_.fns.at(f->second), {}, loc_).op;
+      auto a = g_.adts.find(t->name);
+      if (!g_.derives_default.count(t->name) || a == g_.adts.end() || a->second.is_enum ||
+          a->second.variants.empty() || ++default_depth_ > 64)
+        return std::nullopt;
+      std::vector<Operand> ops;
+      for (const FieldDef& f : a->second.variants[0].fields) {
+        std::optional<Operand> d = DefaultOf(f.ty ? f.ty : Ty::Unknown());
+        if (!d) {
+          --default_depth_;
+          return std::nullopt;
+        }
+        ops.push_back(*d);
+      }
+      --default_depth_;
+      return Emit(AdtInit(t->name, "", std::move(ops)), t).op;
+    }
     default: return std::nullopt;
   }
 }
@@ -104,7 +124,8 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
             absl::StrCat("method `unwrap_or_default` takes 0 argument(s), given ", e.args.size()));
       return Unit();
     }
-    const TyP elem = base->Arg(0);
+    TyP elem = base->Arg(0);
+    if (elem->Is(Ty::Kind::kUnknown)) elem = CheckedType(e);
     std::optional<Operand> d = DefaultOf(elem);
     if (!d) {
       Error("MT2030", e.loc,

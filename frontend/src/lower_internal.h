@@ -21,6 +21,11 @@
 
 namespace mty::frontend {
 
+// The library's traits a program may implement without declaring them:
+// `impl Default for T` (`Default::default()`), `impl From[X] for T`
+// (`T::from(x)`, `x.into()`); docs/language.md §6.
+inline bool IsLibraryTrait(const std::string& name) { return name == "Default" || name == "From"; }
+
 namespace tc {
 struct TypeInfo;
 // The struct whose field `e` (a field access) reads, as the type checker
@@ -39,6 +44,11 @@ using ir::Rvalue;
 // the interpreter checks them at run time.
 struct Ty;
 using TyP = std::shared_ptr<Ty>;
+namespace tc {
+// The static type the checker gave `e`, as the lowering writes types
+// (Unknown when it gave none, or `Any`; typeck.cc).
+TyP StaticType(TypeInfo& info, const Expr& e);
+}  // namespace tc
 struct Ty {
   enum class Kind : uint8_t {
     kUnknown,
@@ -204,7 +214,8 @@ struct Globals {
   // (lower_agent.cc, next to FnLowerer::CheckSandboxEntry).
   std::string DeclareSandbox(const std::string& name, const std::vector<SandboxEntry>& entries,
                              Loc loc);
-  std::set<std::string> prelude_needed;  // __mty_* functions the program calls
+  std::set<std::string> prelude_needed;   // __mty_* functions the program calls
+  std::set<std::string> derives_default;  // structs with `#[derive(Default)]`
 
   // Warnings (MT8xxx) wait here and are reported, in source order, only
   // when the program has no errors (an error's early exit leaves names
@@ -234,7 +245,10 @@ struct Globals {
   TyP ResolveIr(const ir::Type& t);
   bool resolve_quiet = false;  // Resolve reports no unknown names
   // The type checker's findings (null: not checked, e.g. the prelude).
-  const tc::TypeInfo* types = nullptr;
+  tc::TypeInfo* types = nullptr;
+  // The checker reported an error: what it could not type is its to say
+  // (the lowering adds no second error for it).
+  bool types_failed = false;
   // The embedder's host functions calls may name (null: none).
   const ir::HostFnTable* host_fns = nullptr;
   const FieldDef* FindField(const std::string& adt, const std::string& field,
@@ -891,6 +905,14 @@ class FnLowerer {
   // (nullopt: not such a chain); the default value of a type (nullopt: it
   // has none or is unknown).
   std::optional<Val> LowerForm(const Expr& e, const Place& place, const TyP& rty, const TyP& base);
+  // ---- type-directed calls (lower_directed.cc) ----
+  // The checker's static type of `e` (Unknown when none).
+  TyP CheckedType(const Expr& e) const;
+  // `collect`, `parse`, `into`, `sum`, `product` by the type the checker
+  // gave the call; nullopt when it gave none (the method as it is).
+  std::optional<Val> LowerDirected(const Expr& e, const Place& place, const TyP& rty);
+  // `Default::default()`, `T::default()` without a user `default`.
+  std::optional<Val> LowerDefaultCall(const Expr& e);
   std::optional<Val> LowerEntry(const Expr& e);
   std::optional<Operand> DefaultOf(const TyP& t);
   // A range receiver of an adapter as its array (range_array), and `for`
@@ -953,6 +975,7 @@ class FnLowerer {
   uint32_t cur_ = 0;
   bool terminated_ = false;
   Loc loc_;
+  int default_depth_ = 0;  // DefaultOf through derived structs (a recursive one ends)
   std::vector<std::map<std::string, LocalInfo>> scopes_;
   std::vector<LoopCtx> loops_;
   int sandbox_depth_ = 0;  // sandbox bodies entered in this function

@@ -124,6 +124,7 @@ void Globals::Collect(const Module& m) {
   // Pass 2: fields and variants.
   for (const Item& it : m.items) {
     if (it.kind == Item::Kind::kStruct) {
+      if (it.struct_decl->derives_default) derives_default.insert(it.struct_decl->name);
       std::map<std::string, TyP> gens;
       for (const std::string& g : it.struct_decl->generics) gens[g] = Ty::Adt(g);
       VariantDef v;
@@ -245,7 +246,7 @@ void Globals::Collect(const Module& m) {
                     suggest.Help(tn, [&] { return TypeNames(); }));
         continue;
       }
-      if (!traits.count(it.impl_decl->trait_name)) {
+      if (!traits.count(it.impl_decl->trait_name) && !IsLibraryTrait(it.impl_decl->trait_name)) {
         diags.Error(
             "MT1009", it.impl_decl->loc,
             absl::StrCat("cannot find trait `", it.impl_decl->trait_name, "` in this scope"),

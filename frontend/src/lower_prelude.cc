@@ -363,6 +363,65 @@ fn __mty_sort_by(r, f) {
   v
 }
 
+fn __mty_collect_map(r) {
+  // `collect()` of pairs into a Map: a later key replaces an earlier one.
+  let mut m = Map.new()
+  for p in r { m.insert(p.0, p.1) }
+  m
+}
+
+fn __mty_collect_option(r, into) {
+  // `collect()` of Options: None at the first None, else Some of the
+  // payloads as a Vec (into 0), a Str (1) or a Map (2).
+  let mut out = []
+  for x in r {
+    match x {
+      Option::Some(v) => out.push(v),
+      _ => return Option::None,
+    }
+  }
+  if into == 1 { return Option::Some(out.join("")) }
+  if into == 2 {
+    let mut m = Map.new()
+    for p in out { m.insert(p.0, p.1) }
+    return Option::Some(m)
+  }
+  Option::Some(out)
+}
+
+fn __mty_collect_result(r, into) {
+  // `collect()` of Results: the first Err, else Ok of the payloads.
+  let mut out = []
+  for x in r {
+    match x {
+      Result::Ok(v) => out.push(v),
+      Result::Err(e) => return Result::Err(e),
+    }
+  }
+  if into == 1 { return Result::Ok(out.join("")) }
+  if into == 2 {
+    let mut m = Map.new()
+    for p in out { m.insert(p.0, p.1) }
+    return Result::Ok(m)
+  }
+  Result::Ok(out)
+}
+
+fn __mty_parse_bool(s) {
+  // Rust's `str::parse::<bool>`: exactly "true" or "false".
+  if s == "true" { return Result::Ok(true) }
+  if s == "false" { return Result::Ok(false) }
+  Result::Err("provided string was not `true` or `false`")
+}
+
+fn __mty_parse_char(s) {
+  // Rust's `str::parse::<char>`: exactly one char.
+  let cs = s.chars()
+  if cs.len() == 1 { return Result::Ok(cs[0]) }
+  if cs.len() == 0 { return Result::Err("cannot parse char from empty string") }
+  Result::Err("too many characters in string")
+}
+
 fn __mty_array_repeat(x, n) {
   // `[x; n]`: each push is charged its steps and memory as it is made.
   if n < 0 {

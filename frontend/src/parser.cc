@@ -80,6 +80,21 @@ bool AssignOf(Tok k, bool* has_op, BinaryOp* op) {
   }
 }
 
+// Rust's spelling of a primitive type (docs/language.md "Rust spellings"):
+// the parser writes Mighty's name, so the checker and the lowering know one
+// spelling. (`String` and `HashMap` stay as written: a program may name its
+// own type so, and both passes know them.)
+std::string_view MightyTypeName(std::string_view s) {
+  static constexpr std::pair<std::string_view, std::string_view> k[] = {
+      {"i8", "I8"},       {"i16", "I16"},     {"i32", "I32"}, {"i64", "I64"}, {"i128", "I128"},
+      {"isize", "ISize"}, {"u8", "U8"},       {"u16", "U16"}, {"u32", "U32"}, {"u64", "U64"},
+      {"u128", "U128"},   {"usize", "USize"}, {"f32", "F32"}, {"f64", "F64"}, {"bool", "Bool"},
+      {"char", "Char"},   {"str", "Str"}};
+  for (const auto& [rust, mighty] : k)
+    if (s == rust) return mighty;
+  return s;
+}
+
 bool IsPrimitiveTypeName(std::string_view s) {
   static constexpr std::string_view k[] = {
       "I8",    "I16", "I32", "I64",  "I128", "U8",     "U16",  "U32",  "U64",      "U128", "ISize",
@@ -292,11 +307,14 @@ void Parser::ParseItems(Module& m) {
 // The derives a type may name: every value already prints (`{:?}`), copies,
 // compares with `==` and `<` and hashes, so these add nothing and are
 // accepted; any other name is MT1018.
-static const std::vector<std::string> kKnownDerives = {"Debug", "Clone",      "Copy", "PartialEq",
-                                                       "Eq",    "PartialOrd", "Ord",  "Hash"};
+// `Default` gives the type a default value (`Default::default()`): the
+// next struct records it.
+static const std::vector<std::string> kKnownDerives = {
+    "Debug", "Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Default"};
 
 void Parser::CheckDeriveName(const Token& t) {
   if (t.kind != Tok::kIdent) return;
+  if (t.text == "Default") derive_default_ = true;
   for (const std::string& k : kKnownDerives)
     if (t.text == k) return;
   std::string known;
@@ -362,6 +380,7 @@ void Parser::ItemEnd() {
 }
 
 void Parser::ParseItem(Module& m) {
+  derive_default_ = false;
   SkipAttributes();
   bool is_pub = false;
   if (AtKw("pub")) {
@@ -377,7 +396,9 @@ void Parser::ParseItem(Module& m) {
     item.fn = ParseFn(is_pub, false);
   } else if (IsKw(k, "struct")) {
     item.kind = Item::Kind::kStruct;
+    const bool derive_default = derive_default_;
     item.struct_decl = ParseStruct();
+    item.struct_decl->derives_default = derive_default;
   } else if (IsKw(k, "enum")) {
     item.kind = Item::Kind::kEnum;
     item.enum_decl = ParseEnum();
@@ -433,24 +454,38 @@ void Parser::ParseItem(Module& m) {
 }
 
 std::vector<std::string> Parser::ParseGenerics(std::vector<std::vector<std::string>>* bounds) {
+  // `[T: Bound, U]`, or Rust's `<'a, T: Bound, U>` (lifetimes parsed, not kept).
   std::vector<std::string> names;
-  Loc o = Open(Tok::kLBracket, true);
-  while (!At(Tok::kRBracket)) {
+  const bool angle = At(Tok::kLt);
+  const Tok close = angle ? Tok::kGt : Tok::kRBracket;
+  Loc o = angle ? Bump().loc : Open(Tok::kLBracket, true);
+  while (!At(close)) {
+    if (angle && Peek().kind == Tok::kLabel) {
+      Bump();
+      if (Eat(Tok::kColon))  // `'a: 'b`
+        while (Peek().kind == Tok::kLabel || At(Tok::kPlus)) Bump();
+      if (!Eat(Tok::kComma)) break;
+      continue;
+    }
     names.push_back(ExpectIdent("a generic parameter name"));
     std::vector<std::string> mine;
     if (Eat(Tok::kColon)) {  // bounds: `T: Hash + Eq`; a bound's own arguments are skipped
       int depth = 0;
-      while (!At(Tok::kEof) && !(depth == 0 && (At(Tok::kComma) || At(Tok::kRBracket)))) {
+      while (!At(Tok::kEof) && !(depth == 0 && (At(Tok::kComma) || At(close)))) {
         const Token& k = Bump();
-        if (k.kind == Tok::kLBracket) ++depth;
-        if (k.kind == Tok::kRBracket) --depth;
+        if (k.kind == Tok::kLBracket || k.kind == Tok::kLt) ++depth;
+        if (k.kind == Tok::kRBracket || k.kind == Tok::kGt) --depth;
         if (depth == 0 && k.kind == Tok::kIdent) mine.push_back(k.text);
       }
     }
     if (bounds) bounds->push_back(std::move(mine));
     if (!Eat(Tok::kComma)) break;
   }
-  Close(Tok::kRBracket, o);
+  if (angle) {
+    if (!Eat(Tok::kGt)) FailExpected("`>` closing the generic parameters", Peek());
+  } else {
+    Close(Tok::kRBracket, o);
+  }
   return names;
 }
 
@@ -504,7 +539,7 @@ FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
   Expect(Tok::kKeyword);  // fn
   f.loc = Peek().loc;
   f.name = ExpectIdent("a function name");
-  if (At(Tok::kLBracket)) f.generics = ParseGenerics(&f.bounds);
+  if (At(Tok::kLBracket) || At(Tok::kLt)) f.generics = ParseGenerics(&f.bounds);
   if (!At(Tok::kLParen)) FailExpected("'('", Peek());
   f.params = ParseParams(true);
   if (PeekPastNl().kind == Tok::kArrow) {
@@ -577,7 +612,7 @@ StructDecl Parser::ParseStruct() {
   Bump();  // struct
   s.loc = Peek().loc;
   s.name = ExpectIdent("a struct name");
-  if (At(Tok::kLBracket)) s.generics = ParseGenerics(&s.bounds);
+  if (At(Tok::kLBracket) || At(Tok::kLt)) s.generics = ParseGenerics(&s.bounds);
   if (At(Tok::kLParen)) {  // tuple struct: fields "0", "1", ...
     s.is_tuple = true;
     Loc o = Open(Tok::kLParen, true);
@@ -604,7 +639,7 @@ EnumDecl Parser::ParseEnum() {
   Bump();  // enum
   e.loc = Peek().loc;
   e.name = ExpectIdent("an enum name");
-  if (At(Tok::kLBracket)) e.generics = ParseGenerics(&e.bounds);
+  if (At(Tok::kLBracket) || At(Tok::kLt)) e.generics = ParseGenerics(&e.bounds);
   BraceList([&] {
     EnumVariant v;
     v.loc = Peek().loc;
@@ -635,7 +670,7 @@ EnumDecl Parser::ParseEnum() {
 ImplDecl Parser::ParseImpl() {
   ImplDecl d;
   d.loc = Bump().loc;  // impl
-  if (At(Tok::kLBracket)) d.generics = ParseGenerics(&d.bounds);
+  if (At(Tok::kLBracket) || At(Tok::kLt)) d.generics = ParseGenerics(&d.bounds);
   TypeExpr first = ParseType();
   if (AtKw("for")) {
     Bump();
@@ -662,7 +697,7 @@ TraitDecl Parser::ParseTrait() {
   Bump();  // trait
   d.loc = Peek().loc;
   d.name = ExpectIdent("a trait name");
-  if (At(Tok::kLBracket)) ParseGenerics();
+  if (At(Tok::kLBracket) || At(Tok::kLt)) ParseGenerics();
   if (Eat(Tok::kColon)) {  // supertraits, ignored
     ParseType();
     while (Eat(Tok::kPlus)) ParseType();
@@ -693,7 +728,7 @@ TypeAliasDecl Parser::ParseTypeAlias() {
   Bump();  // type
   a.loc = Peek().loc;
   a.name = ExpectIdent("a type name");
-  if (At(Tok::kLBracket)) ParseGenerics();
+  if (At(Tok::kLBracket) || At(Tok::kLt)) ParseGenerics();
   Expect(Tok::kEq);
   SkipNl();
   a.type = ParseType();
@@ -963,6 +998,44 @@ void Parser::ParseUse(Module& m) {
 
 // ====================================================================== types
 
+std::vector<TypeExpr> Parser::ParseTurbofish() {
+  if (At(Tok::kLt)) return ParseAngleTypes();
+  std::vector<TypeExpr> ts;
+  Loc o = Open(Tok::kLBracket, true);
+  while (!At(Tok::kRBracket)) {
+    ts.push_back(ParseType());
+    if (!Eat(Tok::kComma)) break;
+  }
+  Close(Tok::kRBracket, o);
+  return ts;
+}
+
+std::vector<TypeExpr> Parser::ParseAngleTypes() {
+  Bump();  // `<`
+  std::vector<TypeExpr> args;
+  while (!At(Tok::kGt) && !At(Tok::kShr)) {
+    if (Peek().kind == Tok::kLabel) {  // `<'a, T>`: lifetimes are parsed, not kept
+      Bump();
+    } else {
+      args.push_back(ParseType());
+    }
+    if (!Eat(Tok::kComma)) break;
+  }
+  // `>>` closes two lists: the first half is taken here, the second by the
+  // enclosing list.
+  if (half_gt_) {
+    half_gt_ = false;
+    Bump();
+  } else if (At(Tok::kGt)) {
+    Bump();
+  } else if (At(Tok::kShr)) {
+    half_gt_ = true;
+  } else {
+    FailExpected("`>` closing the type arguments", Peek());
+  }
+  return args;
+}
+
 TypeExpr Parser::ParseType() {
   DepthGuard g(this);
   TypeExpr t;
@@ -1051,6 +1124,10 @@ TypeExpr Parser::ParseType() {
         t.name += Bump().text;
         t.name += Bump().text;
       }
+      // `std::collections::HashMap`: the last segment names the type.
+      if (size_t c = t.name.rfind("::"); c != std::string::npos && t.name.starts_with("std::"))
+        t.name = t.name.substr(c + 2);
+      t.name = std::string(MightyTypeName(t.name));
       if (At(Tok::kLBracket)) {
         Loc o = Open(Tok::kLBracket, true);
         while (!At(Tok::kRBracket)) {
@@ -1058,6 +1135,10 @@ TypeExpr Parser::ParseType() {
           if (!Eat(Tok::kComma)) break;
         }
         Close(Tok::kRBracket, o);
+      } else if (At(Tok::kLt) && !IsPrimitiveTypeName(t.name)) {
+        // Rust's `Vec<T>` (a primitive never takes `<`: `x as I64 < y`
+        // stays a comparison).
+        t.args = ParseAngleTypes();
       }
       break;
     }
@@ -1533,19 +1614,22 @@ ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
       }
       if (!AtName()) FailExpected("a field or method name", n);
       Bump();
-      if (At(Tok::kColonColon) && Look(1).kind == Tok::kLBracket) {  // `.m::[T](..)`
+      std::vector<TypeExpr> targs;
+      bool has_targs = false;
+      if (At(Tok::kColonColon) &&
+          (Look(1).kind == Tok::kLBracket || Look(1).kind == Tok::kLt)) {  // `.m::[T](..)`
         Bump();
-        Loc o = Open(Tok::kLBracket, true);
-        while (!At(Tok::kRBracket)) {
-          ParseType();
-          if (!Eat(Tok::kComma)) break;
-        }
-        Close(Tok::kRBracket, o);
+        targs = ParseTurbofish();
+        has_targs = true;
       }
       if (At(Tok::kLParen)) {
         auto m = Make(EK::kMethodCall, n.loc);
         m->lhs = std::move(e);
         m->text = n.text;
+        if (has_targs) {
+          m->more->type_args = std::move(targs);
+          m->more->has_type_args = true;
+        }
         m->args = ParseArgs();
         e = std::move(m);
       } else {
@@ -1836,13 +1920,14 @@ ExprPtr Parser::ParsePathExpr() {
   e->segs.push_back(PathSeg{first.text, first.loc});
   while (At(Tok::kColonColon)) {
     Bump();
-    if (At(Tok::kLBracket)) {  // turbofish `Path::[T, U]`: type args are not kept
-      Loc o = Open(Tok::kLBracket, true);
-      while (!At(Tok::kRBracket)) {
-        ParseType();
-        if (!Eat(Tok::kComma)) break;
+    if (At(Tok::kLBracket) || At(Tok::kLt)) {  // turbofish `Path::[T, U]` / `Path::<T, U>`
+      std::vector<TypeExpr> ts = ParseTurbofish();
+      // On the path's last segment (`id::[I64](1)`) they are the callee's;
+      // on a type's (`Vec::<I64>::new()`) they are not kept.
+      if (!At(Tok::kColonColon)) {
+        e->more->type_args = std::move(ts);
+        e->more->has_type_args = true;
       }
-      Close(Tok::kRBracket, o);
       continue;
     }
     const Token& n = Peek();

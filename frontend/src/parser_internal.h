@@ -313,6 +313,10 @@ class Parser {
   // -------------------------------------------------------------- types
 
   TypeExpr ParseType();
+  // `<T, U>` after a type's name or `::` (Rust's generic arguments).
+  std::vector<TypeExpr> ParseAngleTypes();
+  // `[T, U]` or `<T, U>` after `::` in an expression (a turbofish).
+  std::vector<TypeExpr> ParseTurbofish();
 
   // --------------------------------------------------------- statements
 
@@ -391,11 +395,15 @@ class Parser {
   bool eof_silent_;
   std::vector<bool> nl_ignore_{false};  // one entry per open delimiter, plus the base
   std::vector<Tok> open_;
-  bool no_struct_ = false;     // `if`/`while`/`match`/`for` heads: no struct literals
-  bool minus_entry_ = false;   // match arms, map entries: `-1 => ..` on the next line is an entry
-  ExprPtr pre_primary_;        // a block-like statement continued by `.` or `?`
-  Loc block_open_;             // the `{` of the innermost block being parsed
-  std::string pending_label_;  // TakeLabel's label, for the loop parsed next
+  bool no_struct_ = false;  // `if`/`while`/`match`/`for` heads: no struct literals
+  // The first `>` of a `>>` closed an inner `<..>` list; the next close
+  // takes the token.
+  bool half_gt_ = false;
+  bool derive_default_ = false;  // the attributes before this item derive `Default`
+  bool minus_entry_ = false;     // match arms, map entries: `-1 => ..` on the next line is an entry
+  ExprPtr pre_primary_;          // a block-like statement continued by `.` or `?`
+  Loc block_open_;               // the `{` of the innermost block being parsed
+  std::string pending_label_;    // TakeLabel's label, for the loop parsed next
   Loc pending_label_loc_;
   std::set<std::string> macro_names_;
   // Macro expansion.

@@ -30,6 +30,11 @@ std::string FieldOwner(const TypeInfo& info, const Expr& e) {
   return it == info.field_owner.end() ? "" : it->second;
 }
 
+TyP StaticType(TypeInfo& info, const Expr& e) {
+  auto it = info.of.find(&e);
+  return it == info.of.end() ? Ty::Unknown() : ToTy(info.types, it->second);
+}
+
 const Checker::Local* Checker::Lookup(const std::string& name) const {
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
     auto f = it->find(name);
@@ -633,6 +638,7 @@ bool Checker::Implements(TypeId t, const std::string& trait) {
 }
 
 void Checker::Discharge() {
+  SettleAll();
   std::vector<Obligation> list;
   list.swap(obligations_);
   for (const Obligation& o : list) {

@@ -153,6 +153,29 @@ class Checker {
   // The receiver's type as methods see it: references and variables resolved.
   TypeId Strip(TypeId t) { return t_.Find(t); }
 
+  // ---- type-directed library calls (typeck_directed.cc)
+  // A call whose meaning is the type it gives, settled once that is known.
+  struct DirectedCall {
+    enum Kind { kCollect, kParse, kInto, kDefault } kind;
+    TypeId target;  // what it gives (collect, into, default) or reads (parse)
+    TypeId from;    // collect: the element; into: the value converted
+    const Expr* at;
+  };
+  std::vector<DirectedCall> directed_;
+  // `collect`, `parse`, `into`, `sum`, `product` on a built-in receiver;
+  // nullopt for other methods.
+  std::optional<TypeId> DirectedMethod(TypeId r, const Expr& e, TypeId expect);
+  // `Default::default()` / `T::default()` of type `target`.
+  TypeId DefaultCall(const Expr& e, TypeId target);
+  // The method's turbofish type `index` (of `want`), or a fresh variable.
+  TypeId TurbofishOr(const Expr& e, size_t want, size_t index);
+  // True when settled (or reported); `final`: nothing more will be learnt.
+  bool SettleDirected(const DirectedCall& d, bool final);
+  bool SettleCollect(TypeId target, TypeId elem, const Expr& e, bool final);
+  void SettleAll();
+  bool HasDefault(TypeId t, int depth = 0);
+  bool IsNumber(TypeId t);
+
   // ---- patterns (typeck_pat.cc)
   void Pattern_(const Pattern& p, TypeId t, bool is_let);
   const AdtInfo* VariantOf(const std::vector<PathSeg>& path, TypeId scrutinee, size_t* index);

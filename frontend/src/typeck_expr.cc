@@ -608,6 +608,21 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
                           const std::vector<const Expr*>& args, const Expr& e, TypeId expect) {
   const TypeId dyn = t_.Prim(TK::kDyn);
   auto loose = [&] { return LooseArgs(args); };
+  // `Default::default()`, `T::default()`, `I64::default()`, and a struct's
+  // derived one: the default of the type.
+  if (name == "default" && args.empty() &&
+      !(methods_.count(owner) && methods_.at(owner).count("default"))) {
+    TypeExpr written;
+    written.kind = TypeExpr::Kind::kPath;
+    written.name = owner;
+    written.loc = e.loc;
+    if (owner == "Default") {
+      TypeId target = t_.Var(e.loc);
+      if (!t_.IsVar(expect) && !t_.IsLoose(expect)) t_.Unify(target, expect);
+      return DefaultCall(e, target);
+    }
+    if (TypeId t = FromType(written); t_.Kind(t) != TK::kDyn) return DefaultCall(e, t);
+  }
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
     TypeId self = t_.Make(TK::kParam, owner, {});
@@ -656,7 +671,6 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
     if (name == "new" || name == "from" || name == "with_capacity") return t_.Prim(TK::kStr);
     return dyn;
   }
-  (void)expect;
   return loose();
 }
 
@@ -1087,6 +1101,8 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   if (rn.kind == TK::kVar || t_.IsLoose(r) || rn.kind == TK::kNever) return loose();
   TypeId self = r;
   if (const FnSig* sig = FindMethod(r, e.text, &self)) return Apply(*sig, args, e, self);
+  if (rn.kind != TK::kParam && rn.kind != TK::kDynTrait)
+    if (std::optional<TypeId> d = DirectedMethod(r, e, expect)) return *d;
   if (rn.kind == TK::kParam || rn.kind == TK::kDynTrait) {
     std::vector<std::string> bounds;
     if (rn.kind == TK::kDynTrait)

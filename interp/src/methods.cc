@@ -824,16 +824,19 @@ CallStatus WideArrayMethod(Ctx& cx, Value& recv, ir::MethodName id, std::vector<
     out = Value::Unit();
     return Ok();
   }
-  if (id == N::kSum) {
+  if (id == N::kSum || id == N::kProduct) {
+    // The front end gives the start (0 or 1 of the static element type)
+    // when it knows it; else an Int, a Float when the first element is one.
     if (!cx.Work(a->items.size())) return Fail();
     MTY_WORK(a->items.size());
-    Value acc = Value::Int(0);
-    bool first = true;
+    const bool sum = id == N::kSum;
+    Value acc = args.empty() ? Value::Int(sum ? 0 : 1) : args[0];
+    bool first = args.empty();
     for (const Value& x : a->items) {
-      if (first && x.Is(Tag::kFloat)) acc = Value::Float(0);
+      if (first && x.Is(Tag::kFloat)) acc = Value::Float(sum ? 0 : 1);
       first = false;
       Value next;
-      if (!Arith(cx, Op::Add, acc, x, next)) return Fail();
+      if (!Arith(cx, sum ? Op::Add : Op::Mul, acc, x, next)) return Fail();
       acc = std::move(next);
     }
     out = std::move(acc);

@@ -133,6 +133,10 @@ struct ExprMore {
   // label named (`break 'outer`), empty for the innermost loop.
   std::string label;
   Loc label_loc;
+  // kMethodCall, kPath: the turbofish's types (`x.parse::[I64]()`,
+  // `collect::<Vec<_>>()`, `id::<I64>(1)`); empty when none was written.
+  std::vector<TypeExpr> type_args;
+  bool has_type_args = false;
 };
 
 struct Expr {
@@ -290,7 +294,8 @@ struct StructDecl {
   std::vector<std::string> generics;
   std::vector<std::vector<std::string>> bounds;
   std::vector<std::pair<std::string, TypeExpr>> fields;  // tuple struct: "0", "1", ...
-  bool is_tuple = false;  // `struct Pair(I64, Str)`: positional fields
+  bool is_tuple = false;         // `struct Pair(I64, Str)`: positional fields
+  bool derives_default = false;  // `#[derive(Default)]`
   Loc loc;
 };
 

@@ -1,5 +1,5 @@
-struct Cfg { n: i64 }
+struct Point { x: i64, y: i64 }
 fn main() {
-    let c: Cfg = Default::default(); // <-
-    println!("{}", c.n);
+    let p: Point = Default::default(); // <-
+    println!("{}", p.x + p.y);
 }

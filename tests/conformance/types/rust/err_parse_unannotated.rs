@@ -1,0 +1,4 @@
+fn main() {
+    let n = "5".parse().unwrap(); // <-
+    println!("{}", n);
+}
