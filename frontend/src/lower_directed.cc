@@ -125,11 +125,28 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDefaultCall(const Expr& e) {
     want = g_.Resolve(written, &generics_);
   }
   if (std::optional<Operand> d = DefaultOf(want)) return Val{*d, want};
-  // A known type without a default: the checker said so (MT2023).
-  if (want->Is(Ty::Kind::kUnknown) && !g_.types_failed)
+  // `T::default()` / `Default::default()` at a generic parameter's type:
+  // types are erased at run time, so there is no `T` to ask.
+  if (want->Is(Ty::Kind::kUnknown) && !g_.types_failed &&
+      (generics_.count(owner) || owner == "Default") && !generics_.empty()) {
     Error("MT2030", e.loc,
-          "`default()` needs the type whose default it is, which is not known here",
-          "annotate the binding (`let c: Config = Default::default()`)");
+          "the default of a generic parameter's type is not supported yet (types are erased "
+          "at run time)",
+          "take the default as a parameter (`fn f[T](zero: T)`), or a closure that makes it");
+    return Val{UnitOp(), Ty::Unknown()};
+  }
+  // A known type without a default: the checker said so (MT2023), unless
+  // its derived default contains itself (a struct holding itself).
+  if (!g_.types_failed)
+    Error("MT2030", e.loc,
+          want->Is(Ty::Kind::kUnknown)
+              ? std::string(
+                    "`default()` needs the type whose default it is, which is not known here")
+              : absl::StrCat("`", want->Name(), "` has no default value (a derived default ",
+                             "that contains itself, or a generic parameter's)"),
+          want->Is(Ty::Kind::kUnknown)
+              ? "annotate the binding (`let c: Config = Default::default()`)"
+              : "write `impl Default for` the type, or build the value");
   return Val{UnitOp(), Ty::Unknown()};
 }
 

@@ -381,6 +381,7 @@ void Parser::ItemEnd() {
 
 void Parser::ParseItem(Module& m) {
   derive_default_ = false;
+  half_gt_ = false;  // an item that failed half-way through a `>>` leaves nothing behind
   SkipAttributes();
   bool is_pub = false;
   if (AtKw("pub")) {
