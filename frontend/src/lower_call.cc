@@ -85,7 +85,12 @@ std::vector<Operand> FnLowerer::LowerArgsFor(const FnDef& def, const std::vector
     const TyP want = i >= skip && i - skip < def.params.size() ? def.params[i - skip] : nullptr;
     const bool here =
         want && want->Is(Ty::Kind::kInt) && (!want->Unsigned() || args[i]->kind == K::kInt);
-    ops.push_back((here ? LowerAs(*args[i], want) : LowerExpr(*args[i])).op);
+    Val v = here ? LowerAs(*args[i], want) : LowerExpr(*args[i]);
+    // An `Any` argument for a signed integer parameter: a U64 there is an
+    // I64 (above I64::MAX it traps MT5004), as it would be written plainly.
+    if (here && !want->Unsigned() && v.ty->Is(Ty::Kind::kUnknown))
+      v = Emit(CallBuiltin("into_i64", {ToLocalOp(v)}), want);
+    ops.push_back(v.op);
   }
   return ops;
 }
@@ -591,8 +596,10 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
       val.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
     std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
     for (Operand& o : ops) all.push_back(std::move(o));
-    Val v = CallPrelude(name, std::move(all), result);
-    if (MethodMutates(name, base.get())) {
+    // A mutating one (sort_by) gives the new receiver, written back below.
+    const bool mutates = MethodMutates(name, base.get());
+    Val v = CallPrelude(name, std::move(all), mutates ? base : result);
+    if (mutates) {
       // sort_by returns the sorted array; write it back to the receiver
       // (through a `&mut` reference when the receiver is one).
       Place dst = place;

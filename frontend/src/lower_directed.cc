@@ -138,15 +138,14 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDefaultCall(const Expr& e) {
   // A known type without a default: the checker said so (MT2023), unless
   // its derived default contains itself (a struct holding itself).
   if (!g_.types_failed)
-    Error("MT2030", e.loc,
-          want->Is(Ty::Kind::kUnknown)
-              ? std::string(
-                    "`default()` needs the type whose default it is, which is not known here")
-              : absl::StrCat("`", want->Name(), "` has no default value (a derived default ",
-                             "that contains itself, or a generic parameter's)"),
-          want->Is(Ty::Kind::kUnknown)
-              ? "annotate the binding (`let c: Config = Default::default()`)"
-              : "write `impl Default for` the type, or build the value");
+    Error(
+        "MT2030", e.loc,
+        want->Is(Ty::Kind::kUnknown)
+            ? std::string("`default()` needs the type whose default it is, which is not known here")
+            : absl::StrCat("`", want->Name(), "` has no default value (a derived default ",
+                           "that contains itself, or a generic parameter's)"),
+        want->Is(Ty::Kind::kUnknown) ? "annotate the binding (`let c: Config = Default::default()`)"
+                                     : "write `impl Default for` the type, or build the value");
   return Val{UnitOp(), Ty::Unknown()};
 }
 

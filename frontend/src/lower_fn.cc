@@ -406,7 +406,10 @@ void FnLowerer::LowerLet(const Stmt& s) {
     CheckValue(*s.expr, declared, "MT2016", "mismatched types: ", s.type.loc,
                absl::StrCat("expected `", TypeText(s.type), "` because of this annotation"));
   Val init = s.expr ? LowerAs(*s.expr, declared) : Val{UnitOp(), declared};
-  TyP ty = declared->Is(Ty::Kind::kUnknown) ? init.ty : declared;
+  // A written `Any` (or a generic parameter's name) stays unknown: the
+  // value is checked where it is used, whatever it was made from.
+  TyP ty = declared->Is(Ty::Kind::kUnknown) && s.type.kind == TypeExpr::Kind::kInfer ? init.ty
+                                                                                     : declared;
   if (s.pat->kind == Pattern::Kind::kBind && s.pat->subs.empty() && !s.else_block) {
     uint32_t l = NamedLocal(s.pat->name, ty, s.pat->is_mut, s.pat->loc, true);
     bindings_.back().is_let = true;

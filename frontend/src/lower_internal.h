@@ -95,6 +95,10 @@ struct Ty {
 // How deep a static type is written into the IR (its parser takes 200).
 inline constexpr int kMaxIrTypeDepth = 64;
 
+// `t` with the generic parameters `generics` written `Any` (types are
+// erased at run time; a field of type `T` holds any value), lower_items.cc.
+ir::Type ErasedIr(ir::Type t, const std::vector<std::string>& generics, int depth = 0);
+
 struct FieldDef {
   std::string name;  // empty for positional
   TyP ty;

@@ -1,5 +1,6 @@
 // The item pass: Globals::Collect (types, fields, variants, functions,
 // methods, consts, agent state) and LowerAll/LowerFn (every function).
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -329,11 +330,21 @@ void Globals::Collect(const Module& m) {
       ir::Variant iv;
       iv.name = v.name;
       for (const FieldDef& f : v.fields)
-        iv.fields.push_back({f.name, f.ty ? f.ty->ToIr() : ir::Type::Named("Any")});
+        iv.fields.push_back(
+            {f.name, f.ty ? ErasedIr(f.ty->ToIr(), d.generics) : ir::Type::Named("Any")});
       a.variants.push_back(iv);
     }
     if (in_program.insert(n).second) program.adts.push_back(a);
   }
+}
+
+ir::Type ErasedIr(ir::Type t, const std::vector<std::string>& generics, int depth) {
+  if (depth > kMaxIrTypeDepth) return ir::Type::Named("Any");
+  if (t.kind == ir::Type::Kind::kNamed && t.args.empty() &&
+      std::find(generics.begin(), generics.end(), t.name) != generics.end())
+    return ir::Type::Named("Any");
+  for (ir::Type& a : t.args) a = ErasedIr(std::move(a), generics, depth + 1);
+  return t;
 }
 
 void Globals::LowerFn(const FnDef& def, const FnDecl& decl,

@@ -6,6 +6,7 @@
 #include "mty/ir/text.h"
 #include "mty/ir/verify.h"
 #include "mty/ir/visit.h"
+#include "verify_types.h"
 
 namespace mty::ir {
 
@@ -28,7 +29,7 @@ class Verifier {
       fn_ = &f;
       if (auto s = CheckFunction(f); !s.ok()) return s;
     }
-    return absl::OkStatus();
+    return VerifyTypes(p_, index_, file_);
   }
 
  private:

@@ -39,7 +39,7 @@ bb0:
   return
 }
 
-fn f(_1: I64, _2: I64, _3: I64, _4: I64) -> I64 {
+fn f(_1: Any, _2: Any, _3: Any, _4: Any) -> Any {
 bb0:
 )";
   if (!stmt.empty()) s += "  " + std::string(stmt) + "\n";

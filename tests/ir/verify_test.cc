@@ -13,7 +13,7 @@ std::string VerifyError(const std::string& body) {
   std::string src =
       "struct P { x: I64 }\nenum E {\n  A(I64),\n  B,\n}\n"
       "fn two(_1: I64, _2: I64) -> I64 {\nbb0:\n  return\n}\n"
-      "fn main() -> Unit {\n  let _1: I64\nbb0:\n" +
+      "fn main() -> Unit {\n  let _1: Any\nbb0:\n" +
       body + "}\n";
   auto p = ParseText(src, "v.mtyir");
   EXPECT_TRUE(p.ok()) << p.status();
