@@ -19,6 +19,10 @@ namespace mty::ir {
 namespace {
 
 constexpr int kMaxDepth = 64;
+// Type nodes compared in one program: past it (a huge type declared once
+// and compared by every statement) the program is refused, located, rather
+// than verified for minutes.
+constexpr uint64_t kMaxWork = uint64_t{1} << 26;
 
 bool IsScalarName(std::string_view n) {
   return n == "I64" || n == "U64" || n == "F64" || n == "Bool" || n == "Char" || n == "Str" ||
@@ -40,9 +44,13 @@ class TypeVerifier {
     for (const Function& f : p_.functions) {
       fn_ = &f;
       for (const Block& b : f.blocks) {
-        for (const Statement& s : b.stmts)
+        for (const Statement& s : b.stmts) {
           if (s.kind == Statement::Kind::kAssign)
             if (absl::Status st = Assign(s); !st.ok()) return st;
+          if (work_ > kMaxWork)
+            return Err(s.loc, absl::StrCat("the program's types are too large to verify (over ",
+                                           kMaxWork, " type nodes compared)"));
+        }
         if (b.term.kind == Terminator::Kind::kIf)
           if (std::optional<Type> c = OperandType(b.term.op); c && !Fits(*c, Bool(), 0))
             return Err(b.term.loc,
@@ -79,7 +87,7 @@ class TypeVerifier {
   // Whether a value of type `have` may be stored where `want` is declared.
   // References are their pointees (the lowering reads through them).
   bool Fits(const Type& have, const Type& want, int depth) const {
-    if (depth > kMaxDepth) return true;
+    if (depth > kMaxDepth || ++work_ > kMaxWork) return true;
     const Type* h = &have;
     const Type* w = &want;
     while (h->kind == Type::Kind::kRef && !h->args.empty()) h = &h->args[0];
@@ -324,6 +332,7 @@ class TypeVerifier {
   const ProgramIndex& index_;
   std::string_view file_;
   const Function* fn_ = nullptr;
+  mutable uint64_t work_ = 0;
 };
 
 }  // namespace
