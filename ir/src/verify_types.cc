@@ -22,7 +22,7 @@ constexpr int kMaxDepth = 64;
 // Type nodes compared in one program: past it (a huge type declared once
 // and compared by every statement) the program is refused, located, rather
 // than verified for minutes.
-constexpr uint64_t kMaxWork = uint64_t{1} << 26;
+constexpr uint64_t kMaxWork = uint64_t{1} << 24;
 
 bool IsScalarName(std::string_view n) {
   return n == "I64" || n == "U64" || n == "F64" || n == "Bool" || n == "Char" || n == "Str" ||
