@@ -539,9 +539,9 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
         *root_mut = false;
         *root_name = "";
       }
-      if (e.lhs->kind == K::kPath && e.lhs->segs.size() == 1 && e.lhs->segs[0].name == "self" &&
-          !bt->Is(Ty::Kind::kRef) && !bt->Is(Ty::Kind::kUnknown)) {
-        // `*self` in a `&self` method: the receiver is passed as a value.
+      if (!bt->Is(Ty::Kind::kRef) && !bt->Is(Ty::Kind::kUnknown)) {
+        // `*self` in a `&self` method (the receiver is passed as a value),
+        // `*b` of a `Box[T]` (a box is its value): the value itself.
         *ty = bt;
         return base;
       }

@@ -118,6 +118,14 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
       for (const auto& [type, ms] : g_.methods) user_clone |= ms.count("clone") > 0;
     if (!user_clone) return Emit(UseR(Operand::Copy(dst)), base);
   }
+  // `b.as_ref()`, `b.borrow()`: a reference is the value here (a `Box`, an
+  // `Rc`, an Option's `as_ref` alike), unless the type defines its own.
+  if ((name == "as_ref" || name == "borrow") && e.args.empty()) {
+    bool user = false;
+    if (base->Is(Ty::Kind::kUnknown))
+      for (const auto& [type, ms] : g_.methods) user |= ms.count(name) > 0;
+    if (!user) return Emit(UseR(Operand::Copy(dst)), base);
+  }
   if (name == "unwrap_or_default" && (opt || res || base->Is(Ty::Kind::kUnknown))) {
     if (!e.args.empty()) {
       Error("MT2001", e.loc,

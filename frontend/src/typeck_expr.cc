@@ -623,6 +623,10 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
     }
     if (TypeId t = FromType(written); t_.Kind(t) != TK::kDyn) return DefaultCall(e, t);
   }
+  // `Box::new(x)` (and Rc's, Arc's): the value itself (docs/language.md §6).
+  if ((owner == "Box" || owner == "Rc" || owner == "Arc") && name == "new" && args.size() == 1 &&
+      !adts_.count(owner))
+    return Expr_(*args[0], expect);
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
     TypeId self = t_.Make(TK::kParam, owner, {});
@@ -1114,12 +1118,20 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
         if (auto m = tr->second.methods.find(e.text); m != tr->second.methods.end())
           return Apply(m->second, args, e, r);
     static const std::set<std::string> kAny = {
-        "to_str", "to_string", "clone", "eq", "ne", "cmp", "partial_cmp", "hash",
-        "fmt",    "into",      "lt",    "le", "gt", "ge",  "max",         "min"};
-    if (kAny.count(e.text) || rn.kind == TK::kDynTrait) return loose();
+        "to_str", "to_string", "clone", "as_ref", "borrow", "eq", "ne", "cmp", "partial_cmp",
+        "hash",   "fmt",       "into",  "lt",     "le",     "gt", "ge", "max", "min"};
+    if (kAny.count(e.text)) return loose();
     bool all_markers = !bounds.empty();
     for (const std::string& b : bounds) all_markers = all_markers && !traits_.count(b);
-    if (!failed_ && !all_markers) {
+    if (!failed_ && !all_markers && rn.kind == TK::kDynTrait) {
+      failed_ = true;
+      diags_
+          .Error("MT2004", e.loc,
+                 absl::StrCat("no method named `", e.text, "` found for `dyn ", rn.name, "`"),
+                 absl::StrCat("a trait object has the methods its trait declares; declare `fn ",
+                              e.text, "` in trait `", rn.name, "`"))
+          .end = NameEnd(e.loc, e.text);
+    } else if (!failed_ && !all_markers) {
       failed_ = true;
       diags_
           .Error("MT2032", e.loc,
