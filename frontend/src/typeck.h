@@ -133,7 +133,7 @@ class Checker {
   TypeId ForIter(TypeId iterable, Loc at);
   // Calls a signature (instantiated) with `args`; returns its result.
   TypeId Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
-               TypeId self_ty);
+               TypeId self_ty, const std::vector<TypeId>* explicit_args = nullptr);
   // Arguments of a callee the checker cannot type: each checked on its own,
   // what it left to infer left to the run. Returns `Any`.
   TypeId LooseArgs(const std::vector<const Expr*>& args);
@@ -142,7 +142,9 @@ class Checker {
   TypeId AssocCall(const std::string& owner, const std::string& name,
                    const std::vector<const Expr*>& args, const Expr& e, TypeId expect);
   const FnSig* FindMethod(TypeId recv, const std::string& name, TypeId* self_out);
-  TypeId Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at);
+  // `explicit_args`: the turbofish's types for the generic parameters.
+  TypeId Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at,
+                     const std::vector<TypeId>* explicit_args = nullptr);
   // Unifies `found` (the type of `at`) with `want`; reports a mismatch.
   bool Expect(TypeId found, TypeId want, const Expr& at, const char* code = "MT2023",
               const std::string& what = "");

@@ -453,11 +453,12 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
   return dyn;
 }
 
-TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at) {
+TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at,
+                            const std::vector<TypeId>* explicit_args) {
   std::vector<std::string> names = sig.generics;
   std::vector<TypeId> with;
   for (size_t i = 0; i < names.size(); ++i) {
-    TypeId v = t_.Var(at);
+    TypeId v = explicit_args && i < explicit_args->size() ? (*explicit_args)[i] : t_.Var(at);
     with.push_back(v);
     for (const std::string& b : sig.bounds[i]) obligations_.push_back(Obligation{v, b, at});
   }
@@ -479,9 +480,9 @@ TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId
 }
 
 TypeId Checker::Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
-                      TypeId self_ty) {
+                      TypeId self_ty, const std::vector<TypeId>* explicit_args) {
   std::vector<TypeId> ps;
-  TypeId r = Instantiate(sig, self_ty, &ps, at.loc);
+  TypeId r = Instantiate(sig, self_ty, &ps, at.loc, explicit_args);
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= ps.size()) {
       Expr_(*args[i], t_.Prim(TK::kDyn));
@@ -506,7 +507,28 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
   const Expr& callee = *e.lhs;
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
-    if (auto f = fns_.find(n); f != fns_.end()) return Apply(f->second, args, e, 0);
+    if (auto f = fns_.find(n); f != fns_.end()) {
+      if (!callee.more->has_type_args) return Apply(f->second, args, e, 0);
+      // `id::[I64](1)`: the turbofish gives the generic parameters.
+      const std::vector<TypeExpr>& written = callee.more->type_args;
+      const size_t want = f->second.generics.size();
+      if (written.size() != want) {
+        if (!failed_) {
+          failed_ = true;
+          diags_
+              .Error("MT2025", callee.loc,
+                     absl::StrCat("function `", n, "` takes ", want, " generic argument(s) but ",
+                                  written.size(), (written.size() == 1 ? " was" : " were"),
+                                  " supplied"),
+                     absl::StrCat("write ", want, " type(s) in the turbofish, or none"))
+              .end = NameEnd(callee.loc, n);
+        }
+        return loose();
+      }
+      std::vector<TypeId> given;
+      for (const TypeExpr& t : written) given.push_back(FromType(t));
+      return Apply(f->second, args, e, 0, &given);
+    }
     // Printing takes a value of any type: the arguments keep theirs.
     if (n == "log" || n == "print" || n == "eprint" || n == "panic") {
       for (const Expr* a : args) Expr_(*a, dyn);
