@@ -86,6 +86,21 @@ TypeId Checker::FromType(const TypeExpr& t, int depth) {
           .end = NameEnd(t.loc, n);
       return std::vector<TypeId>(want, t_.Prim(TK::kErr));
     }
+    // A signature states its types whole, as Rust's (`fn f(o: Option)` is
+    // E0107): elsewhere a bare `Vec` leaves its argument to inference.
+    if (a.empty() && want > 0 && in_signature_) {
+      if (!failed_) {
+        failed_ = true;
+        diags_
+            .Error(
+                "MT2025", t.loc,
+                absl::StrCat("missing generics for `", n, "`: it takes ", want,
+                             " generic argument(s)"),
+                absl::StrCat("write them in brackets: `", n, "[", want == 1 ? "T" : "K, V", "]`"))
+            .end = NameEnd(t.loc, n);
+      }
+      return std::vector<TypeId>(want, t_.Prim(TK::kErr));
+    }
     if (a.empty() && fill)
       for (size_t i = 0; i < want; ++i) a.push_back(t_.Var(t.loc));
     return a;
@@ -178,9 +193,13 @@ FnSig Checker::MakeSig(const FnDecl& f, const std::string& owner,
       s.params.push_back(t_.Prim(TK::kDyn));
       continue;
     }
+    in_signature_ = true;
     s.params.push_back(FromType(p.type));
+    in_signature_ = false;
   }
+  in_signature_ = true;
   s.ret = f.ret.kind == TypeExpr::Kind::kInfer ? t_.Prim(TK::kUnit) : FromType(f.ret);
+  in_signature_ = false;
   generics_ = std::move(saved);
   self_ty_ = saved_self;
   has_self_ = saved_has;

@@ -230,8 +230,9 @@ class Checker {
     std::string name;
   };
   std::vector<Pending> pending_;
-  int depth_ = 0;        // expression nesting
-  bool failed_ = false;  // an error was reported
+  bool in_signature_ = false;  // FromType of a function's parameter or result
+  int depth_ = 0;              // expression nesting
+  bool failed_ = false;        // an error was reported
 };
 
 // The trait names every type is taken to implement (Rust's derivable and
