@@ -281,7 +281,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   // `dyn Trait` (written `Trait` or `dyn Trait`): dispatched on the value's
   // own type at run time; `Box[T]` is a `T` (values, docs/language.md §6).
   if (traits.count(n)) return Ty::Unknown();
-  if (n == "Box" || n == "Rc") return args.empty() ? Ty::Unknown() : args[0];
+  if (IsBoxName(n)) return args.empty() ? Ty::Unknown() : args[0];
   if (agents.count(n)) {
     auto a = Ty::Make(Ty::Kind::kAgent);
     a->name = n;

@@ -272,8 +272,7 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   // `Box::new(x)`, `Rc::new(x)`, `Arc::new(x)`: values are not boxed, so
   // the value itself (docs/language.md §6).
   if (callee.kind == K::kPath && callee.segs.size() == 2 && callee.segs[1].name == "new" &&
-      e.args.size() == 1 && !g_.adts.count(callee.segs[0].name) &&
-      (callee.segs[0].name == "Box" || callee.segs[0].name == "Rc" || callee.segs[0].name == "Arc"))
+      e.args.size() == 1 && !g_.adts.count(callee.segs[0].name) && IsBoxName(callee.segs[0].name))
     return LowerExpr(*e.args[0]);
   if (callee.kind == K::kPath && callee.segs.size() == 2) {
     const std::string a = SelfName(callee.segs[0].name);

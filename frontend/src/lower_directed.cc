@@ -31,8 +31,7 @@ TyP FnLowerer::CheckedType(const Expr& e) const {
 std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Place& place,
                                                        const TyP& rty) {
   const std::string& name = e.text;
-  if (name != "collect" && name != "parse" && name != "into" && name != "sum" && name != "product")
-    return std::nullopt;
+  if (!IsDirectedMethod(name)) return std::nullopt;
   const TyP want = CheckedType(e);
   if (want->Is(Ty::Kind::kUnknown)) return std::nullopt;
   Place dst = place;

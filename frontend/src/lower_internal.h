@@ -26,6 +26,17 @@ namespace mty::frontend {
 // (`T::from(x)`, `x.into()`); docs/language.md §6.
 inline bool IsLibraryTrait(const std::string& name) { return name == "Default" || name == "From"; }
 
+// The methods whose meaning is the type they give (docs/language.md §6
+// "Type-directed calls"): typeck_directed.cc types them, lower_directed.cc
+// lowers them.
+inline bool IsDirectedMethod(const std::string& n) {
+  return n == "collect" || n == "parse" || n == "into" || n == "sum" || n == "product";
+}
+
+// The library's boxes: `Box[T]`, `Rc[T]`, `Arc[T]` are a `T` (values are
+// not boxed) and `Box::new(x)` is `x` (docs/language.md §6).
+inline bool IsBoxName(const std::string& n) { return n == "Box" || n == "Rc" || n == "Arc"; }
+
 namespace tc {
 struct TypeInfo;
 // The struct whose field `e` (a field access) reads, as the type checker

@@ -131,7 +131,7 @@ TypeId Checker::FromType(const TypeExpr& t, int depth) {
   }
   if (n == "Option") return t_.Adt(n, args(1, true));
   if (n == "Result") return t_.Adt(n, args(2, true));
-  if (n == "Box" || n == "Rc") return args(1, true)[0];  // a value (docs/language.md §6)
+  if (IsBoxName(n)) return args(1, true)[0];  // a value (docs/language.md §6)
   if (agents_.count(n)) return t_.Make(TK::kAgent, n, {});
   if (traits_.count(n)) return t_.Make(TK::kDynTrait, n, {});
   // Unknown names are the lowering's to report (MT1003, with suggestions).

@@ -14,9 +14,7 @@ namespace mty::frontend::tc {
 
 namespace {
 
-bool IsDirectedMethod(const std::string& n) {
-  return n == "collect" || n == "parse" || n == "into" || n == "sum" || n == "product";
-}
+constexpr size_t kMaxDirectedWork = size_t{1} << 20;
 
 // Integer widths a value of `from` converts to without loss (Rust's
 // `From` between integers).
@@ -344,7 +342,12 @@ bool Checker::HasDefault(TypeId t, int depth) {
 void Checker::SettleAll() {
   // Settling one call may tell another's type (`parse().unwrap().into()`):
   // passes until nothing changes, then what is left is reported.
-  for (bool progress = true; progress && !directed_.empty();) {
+  // Each pass may settle one call only (a chain whose types flow
+  // backwards): the passes are bounded by their total work, after which
+  // what is left is reported as not fixed.
+  size_t work = 0;
+  for (bool progress = true; progress && !directed_.empty() && work < kMaxDirectedWork;) {
+    work += directed_.size();
     progress = false;
     std::vector<DirectedCall> left;
     for (const DirectedCall& d : directed_)

@@ -646,8 +646,7 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
     if (TypeId t = FromType(written); t_.Kind(t) != TK::kDyn) return DefaultCall(e, t);
   }
   // `Box::new(x)` (and Rc's, Arc's): the value itself (docs/language.md §6).
-  if ((owner == "Box" || owner == "Rc" || owner == "Arc") && name == "new" && args.size() == 1 &&
-      !adts_.count(owner))
+  if (IsBoxName(owner) && name == "new" && args.size() == 1 && !adts_.count(owner))
     return Expr_(*args[0], expect);
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
