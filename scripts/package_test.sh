@@ -48,13 +48,13 @@ done
 step "examples/embed with find_package(mty)"
 cmake -S examples/embed -B "$tmp/embed" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
-ninja -C "$tmp/embed" >/dev/null
+ninja -C "$tmp/embed" >"$tmp/log" || { cat "$tmp/log"; fail "examples/embed did not build"; }
 check_embed "$tmp/embed/embed"
 
 step "examples/client (mty::Client) with find_package(mty COMPONENTS cluster), build only"
 cmake -S examples/client -B "$tmp/client" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
-ninja -C "$tmp/client" >/dev/null
+ninja -C "$tmp/client" >"$tmp/log" || { cat "$tmp/log"; fail "examples/client did not build"; }
 [ -x "$tmp/client/submit_one" ] || fail "examples/client did not build"
 
 step "examples/embed with pkg-config"

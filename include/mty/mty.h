@@ -390,7 +390,7 @@ struct CompileOptions {
   // has, 2 x the budget + 16 MiB; with none, 4 GiB or half the machine's
   // memory. Passing it (or the host failing to allocate) fails the compile:
   // kResourceExhausted, diagnostic MT0033 (runtime.md §2).
-  std::optional<uint64_t> memory_budget;
+  std::optional<uint64_t> memory_budget = std::nullopt;
 };
 
 // ---- Events -------------------------------------------------------------
