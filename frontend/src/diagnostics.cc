@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "lexer.h"
 #include "mty/vocab/utf8.h"
@@ -56,6 +57,26 @@ Diagnostic& Diagnostics::Warning(std::string code, Loc loc, std::string message,
 Diagnostic& Diagnostics::Add(Diagnostic d) {
   if (d.severity == Severity::kError) ++errors_;
   return list_.emplace_back(std::move(d));
+}
+
+void Diagnostics::DropRepeats(size_t from) {
+  if (from >= list_.size()) return;
+  auto key = [](const Diagnostic& d) {
+    return absl::StrCat(static_cast<int>(d.severity), " ", d.code, " ", d.loc.line, ":", d.loc.col,
+                        " ", d.message);
+  };
+  absl::flat_hash_set<std::string> seen;
+  for (size_t i = 0; i < from; ++i) seen.insert(key(list_[i]));
+  size_t out = from;
+  for (size_t i = from; i < list_.size(); ++i) {
+    if (!seen.insert(key(list_[i])).second) {
+      if (list_[i].severity == Severity::kError) --errors_;
+      continue;
+    }
+    if (out != i) list_[out] = std::move(list_[i]);
+    ++out;
+  }
+  list_.resize(out);
 }
 
 void Diagnostics::DenyWarnings(const std::string& note) {

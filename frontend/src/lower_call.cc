@@ -240,6 +240,11 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
         return Unit();
       }
       CheckArgs(def, e.args, 0, n);
+      if (!nested && IsPerType(n)) {
+        const FnDef* inst = InstanceFor(def, e);
+        if (!inst) return Unit();
+        return CallUser(*inst, LowerArgsFor(*inst, e.args), e.loc);
+      }
       return CallUser(def, LowerArgsFor(def, e.args), e.loc);
     }
     if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
@@ -360,9 +365,12 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     if (path.size() == 1) {
       const std::string& tn = path[0];
       auto it = g_.adts.find(tn);
-      if (it != g_.adts.end()) {
+      // `I64::empty()`: an associated function of `impl Trait for I64`.
+      const auto builtin = it == g_.adts.end() ? g_.methods.find(tn) : g_.methods.end();
+      const bool builtin_fn = builtin != g_.methods.end() && builtin->second.count(name);
+      if (it != g_.adts.end() || builtin_fn) {
         uint32_t vi;
-        if (it->second.is_enum && g_.FindVariant(tn, name, &vi)) {
+        if (!builtin_fn && it->second.is_enum && g_.FindVariant(tn, name, &vi)) {
           std::string adt;
           std::vector<PathSeg> segs = {{tn, recv.loc}, {name, e.loc}};
           const VariantDef* vd = ResolveVariantPath(segs, nullptr, &adt, &vi, e.loc);
@@ -645,6 +653,8 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.loc_ = loc_;
   inner.self_type_ = self_type_;
   inner.generics_ = generics_;
+  inner.spec_names_ = spec_names_;
+  inner.spec_with_ = spec_with_;
   inner.enclosing_ = Snapshot();
   for (const auto& [n, li] : caps) {
     inner.AddParam(n, li.ty, li.is_mut, false, {}, false, /*convert=*/false);

@@ -24,9 +24,6 @@ bool IsAdt(const TyP& t, const char* name) { return t->Is(Ty::Kind::kAdt) && t->
 
 }  // namespace
 
-TyP FnLowerer::CheckedType(const Expr& e) const {
-  return g_.types ? tc::StaticType(*g_.types, e) : Ty::Unknown();
-}
 
 std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Place& place,
                                                        const TyP& rty) {

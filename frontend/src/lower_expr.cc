@@ -599,6 +599,14 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
     if (const FnDef* nf = NestedFn(a))
       return Val{ConstOp(ir::Constant::Fn(nf->ir_name)), Ty::Make(Ty::Kind::kFn)};
+    if (IsPerType(a)) {
+      Error("MT2030", e.loc,
+            absl::StrCat("the generic function `", a,
+                         "` needs its type parameters at run time and cannot be a value"),
+            absl::StrCat("call it in a closure that fixes them: `|xs: Vec[I64]| ", a, "(xs)`"))
+          .end = NameEnd(e.loc, a);
+      return Unit();
+    }
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
     std::string adt;
     uint32_t vi;

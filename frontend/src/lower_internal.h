@@ -149,6 +149,11 @@ struct FnDef {
   // A trait's default method is lowered once per implementing type; only
   // the first copy reports warnings.
   bool quiet = false;
+  // A generic function lowered at one instantiation (docs/language.md §6,
+  // "Generic functions that need their types"): its generic parameters'
+  // names and the checker's types (tc::TypeId) they stand for.
+  std::vector<std::string> spec_names;
+  std::vector<uint32_t> spec_with;
 };
 
 // `help: did you mean `total`?` when one of `candidates` is near `word`
@@ -293,6 +298,19 @@ struct Globals {
   static std::string SandboxBodyFn(const std::string& sandbox) {
     return "__sandbox_body_" + sandbox;
   }
+  // Generic functions lowered once per instantiation (tc::TypeInfo::
+  // per_type), by "name[types]"; the queue holds those not lowered yet
+  // (lower_spec.cc).
+  std::map<std::string, FnDef> instances;
+  std::vector<const FnDef*> instance_queue;
+  std::set<std::string> instance_names;
+  std::map<std::string, int> instance_counts;  // per generic function
+  size_t instance_statements = 0;              // IR statements the instances have
+  bool instances_failed = false;               // a limit was reached: no more instances
+  // Whether the top-level function `name` is lowered per instantiation.
+  bool IsPerTypeFn(const std::string& name) const;
+  // Lowers the queued instances (and those their bodies ask for).
+  void LowerInstances();
   int nested_counter = 0;  // nested `fn` items of the same IR name
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
@@ -469,9 +487,9 @@ class FnLowerer {
   void SetGenerics(const std::map<std::string, TyP>& g) {
     for (const auto& [k, v] : g) generics_[k] = v;
   }
-  std::string SelfName(const std::string& n) const {
-    return n == "Self" && !self_type_.empty() ? self_type_ : n;
-  }
+  // What a type name in a path means here: `Self` inside impls, a generic
+  // parameter inside an instance of its function (`T::empty()`).
+  std::string SelfName(const std::string& n) const;
 
   // Lowers a function body and returns the finished function.
   // Lowers a body; a function declared without a result (or `-> Unit`)
@@ -923,6 +941,12 @@ class FnLowerer {
   // ---- type-directed calls (lower_directed.cc) ----
   // The checker's static type of `e` (Unknown when none).
   TyP CheckedType(const Expr& e) const;
+  // A call of a generic function lowered per instantiation: the instance
+  // for the types the checker found at `call` (this function's own
+  // instantiation substituted); null after an error (lower_spec.cc).
+  const FnDef* InstanceFor(const FnDef& def, const Expr& call);
+  // Whether `name` is such a function (it cannot be a value).
+  bool IsPerType(const std::string& name) const;
   // `collect`, `parse`, `into`, `sum`, `product` by the type the checker
   // gave the call; nullopt when it gave none (the method as it is).
   std::optional<Val> LowerDirected(const Expr& e, const Place& place, const TyP& rty);
@@ -998,7 +1022,10 @@ class FnLowerer {
   std::string self_type_;                // inside impl methods: what `Self` names
   const AgentDecl* agent_ = nullptr;     // inside agent handlers and helpers
   std::map<std::string, TyP> generics_;  // generic params (Unknown) and Self
-  bool place_error_ = false;             // an error was reported (suppresses cascades)
+  // In an instance of a generic function: its parameters and their types.
+  std::vector<std::string> spec_names_;
+  std::vector<uint32_t> spec_with_;
+  bool place_error_ = false;  // an error was reported (suppresses cascades)
   std::vector<Binding> bindings_;
   // Nested `fn` items declared by this function's blocks in scope, and what
   // the enclosing function sees (null at the top level); Snapshot() caches

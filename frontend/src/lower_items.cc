@@ -362,6 +362,8 @@ void Globals::LowerFnBody(const FnDef& def, const FnDecl& decl,
   fl.SetLoc(decl.loc);
   fl.SetSelfType(def.self_type);
   fl.SetGenerics(def.generics);
+  fl.spec_names_ = def.spec_names;
+  fl.spec_with_ = def.spec_with;
   size_t pi = 0;
   for (const Param& p : decl.params) {
     if (p.self_kind != Param::SelfKind::kNone) {
@@ -445,7 +447,9 @@ void Globals::LowerAll(const Module& m) {
     }
   for (const auto& [n, d] : fns)
     if (!d.self_type.empty()) order.push_back(&d);
-  for (const FnDef* d : order) LowerFn(*d, *d->decl);
+  for (const FnDef* d : order)
+    if (!(d->self_type.empty() && IsPerTypeFn(d->ir_name))) LowerFn(*d, *d->decl);
+  LowerInstances();
   LowerConsts();
   // Agents: the state initialiser, each handler and each helper become
   // functions `A::__init`, `A::on_Msg`, `A::helper` (run by the agent runtime).
@@ -487,6 +491,7 @@ void Globals::LowerAll(const Module& m) {
       program.functions.push_back(pl.LowerSupervisorPolicy(s));
     }
   }
+  LowerInstances();
   LowerPrelude();
 }
 

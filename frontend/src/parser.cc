@@ -1924,10 +1924,12 @@ ExprPtr Parser::ParsePathExpr() {
     if (At(Tok::kLBracket) || At(Tok::kLt)) {  // turbofish `Path::[T, U]` / `Path::<T, U>`
       std::vector<TypeExpr> ts = ParseTurbofish();
       // On the path's last segment (`id::[I64](1)`) they are the callee's;
-      // on a type's (`Vec::<I64>::new()`) they are not kept.
+      // on a type's (`Vec::<I64>::new()`) the type's.
       if (!At(Tok::kColonColon)) {
         e->more->type_args = std::move(ts);
         e->more->has_type_args = true;
+      } else {
+        e->more->owner_type_args = std::move(ts);
       }
       continue;
     }

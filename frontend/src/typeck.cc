@@ -577,7 +577,11 @@ void Checker::Run() {
   Push();  // the program's scope: consts are looked up by name
   for (const Item& it : m_.items) {
     switch (it.kind) {
-      case Item::Kind::kFn: CheckFnBody(it.fn, fns_[it.fn.name], 0); break;
+      case Item::Kind::kFn:
+        cur_fn_ = it.fn.name;
+        CheckFnBody(it.fn, fns_[it.fn.name], 0);
+        cur_fn_.clear();
+        break;
       case Item::Kind::kImpl: {
         const ImplDecl& d = *it.impl_decl;
         TypeId self = SelfTypeOf(d.self_type, d.generics);
@@ -628,6 +632,7 @@ void Checker::Run() {
     }
   }
   CheckProtocols();
+  FindPerType();
   Pop();
   if (t_.exhausted && !diags_.HasErrors())
     diags_.Error("MT0033", Loc{},

@@ -29,6 +29,14 @@ struct TypeInfo {
   std::unordered_map<const Expr*, TypeId> of;
   // The struct a field access reads, by the receiver's static type.
   std::unordered_map<const Expr*, std::string> field_owner;
+  // A call of a generic top-level function: the types its generic
+  // parameters took there (in terms of the caller's own parameters inside
+  // a generic caller).
+  std::unordered_map<const Expr*, std::vector<TypeId>> generic_args;
+  // The generic functions whose bodies need their type parameters at run
+  // time (`T::empty()`, `T::default()`, or a call of such a function at a
+  // type of their own parameters): lowered once per instantiation.
+  std::set<std::string> per_type;
   // An error after which the program must not be lowered (a type too large
   // to write out): the lowering's own findings are not added.
   bool fatal = false;
@@ -133,7 +141,14 @@ class Checker {
   TypeId ForIter(TypeId iterable, Loc at);
   // Calls a signature (instantiated) with `args`; returns its result.
   TypeId Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
-               TypeId self_ty, const std::vector<TypeId>* explicit_args = nullptr);
+               TypeId self_ty, const std::vector<TypeId>* explicit_args = nullptr,
+               std::vector<TypeId>* with_out = nullptr);
+  // A call of the top-level function `name` (a generic one's instantiation
+  // kept for the lowering).
+  TypeId CallFn(const std::string& name, const FnSig& sig, const std::vector<const Expr*>& args,
+                const Expr& at, const std::vector<TypeId>* explicit_args = nullptr);
+  // Which generic functions are lowered once per instantiation (per_type).
+  void FindPerType();
   // Arguments of a callee the checker cannot type: each checked on its own,
   // what it left to infer left to the run. Returns `Any`.
   TypeId LooseArgs(const std::vector<const Expr*>& args);
@@ -143,8 +158,10 @@ class Checker {
                    const std::vector<const Expr*>& args, const Expr& e, TypeId expect);
   const FnSig* FindMethod(TypeId recv, const std::string& name, TypeId* self_out);
   // `explicit_args`: the turbofish's types for the generic parameters.
+  // `with_out`: the types the generic parameters took.
   TypeId Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at,
-                     const std::vector<TypeId>* explicit_args = nullptr);
+                     const std::vector<TypeId>* explicit_args = nullptr,
+                     std::vector<TypeId>* with_out = nullptr);
   // Unifies `found` (the type of `at`) with `want`; reports a mismatch.
   bool Expect(TypeId found, TypeId want, const Expr& at, const char* code = "MT2023",
               const std::string& what = "");
@@ -162,6 +179,7 @@ class Checker {
     TypeId target;  // what it gives (collect, into, default) or reads (parse)
     TypeId from;    // collect: the element; into: the value converted
     const Expr* at;
+    std::string fn;  // the top-level function it is in ("" elsewhere)
   };
   std::vector<DirectedCall> directed_;
   // `collect`, `parse`, `into`, `sum`, `product` on a built-in receiver;
@@ -230,6 +248,10 @@ class Checker {
     std::string name;
   };
   std::vector<Pending> pending_;
+  // The top-level function being checked ("" in methods, agents, consts),
+  // and the generic functions each one calls, at which types.
+  std::string cur_fn_;
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<TypeId>>>> calls_;
   bool in_signature_ = false;  // FromType of a function's parameter or result
   int depth_ = 0;              // expression nesting
   bool failed_ = false;        // an error was reported

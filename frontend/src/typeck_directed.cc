@@ -100,21 +100,21 @@ std::optional<TypeId> Checker::DirectedMethod(TypeId r, const Expr& e, TypeId ex
     }
     TypeId target = TurbofishOr(e, 1, 0);
     if (!t_.IsVar(expect) && !t_.IsLoose(expect) && t_.IsVar(target)) t_.Unify(target, expect);
-    directed_.push_back(DirectedCall{DirectedCall::kCollect, target, elem, &e});
+    directed_.push_back(DirectedCall{DirectedCall::kCollect, target, elem, &e, cur_fn_});
     if (SettleDirected(directed_.back(), false)) directed_.pop_back();
     return target;
   }
   if (e.text == "parse" && rn.kind == TK::kStr) {
     if (!no_args()) return t_.Prim(TK::kErr);
     TypeId target = TurbofishOr(e, 1, 0);
-    directed_.push_back(DirectedCall{DirectedCall::kParse, target, 0, &e});
+    directed_.push_back(DirectedCall{DirectedCall::kParse, target, 0, &e, cur_fn_});
     return t_.Result(target, t_.Prim(TK::kStr));
   }
   if (e.text == "into") {
     if (!no_args()) return t_.Prim(TK::kErr);
     TypeId target = TurbofishOr(e, 1, 0);
     if (!t_.IsVar(expect) && !t_.IsLoose(expect) && t_.IsVar(target)) t_.Unify(target, expect);
-    directed_.push_back(DirectedCall{DirectedCall::kInto, target, r, &e});
+    directed_.push_back(DirectedCall{DirectedCall::kInto, target, r, &e, cur_fn_});
     return target;
   }
   return std::nullopt;
@@ -126,7 +126,7 @@ bool Checker::IsNumber(TypeId t) {
 }
 
 TypeId Checker::DefaultCall(const Expr& e, TypeId target) {
-  directed_.push_back(DirectedCall{DirectedCall::kDefault, target, 0, &e});
+  directed_.push_back(DirectedCall{DirectedCall::kDefault, target, 0, &e, cur_fn_});
   return target;
 }
 
@@ -238,7 +238,11 @@ bool Checker::SettleDirected(const DirectedCall& d, bool final) {
         if (!final) return false;
         return true;
       }
-      if (HasDefault(target)) return true;
+      if (HasDefault(target)) {
+        // The default of a generic parameter's type is known per instantiation.
+        if (!d.fn.empty() && t_.HasParam(target)) info_.per_type.insert(d.fn);
+        return true;
+      }
       return refuse(
           absl::StrCat("the trait bound `", t_.Show(target), ": Default` is not satisfied"),
           tn.kind == TK::kAdt ? absl::StrCat("add `#[derive(Default)]` to `", tn.name,
@@ -267,7 +271,8 @@ bool Checker::SettleCollect(TypeId target, TypeId elem, const Expr& e, bool fina
   };
   switch (tn.kind) {
     case TK::kVar:
-      return final ? SettleDirected(DirectedCall{DirectedCall::kCollect, target, elem, &e}, true)
+      return final ? SettleDirected(DirectedCall{DirectedCall::kCollect, target, elem, &e, cur_fn_},
+                                    true)
                    : false;
     case TK::kDyn:
     case TK::kErr: return true;

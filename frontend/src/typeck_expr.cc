@@ -454,7 +454,8 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
 }
 
 TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId>* params, Loc at,
-                            const std::vector<TypeId>* explicit_args) {
+                            const std::vector<TypeId>* explicit_args,
+                            std::vector<TypeId>* with_out) {
   std::vector<std::string> names = sig.generics;
   std::vector<TypeId> with;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -474,15 +475,17 @@ TypeId Checker::Instantiate(const FnSig& sig, TypeId self_ty, std::vector<TypeId
           if (sig.generics[k] == a.generics[i]) with[k] = st.args[i];
     }
   }
+  if (with_out) with_out->assign(with.begin(), with.begin() + sig.generics.size());
   params->clear();
   for (TypeId p : sig.params) params->push_back(t_.Subst(p, names, with));
   return t_.Subst(sig.ret, names, with);
 }
 
 TypeId Checker::Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
-                      TypeId self_ty, const std::vector<TypeId>* explicit_args) {
+                      TypeId self_ty, const std::vector<TypeId>* explicit_args,
+                      std::vector<TypeId>* with_out) {
   std::vector<TypeId> ps;
-  TypeId r = Instantiate(sig, self_ty, &ps, at.loc, explicit_args);
+  TypeId r = Instantiate(sig, self_ty, &ps, at.loc, explicit_args, with_out);
   for (size_t i = 0; i < args.size(); ++i) {
     if (i >= ps.size()) {
       Expr_(*args[i], t_.Prim(TK::kDyn));
@@ -491,6 +494,34 @@ TypeId Checker::Apply(const FnSig& sig, const std::vector<const Expr*>& args, co
     Expect(Expr_(*args[i], ps[i]), ps[i], *args[i], "MT2017", "this function's parameter");
   }
   return r;
+}
+
+TypeId Checker::CallFn(const std::string& name, const FnSig& sig,
+                       const std::vector<const Expr*>& args, const Expr& at,
+                       const std::vector<TypeId>* explicit_args) {
+  if (sig.generics.empty()) return Apply(sig, args, at, 0, explicit_args);
+  std::vector<TypeId> with;
+  TypeId r = Apply(sig, args, at, 0, explicit_args, &with);
+  if (!cur_fn_.empty()) calls_[cur_fn_].push_back({name, with});
+  info_.generic_args[&at] = std::move(with);
+  return r;
+}
+
+void Checker::FindPerType() {
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [caller, calls] : calls_) {
+      if (info_.per_type.count(caller)) continue;
+      for (const auto& [callee, with] : calls) {
+        if (!info_.per_type.count(callee)) continue;
+        if (std::any_of(with.begin(), with.end(), [&](TypeId t) { return t_.HasParam(t); })) {
+          info_.per_type.insert(caller);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
 }
 
 TypeId Checker::LooseArgs(const std::vector<const Expr*>& args) {
@@ -508,7 +539,7 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
     if (auto f = fns_.find(n); f != fns_.end()) {
-      if (!callee.more->has_type_args) return Apply(f->second, args, e, 0);
+      if (!callee.more->has_type_args) return CallFn(n, f->second, args, e);
       // `id::[I64](1)`: the turbofish gives the generic parameters.
       const std::vector<TypeExpr>& written = callee.more->type_args;
       const size_t want = f->second.generics.size();
@@ -527,7 +558,7 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
       }
       std::vector<TypeId> given;
       for (const TypeExpr& t : written) given.push_back(FromType(t));
-      return Apply(f->second, args, e, 0, &given);
+      return CallFn(n, f->second, args, e, &given);
     }
     // Printing takes a value of any type: the arguments keep theirs.
     if (n == "log" || n == "print" || n == "eprint" || n == "panic") {
@@ -651,6 +682,7 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
     TypeId self = t_.Make(TK::kParam, owner, {});
+    if (!cur_fn_.empty()) info_.per_type.insert(cur_fn_);
     for (const std::string& b : g->second)
       if (auto tr = traits_.find(b); tr != traits_.end())
         if (auto m = tr->second.methods.find(name); m != tr->second.methods.end())
@@ -681,14 +713,30 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
       }
     return loose();
   }
+  // `I64::empty()`: an associated function of `impl Trait for I64`.
+  if (auto m = methods_.find(owner); m != methods_.end() && !adts_.count(owner))
+    if (auto f = m->second.find(name); f != m->second.end() && !f->second.has_self) {
+      TypeExpr written;
+      written.kind = TypeExpr::Kind::kPath;
+      written.name = owner;
+      written.loc = e.loc;
+      return Apply(f->second, args, e, FromType(written));
+    }
+  // `Vec::<I64>::new()`: the type's written arguments, else fresh variables.
+  auto owner_arg = [&](size_t i) {
+    const Expr* callee = e.lhs.get();
+    if (callee && i < callee->more->owner_type_args.size())
+      return FromType(callee->more->owner_type_args[i]);
+    return t_.Var(e.loc);
+  };
   if (owner == "Vec" || owner == "Array") {
     loose();
-    if (name == "new" || name == "with_capacity") return t_.Array(t_.Var(e.loc));
+    if (name == "new" || name == "with_capacity") return t_.Array(owner_arg(0));
     return dyn;
   }
   if (owner == "Map" || owner == "HashMap") {
     loose();
-    if (name == "new" || name == "with_capacity") return t_.Map(t_.Var(e.loc), t_.Var(e.loc));
+    if (name == "new" || name == "with_capacity") return t_.Map(owner_arg(0), owner_arg(1));
     return dyn;
   }
   if (owner == "String" || owner == "Str") {

@@ -285,18 +285,18 @@ void Types::ShowAt(TypeId t, std::string& out, int depth) {
   }
 }
 
-bool Types::HasVar(TypeId t, int depth) {
+bool Types::Contains(TypeId t, TK kind, int depth) {
   if (depth == 0) {
     walk_ = 0;
     seen_.clear();
   }
   if (depth > kMaxTypeDepth || !Step()) return false;
   t = Find(t);
-  if (nodes_[t].kind == TK::kVar) return true;
+  if (nodes_[t].kind == kind) return true;
   if (nodes_[t].args.empty() || !seen_.insert(t).second) return false;
   std::vector<TypeId> args = nodes_[t].args;
   for (TypeId a : args)
-    if (HasVar(a, depth + 1)) return true;
+    if (Contains(a, kind, depth + 1)) return true;
   return false;
 }
 

@@ -109,7 +109,9 @@ class Types {
   // The type as a program writes it (`Vec[I64]`, `Option[_]`, `fn(I64) -> Str`).
   std::string Show(TypeId t);
   // Whether `t` still has an unbound variable (not an integer literal's) in it.
-  bool HasVar(TypeId t, int depth = 0);
+  bool HasVar(TypeId t) { return Contains(t, TK::kVar, 0); }
+  // Whether `t` names a generic parameter (kParam) anywhere.
+  bool HasParam(TypeId t) { return Contains(t, TK::kParam, 0); }
   // Binds every integer literal variable in `t` to I64 and float to F64.
   void Default(TypeId t, int depth = 0);
   // `t` with each kParam named in `names` replaced by the type at the same
@@ -124,6 +126,7 @@ class Types {
 
  private:
   bool UnifyAt(TypeId a, TypeId b, int depth);
+  bool Contains(TypeId t, TK kind, int depth);
   bool Occurs(TypeId var, TypeId t, int depth);
   // One walk's step count and the nodes (pairs) it has seen.
   bool Step() { return ++walk_ <= kMaxTypeWalk || (too_deep = true, false); }

@@ -44,7 +44,7 @@ for name in names:
         ml = marker_line(mty)
         if ml is not None and ml != want_line:
             problems.append(f'expect-error {want_line} but the // <- marker is on line {ml}')
-        r = re.match(r'// rustc: (E\d{4}|none)\b', lines[1] if len(lines) > 1 else '')
+        r = re.match(r'// rustc: (E\d{4}|none|error)\b', lines[1] if len(lines) > 1 else '')
         if not r:
             problems.append('second line is not `// rustc: EXXXX ...` or `// rustc: none`')
         elif r.group(1) == 'none':
@@ -64,7 +64,7 @@ for name in names:
                     problems.append('rustc failed without an error line: ' + p.stderr[:300])
                 else:
                     e = re.match(r'.*?:(\d+):\d+: error(?:\[(E\d{4})\])?: (.*)', errs[0])
-                    code = e.group(2) or '(no code)'
+                    code = e.group(2) or 'error'
                     if code != r.group(1):
                         problems.append(f'rustc says {code}: {e.group(3)}; header says {r.group(1)}')
                     rl = marker_line(rs)

@@ -137,6 +137,9 @@ struct ExprMore {
   // `collect::<Vec<_>>()`, `id::<I64>(1)`); empty when none was written.
   std::vector<TypeExpr> type_args;
   bool has_type_args = false;
+  // kPath: a turbofish on the type before the last segment
+  // (`Vec::<I64>::new()`): the type's arguments.
+  std::vector<TypeExpr> owner_type_args;
 };
 
 struct Expr {

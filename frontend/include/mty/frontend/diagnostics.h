@@ -62,6 +62,10 @@ class Diagnostics {
   void ResolveSpans(const SourceFile& file);
   // Makes every warning an error (`--deny-warnings`), each with `note`.
   void DenyWarnings(const std::string& note);
+  // Drops each diagnostic from index `from` on that repeats one before it
+  // (the same severity, code, place and message): a body lowered once per
+  // type reports its mistake once.
+  void DropRepeats(size_t from);
   bool HasErrors() const { return errors_ > 0; }
   size_t Count() const { return errors_; }  // errors only
   size_t WarningCount() const { return list_.size() - errors_; }
