@@ -102,6 +102,12 @@ bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi) {
 // U64 is expected (`let x: U64 = 5`), else an I64 one; an unsuffixed literal
 // above I64::MAX is only valid in the former.
 FnLowerer::Val FnLowerer::LowerIntLiteral(const Expr& e, bool want_unsigned) {
+  // The checker's type of an unsuffixed literal (`acc | (1 << i)` with
+  // `acc: U64` makes the `1` a U64, as in Rust).
+  if (!want_unsigned && e.text.empty()) {
+    TyP t = CheckedType(e);
+    want_unsigned = t->Unsigned();
+  }
   if (want_unsigned || e.text == "u64" || e.text == "usize" || e.text == "u128")
     return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(e.int_value))), Ty::UInt()};
   if (e.is_mut)

@@ -432,6 +432,22 @@ void Checker::CheckFnBody(const FnDecl& f, const FnSig& sig, TypeId self_ty) {
                  "the declared result (the body has no last expression to give it)");
     } else if (declared && !t_.Unify(v, sig.ret)) {
       Mismatch("MT2019", f.ret.loc, {}, sig.ret, v, "the declared result (the body is empty)");
+    } else if (!declared && !f.body->stmts.empty()) {
+      // As in Rust, a function without `->` returns `()`: a last
+      // expression (no `;`) of another type is a mistake (E0308).
+      const Stmt& last = f.body->stmts.back();
+      const TK k = t_.Kind(v);
+      if (last.kind == Stmt::Kind::kExpr && !last.has_semi && last.expr && !failed_ &&
+          k != TK::kUnit && k != TK::kNever && k != TK::kVar && !t_.IsLoose(v)) {
+        failed_ = true;
+        const Expr& tail = Tail(*last.expr);
+        Diagnostic& d = diags_.Error(
+            "MT2019", tail.begin.line ? tail.begin : tail.loc,
+            absl::StrCat("mismatched types: expected `()`, found `", t_.Show(v), "`"),
+            absl::StrCat("`", f.name, "` declares no result, so it returns `()`: add `-> ",
+                         t_.Show(v), "` to its signature, or end the expression with `;`"));
+        d.end = tail.end;
+      }
     }
   } else {
     TypeId v = Expr_(*f.expr_body, sig.ret);
@@ -640,7 +656,18 @@ void Checker::Run() {
                               " types: the program is too large or its types grow without end"));
 }
 
+bool Checker::IsUnsigned(TypeId t) {
+  const TNode& n = t_.At(t);
+  return n.kind == TK::kInt && !n.name.empty() && (n.name[0] == 'U');
+}
+
 bool Checker::Implements(TypeId t, const std::string& trait) {
+  if (trait == "Neg" && !traits_.count(trait) && IsUnsigned(t)) return false;
+  // Floats are only partially ordered and have no exact equality: no `Eq`,
+  // `Ord` or `Hash` for a type holding one (rustc's E0277).
+  if ((trait == "Eq" || trait == "Ord" || trait == "Hash") && !traits_.count(trait) &&
+      (t_.Contains(t, TK::kFloat) || t_.Contains(t, TK::kFloatVar)))
+    return false;
   if (IsMarkerTrait(trait) || !traits_.count(trait)) return true;
   t = t_.Find(t);
   const TNode& n = t_.At(t);
@@ -669,8 +696,20 @@ void Checker::Discharge() {
     if (Implements(o.ty, o.trait) || failed_) continue;
     failed_ = true;
     const TNode& n = t_.At(o.ty);
+    if (o.trait == "Neg" && !traits_.count(o.trait)) {
+      diags_.Error("MT2029", o.at,
+                   absl::StrCat("cannot apply unary operator `-` to type `", t_.Show(o.ty), "`"),
+                   "unsigned values cannot be negative: write the value in a signed type, or "
+                   "`0 - x` to trap when it is not 0");
+      continue;
+    }
+    const bool float_order = (o.trait == "Eq" || o.trait == "Ord" || o.trait == "Hash") &&
+                             n.kind != TK::kParam && !traits_.count(o.trait);
     std::string help =
-        n.kind == TK::kParam
+        float_order ? std::string(
+                          "a float is only partially ordered and has no exact equality: bound "
+                          "`PartialOrd`/`PartialEq` instead, or compare with `total_cmp`")
+        : n.kind == TK::kParam
             ? absl::StrCat("add the bound where `", n.name, "` is declared: `", n.name, ": ",
                            o.trait, "`")
             : absl::StrCat("implement it: `impl ", o.trait, " for ", t_.Show(o.ty), " { .. }`");

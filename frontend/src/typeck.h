@@ -241,6 +241,7 @@ class Checker {
   std::vector<Obligation> obligations_;
   void Discharge();
   bool Implements(TypeId t, const std::string& trait);
+  bool IsUnsigned(TypeId t);  // U8 ... U128, USize
   // Lets without a type once the function is checked: `let xs = []` never used.
   struct Pending {
     TypeId ty;

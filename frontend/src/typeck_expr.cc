@@ -143,7 +143,10 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
       if (e.text.size() > 3 &&
           (e.text.substr(e.text.size() - 3) == "f64" || e.text.substr(e.text.size() - 3) == "f32"))
         return t_.Prim(TK::kFloat);
-      return t_.IntVar(e.loc);
+      TypeId v = t_.IntVar(e.loc);
+      // `-1` (a negative literal, folded by the parser) cannot be unsigned.
+      if (!e.is_mut && e.int_value < 0) obligations_.push_back(Obligation{v, "Neg", e.loc});
+      return v;
     }
     case K::kFloat: return t_.FloatVar(e.loc);
     case K::kStr: return t_.Prim(TK::kStr);
@@ -162,10 +165,11 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
                              k == TK::kVar || t_.IsLoose(a) || k == TK::kParam)
                           : (k == TK::kBool || k == TK::kInt || k == TK::kIntVar || k == TK::kVar ||
                              t_.IsLoose(a) || k == TK::kParam);
-      const bool unsigned_neg =
-          e.unary_op == UnaryOp::kNeg && k == TK::kInt &&
-          (t_.At(a).name == "U64" || t_.At(a).name == "USize" || t_.At(a).name == "U32" ||
-           t_.At(a).name == "U16" || t_.At(a).name == "U8");
+      const bool unsigned_neg = e.unary_op == UnaryOp::kNeg && IsUnsigned(a);
+      // A literal's type may be fixed later (`big > -1` with `big: U64`):
+      // whether it may be negated is then proved with the function's bounds.
+      if (e.unary_op == UnaryOp::kNeg && k == TK::kIntVar)
+        obligations_.push_back(Obligation{a, "Neg", e.loc});
       if ((!ok || unsigned_neg) && !failed_) {
         failed_ = true;
         diags_.Error(
@@ -1192,6 +1196,25 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
     if (kAny.count(e.text)) return loose();
     bool all_markers = !bounds.empty();
     for (const std::string& b : bounds) all_markers = all_markers && !traits_.count(b);
+    // Marker bounds (`T: Clone`) leave a method open, unless the program's
+    // own trait declares it: then that trait is the bound to add.
+    std::string declaring;
+    for (const auto& [tn, tr] : traits_)
+      if (tr.methods.count(e.text)) {
+        declaring = tn;
+        break;
+      }
+    if (rn.kind == TK::kParam && all_markers && !declaring.empty() && !failed_) {
+      failed_ = true;
+      diags_
+          .Error("MT2032", e.loc,
+                 absl::StrCat("no method named `", e.text, "` found for type parameter `", rn.name,
+                              "` in the current scope"),
+                 absl::StrCat("add the bound where `", rn.name, "` is declared: `", rn.name, ": ",
+                              declaring, "` (trait `", declaring, "` declares `fn ", e.text, "`)"))
+          .end = NameEnd(e.loc, e.text);
+      return loose();
+    }
     if (!failed_ && !all_markers && rn.kind == TK::kDynTrait) {
       failed_ = true;
       diags_

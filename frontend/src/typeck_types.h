@@ -110,6 +110,8 @@ class Types {
   std::string Show(TypeId t);
   // Whether `t` still has an unbound variable (not an integer literal's) in it.
   bool HasVar(TypeId t) { return Contains(t, TK::kVar, 0); }
+  // Whether a node of `kind` is anywhere in `t`.
+  bool Contains(TypeId t, TK kind, int depth = 0);
   // Whether `t` names a generic parameter (kParam) anywhere.
   bool HasParam(TypeId t) { return Contains(t, TK::kParam, 0); }
   // Binds every integer literal variable in `t` to I64 and float to F64.
@@ -126,7 +128,6 @@ class Types {
 
  private:
   bool UnifyAt(TypeId a, TypeId b, int depth);
-  bool Contains(TypeId t, TK kind, int depth);
   bool Occurs(TypeId var, TypeId t, int depth);
   // One walk's step count and the nodes (pairs) it has seen.
   bool Step() { return ++walk_ <= kMaxTypeWalk || (too_deep = true, false); }
