@@ -24,7 +24,6 @@ bool IsAdt(const TyP& t, const char* name) { return t->Is(Ty::Kind::kAdt) && t->
 
 }  // namespace
 
-
 std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Place& place,
                                                        const TyP& rty) {
   const std::string& name = e.text;

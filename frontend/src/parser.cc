@@ -1249,7 +1249,7 @@ bool Parser::StartsBlockLike() {
     return Look(1).kind == Tok::kLBrace ||
            (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
   if (IsId(t, "sandbox")) return Look(1).kind == Tok::kIdent;
-  if (IsId(t, "budget")) return Look(1).kind == Tok::kLBrace;
+  if (IsId(t, "budget")) return BudgetBlockAhead();
   if (IsId(t, "run"))
     return Look(1).kind == Tok::kLBrace ||
            (Look(1).kind == Tok::kIdent && Look(2).kind == Tok::kLBrace);
@@ -1840,7 +1840,7 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
       if (t.text == "matches" && Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen &&
           !sh_.macros.count(t.text))
         return ParseMatches();
-      if (t.text == "budget" && Look(1).kind == Tok::kLBrace) return ParseBudget();
+      if (t.text == "budget" && BudgetBlockAhead()) return ParseBudget();
       if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall(true);
       // Upstream compatibility: a plain call of a user macro expands too.
       if (Look(1).kind == Tok::kLParen && sh_.macros.count(t.text)) return ParseMacroCall(false);

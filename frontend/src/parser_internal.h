@@ -130,6 +130,24 @@ class Parser {
   }
   // The raw token n places after the current one (call Peek() first).
   const Token& Look(size_t n) const { return Tk(pos_ + n); }
+  // At `budget {`: whether it is a budget block. In a condition (`if
+  // budget > 0 {` ... `if cost > budget { .. }`) a local named `budget`
+  // may stand before a block, so there it is one only when the braces'
+  // close is followed by `run` (looked for over at most 4096 tokens).
+  bool BudgetBlockAhead() const {
+    if (Look(1).kind != Tok::kLBrace) return false;
+    if (!no_struct_) return true;
+    int depth = 0;
+    for (size_t i = pos_ + 1; i < end_ && i < pos_ + 4096; ++i) {
+      const Tok k = Tk(i).kind;
+      if (k == Tok::kLBrace) ++depth;
+      if (k == Tok::kRBrace && --depth == 0) {
+        const Token& after = Tk(NextNonNl(i + 1));
+        return after.kind == Tok::kIdent && after.text == "run";
+      }
+    }
+    return false;
+  }
   size_t NextNonNl(size_t i) const {
     while (i < end_ && Tk(i).kind == Tok::kNewline) ++i;
     return i;

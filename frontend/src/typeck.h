@@ -153,6 +153,9 @@ class Checker {
   // what it left to infer left to the run. Returns `Any`.
   TypeId LooseArgs(const std::vector<const Expr*>& args);
   TypeId BuiltinMethod(TypeId recv, const Expr& e, TypeId expect);
+  // `std.fs.read(p)` (`path`: the module path before the name): its
+  // arguments against the effect's row, its result from it.
+  TypeId EffectCall(const std::vector<std::string>& path, const Expr& e);
   // `Owner::name(args)` / `Owner.name(args)`: an associated function.
   TypeId AssocCall(const std::string& owner, const std::string& name,
                    const std::vector<const Expr*>& args, const Expr& e, TypeId expect);
@@ -268,6 +271,10 @@ bool IsMarkerTrait(const std::string& name);
 bool BuiltinSig(Types& t, ir::Recv recv, const std::string& name, TypeId self,
                 const std::vector<TypeId>& self_args, Loc at, std::vector<TypeId>* params,
                 TypeId* ret);
+// An effect's signature from its EFFECT row: the parameters after the
+// optional leading capability, and the result; false when it has none.
+bool EffectSig(Types& t, const ir::EffectInfo& effect, Loc at, std::vector<TypeId>* params,
+               TypeId* ret);
 // The SIG rows naming no METHOD, PRELUDE or FORM row (`Array.len`): none.
 std::vector<std::string> SignatureRowsWithoutMethod();
 // The receiver kind of a type's built-in methods (a range's are an array's).

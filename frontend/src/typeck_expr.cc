@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "mty/ir/builtins.h"
+#include "mty/vocab/policy.h"
 #include "typeck.h"
 
 namespace mty::frontend::tc {
@@ -1159,7 +1160,12 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   for (const ExprPtr& a : e.args) args.push_back(a.get());
   auto loose = [&] { return LooseArgs(args); };
   // `Point.new(1)`, `T.empty()`, `Vec.new()`: an associated function.
-  if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name)) {
+  // `None.ok_or(e)`: a method of a unit variant's value.
+  const bool unit_variant = e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 &&
+                            !Lookup(e.lhs->segs[0].name) && !adts_.count(e.lhs->segs[0].name) &&
+                            variant_owners_.count(e.lhs->segs[0].name) > 0;
+  if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name) &&
+      !unit_variant) {
     const std::string& n = e.lhs->segs[0].name;
     if (adts_.count(n) || generics_.count(n) || n == "Vec" || n == "Map" || n == "HashMap" ||
         n == "String" || n == "Str" || n == "Array")
@@ -1168,10 +1174,9 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   }
   // Effects through module paths: `std.fs.read(p)`.
   std::vector<std::string> path;
-  if (FlattenPath(*e.lhs, &path) && !path.empty() && !Lookup(path[0])) {
-    loose();
-    if (path[0] == "std" || g_.uses.count(path[0])) return t_.Result(dyn, t_.Prim(TK::kStr));
-    return dyn;
+  if (!unit_variant && FlattenPath(*e.lhs, &path) && !path.empty() && !Lookup(path[0])) {
+    if (path[0] == "std" || g_.uses.count(path[0])) return EffectCall(path, e);
+    return loose();
   }
   TypeId r = Strip(Expr_(*e.lhs, dyn));
   const TNode rn = t_.At(r);
@@ -1236,6 +1241,42 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
     return loose();
   }
   return BuiltinMethod(r, e, expect);
+}
+
+TypeId Checker::EffectCall(const std::vector<std::string>& path, const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  std::vector<const Expr*> args;
+  for (const ExprPtr& a : e.args) args.push_back(a.get());
+  // The full path, as the lowering spells it (`use std.fs as f`: `f.read`).
+  std::vector<std::string> full = path;
+  if (path[0] != "std") {
+    full = g_.uses.at(path[0]);
+    full.insert(full.end(), path.begin() + 1, path.end());
+  }
+  std::string p;
+  for (const std::string& s : full) absl::StrAppend(&p, p.empty() ? "" : ".", s);
+  absl::StrAppend(&p, ".", e.text);
+  const ir::EffectInfo* effect = ir::FindEffect(p);
+  std::vector<TypeId> ps;
+  TypeId ret = 0;
+  // An unknown effect or a wrong count is the lowering's to say (MT1005, MT2001).
+  if (!effect || !EffectSig(t_, *effect, e.loc, &ps, &ret) ||
+      (args.size() != ps.size() && args.size() != ps.size() + 1)) {
+    LooseArgs(args);
+    return t_.Result(dyn, t_.Prim(TK::kStr));
+  }
+  size_t first = 0;
+  if (args.size() == ps.size() + 1) {
+    // The optional leading capability: of the type the effect's family has.
+    const ir::CapInfo* cap = ir::FindCapFamily(effect->family);
+    TypeId want = cap ? t_.Make(TK::kCap, cap->type, {}) : dyn;
+    Expect(Expr_(*args[0], want), want, *args[0], "MT2017", absl::StrCat("`", p, "`'s capability"));
+    first = 1;
+  }
+  for (size_t i = first; i < args.size(); ++i)
+    Expect(Expr_(*args[i], ps[i - first]), ps[i - first], *args[i], "MT2017",
+           absl::StrCat("`", p, "`'s parameter"));
+  return ret;
 }
 
 TypeId Checker::BuiltinMethod(TypeId r, const Expr& e, TypeId /*expect*/) {

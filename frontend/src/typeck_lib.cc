@@ -75,6 +75,9 @@ struct SigParser {
     if (n == "Str") return t.Prim(TK::kStr);
     if (n == "Char") return t.Prim(TK::kChar);
     if (n == "F64") return t.Prim(TK::kFloat);
+    if (n == "Duration") return t.Prim(TK::kDuration);
+    if (n == "Size") return t.Prim(TK::kSize);
+    if (n == "Metadata" || n == "Response") return t.Adt(n);  // the prelude's structs
     if (n == "Any") return t.Prim(TK::kDyn);
     if (n == "Vec") return t.Array(args.empty() ? t.Var(at) : args[0]);
     if (n == "Map") return t.Map(args.at(0), args.at(1));
@@ -113,6 +116,19 @@ bool BuiltinSig(Types& t, ir::Recv recv, const std::string& name, TypeId self,
     vars["E"] = self_args.size() > 1 ? self_args[1] : t.Var(at);
   }
   SigParser sp{t, vars, text, at};
+  sp.Eat('(');
+  *params = sp.List(')');
+  sp.Ws();
+  sp.p += 2;  // ->
+  *ret = sp.Type();
+  return true;
+}
+
+bool EffectSig(Types& t, const ir::EffectInfo& effect, Loc at, std::vector<TypeId>* params,
+               TypeId* ret) {
+  if (!effect.sig || !*effect.sig) return false;
+  std::map<std::string, TypeId> vars;
+  SigParser sp{t, vars, effect.sig, at};
   sp.Eat('(');
   *params = sp.List(')');
   sp.Ws();

@@ -95,7 +95,7 @@ std::optional<Value> StdHost::InvokeEffect(ir::EffectId id, std::vector<Value>& 
                                            interp::Meter& scope, interp::HostError* err) {
   // The handler of each row of the builtin table, by id.
   static constexpr Handler kHandlers[] = {
-#define EFFECT(id, path, family, min, max, handler) &StdHost::handler,
+#define EFFECT(id, path, family, min, max, handler, sig) &StdHost::handler,
 #include "mty/ir/builtins.def"
 #undef EFFECT
   };

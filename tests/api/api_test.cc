@@ -732,7 +732,7 @@ TEST(Api, EachResultIsItsOwnTypedCaseWithItsStatus) {
   mty::RunOptions shallow;
   shallow.policy.limits.Set(mty::LimitId::kDepth, 20);
   mty::RunResult deep =
-      run("fn f(n: I64) -> I64 {\n    f(n + 1)\n}\nfn main() {\n    f(0)\n}\n", shallow);
+      run("fn f(n: I64) -> I64 {\n    f(n + 1)\n}\nfn main() {\n    f(0);\n}\n", shallow);
   EXPECT_EQ(deep.outcome, mty::Outcome::kBreach);
   ASSERT_TRUE(deep.breach.has_value());
   EXPECT_EQ(deep.breach->limit, mty::LimitId::kDepth);

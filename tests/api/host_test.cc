@@ -245,7 +245,7 @@ TEST(HostFn, AnErrorStatusOrAnExceptionTrapsTheCaller) {
     return absl::UnavailableError("the backend is down");
   });
   auto p =
-      Compile("fn helper() -> I64 {\n  host.t.fail() + 1\n}\nfn main() {\n  helper()\n}\n", fail);
+      Compile("fn helper() -> I64 {\n  host.t.fail() + 1\n}\nfn main() {\n  helper();\n}\n", fail);
   ASSERT_TRUE(p);
   mty::RunResult r = p->Run(Granting({"t"}));
   EXPECT_EQ(r.outcome, Outcome::kTrap);
@@ -726,7 +726,7 @@ TEST(Runner, RunsOnceSoAnInterruptNeverLeaksIntoALaterRun) {
 }
 
 TEST(Runner, InterruptWakesASleep) {
-  auto p = mty::Program::FromSource("fn main() {\n  std.time.sleep(30s)\n}\n", "s.mty");
+  auto p = mty::Program::FromSource("fn main() {\n  std.time.sleep(30s);\n}\n", "s.mty");
   ASSERT_TRUE(p.ok()) << p.status();
   mty::Runner runner(*p, mty::RunOptions{});
   std::thread stop([&] {

@@ -201,9 +201,9 @@ TOML
   # the limit's (docs/sandboxing.md).
   printf 'fn main() {\n    let mut i = 0\n    loop {\n        i = i + 1\n    }\n}\n' >"$tmp/spin.mty"
   printf 'fn main() {\n    let mut v = []\n    loop {\n        v.push("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")\n    }\n}\n' >"$tmp/grow.mty"
-  printf 'fn main() {\n    std.time.sleep(10s)\n}\n' >"$tmp/sleep.mty"
+  printf 'fn main() {\n    std.time.sleep(10s);\n}\n' >"$tmp/sleep.mty"
   printf 'fn main() {\n    loop {\n        print("0123456789")\n    }\n}\n' >"$tmp/chatty.mty"
-  printf 'fn f(n: Int) -> Int {\n    f(n + 1)\n}\nfn main() {\n    f(0)\n}\n' >"$tmp/deep.mty"
+  printf 'fn f(n: Int) -> Int {\n    f(n + 1)\n}\nfn main() {\n    f(0);\n}\n' >"$tmp/deep.mty"
   printf '[sandbox]\ndepth = 100\n' >"$tmp/depth.toml"
   check() {  # check NAME EXPECTED_EXIT EXPECTED_STDERR_PART ARGS...
     local name="$1" want="$2" part="$3"

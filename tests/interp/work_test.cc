@@ -94,7 +94,7 @@ mty::RunResult RunSteps(const std::string& src, uint64_t steps, std::string* out
 // The charge of one operation, measured as the difference of two runs.
 uint64_t StepsOf(const std::string& setup, const std::string& op) {
   mty::RunResult base = RunSteps("fn main() {\n" + setup + "\n}\n", 1'000'000'000);
-  mty::RunResult with = RunSteps("fn main() {\n" + setup + "\n" + op + "\n}\n", 1'000'000'000);
+  mty::RunResult with = RunSteps("fn main() {\n" + setup + "\n" + op + ";\n}\n", 1'000'000'000);
   EXPECT_EQ(with.outcome, mty::Outcome::kOk) << with.Report();
   return with.steps_used - base.steps_used;
 }

@@ -98,7 +98,7 @@ inline constexpr size_t kNumMethodNames = sizeof(kMethodNames) / sizeof(kMethodN
 inline const char* MethodNameText(MethodName n) { return kMethodNames[static_cast<size_t>(n)]; }
 
 enum class EffectId : uint16_t {
-#define EFFECT(id, path, family, min, max, handler) k##id,
+#define EFFECT(id, path, family, min, max, handler, sig) k##id,
 #include "mty/ir/builtins.def"
 #undef EFFECT
 };
@@ -229,9 +229,11 @@ struct EffectInfo {
   const char* path;
   const char* family;  // "" for none
   int min, max;        // arguments, a leading capability value included
+  const char* sig;     // "(Str) -> Result[Str, Str]": after the capability
 };
 inline constexpr EffectInfo kEffects[] = {
-#define EFFECT(id, path, family, min, max, handler) {EffectId::k##id, path, family, min, max},
+#define EFFECT(id, path, family, min, max, handler, sig) \
+  {EffectId::k##id, path, family, min, max, sig},
 #include "mty/ir/builtins.def"
 #undef EFFECT
 };
