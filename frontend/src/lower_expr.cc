@@ -396,6 +396,9 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
       return Emit(std::move(r), target);
     }
     case K::kRef: {
+      // `&x` is the value `x` (references are values, docs/language.md §6;
+      // copy on write makes it cheap); `&mut x` is a reference to its place.
+      if (!e.is_mut) return LowerExpr(*e.lhs);
       TyP ty;
       bool root_mut = false;
       std::string root;
