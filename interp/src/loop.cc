@@ -659,6 +659,7 @@ dispatch:
     const CallDesc& d = fn->calls[pc->b];
     const Value& c = R[d.callee];
     uint32_t target;
+    size_t captured = 0;  // a closure's captured values, passed first
     args.clear();
     if (c.Is(Tag::kFn)) {
       target = static_cast<uint32_t>(c.i());
@@ -666,6 +667,7 @@ dispatch:
       auto* cl = static_cast<ClosureObj*>(c.h());
       target = cl->fn;
       for (const Value& v : cl->captures) args.push_back(v);
+      captured = cl->captures.size();
     } else {
       DEAD_CHECK(c);
       TRAP(TrapCode::kType, absl::StrCat("call of ", Kind(t, c), ", not a function"));
@@ -676,9 +678,16 @@ dispatch:
       if (a.move) R[a.reg].Kill();
     }
     const CompiledFunction& callee_fn = mod.functions[target];
-    if (callee_fn.num_params != args.size())
-      TRAP(TrapCode::kType, absl::StrCat("fn ", callee_fn.name, " takes ", callee_fn.num_params,
-                                         " argument(s), given ", args.size()));
+    if (callee_fn.num_params != args.size()) {
+      // A closure is named by the function that made it, and counted
+      // without what it captured (`make_adder::__closure0` is not a name
+      // the program wrote).
+      std::string who = absl::StrCat("fn ", callee_fn.name);
+      if (size_t at = callee_fn.name.find("::__closure"); at != std::string::npos)
+        who = absl::StrCat("the closure made in `", callee_fn.name.substr(0, at), "`");
+      TRAP(TrapCode::kType, absl::StrCat(who, " takes ", callee_fn.num_params - captured,
+                                         " argument(s), given ", args.size() - captured));
+    }
     target_for_push = target;
     goto push_call_target;
   }
