@@ -425,9 +425,19 @@ void Checker::CheckFnBody(const FnDecl& f, const FnSig& sig, TypeId self_ty) {
     TypeId v = Block_(*f.body, declared ? sig.ret : t_.Prim(TK::kDyn));
     if (declared && !f.body->stmts.empty()) {
       const Stmt& last = f.body->stmts.back();
-      if (last.kind == Stmt::Kind::kExpr && !last.has_semi && last.expr)
-        Expect(v, sig.ret, *last.expr, "MT2019", "the declared result");
-      else if (!t_.Unify(v, sig.ret))
+      if (last.kind == Stmt::Kind::kExpr && !last.has_semi && last.expr) {
+        const size_t before = diags_.list().size();
+        if (!Expect(v, sig.ret, *last.expr, "MT2019", "the declared result") &&
+            diags_.list().size() > before && f.ret.loc.line) {
+          // As rustc: the result type is shown where it is declared.
+          Diagnostic& d = *diags_.Last();
+          d.label = absl::StrCat("expected `", t_.Show(sig.ret), "`, found `", t_.Show(v), "`");
+          d.labels.push_back(Label{f.ret.loc,
+                                   {},
+                                   absl::StrCat("expected `", t_.Show(sig.ret),
+                                                "` because of the declared result type")});
+        }
+      } else if (!t_.Unify(v, sig.ret))
         Mismatch("MT2019", f.ret.loc, {}, sig.ret, v,
                  "the declared result (the body has no last expression to give it)");
     } else if (declared && !t_.Unify(v, sig.ret)) {

@@ -66,6 +66,8 @@ class Diagnostics {
   // (the same severity, code, place and message): a body lowered once per
   // type reports its mistake once.
   void DropRepeats(size_t from);
+  // The diagnostic added last (to add a label), null when there is none.
+  Diagnostic* Last() { return list_.empty() ? nullptr : &list_.back(); }
   bool HasErrors() const { return errors_ > 0; }
   size_t Count() const { return errors_; }  // errors only
   size_t WarningCount() const { return list_.size() - errors_; }
