@@ -350,16 +350,22 @@ const VariantDef* Globals::FindVariant(const std::string& adt, const std::string
 // A bare variant name (`Some`, `None`, `Empty`) resolves when exactly one
 // enum in scope has a variant of that name.
 const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
-  const AdtDef* found = nullptr;
-  for (const auto& [n, a] : adts) {
-    if (!a.is_enum) continue;
-    for (const VariantDef& vd : a.variants)
-      if (vd.name == v) {
-        if (found) return nullptr;
-        found = &a;
+  // An index by variant name (null: in two enums), rebuilt when a type is
+  // added: a lookup per bare name, not a walk over every enum (a 1 MB
+  // program has thousands).
+  if (variant_index_size_ != adts.size()) {
+    variant_index_.clear();
+    for (const auto& [n, a] : adts) {
+      if (!a.is_enum) continue;
+      for (const VariantDef& vd : a.variants) {
+        auto [it, fresh] = variant_index_.insert({vd.name, &a});
+        if (!fresh && it->second != &a) it->second = nullptr;
       }
+    }
+    variant_index_size_ = adts.size();
   }
-  return found;
+  auto it = variant_index_.find(v);
+  return it == variant_index_.end() ? nullptr : it->second;
 }
 
 Diagnostic& Globals::Warn(std::string code, Loc loc, std::string message, std::string help) {

@@ -348,9 +348,9 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (!FlattenPath(recv, &path)) path.clear();
   if (!path.empty()) path[0] = SelfName(path[0]);
   // `None.ok_or(e)`: a method of a bare unit variant's value, not a type's.
-  const bool bare_unit_variant = path.size() == 1 && !g_.adts.count(path[0]) &&
+  const bool bare_unit_variant = path.size() == 1 && IsUpper(path[0]) && !g_.adts.count(path[0]) &&
                                  !g_.methods.count(path[0]) && !generics_.count(path[0]) &&
-                                 g_.BareVariantOwner(path[0]) != nullptr;
+                                 !FindLocal(path[0]) && g_.BareVariantOwner(path[0]) != nullptr;
   if (!path.empty() && !FindLocal(path[0]) && !g_.consts.count(path[0]) && !bare_unit_variant) {
     // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
     std::vector<std::string> full;

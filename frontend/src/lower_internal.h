@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -276,6 +277,8 @@ struct Globals {
   const VariantDef* FindVariant(const std::string& adt, const std::string& v,
                                 uint32_t* index) const;
   const AdtDef* BareVariantOwner(const std::string& v) const;
+  mutable std::unordered_map<std::string, const AdtDef*> variant_index_;
+  mutable size_t variant_index_size_ = ~size_t{0};
   // The type names a program may write (built-in and declared), and the
   // variant names of all enums, for suggestions.
   std::vector<std::string> TypeNames() const;
