@@ -108,6 +108,14 @@ class Checker {
   void CheckAgent(const AgentDecl& a);
   // A written type. `generics`: the generic parameters in scope.
   TypeId FromType(const TypeExpr& t, int depth = 0);
+  // The type a bare name written in a path means (`I64` in `I64::empty()`).
+  TypeId FromName(const std::string& name, Loc at) {
+    TypeExpr written;
+    written.kind = TypeExpr::Kind::kPath;
+    written.name = name;
+    written.loc = at;
+    return FromType(written);
+  }
   TypeId SelfTypeOf(const TypeExpr& self_type, const std::vector<std::string>& generics);
   std::string OwnerName(TypeId t);  // the methods table's key for a type ("" when none)
 

@@ -125,7 +125,12 @@ void Checker::Stmt_(const Stmt& s) {
       std::vector<FnCtx> outer;
       outer.swap(fn_);
       const bool outer_failed = failed_;
+      // A nested item is not the top-level function it sits in: what it
+      // asks of its own type parameters is not the outer function's.
+      std::string outer_fn;
+      outer_fn.swap(cur_fn_);
       CheckFnBody(f, sig, 0);
+      cur_fn_.swap(outer_fn);
       failed_ = outer_failed || failed_;
       fn_.swap(outer);
       return;
@@ -670,16 +675,12 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   // derived one: the default of the type.
   if (name == "default" && args.empty() &&
       !(methods_.count(owner) && methods_.at(owner).count("default"))) {
-    TypeExpr written;
-    written.kind = TypeExpr::Kind::kPath;
-    written.name = owner;
-    written.loc = e.loc;
     if (owner == "Default") {
       TypeId target = t_.Var(e.loc);
       if (!t_.IsVar(expect) && !t_.IsLoose(expect)) t_.Unify(target, expect);
       return DefaultCall(e, target);
     }
-    if (TypeId t = FromType(written); t_.Kind(t) != TK::kDyn) return DefaultCall(e, t);
+    if (TypeId t = FromName(owner, e.loc); t_.Kind(t) != TK::kDyn) return DefaultCall(e, t);
   }
   // `Box::new(x)` (and Rc's, Arc's): the value itself (docs/language.md §6).
   if (IsBoxName(owner) && name == "new" && args.size() == 1 && !adts_.count(owner))
@@ -687,7 +688,17 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   // `T::empty()` through a bound of a generic parameter.
   if (auto g = generics_.find(owner); g != generics_.end()) {
     TypeId self = t_.Make(TK::kParam, owner, {});
-    if (!cur_fn_.empty()) info_.per_type.insert(cur_fn_);
+    if (!cur_fn_.empty()) {
+      info_.per_type.insert(cur_fn_);
+    } else if (owner != "Self" && !failed_) {
+      // Only top-level generic functions are compiled per type (§6).
+      failed_ = true;
+      diags_.Error("MT2030", e.lhs && e.lhs->begin.line ? e.lhs->begin : e.loc,
+                   absl::StrCat("`", owner, "::", name, "` needs the type `", owner,
+                                "` at run time, which only a top-level generic function has"),
+                   "move this function to the top level (a nested function, a method or an "
+                   "impl's generic parameter is compiled once for every type)");
+    }
     for (const std::string& b : g->second)
       if (auto tr = traits_.find(b); tr != traits_.end())
         if (auto m = tr->second.methods.find(name); m != tr->second.methods.end())
@@ -721,11 +732,7 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   // `I64::empty()`: an associated function of `impl Trait for I64`.
   if (auto m = methods_.find(owner); m != methods_.end() && !adts_.count(owner))
     if (auto f = m->second.find(name); f != m->second.end() && !f->second.has_self) {
-      TypeExpr written;
-      written.kind = TypeExpr::Kind::kPath;
-      written.name = owner;
-      written.loc = e.loc;
-      return Apply(f->second, args, e, FromType(written));
+      return Apply(f->second, args, e, FromName(owner, e.loc));
     }
   // `Vec::<I64>::new()`: the type's written arguments, else fresh variables.
   auto owner_arg = [&](size_t i) {
