@@ -864,7 +864,7 @@ RunResult Runner::RunUnguarded() {
         r.exit_code = static_cast<int>(std::clamp<int64_t>(v.i(), 0, 255));
       } else if (v.Is(interp::Tag::kAdt)) {
         auto* a = static_cast<interp::AdtObj*>(v.h());
-        if (a->adt == interp::kAdtResult && a->variant == 1) {
+        if (a->adt == interp::kAdtResult && a->variant == ir::prelude::kErr) {
           r.outcome = Outcome::kMainErr;
           r.code = TrapCode::kMainErr;
           r.message = absl::StrCat("main returned Err(", interp::Debug(m, a->fields[0]), ")");

@@ -667,7 +667,7 @@ bool Fits(const interp::Module& m, const interp::Value& v, const ir::Type& t, in
       if (!v.Is(Tag::kAdt)) return false;
       const auto* o = static_cast<const interp::AdtObj*>(v.h());
       if (o->adt >= m.adts.size() || m.adts[o->adt].name != t.name) return false;
-      if (t.name == "Option" && o->variant == 0 && arg(0))
+      if (t.name == "Option" && o->variant == ir::prelude::kSome && arg(0))
         return Fits(m, o->fields[0], *arg(0), depth + 1);
       if (t.name == "Result" && arg(o->variant))
         return Fits(m, o->fields[0], *arg(o->variant), depth + 1);

@@ -105,6 +105,16 @@ struct Worker::Impl {
   // Sets `claimed` once the job is the one claimed under its id (it may
   // have a result).
   void RunJob(natsMsg* msg, JobResult& r, bool& claimed);
+  // Claims the job's id for this document: true when it is this worker's to
+  // run; false when the message has been dealt with (terminated or nak'ed).
+  bool Claim(natsMsg* msg, JobResult& r);
+  // The job's compiled program (from the cache, the job, or the programs
+  // stream); nullptr when the message has been dealt with (a result saying
+  // why, or nak'ed for later).
+  std::shared_ptr<const Program> JobProgram(natsMsg* msg, JobResult& r, const Job& job,
+                                            std::optional<uint64_t> memory);
+  // A job that cannot start: a result saying why, and never again.
+  void Invalid(natsMsg* msg, JobResult& r, std::string message, int exit_code);
   // A job the worker could not allocate for outside its run (its run's own
   // failures are its result already): once claimed, the memory breach,
   // exit 4; before, it is nak'ed.
@@ -241,33 +251,19 @@ void Worker::Impl::OutOfMemory(natsMsg* msg, JobResult& r, bool claimed) {
   }
 }
 
-void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
-  r.worker = options.name;
-  if (jsMsgMetaData* meta = nullptr; natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
-    r.attempt = static_cast<int>(meta->NumDelivered);
-    jsMsgMetaData_Destroy(meta);
-  }
-  const int len = natsMsg_GetDataLength(msg);
-  std::string_view data(natsMsg_GetData(msg), static_cast<size_t>(len));
-  // A job that cannot start: a result saying why, and never again.
-  auto invalid = [&](std::string message, int exit_code) {
-    r.outcome = "invalid_job";
-    r.exit_code = exit_code;
-    r.message = std::move(message);
-    r.report = absl::StrCat("error: ", r.message, "\n");
-    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": invalid: ", r.message));
-    Finish(msg, r, /*terminate=*/true);
-  };
-  absl::StatusOr<Job> job = ParseJob(data, &r.id);
-  if (!job.ok() && r.id.empty()) {
-    Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
-    natsMsg_Term(msg, nullptr);
-    return;
-  }
+void Worker::Impl::Invalid(natsMsg* msg, JobResult& r, std::string message, int exit_code) {
+  r.outcome = "invalid_job";
+  r.exit_code = exit_code;
+  r.message = std::move(message);
+  r.report = absl::StrCat("error: ", r.message, "\n");
+  Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": invalid: ", r.message));
+  Finish(msg, r, /*terminate=*/true);
+}
+
+bool Worker::Impl::Claim(natsMsg* msg, JobResult& r) {
   // Only the job claimed under its id runs and gets a result there: another
   // document published with that id (by a client that did not claim it)
   // is dropped without a result, so it cannot take the id's result.
-  r.job_hash = Sha256Hex(data);
   auto claim = nats->Claim(r.id);
   // A cluster node lost: the claims stream elects a leader meanwhile.
   // Tried again for a while (keeping the job), then later.
@@ -277,16 +273,103 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     claim = nats->Claim(r.id);
   }
-  if (!claim.ok()) return Later(msg, r.id, std::string(claim.status().message()));
+  if (!claim.ok()) {
+    Later(msg, r.id, std::string(claim.status().message()));
+    return false;
+  }
   if (!*claim || **claim != r.job_hash) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt,
                      *claim ? ": not the job claimed under its id: terminated, no result"
                             : ": its id is not claimed: terminated, no result"));
     natsMsg_Term(msg, nullptr);
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const Program> Worker::Impl::JobProgram(natsMsg* msg, JobResult& r, const Job& job,
+                                                        std::optional<uint64_t> memory) {
+  // The program: sent, or stored earlier under its hash.
+  std::string hash = job.program_hash;
+  std::string text = job.program;
+  if (hash.empty()) hash = ProgramHash(text);
+  const std::string key = absl::StrCat(hash, "\n", job.file);
+  if (std::shared_ptr<const Program> cached = cache.Find(key)) return cached;
+  if (text.empty()) {
+    auto stored = nats->Get(nats->programs(), hash);
+    if (!stored.ok()) {
+      Later(msg, r.id, std::string(stored.status().message()));
+      return nullptr;
+    }
+    if (!*stored || ProgramHash(**stored) != hash) {
+      Invalid(msg, r, absl::StrCat("no program is stored under hash ", hash), kExitDataErr);
+      return nullptr;
+    }
+    text = std::move(**stored);
+  }
+  std::vector<Diagnostic> diagnostics;
+  CompileOptions co;
+  co.diagnostics = &diagnostics;
+  co.rendered_warnings = &r.diagnostics;
+  co.memory_budget = memory;
+  auto compiled = Program::FromFile(text, job.file, co);
+  if (!compiled.ok()) {
+    r.outcome = "compile_error";
+    r.exit_code = ir::Code(ir::Exit::kFailed);
+    r.diagnostics = std::string(compiled.status().message());
+    if (!r.diagnostics.empty() && r.diagnostics.back() != '\n') r.diagnostics += "\n";
+    Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": does not compile"));
+    Finish(msg, r, /*terminate=*/true);
+    return nullptr;
+  }
+  if (r.diagnostics.empty()) cache.Add(key, *compiled);  // warnings are printed: not cached
+  return *compiled;
+}
+
+namespace {
+
+// What a job's result says of its run.
+void RecordRun(const RunResult& run, JobResult& r) {
+  r.outcome = ir::OutcomeName(run.outcome);
+  r.exit_code = run.exit_code;
+  if (run.code != TrapCode::kNone) r.code = TrapText(run.code);
+  r.message = run.message;
+  if (run.outcome == Outcome::kOk || run.outcome == Outcome::kMainErr) {
+    r.returned = run.value;
+    if (r.returned->size() > kMaxReturnedBytes) r.returned->resize(kMaxReturnedBytes);
+  }
+  r.report = run.Report();
+  if (run.breach) r.breach = run.breach->Key();
+  r.steps = run.steps_used;
+  r.memory_bytes = run.mem_used;
+  r.heap_peak_bytes = run.heap_peak;
+  r.output_bytes = run.output_bytes;
+  r.wall_ns = run.wall_ns;
+  r.cpu_ns = run.cpu_ns;
+  r.agents_spawned = run.agents_spawned;
+}
+
+}  // namespace
+
+void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
+  r.worker = options.name;
+  if (jsMsgMetaData* meta = nullptr; natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
+    r.attempt = static_cast<int>(meta->NumDelivered);
+    jsMsgMetaData_Destroy(meta);
+  }
+  const int len = natsMsg_GetDataLength(msg);
+  std::string_view data(natsMsg_GetData(msg), static_cast<size_t>(len));
+  absl::StatusOr<Job> job = ParseJob(data, &r.id);
+  if (!job.ok() && r.id.empty()) {
+    Log(absl::StrCat("a job without a usable id (", job.status().message(), "): terminated"));
+    natsMsg_Term(msg, nullptr);
     return;
   }
+  r.job_hash = Sha256Hex(data);
+  if (!Claim(msg, r)) return;
   claimed = true;
-  if (!job.ok()) return invalid(std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
+  if (!job.ok())
+    return Invalid(msg, r, std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
   // Delivered again after its result was stored (the ack was lost).
   if (auto stored = nats->Get(nats->results(), r.id); stored.ok() && *stored) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));
@@ -294,48 +377,17 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
     return;
   }
   Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": started"));
-  // The program: sent, or stored earlier under its hash.
-  std::string hash = job->program_hash;
-  std::string text = job->program;
-  if (hash.empty()) hash = ProgramHash(text);
-  const std::string key = absl::StrCat(hash, "\n", job->file);
   Policy manifest;
   if (!job->manifest.empty()) {
     auto m = LoadManifest(job->manifest, "job manifest");
-    if (!m.ok()) return invalid(std::string(m.status().message()), kExitDataErr);
+    if (!m.ok()) return Invalid(msg, r, std::string(m.status().message()), kExitDataErr);
     manifest = *m;
   }
   // Compiled under the real-heap ceiling of the run's memory budget (the
   // limits of the job's policy do not depend on its directory).
-  const std::optional<uint64_t> memory =
-      JobPolicy(options.policy, manifest, "").limits.Get(LimitId::kMemory);
-  std::shared_ptr<const Program> program = cache.Find(key);
-  if (!program) {
-    if (text.empty()) {
-      auto stored = nats->Get(nats->programs(), hash);
-      if (!stored.ok()) return Later(msg, r.id, std::string(stored.status().message()));
-      if (!*stored || ProgramHash(**stored) != hash)
-        return invalid(absl::StrCat("no program is stored under hash ", hash), kExitDataErr);
-      text = std::move(**stored);
-    }
-    std::vector<Diagnostic> diagnostics;
-    CompileOptions co;
-    co.diagnostics = &diagnostics;
-    co.rendered_warnings = &r.diagnostics;
-    co.memory_budget = memory;
-    auto compiled = Program::FromFile(text, job->file, co);
-    if (!compiled.ok()) {
-      r.outcome = "compile_error";
-      r.exit_code = ir::Code(ir::Exit::kFailed);
-      r.diagnostics = std::string(compiled.status().message());
-      if (!r.diagnostics.empty() && r.diagnostics.back() != '\n') r.diagnostics += "\n";
-      Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": does not compile"));
-      Finish(msg, r, /*terminate=*/true);
-      return;
-    }
-    program = *compiled;
-    if (r.diagnostics.empty()) cache.Add(key, program);  // warnings are printed: not cached
-  }
+  std::shared_ptr<const Program> program = JobProgram(
+      msg, r, *job, JobPolicy(options.policy, manifest, "").limits.Get(LimitId::kMemory));
+  if (!program) return;
   // The job's own directory, its working directory on this thread until
   // the run ends; removed whatever the outcome (the guard).
   auto dir = JobScratch::Enter(*scratch);
@@ -377,23 +429,7 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
     natsMsg_Nak(msg, nullptr);
     return;
   }
-  r.outcome = ir::OutcomeName(run.outcome);
-  r.exit_code = run.exit_code;
-  if (run.code != TrapCode::kNone) r.code = TrapText(run.code);
-  r.message = run.message;
-  if (run.outcome == Outcome::kOk || run.outcome == Outcome::kMainErr) {
-    r.returned = run.value;
-    if (r.returned->size() > kMaxReturnedBytes) r.returned->resize(kMaxReturnedBytes);
-  }
-  r.report = run.Report();
-  if (run.breach) r.breach = run.breach->Key();
-  r.steps = run.steps_used;
-  r.memory_bytes = run.mem_used;
-  r.heap_peak_bytes = run.heap_peak;
-  r.output_bytes = run.output_bytes;
-  r.wall_ns = run.wall_ns;
-  r.cpu_ns = run.cpu_ns;
-  r.agents_spawned = run.agents_spawned;
+  RecordRun(run, r);
   Log(absl::StrFormat("job %s attempt %d: %s, exit %d (%.3f ms)", r.id, r.attempt, r.outcome,
                       r.exit_code, run.wall_ns / 1e6));
   Finish(msg, r, /*terminate=*/false);

@@ -9,6 +9,7 @@
 #include "absl/hash/hash.h"
 #include "cost.h"
 #include "mty/interp/work.h"
+#include "mty/ir/ir.h"
 
 namespace mty::interp {
 
@@ -234,6 +235,13 @@ Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields) {
   o->fields = std::move(fields);
   return Value::Heap(o);
 }
+
+Value MakeSome(Value v) {
+  return MakeAdt(ir::prelude::kOption, ir::prelude::kSome, {std::move(v)});
+}
+Value MakeNone() { return MakeAdt(ir::prelude::kOption, ir::prelude::kNone, {}); }
+Value MakeOk(Value v) { return MakeAdt(ir::prelude::kResult, ir::prelude::kOk, {std::move(v)}); }
+Value MakeErr(Value e) { return MakeAdt(ir::prelude::kResult, ir::prelude::kErr, {std::move(e)}); }
 
 bool IsMapKey(const Value& v0) {
   std::vector<const Value*> work{&v0};  // iterative: keys may nest deeply

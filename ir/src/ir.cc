@@ -66,34 +66,40 @@ const Adt* Program::FindAdt(std::string_view name) const {
 }
 
 const std::vector<Adt>& PreludeAdts() {
-  static const std::vector<Adt>* prelude = [] {
-    auto* v = new std::vector<Adt>();
-    Type t = Type::Named("T");
-    Type e = Type::Named("E");
-    v->push_back(Adt{true, "Option", {{"Some", {{"", t}}}, {"None", {}}}, {}});
-    v->push_back(Adt{true, "Result", {{"Ok", {{"", t}}}, {"Err", {{"", e}}}}, {}});
-    // Values of the standard library (language.md §6).
+  static const std::vector<Adt>* table = [] {
+    namespace p = prelude;
+    auto* v = new std::vector<Adt>(p::kCount);
+    Type t = Type::Named("T"), e = Type::Named("E");
     Type i64 = Type::Named("I64"), b = Type::Named("Bool"), str = Type::Named("Str");
     Type map = Type::Named("Map");
     map.args = {str, str};
-    v->push_back(
-        Adt{false,
-            "Metadata",
-            {{"Metadata", {{"size", i64}, {"is_file", b}, {"is_dir", b}, {"mtime_ms", i64}}}},
-            {}});
-    v->push_back(Adt{
-        false, "Response", {{"Response", {{"status", i64}, {"body", str}, {"headers", map}}}}, {}});
+    auto adt = [&](uint32_t index, bool is_enum, const char* name, size_t variants) -> Adt& {
+      Adt& a = (*v)[index];
+      a.is_enum = is_enum;
+      a.name = name;
+      a.variants.resize(variants);
+      return a;
+    };
+    Adt& option = adt(p::kOption, true, "Option", 2);
+    option.variants[p::kSome] = {"Some", {{"", t}}};
+    option.variants[p::kNone] = {"None", {}};
+    Adt& result = adt(p::kResult, true, "Result", 2);
+    result.variants[p::kOk] = {"Ok", {{"", t}}};
+    result.variants[p::kErr] = {"Err", {{"", e}}};
+    // Values of the standard library (language.md §6).
+    adt(p::kMetadata, false, "Metadata", 1).variants[0] = {
+        "Metadata", {{"size", i64}, {"is_file", b}, {"is_dir", b}, {"mtime_ms", i64}}};
+    adt(p::kResponse, false, "Response", 1).variants[0] = {
+        "Response", {{"status", i64}, {"body", str}, {"headers", map}}};
     // Why an ask with a deadline (`h?Msg(x) @d`) got no reply (runtime.md §5).
-    v->push_back(Adt{true,
-                     "AskError",
-                     {{"DeadlineExceeded", {}},
-                      {"AgentFailed", {{"", str}}},
-                      {"DeadAgent", {}},
-                      {"MailboxFull", {}}},
-                     {}});
+    Adt& ask = adt(p::kAskError, true, "AskError", p::kAskErrorVariants);
+    ask.variants[p::kDeadlineExceeded] = {"DeadlineExceeded", {}};
+    ask.variants[p::kAgentFailed] = {"AgentFailed", {{"", str}}};
+    ask.variants[p::kDeadAgent] = {"DeadAgent", {}};
+    ask.variants[p::kMailboxFull] = {"MailboxFull", {}};
     return v;
   }();
-  return *prelude;
+  return *table;
 }
 
 }  // namespace mty::ir

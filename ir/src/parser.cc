@@ -402,21 +402,14 @@ class Parser {
   }
 
   // A name with `::` separators (functions such as Point::norm).
-  std::string Path(std::string_view what) {
-    std::string s = Ident(what);
-    while (IsPunct("::")) {
-      Bump();
-      absl::StrAppend(&s, "::", Ident(what));
-    }
-    return s;
-  }
-
+  std::string Path(std::string_view what) { return Joined(what, "::"); }
   // A dotted path (std.fs.read, fs.read).
-  std::string DottedPath(std::string_view what) {
+  std::string DottedPath(std::string_view what) { return Joined(what, "."); }
+  std::string Joined(std::string_view what, std::string_view sep) {
     std::string s = Ident(what);
-    while (IsPunct(".")) {
+    while (IsPunct(sep)) {
       Bump();
-      absl::StrAppend(&s, ".", Ident(what));
+      absl::StrAppend(&s, std::string(sep), Ident(what));
     }
     return s;
   }

@@ -39,11 +39,17 @@ class Verifier {
                                                    ": error: ", where, std::string(msg)));
   }
 
-  absl::Status CheckLocal(uint32_t l, Loc loc) const {
-    if (l >= fn_->locals.size())
-      return Err(loc, absl::StrCat("local _", l, " does not exist (fn has _0.._",
-                                   fn_->locals.size() - 1, ")"));
+  // Local _i or block bbi of the function exists (noun "local", prefix "_";
+  // "block", "bb").
+  absl::Status CheckIndex(uint32_t i, size_t count, const char* noun, const char* prefix,
+                          Loc loc) const {
+    if (i >= count)
+      return Err(loc, absl::StrCat(noun, " ", prefix, i, " does not exist (fn has ", prefix, "0..",
+                                   prefix, count - 1, ")"));
     return absl::OkStatus();
+  }
+  absl::Status CheckLocal(uint32_t l, Loc loc) const {
+    return CheckIndex(l, fn_->locals.size(), "local", "_", loc);
   }
 
   // A `fn name` constant names a function of the program.
@@ -69,10 +75,7 @@ class Verifier {
   }
 
   absl::Status CheckBlock(uint32_t b, Loc loc) const {
-    if (b >= fn_->blocks.size())
-      return Err(loc, absl::StrCat("block bb", b, " does not exist (fn has bb0..bb",
-                                   fn_->blocks.size() - 1, ")"));
-    return absl::OkStatus();
+    return CheckIndex(b, fn_->blocks.size(), "block", "bb", loc);
   }
 
   // What each kind needs beyond its locals and operands (checked before).

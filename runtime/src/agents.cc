@@ -249,7 +249,7 @@ void Scheduler::RunSlice(TaskRec* rec) {
         }
         if (TaskRec* asker = rec->msg.asker)
           Answer(asker, rec->msg.ask_id,
-                 rec->msg.deadline ? Ok(std::move(reply)) : std::move(reply));
+                 rec->msg.deadline ? MakeOk(std::move(reply)) : std::move(reply));
         Finished(rec);
         a->busy = false;
         StartTurn(a);
@@ -271,7 +271,8 @@ void Scheduler::RunSlice(TaskRec* rec) {
 
 void Scheduler::CancelTurn(TaskRec* rec) {
   EndWait(rec);
-  if (TaskRec* asker = rec->msg.asker) Answer(asker, rec->msg.ask_id, AskErr(0));
+  if (TaskRec* asker = rec->msg.asker)
+    Answer(asker, rec->msg.ask_id, AskErr(ir::prelude::kDeadlineExceeded));
   Agent* a = rec->agent;
   Finished(rec);
   a->busy = false;
@@ -525,11 +526,11 @@ void Scheduler::FireTimers(bool wait) {
       if (std::optional<ir::Breach> b = ScopeOf(t.asker)->WallExhaustedAt(now)) {
         t.asker->task->ResumeBreach(std::move(*b));
       } else {
-        t.asker->task->Resume(Ok(Value::Unit()));
+        t.asker->task->Resume(MakeOk(Value::Unit()));
       }
       Wake(t.asker);
     } else {
-      Answer(t.asker, t.ask_id, AskErr(0));
+      Answer(t.asker, t.ask_id, AskErr(ir::prelude::kDeadlineExceeded));
     }
     wait = false;
   }
@@ -598,7 +599,7 @@ bool Scheduler::BeginTurn(TaskRec* rec) {
     TaskRec* asker = rec->msg.asker;
     if (asker && WaitsFor(asker, rec->msg.ask_id)) {
       if (rec->msg.deadline) {
-        Answer(asker, rec->msg.ask_id, AskErr(2));
+        Answer(asker, rec->msg.ask_id, AskErr(ir::prelude::kDeadAgent));
       } else {
         asker->waiting = false;
         asker->task->ResumeTrap(TrapCode::kDeadAgent,
@@ -746,7 +747,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   if (a->dead) {
     if (!ask) return Host::AskStatus::kReply;  // a send to a dead agent is dropped
     if (result) {
-      *reply = AskErr(2);
+      *reply = AskErr(ir::prelude::kDeadAgent);
       return Host::AskStatus::kReply;
     }
     err->code = TrapCode::kDeadAgent;
@@ -758,7 +759,7 @@ Host::AskStatus Scheduler::Deliver(TaskRec* from, const Value& target, std::stri
   if (full && a->mb_policy != ir::MailboxPolicy::kBlock) {
     if (!ask && a->mb_policy == ir::MailboxPolicy::kDrop) return Host::AskStatus::kReply;
     if (result) {
-      *reply = AskErr(3);
+      *reply = AskErr(ir::prelude::kMailboxFull);
       return Host::AskStatus::kReply;
     }
     // The tracker whose mailbox limit it is names the breach.

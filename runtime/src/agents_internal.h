@@ -21,13 +21,12 @@ using interp::MakeAdt;
 using interp::Outcome;
 using interp::Value;
 
-inline Value Ok(Value v) { return MakeAdt(interp::kAdtResult, 0, {std::move(v)}); }
-// Err(AskError): DeadlineExceeded = 0, AgentFailed(Str) = 1, DeadAgent = 2, MailboxFull = 3.
+using interp::MakeOk;
+// Err(AskError::<variant>(why)): `why` only for AgentFailed.
 inline Value AskErr(uint32_t variant, std::string why = "") {
   std::vector<Value> fields;
-  if (variant == 1) fields.push_back(interp::MakeStr(std::move(why)));
-  return MakeAdt(interp::kAdtResult, 1,
-                 {MakeAdt(interp::kAdtAskError, variant, std::move(fields))});
+  if (variant == ir::prelude::kAgentFailed) fields.push_back(interp::MakeStr(std::move(why)));
+  return interp::MakeErr(MakeAdt(ir::prelude::kAskError, variant, std::move(fields)));
 }
 inline std::string FormatNs(int64_t ns) {
   if (ns % 1'000'000'000 == 0) return absl::StrCat(ns / 1'000'000'000, "s");

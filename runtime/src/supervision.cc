@@ -24,7 +24,7 @@ void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, T
       TaskRec* asker = turn->msg.asker;
       if (WaitsFor(asker, turn->msg.ask_id)) {
         if (turn->msg.deadline) {
-          Answer(asker, turn->msg.ask_id, AskErr(1, why));
+          Answer(asker, turn->msg.ask_id, AskErr(ir::prelude::kAgentFailed, why));
         } else {
           FailPlainAsk(asker, absl::StrCat("ask failed: agent ", a->name, " failed: ", why),
                        breach);
@@ -48,14 +48,14 @@ void Scheduler::FailAgent(Agent* a, TrapCode code, const std::string& message, T
   };
   if (turn)
     fail_asker(turn->msg, absl::StrCat("ask failed: agent ", a->name, " failed: ", why),
-               AskErr(1, why), breach);
+               AskErr(ir::prelude::kAgentFailed, why), breach);
   std::string dead = absl::StrCat("ask failed: agent ", a->name, " is dead");
-  for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(2), nullptr);
+  for (Agent::Msg& m : a->mailbox) fail_asker(m, dead, AskErr(ir::prelude::kDeadAgent), nullptr);
   a->mailbox.clear();
   if (!a->blocked) return;
   for (auto& [sender, m] : *a->blocked) {
     if (m.asker) {
-      fail_asker(m, dead, AskErr(2), nullptr);
+      fail_asker(m, dead, AskErr(ir::prelude::kDeadAgent), nullptr);
     } else if (WaitsFor(sender, m.ask_id)) {  // the send is dropped, the sender carries on
       EndWait(sender);
       sender->task->Resume(Value::Unit());

@@ -23,12 +23,10 @@ using interp::Value;
 
 namespace {
 
-Value Ok(Value v) { return interp::MakeAdt(interp::kAdtResult, 0, {std::move(v)}); }
-Value Err(std::string msg) {
-  return interp::MakeAdt(interp::kAdtResult, 1, {interp::MakeStr(std::move(msg))});
-}
-Value Some(Value v) { return interp::MakeAdt(interp::kAdtOption, 0, {std::move(v)}); }
-Value None() { return interp::MakeAdt(interp::kAdtOption, 1, {}); }
+using interp::MakeNone;
+using interp::MakeOk;
+using interp::MakeSome;
+Value Err(std::string msg) { return interp::MakeErr(interp::MakeStr(std::move(msg))); }
 
 Value StrArray(const std::vector<std::string>& items) {
   auto* a = new ArrayObj(Tag::kArray);
@@ -250,7 +248,7 @@ std::optional<Value> StdHost::FsRead(Call& c) {
   if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
   // A Str is UTF-8 (docs/stdlib.md): other bytes are read_bytes' to give.
   if (!ir::ValidUtf8(r)) return Err(absl::StrCat("io: not valid UTF-8: ", p));
-  return Ok(interp::MakeStr(std::move(r)));
+  return MakeOk(interp::MakeStr(std::move(r)));
 }
 
 std::optional<Value> StdHost::FsReadBytes(Call& c) {
@@ -259,7 +257,7 @@ std::optional<Value> StdHost::FsReadBytes(Call& c) {
   std::optional<Value> fail = ReadWithin(c, cap, p, 1, &bytes);
   if (fail || c.err->memory_needed || c.err->code != TrapCode::kNone) return fail;
   // Held compactly, one byte per element (interp::BytesObj): a [U8].
-  return Ok(Value::Heap(new interp::BytesObj(std::move(bytes))));
+  return MakeOk(Value::Heap(new interp::BytesObj(std::move(bytes))));
 }
 
 std::optional<Value> StdHost::Write(Call& c, bool append) {
@@ -273,7 +271,7 @@ std::optional<Value> StdHost::Write(Call& c, bool append) {
       cap.WriteFile(p, data, append, [&] { return !WriteRefused(c.scope, c.err, data.size()); });
   if (c.err->breach) return std::nullopt;
   if (!s.ok()) return FromStatus(c, s, p);
-  return Ok(Value::Unit());
+  return MakeOk(Value::Unit());
 }
 
 std::optional<Value> StdHost::FsWrite(Call& c) { return Write(c, false); }
@@ -283,23 +281,23 @@ std::optional<Value> StdHost::FsExists(Call& c) {
   FS_TARGET(c, p, cap);
   auto r = cap.Exists(p);
   if (!r.ok()) return FromStatus(c, r.status(), p);
-  return Ok(Value::Bool(*r));
+  return MakeOk(Value::Bool(*r));
 }
 
 std::optional<Value> StdHost::FsListDir(Call& c) {
   FS_TARGET(c, p, cap);
   auto r = cap.ListDir(p);
   if (!r.ok()) return FromStatus(c, r.status(), p);
-  return Ok(StrArray(*r));
+  return MakeOk(StrArray(*r));
 }
 
 std::optional<Value> StdHost::FsMetadata(Call& c) {
   FS_TARGET(c, p, cap);
   auto r = cap.Metadata(p);
   if (!r.ok()) return FromStatus(c, r.status(), p);
-  return Ok(interp::MakeAdt(interp::kAdtMetadata, 0,
-                            {Value::Int(r->size), Value::Bool(r->is_file), Value::Bool(r->is_dir),
-                             Value::Int(r->mtime_ms)}));
+  return MakeOk(interp::MakeAdt(interp::kAdtMetadata, 0,
+                                {Value::Int(r->size), Value::Bool(r->is_file),
+                                 Value::Bool(r->is_dir), Value::Int(r->mtime_ms)}));
 }
 
 std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
@@ -307,7 +305,7 @@ std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
   if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.CreateDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
-  return Ok(Value::Unit());
+  return MakeOk(Value::Unit());
 }
 
 std::optional<Value> StdHost::FsRemoveFile(Call& c) {
@@ -315,7 +313,7 @@ std::optional<Value> StdHost::FsRemoveFile(Call& c) {
   if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveFile(p);
   if (!s.ok()) return FromStatus(c, s, p);
-  return Ok(Value::Unit());
+  return MakeOk(Value::Unit());
 }
 
 std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
@@ -323,7 +321,7 @@ std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
   if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
   absl::Status s = cap.RemoveDirAll(p);
   if (!s.ok()) return FromStatus(c, s, p);
-  return Ok(Value::Unit());
+  return MakeOk(Value::Unit());
 }
 
 #undef FS_TARGET
@@ -345,7 +343,7 @@ bool StdHost::SleepUntil(std::chrono::steady_clock::time_point until) const {
 }
 
 std::optional<Value> StdHost::WallBreach(Call& c, std::chrono::steady_clock::time_point deadline) {
-  if (!SleepUntil(deadline)) return Ok(Value::Unit());  // interrupted: ends at the safepoint
+  if (!SleepUntil(deadline)) return MakeOk(Value::Unit());  // interrupted: ends at the safepoint
   if (std::optional<ir::Breach> b = c.scope.Exhausted(ir::LimitId::kWall)) {
     c.err->breach = std::move(b);
   } else {
@@ -359,7 +357,7 @@ std::optional<Value> StdHost::TimeNow(Call&) {
   auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                 .count();
-  return Ok(Value::Int(ns));
+  return MakeOk(Value::Int(ns));
 }
 
 std::optional<Value> StdHost::TimeSleep(Call& c) {
@@ -376,7 +374,7 @@ std::optional<Value> StdHost::TimeSleep(Call& c) {
 
 // ---- std.env ----
 
-std::optional<Value> StdHost::EnvArgs(Call&) { return Ok(StrArray(options_.args)); }
+std::optional<Value> StdHost::EnvArgs(Call&) { return MakeOk(StrArray(options_.args)); }
 
 std::optional<Value> StdHost::EnvVar(Call& c) {
   if (c.args.size() != 1 || !IsStr(c.args[0])) return BadArgs(c, "a variable name (Str)");
@@ -387,7 +385,7 @@ std::optional<Value> StdHost::EnvVar(Call& c) {
   if (c.cap && !c.cap->constraint.empty() && c.cap->constraint != name) allowed = false;
   if (!allowed) return Denied(c, name);
   const char* v = std::getenv(name.c_str());
-  return Ok(v ? Some(interp::MakeStr(v)) : None());
+  return MakeOk(v ? MakeSome(interp::MakeStr(v)) : MakeNone());
 }
 
 // ---- std.net / std.http ----
@@ -444,7 +442,7 @@ std::optional<Value> StdHost::Http(Call& c, bool post) {
   fields.push_back(Value::Int(resp->status));
   fields.push_back(interp::MakeStr(std::move(resp->body)));
   fields.push_back(std::move(headers));
-  return Ok(interp::MakeAdt(interp::kAdtResponse, 0, std::move(fields)));
+  return MakeOk(interp::MakeAdt(interp::kAdtResponse, 0, std::move(fields)));
 }
 
 }  // namespace mty::stdlib

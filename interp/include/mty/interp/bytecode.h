@@ -168,11 +168,12 @@ struct Module {
   int FindFunction(std::string_view name) const;
 };
 
-inline constexpr uint32_t kAdtOption = 0;
-inline constexpr uint32_t kAdtResult = 1;
-inline constexpr uint32_t kAdtMetadata = 2;  // std.fs.metadata
-inline constexpr uint32_t kAdtResponse = 3;  // std.net.get / post
-inline constexpr uint32_t kAdtAskError = 4;  // asks with a deadline
+// The prelude's ADT ids in every compiled module (ir::prelude).
+inline constexpr uint32_t kAdtOption = ir::prelude::kOption;
+inline constexpr uint32_t kAdtResult = ir::prelude::kResult;
+inline constexpr uint32_t kAdtMetadata = ir::prelude::kMetadata;  // std.fs.metadata
+inline constexpr uint32_t kAdtResponse = ir::prelude::kResponse;  // std.net.get / post
+inline constexpr uint32_t kAdtAskError = ir::prelude::kAskError;  // asks with a deadline
 
 // Verifies and lowers a program. Errors are located (`file:line:col`).
 // `host_fns`: the embedder's host functions (ir/host_fns.h) that effect

@@ -423,6 +423,11 @@ Value MakeStr(std::string s);
 // A struct or enum value (prelude ADT `adt`, variant `variant`) with its
 // estimate: kHeader + its fields' (the caller charges it).
 Value MakeAdt(uint32_t adt, uint32_t variant, std::vector<Value> fields);
+// The prelude's Option and Result values (ir::prelude), for hosts.
+Value MakeSome(Value v);
+Value MakeNone();
+Value MakeOk(Value v);
+Value MakeErr(Value e);
 // Map keys: Int, Str, Char, Bool, and tuples of those (language.md §4).
 bool IsMapKey(const Value& v);
 // The hash of a map key: its whole structure, iteratively; adds the nodes

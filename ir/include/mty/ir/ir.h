@@ -99,58 +99,27 @@ struct Constant {
   }
 
   static Constant Unit() { return {}; }
-  static Constant Bool(bool b) {
-    Constant c;
-    c.kind = Kind::kBool;
-    c.i = b;
-    return c;
-  }
-  static Constant Int(int64_t v) {
-    Constant c;
-    c.kind = Kind::kInt;
-    c.i = v;
-    return c;
-  }
-  static Constant UInt(uint64_t v) {
-    Constant c;
-    c.kind = Kind::kUInt;
-    c.i = static_cast<int64_t>(v);
-    return c;
-  }
+  static Constant Bool(bool b) { return Of(Kind::kBool, b); }
+  static Constant Int(int64_t v) { return Of(Kind::kInt, v); }
+  static Constant UInt(uint64_t v) { return Of(Kind::kUInt, static_cast<int64_t>(v)); }
   static Constant Float(double v) {
     Constant c;
     c.kind = Kind::kFloat;
     c.f = v;
     return c;
   }
-  static Constant Char(uint32_t v) {
+  static Constant Char(uint32_t v) { return Of(Kind::kChar, v); }
+  static Constant Str(std::string v) { return Of(Kind::kStr, 0, std::move(v)); }
+  static Constant Duration(int64_t ns) { return Of(Kind::kDuration, ns); }
+  static Constant Size(int64_t bytes) { return Of(Kind::kSize, bytes); }
+  static Constant Fn(std::string name) { return Of(Kind::kFn, 0, std::move(name)); }
+
+ private:
+  static Constant Of(Kind kind, int64_t i, std::string s = {}) {
     Constant c;
-    c.kind = Kind::kChar;
-    c.i = v;
-    return c;
-  }
-  static Constant Str(std::string v) {
-    Constant c;
-    c.kind = Kind::kStr;
-    c.s = std::move(v);
-    return c;
-  }
-  static Constant Duration(int64_t ns) {
-    Constant c;
-    c.kind = Kind::kDuration;
-    c.i = ns;
-    return c;
-  }
-  static Constant Size(int64_t bytes) {
-    Constant c;
-    c.kind = Kind::kSize;
-    c.i = bytes;
-    return c;
-  }
-  static Constant Fn(std::string name) {
-    Constant c;
-    c.kind = Kind::kFn;
-    c.s = std::move(name);
+    c.kind = kind;
+    c.i = i;
+    c.s = std::move(s);
     return c;
   }
 };
@@ -364,12 +333,22 @@ class ProgramIndex {
   absl::flat_hash_map<std::string_view, const struct Adt*> adts_;
 };
 
-// The Option and Result ADTs every program may use without declaring them
-// (Some = 0, None = 1; Ok = 0, Err = 1), and the standard library's
-// Metadata and Response structs, and AskError (DeadlineExceeded,
-// AgentFailed(Str), DeadAgent, MailboxFull). They are implicit: not stored in
+// The ADTs every program may use without declaring them: Option and Result,
+// the standard library's Metadata and Response structs, and AskError (why an
+// ask with a deadline got no reply). They are implicit: not stored in
 // Program::adts, found by Program::FindAdt unless the program declares an ADT
-// of the same name.
+// of the same name. PreludeAdts() lists them at these indices, with their
+// variants at these numbers; a compiled module gives them the same ids, so
+// hosts build them by these names (one table: PreludeAdts() is made from it).
+namespace prelude {
+inline constexpr uint32_t kOption = 0, kResult = 1, kMetadata = 2, kResponse = 3, kAskError = 4;
+inline constexpr uint32_t kCount = 5;
+inline constexpr uint32_t kSome = 0, kNone = 1;  // Option
+inline constexpr uint32_t kOk = 0, kErr = 1;     // Result
+// AskError: DeadlineExceeded, AgentFailed(Str), DeadAgent, MailboxFull.
+inline constexpr uint32_t kDeadlineExceeded = 0, kAgentFailed = 1, kDeadAgent = 2, kMailboxFull = 3,
+                          kAskErrorVariants = 4;
+}  // namespace prelude
 const std::vector<Adt>& PreludeAdts();
 
 }  // namespace mty::ir
