@@ -15,13 +15,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "api_internal.h"
+#include "mty/exit_codes.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/heap.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
-#include "mty/exit_codes.h"
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
@@ -197,8 +197,7 @@ Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Di
   d.label = fd.label;
   for (const frontend::Label& l : fd.labels)
     d.labels.push_back(DiagnosticLabel{Int(Shown(options, l.loc.line)), Int(l.loc.col),
-                                       Int(Shown(options, l.end.line)), Int(l.end.col),
-                                       l.message});
+                                       Int(Shown(options, l.end.line)), Int(l.end.col), l.message});
   if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
   if (!fd.note.empty()) d.notes.push_back(absl::StrCat("note: ", fd.note));
   return d;
@@ -208,9 +207,9 @@ Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Di
 absl::Status CheckLineNumbers(const CompileOptions& options) {
   for (size_t i = 0; i < options.line_numbers.size(); ++i)
     if (options.line_numbers[i] < 1)
-      return absl::InvalidArgumentError(
-          absl::StrCat("CompileOptions::line_numbers[", i, "] is ", options.line_numbers[i],
-                       ": line numbers start at 1"));
+      return absl::InvalidArgumentError(absl::StrCat("CompileOptions::line_numbers[", i, "] is ",
+                                                     options.line_numbers[i],
+                                                     ": line numbers start at 1"));
   return absl::OkStatus();
 }
 

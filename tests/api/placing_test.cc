@@ -43,6 +43,22 @@ TEST(LineNumbers, PlaceStructuredAndRenderedDiagnostics) {
             "error: aborting due to 1 previous error\n");
 }
 
+// docs/embedding.md's example.
+TEST(LineNumbers, TheDocumentedExample) {
+  mty::CompileOptions co;
+  co.line_numbers = {1, 1, 2};
+  auto p = mty::Program::FromSource("fn main() {\nlet x = 1 +\n  nope\n}\n", "<input>", co);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(std::string(p.status().message())
+                .rfind("error[MT1001]: cannot find value `nope` in this scope\n"
+                       " --> <input>:2:3\n"
+                       "  |\n"
+                       "2 |   nope\n",
+                       0),
+            0u)
+      << p.status().message();
+}
+
 TEST(LineNumbers, LinesPastTheEndKeepTheirOwn) {
   mty::CompileOptions o;
   o.line_numbers = {5};
@@ -137,6 +153,7 @@ TEST(LocalType, DeclaredTypesOfParametersAndLets) {
       "  let s = \"text\"\n"
       "  let s = s.len()\n"
       "  let any: Any = 1\n"
+      "  let m = {\"a\": 1}\n"
       "  s + xs.len() + names.len()\n"
       "}\n"
       "fn main() {}\n",
@@ -150,6 +167,7 @@ TEST(LocalType, DeclaredTypesOfParametersAndLets) {
   EXPECT_EQ(prog.LocalType("f", "o"), "Option[Str]");
   EXPECT_EQ(prog.LocalType("f", "s"), "I64");  // the last `let s`
   EXPECT_EQ(prog.LocalType("f", "any"), "Any");
+  EXPECT_EQ(prog.LocalType("f", "m"), "Map[Str, I64]");
   EXPECT_EQ(prog.LocalType("f", "nope"), std::nullopt);
   EXPECT_EQ(prog.LocalType("main", "a"), std::nullopt);
   EXPECT_EQ(prog.LocalType("g", "a"), std::nullopt);
