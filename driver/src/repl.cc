@@ -274,7 +274,6 @@ class LineNumbers {
     while (static_cast<int>(numbers_.size()) < line)
       numbers_.push_back(static_cast<int>(numbers_.size()) + 1);
   }
-  int next() const { return static_cast<int>(numbers_.size()) + 1; }
   // Compiles `source` so that its locations are the typed lines.
   absl::StatusOr<std::shared_ptr<const Program>> Compile(const std::string& source) const {
     CompileOptions options;
@@ -370,8 +369,8 @@ class Session {
     std::cerr << text << std::flush;
   }
 
-  // The session's items (but those sharing a name with `except`), to
-  // follow the lines *lines numbers already; their numbers in *lines.
+  // The session's items (but those sharing a name with `except`), for the
+  // text after the lines *lines has numbered; their numbers go to *lines.
   std::string ItemsText(LineNumbers* lines, const std::vector<std::string>& except = {}) const {
     std::string out;
     for (const Item& it : items_) {
