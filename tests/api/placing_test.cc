@@ -132,6 +132,17 @@ TEST(LineNumbers, PlaceTheProgramsLocations) {
       << (*p)->CheckAgainst(mty::Grants{})[0];
 }
 
+// The largest number, and a vector longer than the text (the rest unused).
+TEST(LineNumbers, LargestNumber) {
+  mty::CompileOptions o;
+  o.line_numbers = std::vector<int>(100000, 2147483647);
+  auto p = mty::Program::FromSource("fn main() {\n    nope\n}\n", "big.mty", o);
+  ASSERT_FALSE(p.ok());
+  const std::string m(p.status().message());
+  EXPECT_NE(m.find("\n          --> big.mty:2147483647:5\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("\n2147483647 |     nope\n"), std::string::npos) << m;
+}
+
 TEST(LineNumbers, BelowOneIsRefused) {
   mty::CompileOptions o;
   o.line_numbers = {1, 0};
