@@ -38,6 +38,7 @@ cmake -S . -B build-pkg -G Ninja -DCMAKE_BUILD_TYPE=Release -DMTY_WERROR=ON >/de
 ninja -C build-pkg
 cmake --install build-pkg --prefix "$prefix" >/dev/null
 for f in bin/mty lib/libmty_api.a lib/libmty_heap.a lib/libmty_ir.a lib/libmty_vocab.a include/mty/mty.h \
+  include/mty/exit_codes.h \
   include/mty/vocab/policy.def lib/cmake/mty/mtyConfig.cmake lib/cmake/mty/mtyConfigVersion.cmake \
   lib/cmake/mty/mtyTargets.cmake lib/pkgconfig/mty.pc include/mty/client.h \
   include/mty/cluster/worker.h lib/libmty_cluster.a; do

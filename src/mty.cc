@@ -15,13 +15,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "api_internal.h"
+#include "mty/exit_codes.h"
 #include "mty/frontend/lower.h"
 #include "mty/frontend/parser.h"
 #include "mty/interp/bytecode.h"
 #include "mty/interp/heap.h"
 #include "mty/interp/vm.h"
 #include "mty/ir/builtins.h"
-#include "mty/ir/exit_codes.h"
 #include "mty/ir/text.h"
 #include "mty/runtime/agents.h"
 #include "mty/runtime/budget.h"
@@ -44,8 +44,10 @@ Program::~Program() = default;
 
 namespace {
 
-// A front-end diagnostic (its spans resolved) as the API's (below).
-Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd);
+// A front-end diagnostic (its spans resolved) as the API's, its lines as
+// `options.line_numbers` shows them (below).
+Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd,
+                            const CompileOptions& options);
 
 // No std::bad_alloc leaves the API (runtime.md §2): compiling that cannot
 // allocate is kResourceExhausted, the diagnostic MT0033.
@@ -76,7 +78,7 @@ auto Guarded(std::string_view file_name, const CompileOptions& options, F&& f) -
                     "machine's memory); a memory budget lowers it");
   const frontend::SourceFile file{std::string(file_name), ""};
   if (options.diagnostics)
-    options.diagnostics->push_back(PublicDiagnostic(file, diags.list().back()));
+    options.diagnostics->push_back(PublicDiagnostic(file, diags.list().back(), options));
   frontend::RenderOptions render;
   render.color = options.color;
   return absl::ResourceExhaustedError(diags.Render(file, render));
@@ -174,25 +176,57 @@ namespace {
 
 int Int(uint32_t v) { return static_cast<int>(v); }
 
+// A line as CompileOptions::line_numbers shows it.
+uint32_t Shown(const CompileOptions& options, uint32_t line) {
+  return frontend::ShownLineNumber(options.line_numbers, line);
+}
+
 // A front-end diagnostic (its spans resolved) as the API's.
-Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd) {
+Diagnostic PublicDiagnostic(const frontend::SourceFile& file, const frontend::Diagnostic& fd,
+                            const CompileOptions& options) {
   Diagnostic d;
   d.severity = fd.severity == frontend::Severity::kWarning ? Diagnostic::Severity::kWarning
                                                            : Diagnostic::Severity::kError;
   d.code = fd.code;
   d.file = file.name;
-  d.line = Int(fd.loc.line);
+  d.line = Int(Shown(options, fd.loc.line));
   d.column = Int(fd.loc.col);
-  d.end_line = Int(fd.end.line);  // resolved (ResolveSpans)
+  d.end_line = Int(Shown(options, fd.end.line));  // resolved (ResolveSpans)
   d.end_column = Int(fd.end.col);
   d.message = fd.message;
   d.label = fd.label;
   for (const frontend::Label& l : fd.labels)
-    d.labels.push_back(DiagnosticLabel{Int(l.loc.line), Int(l.loc.col), Int(l.end.line),
-                                       Int(l.end.col), l.message});
+    d.labels.push_back(DiagnosticLabel{Int(Shown(options, l.loc.line)), Int(l.loc.col),
+                                       Int(Shown(options, l.end.line)), Int(l.end.col), l.message});
   if (!fd.help.empty()) d.notes.push_back(absl::StrCat("help: ", fd.help));
   if (!fd.note.empty()) d.notes.push_back(absl::StrCat("note: ", fd.note));
   return d;
+}
+
+// kInvalidArgument for a line number below 1 in CompileOptions::line_numbers.
+absl::Status CheckLineNumbers(const CompileOptions& options) {
+  for (size_t i = 0; i < options.line_numbers.size(); ++i)
+    if (options.line_numbers[i] < 1)
+      return absl::InvalidArgumentError(absl::StrCat("CompileOptions::line_numbers[", i, "] is ",
+                                                     options.line_numbers[i],
+                                                     ": line numbers start at 1"));
+  return absl::OkStatus();
+}
+
+// Every location of a compiled program as CompileOptions::line_numbers
+// shows it (what backtraces, events and Effects() report).
+void ShowLines(const CompileOptions& options, ir::Program& p) {
+  if (options.line_numbers.empty()) return;
+  auto show = [&](ir::Loc& loc) { loc.line = Shown(options, loc.line); };
+  for (ir::Function& f : p.functions) {
+    show(f.loc);
+    for (ir::Block& b : f.blocks) {
+      for (ir::Statement& st : b.stmts) show(st.loc);
+      show(b.term.loc);
+    }
+  }
+  for (ir::Adt& a : p.adts) show(a.loc);
+  for (ir::SandboxDecl& d : p.sandboxes) show(d.loc);
 }
 
 // Applies the options to a front end's diagnostics: --deny-warnings, the
@@ -205,10 +239,11 @@ absl::Status FinishDiagnostics(const frontend::SourceFile& file, frontend::Diagn
   if (options.diagnostics) {
     diags.ResolveSpans(file);
     for (const frontend::Diagnostic& fd : diags.list())
-      options.diagnostics->push_back(PublicDiagnostic(file, fd));
+      options.diagnostics->push_back(PublicDiagnostic(file, fd, options));
   }
   frontend::RenderOptions render;
   render.color = options.color;
+  render.line_numbers = options.line_numbers;
   if (diags.HasErrors()) return absl::InvalidArgumentError(diags.Render(file, render));
   if (options.rendered_warnings)
     *options.rendered_warnings = diags.WarningCount() ? diags.Render(file, render) : "";
@@ -219,11 +254,13 @@ absl::Status FinishDiagnostics(const frontend::SourceFile& file, frontend::Diagn
 
 absl::StatusOr<std::shared_ptr<const Program>> Program::FromSourceUnguarded(
     std::string_view text, std::string_view file_name, const CompileOptions& options) {
+  if (absl::Status s = CheckLineNumbers(options); !s.ok()) return s;
   frontend::SourceFile file{std::string(file_name), std::string(text)};
   frontend::Diagnostics diags;
   std::shared_ptr<const Linker::Table> host = HostTable(options);
   ir::Program p = frontend::CompileSource(file, diags, host ? &host->decls : nullptr);
   if (absl::Status s = FinishDiagnostics(file, diags, options); !s.ok()) return s;
+  ShowLines(options, p);
   auto module = interp::Compile(p, file_name, host ? &host->decls : nullptr);
   if (!module.ok()) {
     if (options.diagnostics)
@@ -245,6 +282,7 @@ absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::strin
 absl::StatusOr<std::string> Program::SourceAst(std::string_view text, std::string_view file_name,
                                                const CompileOptions& options) {
   return Guarded(file_name, options, [&]() -> absl::StatusOr<std::string> {
+    if (absl::Status s = CheckLineNumbers(options); !s.ok()) return s;
     frontend::SourceFile file{std::string(file_name), std::string(text)};
     frontend::Diagnostics diags;
     frontend::Module m = frontend::Parse(file, diags);
@@ -266,6 +304,15 @@ absl::StatusOr<int64_t> ParseDuration(std::string_view text) { return ir::ParseD
 std::string Program::IrText() const { return ir::PrintText(impl_->ir); }
 
 const std::string& Program::source_file() const { return impl_->ir.source; }
+
+std::optional<std::string> Program::LocalType(std::string_view function,
+                                              std::string_view local) const {
+  const ir::Function* f = impl_->ir.FindFunction(function);
+  if (!f) return std::nullopt;
+  for (size_t i = f->locals.size(); i-- > 1;)  // [0] is the return slot
+    if (f->locals[i].name == local) return ir::PrintType(f->locals[i].type);
+  return std::nullopt;
+}
 
 namespace {
 
@@ -631,7 +678,7 @@ RunResult Invalid(const absl::Status& s) {
   RunResult r;
   r.outcome = Outcome::kInvalid;
   r.message = std::string(s.message());
-  r.exit_code = ir::Code(ir::Exit::kUsage);
+  r.exit_code = ExitCode(Exit::kUsage);
   return r;
 }
 
@@ -707,7 +754,7 @@ RunResult Runner::Run() {
     RunResult r;
     r.outcome = Outcome::kCancelled;
     r.message = kCancelledMessage;
-    r.exit_code = ir::Code(ir::Exit::kFailed);
+    r.exit_code = ExitCode(Exit::kFailed);
     return r;
   }
   const int64_t wall0 = runtime::SteadyNowNs();
@@ -771,7 +818,7 @@ RunResult Runner::RunUnguarded() {
   if (entry < 0) {
     r.outcome = Outcome::kNoEntry;
     r.message = absl::StrCat("program has no fn ", state_->options.entry);
-    r.exit_code = ir::Code(ir::Exit::kNoMain);
+    r.exit_code = ExitCode(Exit::kNoMain);
     return r;
   }
   // `fn main(fs: Fs, net: Net, env: Env)` receives the run's capabilities as
@@ -882,7 +929,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kCancelled;
       r.code = TrapCode::kNone;
       r.message = kCancelledMessage;
-      r.exit_code = ir::Code(ir::Exit::kFailed);
+      r.exit_code = ExitCode(Exit::kFailed);
       break;
     case Outcome::kTrap:
     case Outcome::kEscalated:
@@ -899,7 +946,7 @@ RunResult Runner::RunUnguarded() {
       r.outcome = Outcome::kTrap;
       r.code = TrapCode::kType;
       r.message = absl::StrCat("internal: main ended as ", ir::OutcomeName(o.kind));
-      r.exit_code = ir::Code(ir::Exit::kFailed);
+      r.exit_code = ExitCode(Exit::kFailed);
       break;
   }
   return r;

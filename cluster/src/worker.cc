@@ -18,7 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "jobs.h"
 #include "mty/denial_hints.h"
-#include "mty/ir/exit_codes.h"
+#include "mty/exit_codes.h"
 #include "mty/manifest.h"
 #include "nats.h"
 #include "scratch.h"
@@ -40,7 +40,7 @@ namespace {
 
 // The exit code of a job whose manifest is malformed, as `mty run
 // --manifest` exits.
-constexpr int kExitDataErr = ir::Code(ir::Exit::kDataErr);
+constexpr int kExitDataErr = ExitCode(Exit::kDataErr);
 
 // Compiled programs by content hash and file name, shared by the threads.
 class ProgramCache {
@@ -315,7 +315,7 @@ std::shared_ptr<const Program> Worker::Impl::JobProgram(natsMsg* msg, JobResult&
   auto compiled = Program::FromFile(text, job.file, co);
   if (!compiled.ok()) {
     r.outcome = "compile_error";
-    r.exit_code = ir::Code(ir::Exit::kFailed);
+    r.exit_code = ExitCode(Exit::kFailed);
     r.diagnostics = std::string(compiled.status().message());
     if (!r.diagnostics.empty() && r.diagnostics.back() != '\n') r.diagnostics += "\n";
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": does not compile"));
@@ -369,7 +369,7 @@ void Worker::Impl::RunJob(natsMsg* msg, JobResult& r, bool& claimed) {
   if (!Claim(msg, r)) return;
   claimed = true;
   if (!job.ok())
-    return Invalid(msg, r, std::string(job.status().message()), ir::Code(ir::Exit::kUsage));
+    return Invalid(msg, r, std::string(job.status().message()), ExitCode(Exit::kUsage));
   // Delivered again after its result was stored (the ack was lost).
   if (auto stored = nats->Get(nats->results(), r.id); stored.ok() && *stored) {
     Log(absl::StrCat("job ", r.id, " attempt ", r.attempt, ": a result was stored already"));

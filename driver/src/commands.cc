@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "mty/ir/exit_codes.h"
+#include "mty/exit_codes.h"
 #include "mty/mty.h"
 #include "mty/vocab/traps.h"
 
@@ -305,15 +305,15 @@ const std::vector<CommandSpec>& Commands() {
 }
 
 std::string ManTail() {
-  // Every status: the driver's own (ir/exit_codes.h), each limit's breach
+  // Every status: the driver's own (include/mty/exit_codes.h), each limit's breach
   // (policy.def) and each trap's that is neither 1 nor a limit's (traps.def).
   std::map<int, std::vector<std::string>> rows;
-  for (const ir::ExitInfo& e : ir::kExits) rows[ir::Code(e.exit)].push_back(e.meaning);
+  for (const ExitInfo& e : kExits) rows[ExitCode(e.exit)].push_back(e.meaning);
   for (const ir::LimitInfo& l : ir::kLimits)
-    if (l.exit_code > ir::Code(ir::Exit::kNoMain))
+    if (l.exit_code > ExitCode(Exit::kNoMain))
       rows[l.exit_code].push_back(absl::StrCat("the ", l.key, " limit: ", l.doc));
   for (const ir::TrapInfo& t : ir::kTraps)
-    if (t.exit_code != ir::Code(ir::Exit::kFailed))
+    if (t.exit_code != ExitCode(Exit::kFailed))
       rows[t.exit_code].push_back(absl::StrCat(t.text, " ", t.doc));
   std::string out = ".SH EXIT STATUS\n";
   for (const auto& [code, meanings] : rows)

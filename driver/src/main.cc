@@ -30,11 +30,12 @@
 #include "absl/strings/str_join.h"
 #include "args.h"
 #include "commands.h"
+#include "ctrl_c.h"
 #include "input.h"
 #include "mty/client.h"
 #include "mty/cluster/worker.h"
 #include "mty/denial_hints.h"
-#include "mty/ir/exit_codes.h"
+#include "mty/exit_codes.h"
 #include "mty/mty.h"
 #include "nlohmann/json.hpp"
 #include "output.h"
@@ -42,14 +43,14 @@
 
 namespace {
 
-// The driver's own exit codes (ir/exit_codes.h, the one table; a run's
+// The driver's own exit codes (mty/exit_codes.h, the one table; a run's
 // come from RunResult::exit_code).
-constexpr int kExitReplayDiverged = mty::ir::Code(mty::ir::Exit::kReplayDiverged);
-constexpr int kExitUsage = mty::ir::Code(mty::ir::Exit::kUsage);
-constexpr int kExitDataErr = mty::ir::Code(mty::ir::Exit::kDataErr);
-constexpr int kExitNoInput = mty::ir::Code(mty::ir::Exit::kNoInput);
-constexpr int kExitCantCreate = mty::ir::Code(mty::ir::Exit::kCantCreate);
-constexpr int kExitInterrupted = mty::ir::Code(mty::ir::Exit::kInterrupted);
+constexpr int kExitReplayDiverged = mty::ExitCode(mty::Exit::kReplayDiverged);
+constexpr int kExitUsage = mty::ExitCode(mty::Exit::kUsage);
+constexpr int kExitDataErr = mty::ExitCode(mty::Exit::kDataErr);
+constexpr int kExitNoInput = mty::ExitCode(mty::Exit::kNoInput);
+constexpr int kExitCantCreate = mty::ExitCode(mty::Exit::kCantCreate);
+constexpr int kExitInterrupted = mty::ExitCode(mty::Exit::kInterrupted);
 
 // A usage error: the message, then the command's usage line (exit 64).
 int UsageError(const std::string& message, const mty::driver::CommandSpec* command = nullptr) {
@@ -221,50 +222,7 @@ int FlagsPolicy(const ParsedCommand& cmd, mty::Policy* out) {
   return 0;
 }
 
-// Ctrl-C while a program runs (docs/cli.md): SIGINT is blocked in every
-// thread and one thread waits for it; the first interrupts the run (it ends
-// at its next safepoint or wait, and `mty run` prints where it was and exits
-// 130); a second one ends the process at once.
-class CtrlC {
- public:
-  // Blocks SIGINT before any thread of the run exists (threads inherit the
-  // mask), so only this one receives it.
-  CtrlC() {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    thread_ = std::thread([this] {
-      for (;;) {
-        int sig = 0;
-        if (sigwait(&set_, &sig) != 0) continue;
-        if (done_.load()) return;
-        if (fired_.exchange(true)) _exit(130);  // the second Ctrl-C
-        std::lock_guard<std::mutex> lock(mu_);
-        if (runner_) runner_->Interrupt();
-      }
-    });
-  }
-  ~CtrlC() {
-    done_.store(true);
-    pthread_kill(thread_.native_handle(), SIGINT);
-    thread_.join();
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  // The run a Ctrl-C interrupts (one that came before is applied now).
-  void Arm(mty::Runner* runner) {
-    std::lock_guard<std::mutex> lock(mu_);
-    runner_ = runner;
-    if (runner_ && fired_.load()) runner_->Interrupt();
-  }
-  bool fired() const { return fired_.load(); }
-
- private:
-  sigset_t set_, old_;
-  std::atomic<bool> done_{false}, fired_{false};
-  std::mutex mu_;
-  mty::Runner* runner_ = nullptr;
-  std::thread thread_;
-};
+using mty::driver::CtrlC;
 
 using mty::DenialHint;
 using mty::ShellWord;
@@ -410,7 +368,7 @@ std::string ReportOf(const mty::RunResult& r) {
 }
 
 int RunCommand(const ParsedCommand& f) {
-  CtrlC ctrl_c;
+  CtrlC ctrl_c(CtrlC::Mode::kOneRun);
   mty::Policy policy;
   if (int rc = FlagsPolicy(f, &policy); rc != 0) return rc;
   std::optional<mty::Policy> manifest;
@@ -502,7 +460,7 @@ int RunCommand(const ParsedCommand& f) {
   mty::RunResult r = runner.Run();
   ctrl_c.Arm(nullptr);
   running = nullptr;
-  bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
+  bool interrupted = ctrl_c.interrupted() && r.outcome == mty::Outcome::kCancelled;
   if (interrupted) r.message = "interrupted (Ctrl-C)";
   // Stopped by a trace line that could not be written: the report says so.
   if (!interrupted && !trace_out.ok() && r.outcome == mty::Outcome::kCancelled)
@@ -618,7 +576,7 @@ int ReplayCommand(const ParsedCommand& f) {
   // The program: the one named, else the file the recording names.
   if (f.program_args.empty() && recording->file().empty())
     return UsageError("the recording names no program file: give it", f.command);
-  CtrlC ctrl_c;
+  CtrlC ctrl_c(CtrlC::Mode::kOneRun);
   std::shared_ptr<const mty::Program> program;
   if (int rc = f.program_args.empty() ? LoadRecorded(*recording, f.operand, &program)
                                       : Load(f.program_args[0], &program, recording->policy());
@@ -634,7 +592,7 @@ int ReplayCommand(const ParsedCommand& f) {
   ctrl_c.Arm(&runner);
   mty::RunResult r = runner.Run();
   ctrl_c.Arm(nullptr);
-  const bool interrupted = ctrl_c.fired() && r.outcome == mty::Outcome::kCancelled;
+  const bool interrupted = ctrl_c.interrupted() && r.outcome == mty::Outcome::kCancelled;
   if (interrupted) r.message = "interrupted (Ctrl-C)";
   // A divergence that stopped the run says where itself (the trap or the
   // cancellation it caused is not the program's).
@@ -724,9 +682,9 @@ int DumpCommand(const ParsedCommand& cmd) {
 
 // ---- mty worker, submit, result (docs/scaling.md) -----------------------------
 
-constexpr int kExitUnavailable = mty::ir::Code(mty::ir::Exit::kUnavailable);
-constexpr int kExitTempFail = mty::ir::Code(mty::ir::Exit::kTempFail);
-constexpr int kExitRejected = mty::ir::Code(mty::ir::Exit::kRejected);
+constexpr int kExitUnavailable = mty::ExitCode(mty::Exit::kUnavailable);
+constexpr int kExitTempFail = mty::ExitCode(mty::Exit::kTempFail);
+constexpr int kExitRejected = mty::ExitCode(mty::Exit::kRejected);
 
 // The cluster settings of `--nats` (or MTY_NATS_URL, which keeps a URL's
 // credentials out of `ps`), the credential files, `--verify-key`,

@@ -5,22 +5,17 @@
 #include "repl.h"
 
 #include <editline/readline.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -30,6 +25,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "ctrl_c.h"
 #include "mty/vocab/utf8.h"
 
 namespace mty::driver {
@@ -42,82 +38,7 @@ constexpr char kValue[] = "__repl_v";
 constexpr char kPrompt[] = "mty> ";
 constexpr char kMore[] = "...  ";
 
-// ---- Ctrl-C -------------------------------------------------------------
-
-// SIGINT writes a byte to a pipe (all a handler may do); one thread reads
-// it and interrupts the running line, or, at the prompt, tells the reader
-// (through a second pipe) to drop what was typed.
-int g_signal_fd = -1;
-
-void OnSigint(int) {
-  const int saved = errno;
-  if (g_signal_fd >= 0) {
-    [[maybe_unused]] ssize_t n = write(g_signal_fd, "i", 1);
-  }
-  errno = saved;
-}
-
-class CtrlC {
- public:
-  CtrlC() {
-    if (pipe2(signal_, O_CLOEXEC) != 0 || pipe2(prompt_, O_CLOEXEC | O_NONBLOCK) != 0) return;
-    fcntl(signal_[1], F_SETFL, O_NONBLOCK);
-    g_signal_fd = signal_[1];
-    struct sigaction sa = {};
-    sa.sa_handler = OnSigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART: a read at the prompt returns EINTR
-    sigaction(SIGINT, &sa, &old_);
-    thread_ = std::thread([this] {
-      for (;;) {
-        char c = 0;
-        ssize_t n = read(signal_[0], &c, 1);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0 || c == 'q') return;
-        std::lock_guard<std::mutex> lock(mu_);
-        if (runner_) {
-          interrupted_ = true;
-          runner_->Interrupt();
-        } else {
-          [[maybe_unused]] ssize_t w = write(prompt_[1], "i", 1);
-        }
-      }
-    });
-  }
-  ~CtrlC() {
-    if (!thread_.joinable()) return;
-    sigaction(SIGINT, &old_, nullptr);
-    g_signal_fd = -1;
-    [[maybe_unused]] ssize_t n = write(signal_[1], "q", 1);
-    thread_.join();
-    for (int fd : {signal_[0], signal_[1], prompt_[0], prompt_[1]}) close(fd);
-  }
-  // The run a Ctrl-C interrupts (nullptr: back at the prompt).
-  void Arm(Runner* runner) {
-    std::lock_guard<std::mutex> lock(mu_);
-    runner_ = runner;
-    if (runner) interrupted_ = false;
-  }
-  bool interrupted() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return interrupted_;
-  }
-  // Readable when Ctrl-C was pressed at the prompt.
-  int prompt_fd() const { return prompt_[0]; }
-  void Drain() {
-    char buf[64];
-    while (read(prompt_[0], buf, sizeof buf) > 0) {
-    }
-  }
-
- private:
-  int signal_[2] = {-1, -1}, prompt_[2] = {-1, -1};
-  struct sigaction old_ = {};
-  std::mutex mu_;
-  Runner* runner_ = nullptr;
-  bool interrupted_ = false;
-  std::thread thread_;
-};
+// ---- Standard input, and Ctrl-C at the prompt ---------------------------
 
 CtrlC* g_ctrl_c = nullptr;
 bool g_prompt_interrupted = false;
@@ -333,85 +254,45 @@ struct Item {
   std::string text;
 };
 
-// Where the lines of a generated text came from: each region of lines
-// [first, last] is line 1 onward of what was typed (the input, or the
-// input that defined an item).
-struct LineMap {
-  struct Region {
-    int first, last;
-    int typed = 1;  // the typed line the first one is
-  };
-  std::vector<Region> regions;
-  int Map(int line) const {
-    for (const Region& r : regions)
-      if (line >= r.first && line <= r.last) return line - r.first + r.typed;
-    return line;
-  }
-};
-
 int Lines(std::string_view text) {
   int n = 1;
   for (char ch : text) n += ch == '\n';
   return n;
 }
 
+// The line numbers of a generated text (CompileOptions::line_numbers):
+// each part that was typed (the input, the input that defined an item) is
+// reported from its own line 1; the lines around them keep their own.
+class LineNumbers {
+ public:
+  // The next lines are lines first..last of what was typed.
+  void Typed(int first, int last) {
+    for (int l = first; l <= last; ++l) numbers_.push_back(l);
+  }
+  // Lines up to `line` of the text keep their own numbers.
+  void Own(int line) {
+    while (static_cast<int>(numbers_.size()) < line)
+      numbers_.push_back(static_cast<int>(numbers_.size()) + 1);
+  }
+  // Compiles `source` so that its locations are the typed lines.
+  absl::StatusOr<std::shared_ptr<const Program>> Compile(const std::string& source) const {
+    CompileOptions options;
+    options.line_numbers = numbers_;
+    return Program::FromSource(source, kFile, options);
+  }
+
+ private:
+  std::vector<int> numbers_;
+};
+
 // The program one input compiles to.
 struct Generated {
   std::string source;
-  LineMap lines;
+  LineNumbers lines;
   std::vector<std::string> returned;  // the bindings it returns, in order
   std::vector<bool> returned_mut;
   bool has_value = false;
 };
-
-// Compile errors and run reports locate lines in the generated text: moved
-// to the lines typed (` --> <repl>:L:C`, the `L |` gutter, `(<repl>:L:C)`).
-std::string Relocate(const std::string& text, const LineMap& map) {
-  std::vector<std::string> lines = absl::StrSplit(text, '\n');
-  const std::string tag = absl::StrCat(kFile, ":");
-  for (std::string& line : lines) {
-    // A gutter line: spaces, the number, ` |`.
-    size_t i = 0;
-    while (i < line.size() && line[i] == ' ') ++i;
-    size_t j = i;
-    while (j < line.size() && absl::ascii_isdigit(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i && line.compare(j, 2, " |") == 0) {
-      std::string num = std::to_string(map.Map(std::atoi(line.substr(i, j - i).c_str())));
-      line = std::string(j > num.size() ? j - num.size() : 0, ' ') + num + line.substr(j);
-    }
-    std::string out;
-    size_t at = 0;
-    for (size_t p; (p = line.find(tag, at)) != std::string::npos;) {
-      size_t q = p + tag.size(), e = q;
-      while (e < line.size() && absl::ascii_isdigit(static_cast<unsigned char>(line[e]))) ++e;
-      out += line.substr(at, q - at);
-      if (e > q) out += std::to_string(map.Map(std::atoi(line.substr(q, e - q).c_str())));
-      at = e;
-    }
-    line = out + line.substr(at);
-  }
-  return absl::StrJoin(lines, "\n");
-}
-
-// The local `name`'s type annotation in function `fn`'s MtyIR (its last
-// `let` of that debug name); "" when none.
-std::string IrLocalType(const std::string& ir, const std::string& fn, const std::string& name) {
-  std::string found;
-  bool in = false;
-  const std::string quoted = absl::StrCat(" \"", name, "\"");
-  for (absl::string_view line : absl::StrSplit(ir, '\n')) {
-    std::string l(line);
-    if (absl::StartsWith(l, "fn ") || absl::StartsWith(l, "once fn ")) {
-      in = absl::StartsWith(l, absl::StrCat("fn ", fn, "("));
-      continue;
-    }
-    if (!in || !absl::EndsWith(l, quoted)) continue;
-    size_t colon = l.find(": ");
-    if (colon == std::string::npos) continue;
-    found = l.substr(colon + 2, l.size() - quoted.size() - colon - 2);
-  }
-  return found;
-}
 
 // The functions of an MtyIR text or bytecode listing that the input made
 // (the entry and its closures, `__repl...`).
@@ -488,15 +369,13 @@ class Session {
     std::cerr << text << std::flush;
   }
 
-  // The session's items (but those sharing a name with `except`), from
-  // line `line` of a text; their regions in *map.
-  std::string ItemsText(int line, LineMap* map, const std::vector<std::string>& except = {}) const {
+  // The session's items (but those sharing a name with `except`), for the
+  // text after the lines *lines has numbered; their numbers go to *lines.
+  std::string ItemsText(LineNumbers* lines, const std::vector<std::string>& except = {}) const {
     std::string out;
     for (const Item& it : items_) {
       if (Shares(it.names, except)) continue;
-      const int n = Lines(it.text);
-      map->regions.push_back({line, line + n - 1, 1});
-      line += n;
+      lines->Typed(1, Lines(it.text));
       absl::StrAppend(&out, it.text, "\n");
     }
     return out;
@@ -513,13 +392,13 @@ class Session {
   // again); the new one is compiled first in the text, so that its errors
   // have the lines typed.
   void AddItems(const std::string& text, const std::vector<std::string>& names) {
-    LineMap map;
-    map.regions.push_back({1, Lines(text), 1});
-    const std::string rest = ItemsText(Lines(text) + 1, &map, names);
+    LineNumbers lines;
+    lines.Typed(1, Lines(text));
+    const std::string rest = ItemsText(&lines, names);
     absl::StatusOr<std::shared_ptr<const Program>> p =
-        Program::FromSource(absl::StrCat(text, "\n", rest), kFile);
+        lines.Compile(absl::StrCat(text, "\n", rest));
     if (!p.ok()) {
-      Error(Relocate(std::string(p.status().message()), map));
+      Error(std::string(p.status().message()));
       return;
     }
     std::vector<Item> kept;
@@ -607,13 +486,16 @@ class Session {
     for (const std::string& n : g.returned) absl::StrAppend(&tail, ", ", n);
     g.source = absl::StrCat(header, "\n", body, "\n", g.has_value ? "" : "let __repl_v = ()\n",
                             tail, ")\n}\n");
+    // The header's line, then the input's (the split one twice).
+    g.lines.Own(1);
     if (split == 0) {
-      g.lines.regions.push_back({2, Lines(text) + 1, 1});
+      g.lines.Typed(1, Lines(text));
     } else {
-      g.lines.regions.push_back({2, split + 1, 1});
-      g.lines.regions.push_back({split + 2, Lines(text) + 2, split});
+      g.lines.Typed(1, split);
+      g.lines.Typed(split, Lines(text));
     }
-    g.source += ItemsText(Lines(g.source), &g.lines);
+    g.lines.Own(Lines(g.source) - 1);
+    g.source += ItemsText(&g.lines);
     return g;
   }
 
@@ -623,22 +505,21 @@ class Session {
       Error(":type wants an expression");
       return;
     }
-    absl::StatusOr<std::shared_ptr<const Program>> p = Program::FromSource(g.source, kFile);
+    absl::StatusOr<std::shared_ptr<const Program>> p = g.lines.Compile(g.source);
     if (!p.ok()) {
-      Error(Relocate(std::string(p.status().message()), g.lines));
+      Error(std::string(p.status().message()));
       return;
     }
-    const std::string ir = (*p)->IrText();
     if (mode == Mode::kIr || mode == Mode::kBytecode) {
-      std::cout << InputFunctions(mode == Mode::kIr ? ir : (*p)->Disassembly()) << std::flush;
+      std::cout << InputFunctions(mode == Mode::kIr ? (*p)->IrText() : (*p)->Disassembly())
+                << std::flush;
       return;
     }
-    if (mode == Mode::kType) {
-      std::string t = IrLocalType(ir, kEntry, kValue);
-      if (!t.empty() && t.find("Any") == std::string::npos) {
-        std::cout << t << "\n" << std::flush;
-        return;
-      }
+    // The value's static type, when the compiler knows it.
+    const std::string stat = (*p)->LocalType(kEntry, kValue).value_or("");
+    if (mode == Mode::kType && !stat.empty() && stat.find("Any") == std::string::npos) {
+      std::cout << stat << "\n" << std::flush;
+      return;
     }
     std::vector<Value> params;
     for (const Binding& b : bindings_) params.push_back(b.value);
@@ -648,12 +529,7 @@ class Session {
     opts.entry = kEntry;
     opts.params = std::move(params);
     opts.deny_is_trap = options_.deny_is_trap;
-    if (options_.on_event)
-      opts.on_event = [this, &g](const Event& e) {
-        Event moved = e;
-        moved.line = g.lines.Map(e.line);
-        options_.on_event(moved);
-      };
+    opts.on_event = options_.on_event;  // its lines are the typed ones (line_numbers)
     std::cout << std::flush;
     std::fflush(stdout);
     opts.stdout_fd = STDOUT_FILENO;
@@ -669,7 +545,7 @@ class Session {
         return;
       }
       // The report `mty run` prints, and the status it would exit with.
-      Error(absl::StrCat(Relocate(r.Report(), g.lines), "mty: `mty run` would exit ", r.exit_code,
+      Error(absl::StrCat(r.Report(), "mty: `mty run` would exit ", r.exit_code,
                          "; the session is unchanged"));
       return;
     }
@@ -685,7 +561,6 @@ class Session {
     if (mode == Mode::kType) {
       bool opaque = false;
       std::string t = TypeOf(out[0], &opaque);
-      std::string stat = IrLocalType(ir, kEntry, kValue);
       std::cout << (opaque ? stat : t)
                 << "  (of the value: the compiler cannot tell it statically)\n"
                 << std::flush;
@@ -700,8 +575,9 @@ class Session {
       b.value = out[3 + i];
       bool opaque = false;
       b.type = TypeOf(b.value, &opaque);
-      std::string stat = IrLocalType(ir, kEntry, name);
-      if (b.value.is(Value::Kind::kInt) && (stat == "Duration" || stat == "Size")) b.cast = stat;
+      const std::string declared = (*p)->LocalType(kEntry, name).value_or("");
+      if (b.value.is(Value::Kind::kInt) && (declared == "Duration" || declared == "Size"))
+        b.cast = declared;
       if (opaque) {
         Drop(name);
         Error(absl::StrCat("mty: `", name, "` holds ", OpaqueText(b.value),
@@ -760,11 +636,10 @@ class Session {
         Error("usage: :type EXPR");
         return true;
       }
-      LineMap map;
-      absl::StatusOr<std::shared_ptr<const Program>> p =
-          Program::FromSource(ItemsText(1, &map), kFile);
+      LineNumbers lines;
+      absl::StatusOr<std::shared_ptr<const Program>> p = lines.Compile(ItemsText(&lines));
       if (!p.ok()) {
-        Error(Relocate(std::string(p.status().message()), map));
+        Error(std::string(p.status().message()));
         return true;
       }
       std::cout << (ir ? (*p)->IrText() : (*p)->Disassembly()) << std::flush;
@@ -780,12 +655,12 @@ class Session {
         Error(":type wants an expression");
         return true;
       }
-      LineMap map;
-      map.regions.push_back({1, Lines(arg), 1});
-      absl::StatusOr<std::shared_ptr<const Program>> p = Program::FromSource(
-          absl::StrCat(arg, "\n", ItemsText(Lines(arg) + 1, &map, read->item_names)), kFile);
+      LineNumbers lines;
+      lines.Typed(1, Lines(arg));
+      absl::StatusOr<std::shared_ptr<const Program>> p =
+          lines.Compile(absl::StrCat(arg, "\n", ItemsText(&lines, read->item_names)));
       if (!p.ok()) {
-        Error(Relocate(std::string(p.status().message()), map));
+        Error(std::string(p.status().message()));
         return true;
       }
       std::cout << (ir ? (*p)->IrText() : (*p)->Disassembly()) << std::flush;
@@ -805,7 +680,7 @@ class Session {
 }  // namespace
 
 int Repl(const ReplOptions& options) {
-  CtrlC ctrl_c;
+  CtrlC ctrl_c(CtrlC::Mode::kSession);
   g_ctrl_c = &ctrl_c;
   LineReader reader;
   Session session(options, &ctrl_c, reader.tty());

@@ -307,8 +307,9 @@ Ann MakeAnn(const SourceLines& file, Loc begin, Loc end, std::string message, bo
 // Writes the rows of one diagnostic's source snippet.
 class Snippet {
  public:
-  Snippet(const SourceLines& file, const Painter& paint, std::string_view primary_style)
-      : file_(file), paint_(paint), primary_style_(primary_style) {}
+  Snippet(const SourceLines& file, const Painter& paint, std::string_view primary_style,
+          std::span<const int> numbers)
+      : file_(file), paint_(paint), primary_style_(primary_style), numbers_(numbers) {}
 
   void Add(Ann a) { anns_.push_back(std::move(a)); }
 
@@ -316,7 +317,12 @@ class Snippet {
   size_t Width() {
     Prepare();
     uint32_t max = 1;
-    for (uint32_t l : lines_) max = std::max(max, l);
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      max = std::max(max, ShownLineNumber(numbers_, lines_[i]));
+      // The one line between two shown (Render) is shown too.
+      if (i > 0 && lines_[i] == lines_[i - 1] + 2)
+        max = std::max(max, ShownLineNumber(numbers_, lines_[i] - 1));
+    }
     return Digits(max);
   }
 
@@ -378,8 +384,8 @@ class Snippet {
 
   // `N | ` or `  | ` with the margin: the start of every row.
   std::string Gutter(uint32_t line_no) const {
-    std::string n = line_no ? std::to_string(line_no) : "";
-    n.append(width_ - n.size(), ' ');
+    std::string n = line_no ? std::to_string(ShownLineNumber(numbers_, line_no)) : "";
+    if (n.size() < width_) n.append(width_ - n.size(), ' ');
     return paint_(kBlue, n + " |");
   }
   // The two margin characters of a row on `line` (`source`: the line
@@ -493,6 +499,7 @@ class Snippet {
   const SourceLines& file_;
   const Painter& paint_;
   std::string_view primary_style_;
+  std::span<const int> numbers_;
   std::vector<Ann> anns_;
   std::vector<uint32_t> lines_;
   int multi_ = -1;
@@ -521,12 +528,13 @@ std::string RenderWith(const SourceLines& file, const Diagnostic& d, const Rende
     absl::StrAppend(&out, " ", paint(kBlue, "-->"), " ", file.name(), "\n");
     return out + extra("  ");
   }
-  Snippet snippet(file, paint, style);
+  Snippet snippet(file, paint, style, options.line_numbers);
   snippet.Add(MakeAnn(file, d.loc, d.end, d.label, true));
   for (const Label& l : d.labels)
     if (l.loc.line != 0) snippet.Add(MakeAnn(file, l.loc, l.end, l.message, false));
   const std::string gutter(snippet.Width(), ' ');
-  out += gutter + paint(kBlue, "-->") + " " + file.name() + ":" + std::to_string(d.loc.line) + ":" +
+  out += gutter + paint(kBlue, "-->") + " " + file.name() + ":" +
+         std::to_string(ShownLineNumber(options.line_numbers, d.loc.line)) + ":" +
          std::to_string(d.loc.col == 0 ? 1 : d.loc.col) + "\n";
   out += paint(kBlue, gutter + " |") + "\n";
   out += snippet.Render();
@@ -536,6 +544,10 @@ std::string RenderWith(const SourceLines& file, const Diagnostic& d, const Rende
 }
 
 }  // namespace
+
+uint32_t ShownLineNumber(std::span<const int> numbers, uint32_t n) {
+  return n >= 1 && n <= numbers.size() ? static_cast<uint32_t>(numbers[n - 1]) : n;
+}
 
 Loc SpanEnd(const SourceFile& file, Loc begin, Loc end) {
   return ResolvedEnd(SourceLines(file), begin, end);

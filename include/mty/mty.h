@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "mty/exit_codes.h"
 #include "mty/manifest.h"
 #include "mty/vocab/policy.h"
 #include "mty/vocab/suggest.h"
@@ -391,6 +392,17 @@ struct CompileOptions {
   // memory. Passing it (or the host failing to allocate) fails the compile:
   // kResourceExhausted, diagnostic MT0033 (runtime.md §2).
   std::optional<uint64_t> memory_budget = std::nullopt;
+  // Mighty source only: the line number each line of the text is reported
+  // as, like C's `#line`: line n is line_numbers[n - 1] (a line past the
+  // end keeps its own number; each must be at least 1, else the compile is
+  // kInvalidArgument). For a host that compiles text it put together (a
+  // REPL's input wrapped in a function, its earlier definitions after it),
+  // so that every location is the line of the part as it was typed: the
+  // diagnostics (the structured ones, the status text and
+  // *rendered_warnings, whose snippets still show the text's own lines)
+  // and every location of the program (backtraces, events, Effects(),
+  // CheckAgainst()). Empty: the text's own lines.
+  std::vector<int> line_numbers = {};
 };
 
 // ---- Events -------------------------------------------------------------
@@ -571,7 +583,7 @@ struct RunResult {
   std::optional<Value> returned;
   std::string message;                 // what `mty run` prints after the code
   std::vector<std::string> backtrace;  // "fn (file:line:col)", innermost first
-  int exit_code = 0;                   // as `mty run` exits (docs/runtime.md)
+  int exit_code = 0;                   // as `mty run` exits (docs/runtime.md, mty::Exit)
   // Usage, from the run's tracker. steps_used: statements executed, counted
   // when some step limit applies (else 0). mem_used: the estimated bytes
   // the run charged (runtime.md §2), counted with or without a limit.
@@ -689,6 +701,12 @@ class Program {
   // The source file its locations are in (backtraces, events): the name
   // it was compiled under, or an MtyIR `source "x.mty"` line's.
   const std::string& source_file() const;
+  // The declared type of local `local` of function `function` (a
+  // parameter or a `let`; of several of that name, the last declared), in
+  // MtyIR's spelling: `I64`, `[Str]`, `Option[I64]`, `Duration`, `Any`
+  // where the compiler does not know it. nullopt when there is no such
+  // function or it has no local of that name.
+  std::optional<std::string> LocalType(std::string_view function, std::string_view local) const;
   std::string IrText() const;       // canonical .mtyir
   std::string Disassembly() const;  // bytecode listing
 

@@ -103,6 +103,21 @@ contains item-error-line e ' --> <repl>:2:3'
 contains item-not-added e 'MT1002'
 same item-error-goes-on o '1'
 
+# ---- ... on a later line of a multi-line input, also where the value's
+# statement starts after a `;` (the line it shares is split) ----
+printf 'let a = 1\nlet b = [2,\n  3]; a +\n  zz\nlet c = [1,\n  2]; c[0] +\n    c[5]\nlet d = [1,\n 2]; std.fs.read("x.txt")\n' | repl
+contains later-line-error e ' --> <repl>:3:3'
+contains later-line-echo e '3 |   zz'
+contains later-line-trap e 'at __repl (<repl>:2:7)'
+contains later-line-denial e 'denied std.fs.read("x.txt") at <repl>:2:6'
+# The gutter is as wide as the line number shown (an item's line 2, not
+# the line it is in the program the session compiles).
+{ echo 'struct P { a: I64 }'
+  for i in 1 2 3 4 5 6 7 8 9; do echo "fn f$i() -> I64 { $i }"; done
+  printf 'fn get(p: P) -> I64 {\n  p.a\n}\nstruct P { b: Str }\n'; } | repl
+grep -qx ' --> <repl>:2:5' e && ok gutter-width-arrow || { bad gutter-width-arrow; cat e; }
+grep -qx '2 |   p.a' e && ok gutter-width-row || { bad gutter-width-row; cat e; }
+
 # ---- traps, breaches (with what `mty run` would exit), and they go on ----
 cat >in <<'M'
 fn boom(x: I64) -> I64 {

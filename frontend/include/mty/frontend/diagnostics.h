@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,15 @@ struct Diagnostic {
 
 struct RenderOptions {
   bool color = false;  // ANSI colours as rustc's: bold red errors, yellow warnings, blue gutter
+  // The number line n of the file is shown as (` --> file:N:C`, the
+  // gutter): line_numbers[n - 1]; a line past its end keeps its own. The
+  // text shown is still line n's (mty::CompileOptions::line_numbers).
+  std::span<const int> line_numbers;
 };
+
+// The number line n is shown as: numbers[n - 1], or n past the end (0,
+// no line, stays 0).
+uint32_t ShownLineNumber(std::span<const int> numbers, uint32_t n);
 
 class Diagnostics {
  public:

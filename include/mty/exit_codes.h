@@ -1,12 +1,13 @@
 // The exit statuses of `mty` that no limit or trap owns (runtime.md §1,
-// docs/cli.md): one table for the driver's returns, the API's
-// RunResult::exit_code and the man page. A limit's breach exits with its
-// row's code in policy.def (3..7, 9) and a trap with its row's code in
-// traps.def (1, 7, 8; 74 and 141 for output that cannot be written, which
-// the driver's own files use too: ir::OutputTrap).
+// docs/cli.md): one table for the API's RunResult::exit_code (kOk, kFailed,
+// kNoMain, kUsage), the command line's returns, the cluster's results and
+// the man page. A limit's breach exits with its row's code in policy.def
+// (3..7, 9) and a trap with its row's code in traps.def (1, 7, 8; 74 and
+// 141 for output that cannot be written, which the driver's own files use
+// too: ir::OutputTrap).
 #pragma once
 
-namespace mty::ir {
+namespace mty {
 
 enum class Exit : int {
   kOk = 0,
@@ -48,6 +49,6 @@ inline constexpr ExitInfo kExits[] = {
     {Exit::kInterrupted, "interrupted (Ctrl-C)"},
 };
 
-constexpr int Code(Exit e) { return static_cast<int>(e); }
+constexpr int ExitCode(Exit e) { return static_cast<int>(e); }
 
-}  // namespace mty::ir
+}  // namespace mty
