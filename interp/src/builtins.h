@@ -71,7 +71,7 @@ struct Ctx {
   static constexpr uint64_t kMaxStrBytes = uint64_t{1} << 32;
 };
 
-enum class CallStatus { kOk, kFail, kUnknown };
+enum class CallStatus { kOk, kFail };
 
 // `a.push(v)` on a uniquely owned array (runtime.md §2: PushCharge): false,
 // with nothing appended, when the memory budget cannot pay it; *delta is
@@ -113,6 +113,7 @@ bool DoCast(Ctx& cx, const Value& v, CastKind k, Value& out);
 // integer of that kind; MT5004 when it does not fit, MT5016 for a non-integer
 // (`@into_u64`, `@into_i64`: language.md §4).
 bool DoInto(Ctx& cx, const Value& v, bool to_unsigned, Value& out);
+// A builtin function (methods/fns.cc).
 CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 // The row of the builtin table for a method of this receiver (nullptr when
 // the receiver's kind has none: MT5008).
@@ -122,6 +123,7 @@ std::optional<ir::Recv> RecvOf(const Value& v);
 // `scope`'s chain), so it can never name what those could not open.
 void ResolveFsCap(const Meter& scope, const CapObj* from, std::string_view path, CapObj* out);
 const ir::MethodInfo* MethodFor(const Value& recv, ir::MethodName name);
+// A built-in method (methods/common.cc: the handler the row names).
 // `recv` is the receiver in place (already made unique when the row
 // mutates). *est_delta receives the change of recv's size estimate.
 CallStatus BuiltinMethod(Ctx& cx, Value& recv, const ir::MethodInfo& row, std::vector<Value>& args,
@@ -133,28 +135,5 @@ std::string KindName(const Module& m, const Value& v);
 Value MakeOption(const Value* some, uint64_t* est);
 // v as an Int, else a trap MT5016 (false).
 bool NeedInt(Ctx& cx, const Value& v, int64_t* out);
-// The library methods of methods_lib.cc, for what methods.cc does not
-// implement itself (kUnknown when neither does).
-CallStatus CharMethod(Ctx& cx, const Value& recv, ir::MethodName id, std::vector<Value>& args,
-                      Value& out);
-CallStatus UIntMethodLib(Ctx& cx, uint64_t x, ir::MethodName id, std::vector<Value>& args,
-                         Value& out);
-CallStatus IntMethodLib(Ctx& cx, int64_t x, ir::MethodName id, std::vector<Value>& args,
-                        Value& out);
-CallStatus FloatMethodLib(Ctx& cx, double x, ir::MethodName id, std::vector<Value>& args,
-                          Value& out);
-CallStatus StrMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
-                        Value& out, int64_t* delta);
-CallStatus OptionResultLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
-                           Value& out, int64_t* delta);
-CallStatus MapMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
-                        Value& out);
-CallStatus ArrayMethodLib(Ctx& cx, Value& recv, ir::MethodName id, std::vector<Value>& args,
-                          Value& out, int64_t* delta);
-// char::from_u32 and char::from_digit.
-CallStatus CharFromFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
-// range_array and range_plan: a range as an adapter's receiver, the walk of
-// `for x in (lo..hi).rev().step_by(k)`.
-CallStatus RangeFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out);
 
 }  // namespace mty::interp

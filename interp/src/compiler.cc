@@ -608,28 +608,6 @@ class FunctionCompiler {
         Emit(Op::Deref, Dst(), a);
         break;
       }
-      case K::kAdtInit: {
-        CallDesc d;
-        d.args = Args(r.ops);
-        d.adt = adt_ids_.at(r.name);
-        const AdtInfo& info = m_.adts[d.adt];
-        if (info.is_enum)
-          for (size_t v = 0; v < info.variant_names.size(); ++v)
-            if (info.variant_names[v] == r.name2) d.variant = static_cast<uint32_t>(v);
-        Emit(Op::NewAdt, Dst(), AddCall(std::move(d)));
-        break;
-      }
-      case K::kTupleInit:
-      case K::kArrayInit:
-      case K::kMapInit: {
-        CallDesc d;
-        d.args = Args(r.ops);
-        Op op = r.kind == K::kTupleInit   ? Op::NewTuple
-                : r.kind == K::kArrayInit ? Op::NewArray
-                                          : Op::NewMap;
-        Emit(op, Dst(), AddCall(std::move(d)));
-        break;
-      }
       case K::kFieldRead:
       case K::kTupleRead: {
         int32_t a = OperandReg(r.ops[0]);
@@ -653,31 +631,75 @@ class FunctionCompiler {
         Emit(Op::Cast, Dst(), a, static_cast<int32_t>(*CastKindOf(*r.type)));
         break;
       }
-      case K::kCall: {
-        CallDesc d;
+      case K::kAdtInit:
+      case K::kTupleInit:
+      case K::kArrayInit:
+      case K::kMapInit:
+      case K::kCall:
+      case K::kCallIndirect:
+      case K::kMethodCall:
+      case K::kClosure:
+      case K::kCapValue:
+      case K::kAgentSpawn:
+      case K::kSend:
+      case K::kAsk: breaks_segment = EmitCallLike(r, Dst); break;
+    }
+    if (breaks_segment) CloseSegment();
+    if (!direct && dst >= 0) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
+    // `_1 = move _1 + x` moves _1 out and then assigns it: it stays live.
+    if (direct) std::erase(kills_, dst);
+    FlushKills();
+  }
+
+  // The rvalues whose operands gather into a CallDesc: constructors, calls,
+  // closures, capability values, agents. The instruction writes dst() (the
+  // destination asked for once the operands are placed); true when it
+  // ends a segment (a call, or a wait).
+  template <typename Dst>
+  bool EmitCallLike(const ir::Rvalue& r, Dst& dst) {
+    using K = ir::Rvalue::Kind;
+    CallDesc d;
+    Op op = Op::Call;
+    int32_t extra = 0;
+    bool ends = false;
+    switch (r.kind) {
+      case K::kAdtInit: {
+        d.args = Args(r.ops);
+        d.adt = adt_ids_.at(r.name);
+        const AdtInfo& info = m_.adts[d.adt];
+        if (info.is_enum)
+          for (size_t v = 0; v < info.variant_names.size(); ++v)
+            if (info.variant_names[v] == r.name2) d.variant = static_cast<uint32_t>(v);
+        op = Op::NewAdt;
+        break;
+      }
+      case K::kTupleInit:
+      case K::kArrayInit:
+      case K::kMapInit:
+        d.args = Args(r.ops);
+        op = r.kind == K::kTupleInit   ? Op::NewTuple
+             : r.kind == K::kArrayInit ? Op::NewArray
+                                       : Op::NewMap;
+        break;
+      case K::kCall:
         d.args = Args(r.ops);
         d.name = r.name;
         if (r.is_builtin) {
           d.id = static_cast<int32_t>(ir::FindBuiltinFn(r.name)->id);  // the verifier checked it
-          Emit(Op::CallBuiltin, Dst(), AddCall(std::move(d)));
+          op = Op::CallBuiltin;
         } else {
           d.callee = m_.FindFunction(r.name);
-          const bool once = m_.functions[d.callee].once_slot >= 0;
-          Emit(once ? Op::CallOnce : Op::Call, Dst(), AddCall(std::move(d)));
-          breaks_segment = true;
+          op = m_.functions[d.callee].once_slot >= 0 ? Op::CallOnce : Op::Call;
+          ends = true;
         }
         break;
-      }
-      case K::kCallIndirect: {
-        CallDesc d;
+      case K::kCallIndirect:
         d.callee = OperandReg(r.ops[0]);
         d.args = Args(r.ops, 1);
-        Emit(Op::CallIndirect, Dst(), AddCall(std::move(d)));
-        breaks_segment = true;
+        op = Op::CallIndirect;
+        ends = true;
         break;
-      }
-      case K::kMethodCall: {
-        CallDesc d;
+      case K::kMethodCall:
         d.args = Args(r.ops);
         d.name = r.name;
         if (std::optional<ir::MethodName> n = ir::FindMethodName(r.name))
@@ -685,55 +707,42 @@ class FunctionCompiler {
         if (auto it = m_.method_ids.find(r.name); it != m_.method_ids.end())
           d.user_method = it->second;
         d.place = PlaceDescOf(r.place);
-        Emit(Op::CallMethod, Dst(), AddCall(std::move(d)));
-        breaks_segment = true;
+        op = Op::CallMethod;
+        ends = true;
         break;
-      }
-      case K::kClosure: {
-        CallDesc d;
+      case K::kClosure:
         d.args = Args(r.ops);
         d.callee = m_.FindFunction(r.name);
-        Emit(Op::MakeClosure, Dst(), AddCall(std::move(d)));
+        op = Op::MakeClosure;
         break;
-      }
-      case K::kCapValue: {
-        CallDesc d;
+      case K::kCapValue:
         d.name = r.name;
         out_.messages.push_back(r.name2);
         d.callee = static_cast<int32_t>(out_.messages.size() - 1);
-        Emit(Op::MakeCap, Dst(), AddCall(std::move(d)));
+        op = Op::MakeCap;
         break;
-      }
-      case K::kAgentSpawn: {
-        CallDesc d;
+      case K::kAgentSpawn:
         d.name = r.name;
         d.args = Args(r.ops);
         d.callee = m_.FindFunction(r.name + "::__init");
-        Emit(Op::Spawn, Dst(), AddCall(std::move(d)));
+        op = Op::Spawn;
         break;
-      }
-      case K::kSend: {
-        CallDesc d;
+      case K::kSend:
         d.name = r.name;
         d.args = Args(r.ops);
-        Emit(Op::Send, Dst(), AddCall(std::move(d)));
+        op = Op::Send;
         break;
-      }
-      case K::kAsk: {
-        CallDesc d;
+      case K::kAsk:
         d.name = r.name;
         d.args = Args(r.ops);
-        int32_t deadline = r.deadline ? OperandReg(*r.deadline) : -1;
-        Emit(Op::Ask, Dst(), AddCall(std::move(d)), deadline);
-        breaks_segment = true;  // the task may wait here
+        extra = r.deadline ? OperandReg(*r.deadline) : -1;
+        op = Op::Ask;
+        ends = true;  // the task may wait here
         break;
-      }
+      default: return false;  // not one of these (Assign sends only these)
     }
-    if (breaks_segment) CloseSegment();
-    if (!direct && dst >= 0) Emit(Op::StorePlace, PlaceDescOf(s.place), dst);
-    // `_1 = move _1 + x` moves _1 out and then assigns it: it stays live.
-    if (direct) std::erase(kills_, dst);
-    FlushKills();
+    Emit(op, dst(), AddCall(std::move(d)), extra);
+    return ends;
   }
 
   int32_t AddCases(const ir::Terminator& t) {

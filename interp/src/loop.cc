@@ -805,8 +805,6 @@ dispatch:
       Value out;
       int64_t delta = 0;
       CallStatus st = BuiltinMethod(cx, *recv, *row, args, out, &delta);
-      if (st == CallStatus::kUnknown)
-        TRAP(TrapCode::kUnknown, absl::StrCat("unknown method '", d.name, "' on ", Kind(t, *recv)));
       if (st == CallStatus::kFail) {
         if (cx.work_short) WORK_SHORT();
         FAIL_CX();

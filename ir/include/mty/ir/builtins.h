@@ -144,7 +144,7 @@ struct MethodInfo {
   ResultShape result;
 };
 inline constexpr MethodInfo kMethods[] = {
-#define METHOD(recv, name, min, max, mut, cost, result) \
+#define METHOD(recv, name, min, max, mut, cost, result, handler) \
   {Recv::k##recv, MethodName::k##name, min, max, mut, CostClass::cost, ResultShape::result},
 #include "mty/ir/builtins.def"
 #undef METHOD
