@@ -13,7 +13,9 @@
 
 namespace mty::interp {
 
-// What a slow path needs: output, memory charging and a place for a trap.
+// What a slow path needs: output, memory and work charging, and where its
+// failure goes (`fail`: a trap, a breach of the chain, or a limit of the
+// budget cache: memory, or steps when a work charge could not be paid).
 struct Ctx {
   const Module& m;
   Host* host;
@@ -21,23 +23,20 @@ struct Ctx {
   uint64_t mem_limit;
   Meter* scope;          // the task's innermost budget chain (output is charged to it)
   Task* task = nullptr;  // whose step counter work charges go to (its saved counter)
-  TrapCode code = TrapCode::kNone;
-  std::string message;
-  bool mem_breach = false;
-  bool work_short = false;           // a work charge the step budget could not pay
-  std::optional<ir::Breach> breach;  // a limit of the chain gone over (output)
+  Failure fail = {};
 
   // Charges the work of an operation: `units` bytes or elements it will
   // touch, one step per 64 (the statement's own step is charged as usual).
-  // Called before the work; false (and work_short) when the steps left
-  // cannot pay it, and the operation then does nothing.
+  // Called before the work; false (and fail.over = steps) when the steps
+  // left cannot pay it, and the operation then does nothing.
   bool Work(uint64_t units);
   // The most units the steps left could pay for (UINT64_MAX when steps are
   // not counted).
   uint64_t Affordable() const;
 
   // Whether n more bytes that live only for this call (and so are not
-  // charged) fit in what the budget has left; false (and mem_breach) if not.
+  // charged) fit in what the budget has left; false (and fail.over =
+  // memory) if not.
   // When they do not fit this is a breach like Charge's: n is added to the
   // counter, so the run stops over its limit (a memory Stop::kLimit with the
   // counter still under it would be taken for an empty cache and retried).
@@ -45,20 +44,17 @@ struct Ctx {
     if (*mem + n <= mem_limit && *mem + n >= *mem) return true;
     return Charge(n);
   }
-  // Charges n estimated bytes; false (and mem_breach) when over the limit.
+  // Charges n estimated bytes; false (and fail.over = memory) when over the
+  // limit.
   bool Charge(uint64_t n) {
     *mem += n;
     if (*mem > mem_limit) {
-      mem_breach = true;
+      fail.over = ir::LimitId::kMemory;
       return false;
     }
     return true;
   }
-  bool Trap(TrapCode c, std::string msg) {
-    code = c;
-    message = std::move(msg);
-    return false;
-  }
+  bool Trap(TrapCode c, std::string msg) { return fail.Trap(c, std::move(msg)); }
   // A string of `bytes` bytes the call `what` is about to build: first the
   // memory budget must hold it (Fits: the memory breach when not), then it
   // must be within the most a string holds, 4 GiB (MT5009 when not).
@@ -88,7 +84,8 @@ inline bool PushOnto(Ctx& cx, ArrayObj* a, Value v, int64_t* delta) {
 // Printing a value with its work charged (runtime.md §2): one unit per node,
 // per byte written and per byte of a quoted string scanned. The size is
 // known only as it is written, so the writer stops as soon as the step
-// budget could not pay for more (limit); then the charge fails (work_short).
+// budget could not pay for more (limit); then the charge fails (fail.over =
+// steps).
 struct Render {
   uint64_t limit = UINT64_MAX;
   uint64_t units = 0;

@@ -31,8 +31,8 @@ enum class Mode { kFree, kMetered, kExact };
 enum class Stop {
   kDone,
   kTrap,
-  kBreach,  // Task::breach_ is set
-  kLimit,   // a limit of the budget cache went over: Task::over_limit_ (Exec::Over)
+  kBreach,  // Task::failure_.breach is set
+  kLimit,   // a limit of the budget cache went over: Task::failure_.over (Exec::Over)
   kSuspended,
   kInterrupted,     // the host cancelled the run
   kDeadlinePassed,  // the task's cancel deadline passed
@@ -65,8 +65,16 @@ struct Exec {
   // A limit of the task's budget cache (steps, memory, wall, cpu) gone
   // over: the loop stops, and Finish asks the chain which tracker's it was.
   static Stop Over(Task& t, ir::LimitId id) {
-    t.over_limit_ = id;
+    t.failure_.over = id;
     return Stop::kLimit;
+  }
+  // How the task stops for failure f of a builtin, method or host call (the
+  // loop's counters saved): the breach, the limit of the budget cache, or
+  // the trap (MT5008 for kNone).
+  static Stop Fail(Task& t, Failure& f) {
+    if (f.over) return Over(t, *f.over);
+    if (f.breach) return Breach(t, std::move(*f.breach));
+    return Trap(t, f.code == TrapCode::kNone ? TrapCode::kUnknown : f.code, std::move(f.message));
   }
   // ---- frames ----
   // Function fi's constants as values of this task (materialised at its

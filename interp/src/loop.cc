@@ -8,7 +8,7 @@
 // The rules every handler keeps:
 //  1. Before anything that can trap, breach, call the host or stop the loop,
 //     SAVE() writes pc, the step counter and the memory counter back to the
-//     task (TRAP, FAIL_CX and the host-call macros do it).
+//     task (TRAP, FAIL and the host-call macros do it).
 //  2. After anything that can move the value stack (a call, a host call that
 //     runs other tasks, a resize), RELOAD() re-reads fn, code and R; no
 //     pointer into the stack is kept across it.
@@ -42,7 +42,7 @@ Stop Exec::Loop(Task& t) {
   uint64_t mem = t.mem_used_;
   uint64_t mem_limit = t.mem_limit_;
   std::atomic<bool>& interrupt = t.interrupt_;
-  Ctx cx{mod, t.host_, &mem, mem_limit, t.current_meter().get(), &t, {}, {}, false, false, {}};
+  Ctx cx{mod, t.host_, &mem, mem_limit, t.current_meter().get(), &t, {}};
   // Handlers leave through computed gotos, which skip destructors: a handler
   // must not keep a local that owns memory alive at NEXT()/DISPATCH(). These
   // reusable buffers live for the whole loop instead.
@@ -82,13 +82,13 @@ Stop Exec::Loop(Task& t) {
     SAVE();                 \
     return Trap(t, c, msg); \
   } while (0)
-#define FAIL_CX()                                            \
-  do {                                                       \
-    if (cx.work_short) WORK_SHORT();                         \
-    SAVE();                                                  \
-    if (cx.mem_breach) return Over(t, ir::LimitId::kMemory); \
-    if (cx.breach) return Breach(t, std::move(*cx.breach));  \
-    return Trap(t, cx.code, cx.message);                     \
+// A builtin, method or host call failed (cx.fail, herr): the task stops
+// with its Failure (a work charge not paid is the step breach here).
+#define FAIL(f)                                        \
+  do {                                                 \
+    if ((f).over == ir::LimitId::kSteps) WORK_SHORT(); \
+    SAVE();                                            \
+    return Fail(t, f);                                 \
   } while (0)
 // Copies (or moves) call arguments `from` onwards into `args`; with
 // from == 1, argument 0 (a send's or ask's target) goes to `target_buf`.
@@ -216,7 +216,7 @@ dispatch:
 // here, before the work.
 #define WORK_SHORT()                     \
   do {                                   \
-    cx.work_short = false;               \
+    cx.fail.over.reset();                \
     t.work_short_ = false;               \
     SAVE();                              \
     WorkBreach(t);                       \
@@ -340,13 +340,13 @@ dispatch:
 #undef CMP_BINOP
   CASE(Neg) {
     Value out;
-    if (!Unary(cx, Op::Neg, R[pc->b], out)) FAIL_CX();
+    if (!Unary(cx, Op::Neg, R[pc->b], out)) FAIL(cx.fail);
     R[pc->a] = std::move(out);
     NEXT();
   }
   CASE(Not) {
     Value out;
-    if (!Unary(cx, Op::Not, R[pc->b], out)) FAIL_CX();
+    if (!Unary(cx, Op::Not, R[pc->b], out)) FAIL(cx.fail);
     R[pc->a] = std::move(out);
     NEXT();
   }
@@ -585,7 +585,7 @@ dispatch:
   CASE(Cast) {
     Value out;
     DEAD_CHECK(R[pc->b]);
-    if (!DoCast(cx, R[pc->b], static_cast<CastKind>(pc->c), out)) FAIL_CX();
+    if (!DoCast(cx, R[pc->b], static_cast<CastKind>(pc->c), out)) FAIL(cx.fail);
     R[pc->a] = std::move(out);
     NEXT_OR_EXACT();
   }
@@ -705,7 +705,7 @@ dispatch:
         if (a.move) R[a.reg].Kill();
         int64_t delta = 0;
         SAVE();
-        if (!PushOnto(cx, static_cast<ArrayObj*>(recv.h()), std::move(v), &delta)) FAIL_CX();
+        if (!PushOnto(cx, static_cast<ArrayObj*>(recv.h()), std::move(v), &delta)) FAIL(cx.fail);
         R[pc->a] = Value::Unit();
         ++pc;
         ENTER_SEGMENT(pc - code);
@@ -806,8 +806,7 @@ dispatch:
       int64_t delta = 0;
       CallStatus st = BuiltinMethod(cx, *recv, *row, args, out, &delta);
       if (st == CallStatus::kFail) {
-        if (cx.work_short) WORK_SHORT();
-        FAIL_CX();
+        FAIL(cx.fail);
       }
       steps = t.steps_left_;
       if (mut && delta) AddEst(chain, delta);
@@ -824,8 +823,7 @@ dispatch:
     SAVE();
     CallStatus st = BuiltinFn(cx, static_cast<ir::BuiltinFnId>(d.id), args, out);
     if (st != CallStatus::kOk) {
-      if (cx.work_short) WORK_SHORT();
-      FAIL_CX();
+      FAIL(cx.fail);
     }
     steps = t.steps_left_;
     R[pc->a] = std::move(out);
@@ -860,16 +858,14 @@ dispatch:
     if (!out) {
       if (herr.memory_needed) CHARGE_MEM(herr.memory_needed);  // breaches: more than is left
       if (herr.wait) WAIT_FOR_HOST();  // a sleep, a late host function: the host resumes the task
-      if (herr.breach) return Breach(t, std::move(*herr.breach));
       // A blocking call that gave up at the wall-clock deadline.
-      if (herr.code == TrapCode::kBudget) {
+      if (!herr.breach && herr.code == TrapCode::kBudget) {
         Stop s = CheckDeadlines(t);
         if (s != Stop::kContinue) return s;
       }
-      if (herr.code != TrapCode::kNone) TRAP(herr.code, herr.message);
-      TRAP(TrapCode::kUnknown, herr.message.empty() ? absl::StrCat("unknown effect '", d.name,
-                                                                   "' (no host module provides it)")
-                                                    : herr.message);
+      if (!herr.breach && herr.code == TrapCode::kNone && herr.message.empty())
+        herr.message = absl::StrCat("unknown effect '", d.name, "' (no host module provides it)");
+      FAIL(herr);
     }
     // A host call is a safepoint: an interrupt, or a deadline that passed
     // while it ran, ends the task here (reported at the call).
@@ -891,11 +887,6 @@ dispatch:
   }
   // Agent instructions may run other tasks of the run (an initialiser, a
   // turn): the chain's use is flushed before and the cache refilled after.
-#define HOST_FAILED()                                                                  \
-  do {                                                                                 \
-    if (herr.breach) return Breach(t, std::move(*herr.breach));                        \
-    TRAP(herr.code == TrapCode::kNone ? TrapCode::kUnknown : herr.code, herr.message); \
-  } while (0)
 #define AROUND_HOST(call)                                                          \
   do {                                                                             \
     SAVE();                                                                        \
@@ -913,7 +904,7 @@ dispatch:
     herr.Clear();
     std::optional<Value> h;
     AROUND_HOST(h = t.host_ ? t.host_->Spawn(d.callee, d.name, args, &herr) : std::nullopt);
-    if (!h) HOST_FAILED();
+    if (!h) FAIL(herr);
     R[pc->a] = std::move(*h);
     NEXT();
   }
@@ -924,7 +915,7 @@ dispatch:
     Host::AskStatus st = Host::AskStatus::kFail;
     AROUND_HOST(st = t.host_ ? t.host_->Send(target_buf, d.name, args, &herr)
                              : Host::AskStatus::kFail);
-    if (st == Host::AskStatus::kFail) HOST_FAILED();
+    if (st == Host::AskStatus::kFail) FAIL(herr);
     R[pc->a] = Value::Unit();
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();  // a full mailbox under `block`
     NEXT();
@@ -941,7 +932,7 @@ dispatch:
     Host::AskStatus st = Host::AskStatus::kFail;
     AROUND_HOST(st = t.host_ ? t.host_->Ask(target_buf, d.name, args, deadline, &R[pc->a], &herr)
                              : Host::AskStatus::kFail);
-    if (st == Host::AskStatus::kFail) HOST_FAILED();
+    if (st == Host::AskStatus::kFail) FAIL(herr);
     if (st == Host::AskStatus::kWait) WAIT_FOR_HOST();
     ++pc;
     ENTER_SEGMENT(pc - code);
@@ -1012,8 +1003,7 @@ dispatch:
                  static_cast<Op>(static_cast<int>(Op::Eq) +                                     \
                                  (static_cast<int>(Op::name) - static_cast<int>(Op::CmpBrEq))), \
                  a_, b_, out_)) {                                                               \
-        if (cx.work_short) WORK_SHORT();                                                        \
-        FAIL_CX();                                                                              \
+        FAIL(cx.fail);                                                                          \
       }                                                                                         \
       steps = t.steps_left_;                                                                    \
       r_ = out_.b();                                                                            \
@@ -1134,8 +1124,7 @@ slow_binop : {
     NEXT_OR_EXACT();
   }
   if (!Arith(cx, pc->op, R[pc->b], R[pc->c], out)) {
-    if (cx.work_short) WORK_SHORT();
-    FAIL_CX();
+    FAIL(cx.fail);
   }
   steps = t.steps_left_;
   R[pc->a] = std::move(out);
@@ -1191,11 +1180,10 @@ do_return : {
 #undef SAVE
 #undef RELOAD
 #undef TRAP
-#undef FAIL_CX
+#undef FAIL
 #undef CHARGE_MEM
 #undef GATHER_ARGS
 #undef WAIT_FOR_HOST
-#undef HOST_FAILED
 #undef ENTER_SEGMENT
 #undef SAFEPOINT
 #undef JUMP

@@ -292,7 +292,7 @@ bool Render::To(Ctx& cx, const Value& v, bool debug, std::string* out) {
   const uint64_t units = r.units + (out->size() - start);
   MTY_WORK(units);
   if (r.over || !cx.Work(units)) {
-    cx.work_short = true;
+    cx.fail.over = ir::LimitId::kSteps;
     return false;
   }
   return true;

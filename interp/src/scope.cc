@@ -96,7 +96,7 @@ uint64_t Ctx::Affordable() const { return task ? Exec::Affordable(*task) : UINT6
 
 bool Ctx::Work(uint64_t units) {
   if (!task || Exec::ChargeWork(*task, units)) return true;
-  work_short = true;
+  fail.over = ir::LimitId::kSteps;
   return false;
 }
 

@@ -62,13 +62,12 @@ Task::~Task() {
 
 void Task::ResumeTrap(TrapCode code, std::string message) {
   resume_reg_ = -1;
-  pending_trap_code_ = code;
-  pending_trap_message_ = std::move(message);
+  pending_.Trap(code, std::move(message));
 }
 
 void Task::ResumeBreach(ir::Breach breach) {
   resume_reg_ = -1;
-  pending_breach_ = std::move(breach);
+  pending_.breach = std::move(breach);
 }
 
 ExecOutcome Task::EndWith(std::optional<ir::Breach> breach) {
@@ -76,7 +75,7 @@ ExecOutcome Task::EndWith(std::optional<ir::Breach> breach) {
   if (resume_reg_ >= 0 && pc_ > 0) --pc_;  // report the instruction it waits in
   resume_reg_ = -1;
   if (!breach) return Exec::Finish(*this, Stop::kInterrupted);
-  breach_ = std::move(breach);
+  failure_.breach = std::move(breach);
   return Exec::Finish(*this, Stop::kBreach);
 }
 
@@ -115,8 +114,7 @@ void Task::StartCpuClock(bool from_mark) {
 }
 
 void Exec::SetTrap(Task& t, TrapCode code, std::string message) {
-  t.trap_code_ = code;
-  t.trap_message_ = std::move(message);
+  t.failure_.Trap(code, std::move(message));
   t.trap_backtrace_.clear();
   uint32_t pc = t.pc_;
   for (size_t i = t.frames_.size(); i-- > 0;) {
@@ -134,13 +132,13 @@ Stop Exec::Trap(Task& t, TrapCode code, std::string message) {
 }
 
 Stop Exec::Breach(Task& t, ir::Breach b) {
-  t.breach_ = std::move(b);
+  t.failure_.breach = std::move(b);
   return Stop::kBreach;
 }
 
 ExecOutcome Exec::Finish(Task& t, Stop s) {
   ExecOutcome o;
-  if (s == Stop::kLimit && t.over_limit_ == ir::LimitId::kSteps && t.quantum_binds_) {
+  if (s == Stop::kLimit && t.failure_.over == ir::LimitId::kSteps && t.quantum_binds_) {
     // The scheduler's quantum ran out, not a budget: the instruction at pc
     // has not run, so the steps it would have used are not charged.
     t.steps_left_ = static_cast<int64_t>(t.breach_index_);
@@ -151,15 +149,15 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       o.kind = Outcome::kPreempted;
       return o;
     }
-    t.breach_ = std::move(b);
+    t.failure_.breach = std::move(b);
     s = Stop::kBreach;
   }
   const Stop why = s;
   std::optional<ir::Breach> flushed = Flush(t);
   if (s == Stop::kLimit) {
     // The chain says which tracker's limit it was.
-    t.breach_ = flushed ? std::move(flushed) : Scope(t).Exhausted(t.over_limit_);
-    if (!t.breach_) {
+    t.failure_.breach = flushed ? std::move(flushed) : Scope(t).Exhausted(*t.failure_.over);
+    if (!t.failure_.breach) {
       // A deadline that the chain no longer has (a scope was left): go on.
       o.kind = Outcome::kSuspended;
       return o;
@@ -175,7 +173,7 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       --t.pc_;  // reported at the instruction it was to wait in
       t.resume_reg_ = -1;
     }
-    t.breach_ = std::move(flushed);
+    t.failure_.breach = std::move(flushed);
     s = Stop::kBreach;
   }
   switch (s) {
@@ -186,20 +184,20 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       break;
     case Stop::kTrap:
       o.kind = Outcome::kTrap;
-      o.code = t.trap_code_;
-      o.message = t.trap_message_;
+      o.code = t.failure_.code;
+      o.message = t.failure_.message;
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
       break;
     case Stop::kBreach: {
       o.kind = Outcome::kBreach;
-      o.breach = t.breach_;
-      o.code = t.breach_->Code();
-      o.message = t.breach_->Message();
+      o.breach = t.failure_.breach;
+      o.code = t.failure_.breach->Code();
+      o.message = t.failure_.breach->Message();
       // Breaches report where they happened, like traps; a step breach the
       // statement it landed on.
       SetTrap(t, o.code, "");
-      if (why == Stop::kLimit && t.over_limit_ == ir::LimitId::kSteps && !t.frames_.empty() &&
+      if (why == Stop::kLimit && t.failure_.over == ir::LimitId::kSteps && !t.frames_.empty() &&
           !t.trap_backtrace_.empty()) {
         const CompiledFunction& f = t.module_->functions[t.frames_.back().fn];
         auto it = f.step_locs.find(t.pc_);
@@ -208,8 +206,8 @@ ExecOutcome Exec::Finish(Task& t, Stop s) {
       }
       o.backtrace = t.trap_backtrace_;
       t.finished_ = true;
-      if (t.host_ && t.host_->sandbox_events() && !t.breach_->sandbox.empty())
-        t.host_->SandboxChanged(Host::SandboxChange::kBreached, Scope(t), &*t.breach_,
+      if (t.host_ && t.host_->sandbox_events() && !t.failure_.breach->sandbox.empty())
+        t.host_->SandboxChanged(Host::SandboxChange::kBreached, Scope(t), &*t.failure_.breach,
                                 o.backtrace.empty() ? ir::Loc{} : o.backtrace[0].loc);
       break;
     }
@@ -275,11 +273,11 @@ ExecOutcome Task::Run() {
     o.message = started_ ? "task already finished" : "task not started";
     return o;
   }
-  if (pending_trap_code_ != TrapCode::kNone) {
+  if (pending_.code != TrapCode::kNone) {
     // The ask this task waits on failed (runtime.md §5): trap at the ask.
     if (pc_ > 0) --pc_;
-    Exec::SetTrap(*this, pending_trap_code_, std::move(pending_trap_message_));
-    pending_trap_code_ = TrapCode::kNone;
+    Exec::SetTrap(*this, pending_.code, std::move(pending_.message));
+    pending_.code = TrapCode::kNone;
     return Exec::Finish(*this, Stop::kTrap);
   }
   if (resume_charge_) {
@@ -288,12 +286,12 @@ ExecOutcome Task::Run() {
     const uint64_t est = resume_charge_;
     resume_charge_ = 0;
     if (std::optional<ir::Breach> b = current_meter()->Charge(est / cost::kUnitsPerStep, est, 0))
-      pending_breach_ = std::move(b);
+      pending_.breach = std::move(b);
   }
-  if (pending_breach_) {
+  if (pending_.breach) {
     if (pc_ > 0) --pc_;
-    breach_ = std::move(pending_breach_);
-    pending_breach_.reset();
+    failure_.breach = std::move(pending_.breach);
+    pending_.breach.reset();
     return Exec::Finish(*this, Stop::kBreach);
   }
   // CPU time is the thread's CPU clock while the task runs, read only when a

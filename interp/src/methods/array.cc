@@ -222,7 +222,7 @@ CallStatus ArraySort(MethodCall& c) {
 CallStatus ArrayJoin(MethodCall& c) {
   const std::vector<Value>& items = Items(c);
   if (!c.args[0].Is(Tag::kStr)) {
-    if (c.cx.code == TrapCode::kNone) c.cx.Trap(TrapCode::kType, "join needs a Str separator");
+    if (c.cx.fail.code == TrapCode::kNone) c.cx.Trap(TrapCode::kType, "join needs a Str separator");
     return Fail();
   }
   std::string r;

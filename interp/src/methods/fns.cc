@@ -33,7 +33,7 @@ CallStatus PrintFn(Ctx& cx, F id, const Value& v, Value& out) {
   if (id == F::kLog) s += '\n';
   if (cx.scope)
     if (std::optional<ir::Breach> b = cx.scope->ChargeOutput(s.size())) {
-      cx.breach = std::move(b);
+      cx.fail.breach = std::move(b);
       return Fail();
     }
   if (cx.host) {

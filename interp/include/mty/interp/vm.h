@@ -60,13 +60,36 @@ class PendingCall {
   uint64_t id_ = 0;
 };
 
-// Why a host call failed: a trap (code MT50xx and message; kNone for an
-// unknown effect or method, which traps MT5008), or a limit of the budget
-// chain gone over (then `breach` is set and the task ends with it).
-struct HostError {
+// Why an operation failed: the one failure carrier inside the interpreter,
+// from where a builtin, a method, a place operation or a host call fails to
+// how the task ends. One of:
+//   - a limit of the budget chain gone over (`breach`: output, a host's
+//     charge; the task ends with it);
+//   - a limit of the task's own budget cache gone over (`over`: memory, or
+//     steps when a work charge could not be paid; the chain says whose);
+//   - a trap (`code`, MT50xx, and `message`; kNone with neither of the
+//     above: an unknown effect or method, which traps MT5008).
+struct Failure {
   TrapCode code = TrapCode::kNone;
   std::string message;
   std::optional<ir::Breach> breach;
+  std::optional<ir::LimitId> over;
+  // Sets the trap; false, for `return cx.Trap(...)`.
+  bool Trap(TrapCode c, std::string msg) {
+    code = c;
+    message = std::move(msg);
+    return false;
+  }
+  void ClearFailure() {
+    code = TrapCode::kNone;
+    message.clear();
+    breach.reset();
+    over.reset();
+  }
+};
+
+// Why a host call failed (a Failure), or that the task must wait.
+struct HostError : Failure {
   // Not an error: the task must wait (a sleep); Run returns kSuspended and
   // the host resumes it with Task::Resume(value).
   bool wait = false;
@@ -84,9 +107,7 @@ struct HostError {
   uint64_t memory_left = UINT64_MAX;
   uint64_t memory_needed = 0;
   void Clear() {
-    code = TrapCode::kNone;
-    message.clear();
-    breach.reset();
+    ClearFailure();
     wait = false;
     pending.reset();
     sleep_ns = -1;
@@ -388,9 +409,9 @@ class Task {
   int64_t resume_reg_ = -1;   // absolute register awaiting an ask's reply
   bool waited_ = false;       // the last Run stopped waiting for the host (pc_ is past the call)
   bool relax_exact_ = false;  // leave the exact loop at the next jump
-  TrapCode pending_trap_code_ = TrapCode::kNone;
-  std::string pending_trap_message_;
-  std::optional<ir::Breach> pending_breach_;
+  // Why the ask this task waits on failed (ResumeTrap, ResumeBreach), for
+  // the next Run to end with.
+  Failure pending_;
   uint64_t resume_charge_ = 0;  // ResumeHostValue: the value's estimate
   std::vector<Value> stack_;
   std::vector<Frame> frames_;
@@ -411,14 +432,11 @@ class Task {
   bool finished_ = false;
   bool metered_ = false;
   uint32_t breach_index_ = 0;  // which of the steps at pc_ breached
-  // The limit of the budget cache that stopped the loop (Stop::kLimit);
-  // the chain says whose it was (Exec::Finish).
-  ir::LimitId over_limit_ = ir::LimitId::kSteps;
-  // Filled when the loop stops.
-  TrapCode trap_code_ = TrapCode::kNone;
-  std::string trap_message_;
+  // Why the loop stopped (Stop::kTrap: code and message; kBreach: breach;
+  // kLimit: over, the limit of the budget cache, whose the chain says in
+  // Exec::Finish).
+  Failure failure_;
   std::vector<BacktraceFrame> trap_backtrace_;
-  std::optional<ir::Breach> breach_;  // a breach found by the loop or a host call
   Value result_;
   friend struct Exec;
 };
