@@ -1042,12 +1042,18 @@ TypeExpr Parser::ParseType() {
     case Tok::kAmp:
     case Tok::kAmpAmp:
     case Tok::kStar:
-      t = ParseRefType();
-      if (s.kind == Tok::kAmpAmp) return t;  // `&&T`
+      ParseRefType(t);
+      if (s.kind == Tok::kAmpAmp) {  // `&&T`: a reference to a reference
+        TypeExpr outer;
+        outer.kind = TypeExpr::Kind::kRef;
+        outer.loc = t.loc;
+        outer.args.push_back(std::move(t));
+        return outer;
+      }
       break;
     case Tok::kKeyword:
       if (s.text == "fn") {
-        t = ParseFnType();
+        ParseFnType(t);
         break;
       }
       if (s.text == "self") {
@@ -1062,18 +1068,17 @@ TypeExpr Parser::ParseType() {
         Bump();
         return t;  // kInfer
       }
-      t = ParseTypePath();
+      ParseTypePath(t);
       break;
     default: FailExpected("a type", s);
   }
-  return ParseTypeSuffix(std::move(t));
+  ParseTypeSuffix(t);
+  return t;
 }
 
-// `&T`, `&mut T`, `*const T`, `&&T` (a reference to a reference).
-TypeExpr Parser::ParseRefType() {
-  const Token& s = Bump();
-  TypeExpr t;
-  t.loc = s.loc;
+// `&T`, `&mut T`, `*const T` into `t`.
+void Parser::ParseRefType(TypeExpr& t) {
+  Bump();
   t.kind = TypeExpr::Kind::kRef;
   if (AtKw("mut")) {
     Bump();
@@ -1082,19 +1087,12 @@ TypeExpr Parser::ParseRefType() {
     Bump();
   }
   t.args.push_back(ParseType());
-  if (s.kind != Tok::kAmpAmp) return t;
-  TypeExpr outer;
-  outer.kind = TypeExpr::Kind::kRef;
-  outer.loc = t.loc;
-  outer.args.push_back(std::move(t));
-  return outer;
 }
 
 // `fn(A, B) -> R`: the parameters' types, then the result's (`()` when
 // there is no arrow) as the last argument.
-TypeExpr Parser::ParseFnType() {
-  TypeExpr t;
-  t.loc = Bump().loc;  // fn
+void Parser::ParseFnType(TypeExpr& t) {
+  Bump();  // fn
   t.kind = TypeExpr::Kind::kFn;
   t.args = ParseTypeList(Tok::kLParen, Tok::kRParen);
   TypeExpr ret;
@@ -1102,14 +1100,11 @@ TypeExpr Parser::ParseFnType() {
   ret.loc = Peek().loc;
   if (Eat(Tok::kArrow)) ret = ParseType();
   t.args.push_back(std::move(ret));
-  return t;
 }
 
 // A named type: `I64`, `dyn Trait`, `std::collections::HashMap[K, V]`,
 // Rust's `Vec<T>`.
-TypeExpr Parser::ParseTypePath() {
-  TypeExpr t;
-  t.loc = Peek().loc;
+void Parser::ParseTypePath(TypeExpr& t) {
   if ((Peek().text == "dyn" || Peek().text == "impl") && Look(1).kind == Tok::kIdent) Bump();
   t.kind = TypeExpr::Kind::kPath;
   t.name = Bump().text;
@@ -1128,7 +1123,6 @@ TypeExpr Parser::ParseTypePath() {
     // stays a comparison).
     t.args = ParseAngleTypes();
   }
-  return t;
 }
 
 namespace {
@@ -1152,8 +1146,8 @@ TypeExpr ResultType(TypeExpr ok, TypeExpr err) {
 
 // After a type: `T!E` is Result[T, E]; `T!{A, B}` an error union
 // (Result[T, Error]); lowercase names and `|` rows are effects, ignored.
-TypeExpr Parser::ParseTypeSuffix(TypeExpr t) {
-  if (!At(Tok::kBang)) return t;
+void Parser::ParseTypeSuffix(TypeExpr& t) {
+  if (!At(Tok::kBang)) return;
   const Token& n = Look(1);
   if (n.kind == Tok::kLBrace) {
     Bump();
@@ -1163,19 +1157,18 @@ TypeExpr Parser::ParseTypeSuffix(TypeExpr t) {
     while (!At(Tok::kRBrace) && !At(Tok::kEof)) pipe |= Bump().kind == Tok::kPipe;
     Close(Tok::kRBrace, o);
     if (pipe) error_union = false;
-    if (!error_union) return t;
-    return ResultType(std::move(t), NamedType("Error", n.loc));
+    if (error_union) t = ResultType(std::move(t), NamedType("Error", n.loc));
+    return;
   }
   if (n.kind == Tok::kIdent) {
     Bump();
     if (!IsUpper(n.text)) {
       Bump();
-      return t;
+      return;
     }
     TypeExpr e = ParseType();
-    return ResultType(std::move(t), std::move(e));
+    t = ResultType(std::move(t), std::move(e));
   }
-  return t;
 }
 
 // ================================================================= statements

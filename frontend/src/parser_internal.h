@@ -373,10 +373,11 @@ class Parser {
 
   TypeExpr ParseType();
   std::vector<TypeExpr> ParseTypeList(Tok open, Tok close, bool* comma = nullptr);
-  TypeExpr ParseRefType();
-  TypeExpr ParseFnType();
-  TypeExpr ParseTypePath();
-  TypeExpr ParseTypeSuffix(TypeExpr t);
+  // The parts of ParseType, each filling `t` (located at the type's start).
+  void ParseRefType(TypeExpr& t);
+  void ParseFnType(TypeExpr& t);
+  void ParseTypePath(TypeExpr& t);
+  void ParseTypeSuffix(TypeExpr& t);
   // `<T, U>` after a type's name or `::` (Rust's generic arguments).
   std::vector<TypeExpr> ParseAngleTypes();
   // `[T, U]` or `<T, U>` after `::` in an expression (a turbofish).
