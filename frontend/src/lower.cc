@@ -180,15 +180,11 @@ Label DefinedHere(const FnDecl& f) {
 
 // ------------------------------------------------------------ globals ----
 
-namespace {
-
 bool IsIntName(const std::string& n) {
   static const std::set<std::string> k = {"I8",  "I16", "I32",  "I64",   "I128",  "U8", "U16",
                                           "U32", "U64", "U128", "ISize", "USize", "Int"};
   return k.count(n) > 0;
 }
-
-}  // namespace
 
 bool IsReservedTypeName(const std::string& n) {
   return IsIntName(n) || n == "F32" || n == "F64" || n == "Float" || n == "Bool" || n == "Char" ||

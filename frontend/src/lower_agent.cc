@@ -22,19 +22,18 @@ void FnLowerer::BindAgentState(const AgentDecl& a) {
   auto ref = Ty::With(Ty::Kind::kRef, {st});
   ref->is_mut = true;
   AddParam("", ref, false, true);
+  // Each name is a field of the state behind the `&mut` parameter 1: the
+  // constructor's parameters (read-only), then the state's fields.
   uint32_t fi = 0;
-  for (const Param& p : a.ctor_params)
-    scopes_.back()[p.name] =
+  auto bind = [&](const std::string& name, const TypeExpr& type, bool is_mut) {
+    scopes_.back()[name] =
         LocalInfo{1,
-                  g_.Resolve(p.type, &generics_),
-                  false,
+                  g_.Resolve(type, &generics_),
+                  is_mut,
                   {{ir::Projection::Kind::kDeref, 0, 0}, {ir::Projection::Kind::kField, fi++, 0}}};
-  for (const AgentState& s : a.state)
-    scopes_.back()[s.name] =
-        LocalInfo{1,
-                  g_.Resolve(s.type, &generics_),
-                  true,
-                  {{ir::Projection::Kind::kDeref, 0, 0}, {ir::Projection::Kind::kField, fi++, 0}}};
+  };
+  for (const Param& p : a.ctor_params) bind(p.name, p.type, false);
+  for (const AgentState& s : a.state) bind(s.name, s.type, true);
 }
 
 ir::Function FnLowerer::LowerAgentInit(const AgentDecl& a) {
@@ -344,10 +343,7 @@ FnLowerer::Val FnLowerer::RunInSandbox(const std::string& name, const Block* bod
   if (body) {
     v = LowerBlock(*body);
   } else {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kCall;
-    r.name = body_fn;
-    v = Emit(std::move(r), Ty::Unknown());
+    v = Emit(NamedR(Rvalue::Kind::kCall, body_fn), Ty::Unknown());
   }
   Operand keep = ToLocalOp(v);
   --sandbox_depth_;

@@ -97,11 +97,7 @@ std::vector<Operand> FnLowerer::LowerArgsFor(const FnDef& def, const std::vector
 
 FnLowerer::Val FnLowerer::CallUser(const FnDef& def, std::vector<Operand> args, Loc loc) {
   (void)loc;
-  Rvalue r;
-  r.kind = Rvalue::Kind::kCall;
-  r.name = def.ir_name;
-  r.ops = std::move(args);
-  Val v = Emit(std::move(r), def.ret);
+  Val v = Emit(NamedR(Rvalue::Kind::kCall, def.ir_name, std::move(args)), def.ret);
   if (def.ret && def.ret->Is(Ty::Kind::kAdt) && def.ret->name == "Result") v.must_use = def.ir_name;
   return v;
 }
@@ -188,91 +184,31 @@ FnLowerer::Val FnLowerer::Effect(const std::string& path, const std::vector<Expr
 
 FnLowerer::Val FnLowerer::CallPrelude(const std::string& name, std::vector<Operand> ops, TyP ty) {
   g_.prelude_needed.insert("__mty_" + name);
+  return Emit(NamedR(Rvalue::Kind::kCall, "__mty_" + name, std::move(ops)), ty);
+}
+
+bool FnLowerer::ArityMismatch(const Expr& e, size_t want, const char* kind, const std::string& name,
+                              const FnDecl* decl, Loc end) {
+  if (want == e.args.size()) return false;
+  Diagnostic& d = Error(
+      "MT2001", e.loc,
+      absl::StrCat(kind, " `", name, "` takes ", want, " argument(s), given ", e.args.size()));
+  d.end = end;
+  if (decl) d.labels.push_back(DefinedHere(*decl));
+  return true;
+}
+
+FnLowerer::Val FnLowerer::CallIndirect(Operand f, const std::vector<ExprPtr>& args) {
   Rvalue r;
-  r.kind = Rvalue::Kind::kCall;
-  r.name = "__mty_" + name;
-  r.ops = std::move(ops);
-  return Emit(std::move(r), ty);
+  r.kind = Rvalue::Kind::kCallIndirect;
+  r.ops.push_back(std::move(f));
+  for (Operand& o : LowerArgs(args)) r.ops.push_back(std::move(o));
+  return Emit(std::move(r), Ty::Unknown());
 }
 
 FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   const Expr& callee = *e.lhs;
-  if (callee.kind == K::kPath && callee.segs.size() == 1) {
-    const std::string& n = callee.segs[0].name;
-    if (const LocalInfo* li = ReadLocal(n)) {
-      Rvalue r;
-      r.kind = Rvalue::Kind::kCallIndirect;
-      r.ops.push_back(Operand::Copy(li->At()));
-      for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
-      return Emit(std::move(r), Ty::Unknown());
-    }
-    if (agent_) {
-      for (const FnDecl& h : agent_->fns)
-        if (h.name == n) {
-          size_t want = 0;
-          for (const Param& p : h.params)
-            if (p.self_kind == Param::SelfKind::kNone) ++want;
-          if (want != e.args.size()) {
-            Error("MT2001", e.loc,
-                  absl::StrCat("function `", n, "` takes ", want, " argument(s), given ",
-                               e.args.size()))
-                .labels.push_back(DefinedHere(h));
-            return Unit();
-          }
-          Rvalue r;
-          r.kind = Rvalue::Kind::kCall;
-          r.name = absl::StrCat(agent_->name, "::", n);
-          r.ops.push_back(Operand::Copy(Place{1, {}}));  // the agent's state
-          for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
-          return Emit(std::move(r), Ty::Unknown());
-        }
-    }
-    const FnDef* nested = NestedFn(n);
-    auto fit = g_.fns.find(n);
-    if (nested || fit != g_.fns.end()) {
-      const FnDef& def = nested ? *nested : fit->second;
-      if (def.params.size() != e.args.size()) {
-        Diagnostic& d = Error("MT2001", e.loc,
-                              absl::StrCat("function `", n, "` takes ", def.params.size(),
-                                           " argument(s), given ", e.args.size()));
-        d.end = NameEnd(callee.loc, n);
-        if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
-        return Unit();
-      }
-      CheckArgs(def, e.args, 0, n);
-      if (!nested && IsPerType(n)) {
-        const FnDef* inst = InstanceFor(def, e);
-        if (!inst) return Unit();
-        return CallUser(*inst, LowerArgsFor(*inst, e.args), e.loc);
-      }
-      return CallUser(def, LowerArgsFor(def, e.args), e.loc);
-    }
-    if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
-      if (e.args.size() != 1) {
-        Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
-        return Unit();
-      }
-      Val v = LowerExpr(*e.args[0]);
-      const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
-      Val r = Emit(CallBuiltin(b->name, {v.op}),
-                   Ty::Make(is_type_name ? Ty::Kind::kStr : Ty::Kind::kUnit));
-      if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
-      return r;
-    }
-    std::string adt;
-    uint32_t vi;
-    if (IsUpper(n)) {
-      if (std::optional<Val> s = LowerStructCall(n, e)) return *s;
-      if (const VariantDef* vd = ResolveVariantPath(callee.segs, nullptr, &adt, &vi, callee.loc))
-        return MakeVariant(adt, vi, *vd, &e.args, nullptr, e.loc);
-      return Unit();
-    }
-    if (ReportCapture(n, callee.loc)) return Unit();
-    Error("MT1002", callee.loc, absl::StrCat("cannot find function `", n, "` in this scope"),
-          g_.suggest.Help(n, [&] { return CallableNames(); }))
-        .end = NameEnd(callee.loc, n);
-    return Unit();
-  }
+  if (callee.kind == K::kPath && callee.segs.size() == 1) return LowerNamedCall(e);
   if (std::optional<Val> d = LowerDefaultCall(e)) return *d;
   // `Box::new(x)`, `Rc::new(x)`, `Arc::new(x)`: values are not boxed, so
   // the value itself (docs/language.md §6).
@@ -307,11 +243,59 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
     return v;
   }
   Val f = LowerExpr(callee);
-  Rvalue r;
-  r.kind = Rvalue::Kind::kCallIndirect;
-  r.ops.push_back(ToLocalOp(f));
-  for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
-  return Emit(std::move(r), Ty::Unknown());
+  return CallIndirect(ToLocalOp(f), e.args);
+}
+
+// `f(x)` by a name: a closure in a local, an agent's own function, a user
+// function (or an instance of a generic one compiled per type), a builtin
+// function, a struct or variant constructor; else MT1002.
+FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
+  const Expr& callee = *e.lhs;
+  const std::string& n = callee.segs[0].name;
+  if (const LocalInfo* li = ReadLocal(n)) return CallIndirect(Operand::Copy(li->At()), e.args);
+  if (agent_) {
+    for (const FnDecl& h : agent_->fns)
+      if (h.name == n) {
+        size_t want = 0;
+        for (const Param& p : h.params)
+          if (p.self_kind == Param::SelfKind::kNone) ++want;
+        if (ArityMismatch(e, want, "function", n, &h, {})) return Unit();
+        Rvalue r;
+        r.kind = Rvalue::Kind::kCall;
+        r.name = absl::StrCat(agent_->name, "::", n);
+        r.ops.push_back(Operand::Copy(Place{1, {}}));  // the agent's state
+        for (Operand& o : LowerArgs(e.args)) r.ops.push_back(std::move(o));
+        return Emit(std::move(r), Ty::Unknown());
+      }
+  }
+  const FnDef* nested = NestedFn(n);
+  auto fit = g_.fns.find(n);
+  if (nested || fit != g_.fns.end()) {
+    const FnDef& def = nested ? *nested : fit->second;
+    if (ArityMismatch(e, def.params.size(), "function", n, def.decl, NameEnd(callee.loc, n)))
+      return Unit();
+    CheckArgs(def, e.args, 0, n);
+    if (!nested && IsPerType(n)) {
+      const FnDef* inst = InstanceFor(def, e);
+      if (!inst) return Unit();
+      return CallUser(*inst, LowerArgsFor(*inst, e.args), e.loc);
+    }
+    return CallUser(def, LowerArgsFor(def, e.args), e.loc);
+  }
+  if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
+    if (e.args.size() != 1) {
+      Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
+      return Unit();
+    }
+    Val v = LowerExpr(*e.args[0]);
+    const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
+    Val r = Emit(CallBuiltin(b->name, {v.op}),
+                 Ty::Make(is_type_name ? Ty::Kind::kStr : Ty::Kind::kUnit));
+    if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
+    return r;
+  }
+  if (IsUpper(n)) return LowerTypeNamed(callee, &e.args, e);
+  return NotFound("MT1002", "function", n, callee.loc, [&] { return CallableNames(); });
 }
 
 FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool mutating,
@@ -341,9 +325,13 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 }
 
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
-  const Expr& recv = *e.lhs;
-  const std::string& name = e.text;
   if (std::optional<Val> v = LowerEntry(e)) return *v;
+  if (std::optional<Val> v = LowerPathCall(e)) return *v;
+  return LowerValueMethod(e);
+}
+
+std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {
+  const Expr& recv = *e.lhs;
   std::vector<std::string> path;
   if (!FlattenPath(recv, &path)) path.clear();
   if (!path.empty()) path[0] = SelfName(path[0]);
@@ -351,203 +339,219 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   const bool bare_unit_variant = path.size() == 1 && IsUpper(path[0]) && !g_.adts.count(path[0]) &&
                                  !g_.methods.count(path[0]) && !generics_.count(path[0]) &&
                                  !FindLocal(path[0]) && g_.BareVariantOwner(path[0]) != nullptr;
-  if (!path.empty() && !FindLocal(path[0]) && !g_.consts.count(path[0]) && !bare_unit_variant) {
-    // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
-    std::vector<std::string> full;
-    if (path[0] == "std" || path[0] == "host") {
-      full = path;
-    } else if (auto u = g_.uses.find(path[0]); u != g_.uses.end()) {
-      full = u->second;
-      full.insert(full.end(), path.begin() + 1, path.end());
-    }
-    if (!full.empty()) {
-      full.push_back(name);
-      std::string p;
-      for (size_t i = 0; i < full.size(); ++i) p += (i ? "." : "") + full[i];
-      return Effect(p, e.args, e.loc);
-    }
-    if (path.size() == 1) {
-      const std::string& tn = path[0];
-      auto it = g_.adts.find(tn);
-      // `I64::empty()`: an associated function of `impl Trait for I64`.
-      const auto builtin = it == g_.adts.end() ? g_.methods.find(tn) : g_.methods.end();
-      const bool builtin_fn = builtin != g_.methods.end() && builtin->second.count(name);
-      if (it != g_.adts.end() || builtin_fn) {
-        uint32_t vi;
-        if (!builtin_fn && it->second.is_enum && g_.FindVariant(tn, name, &vi)) {
-          std::string adt;
-          std::vector<PathSeg> segs = {{tn, recv.loc}, {name, e.loc}};
-          const VariantDef* vd = ResolveVariantPath(segs, nullptr, &adt, &vi, e.loc);
-          return MakeVariant(adt, vi, *vd, &e.args, nullptr, recv.loc);
-        }
-        auto m = g_.methods[tn].find(name);
-        auto members = [&] {
-          std::vector<std::string> out;
-          for (const auto& [mn, ir_name] : g_.methods[tn]) out.push_back(mn);
-          if (it->second.is_enum)
-            for (const VariantDef& v : it->second.variants) out.push_back(v.name);
-          return out;
-        };
-        if (m == g_.methods[tn].end() && it->second.is_enum && IsUpper(name)) {
-          Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"),
-                g_.suggest.Help(name, members))
-              .end = NameEnd(e.loc, name);
-          return Unit();
-        }
-        if (m == g_.methods[tn].end()) {
-          Error("MT2004", e.loc,
-                absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"),
-                g_.suggest.Help(name, members))
-              .end = NameEnd(e.loc, name);
-          return Unit();
-        }
-        const FnDef& def = g_.fns.at(m->second);
-        const size_t self_args = def.self_kind != Param::SelfKind::kNone ? 1 : 0;
-        size_t want = def.params.size() + self_args;
-        if (want != e.args.size()) {
-          Diagnostic& d = Error("MT2001", e.loc,
-                                absl::StrCat("function `", tn, "::", name, "` takes ", want,
-                                             " argument(s), given ", e.args.size()));
-          if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
-          return Unit();
-        }
-        CheckArgs(def, e.args, self_args, tn + "::" + name);
-        return CallUser(def, LowerArgsFor(def, e.args, self_args), e.loc);
-      }
-      if ((tn == "Vec" || tn == "Array") && (name == "new" || name == "with_capacity")) {
-        for (const ExprPtr& a : e.args) LowerExpr(*a);
-        Rvalue r;
-        r.kind = Rvalue::Kind::kArrayInit;
-        return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {Ty::Unknown()}));
-      }
-      if ((tn == "Map" || tn == "HashMap") && name == "new") {
-        Rvalue r;
-        r.kind = Rvalue::Kind::kMapInit;
-        return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
-      }
-      if ((tn == "String" || tn == "Str") &&
-          (name == "new" || name == "from" || name == "with_capacity")) {
-        if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
-        for (const ExprPtr& a : e.args) LowerExpr(*a);  // with_capacity(n): n is evaluated
-        return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
-      }
-      if (tn == "char" || tn == "Char") {
-        // char::from_u32(i), char::from_digit(d, radix): the builtins
-        // char_<name> of the table.
-        if (const ir::BuiltinFnInfo* b = ir::FindBuiltinFn(absl::StrCat("char_", name))) {
-          if (static_cast<int>(e.args.size()) < b->min ||
-              static_cast<int>(e.args.size()) > b->max) {
-            Error("MT2001", e.loc,
-                  absl::StrCat("function `char::", name, "` takes ", b->min, " argument(s), given ",
-                               e.args.size()));
-            return Unit();
-          }
-          std::vector<Operand> ops = LowerArgs(e.args);
-          return Emit(CallBuiltin(b->name, std::move(ops)),
-                      Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
-        }
-      }
-      // A generic parameter asked at run time outside an instance: the
-      // checker says why (MT2030).
-      if (generics_.count(tn) && g_.types_failed) return Unit();
-      if (IsUpper(tn)) {
-        Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
-              g_.suggest.Help(tn, [&] { return g_.TypeNames(); }))
-            .end = NameEnd(recv.loc, tn);
-        return Unit();
-      }
-      Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"),
-            g_.suggest.Help(tn,
-                            [&] {
-                              std::vector<std::string> near = ValueNames();
-                              for (const auto& [alias, p] : g_.uses) near.push_back(alias);
-                              near.push_back("std");
-                              return near;
-                            }))
-          .end = NameEnd(recv.loc, tn);
-      return Unit();
-    }
+  if (path.empty() || FindLocal(path[0]) || g_.consts.count(path[0]) || bare_unit_variant)
+    return std::nullopt;
+  // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
+  std::vector<std::string> full;
+  if (path[0] == "std" || path[0] == "host") {
+    full = path;
+  } else if (auto u = g_.uses.find(path[0]); u != g_.uses.end()) {
+    full = u->second;
+    full.insert(full.end(), path.begin() + 1, path.end());
   }
-  // A method on a value.
-  // Decide whether a user method takes &mut self, to check mutability.
-  Place place;
-  TyP rty;
+  if (!full.empty()) {
+    full.push_back(e.text);
+    std::string p;
+    for (size_t i = 0; i < full.size(); ++i) p += (i ? "." : "") + full[i];
+    return Effect(p, e.args, e.loc);
+  }
+  if (path.size() != 1) return std::nullopt;
+  return LowerTypeCall(e, path[0]);
+}
+
+FnLowerer::Val FnLowerer::LowerTypeCall(const Expr& e, const std::string& tn) {
+  const Expr& recv = *e.lhs;
+  auto it = g_.adts.find(tn);
+  // `I64::empty()`: an associated function of `impl Trait for I64`.
+  const auto builtin = it == g_.adts.end() ? g_.methods.find(tn) : g_.methods.end();
+  const bool builtin_fn = builtin != g_.methods.end() && builtin->second.count(e.text);
+  if (it != g_.adts.end() || builtin_fn)
+    return LowerAssocCall(e, tn, it != g_.adts.end() ? &it->second : nullptr);
+  if (std::optional<Val> v = LowerLibraryCtor(e, tn)) return *v;
+  // A generic parameter asked at run time outside an instance: the
+  // checker says why (MT2030).
+  if (generics_.count(tn) && g_.types_failed) return Unit();
+  if (IsUpper(tn)) {
+    Error("MT1003", recv.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
+          g_.suggest.Help(tn, [&] { return g_.TypeNames(); }))
+        .end = NameEnd(recv.loc, tn);
+    return Unit();
+  }
+  Error("MT1001", recv.loc, absl::StrCat("cannot find value `", tn, "` in this scope"),
+        g_.suggest.Help(tn,
+                        [&] {
+                          std::vector<std::string> near = ValueNames();
+                          for (const auto& [alias, p] : g_.uses) near.push_back(alias);
+                          near.push_back("std");
+                          return near;
+                        }))
+      .end = NameEnd(recv.loc, tn);
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::LowerAssocCall(const Expr& e, const std::string& tn, const AdtDef* adt) {
+  const std::string& name = e.text;
+  uint32_t vi;
+  if (adt && adt->is_enum && g_.FindVariant(tn, name, &vi)) {
+    std::string owner;
+    std::vector<PathSeg> segs = {{tn, e.lhs->loc}, {name, e.loc}};
+    const VariantDef* vd = ResolveVariantPath(segs, nullptr, &owner, &vi, e.loc);
+    return MakeVariant(owner, vi, *vd, &e.args, nullptr, e.lhs->loc);
+  }
+  auto m = g_.methods[tn].find(name);
+  if (m == g_.methods[tn].end()) {
+    // Not a built-in kind's (it has the function): `adt` is set.
+    auto members = [&] {
+      std::vector<std::string> out;
+      for (const auto& [mn, ir_name] : g_.methods[tn]) out.push_back(mn);
+      if (adt->is_enum)
+        for (const VariantDef& v : adt->variants) out.push_back(v.name);
+      return out;
+    };
+    if (adt->is_enum && IsUpper(name))
+      Error("MT2003", e.loc, absl::StrCat("no variant named `", name, "` in enum `", tn, "`"),
+            g_.suggest.Help(name, members))
+          .end = NameEnd(e.loc, name);
+    else
+      Error("MT2004", e.loc,
+            absl::StrCat("no function or variant named `", name, "` found for `", tn, "`"),
+            g_.suggest.Help(name, members))
+          .end = NameEnd(e.loc, name);
+    return Unit();
+  }
+  const FnDef& def = g_.fns.at(m->second);
+  const size_t self_args = def.self_kind != Param::SelfKind::kNone ? 1 : 0;
+  if (ArityMismatch(e, def.params.size() + self_args, "function", tn + "::" + name, def.decl, {}))
+    return Unit();
+  CheckArgs(def, e.args, self_args, tn + "::" + name);
+  return CallUser(def, LowerArgsFor(def, e.args, self_args), e.loc);
+}
+
+std::optional<FnLowerer::Val> FnLowerer::LowerLibraryCtor(const Expr& e, const std::string& tn) {
+  const std::string& name = e.text;
+  if ((tn == "Vec" || tn == "Array") && (name == "new" || name == "with_capacity")) {
+    for (const ExprPtr& a : e.args) LowerExpr(*a);
+    Rvalue r;
+    r.kind = Rvalue::Kind::kArrayInit;
+    return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {Ty::Unknown()}));
+  }
+  if ((tn == "Map" || tn == "HashMap") && name == "new") {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kMapInit;
+    return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
+  }
+  if ((tn == "String" || tn == "Str") &&
+      (name == "new" || name == "from" || name == "with_capacity")) {
+    if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
+    for (const ExprPtr& a : e.args) LowerExpr(*a);  // with_capacity(n): n is evaluated
+    return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
+  }
+  if (tn != "char" && tn != "Char") return std::nullopt;
+  // char::from_u32(i), char::from_digit(d, radix): the builtins char_<name>
+  // of the table.
+  const ir::BuiltinFnInfo* b = ir::FindBuiltinFn(absl::StrCat("char_", name));
+  if (!b) return std::nullopt;
+  if (static_cast<int>(e.args.size()) < b->min || static_cast<int>(e.args.size()) > b->max) {
+    Error("MT2001", e.loc,
+          absl::StrCat("function `char::", name, "` takes ", b->min, " argument(s), given ",
+                       e.args.size()));
+    return Unit();
+  }
+  std::vector<Operand> ops = LowerArgs(e.args);
+  return Emit(CallBuiltin(b->name, std::move(ops)), Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
+}
+
+bool FnLowerer::UserMethod(const Ty& base, const std::string& name, std::string* fn,
+                           bool* is_mut) const {
+  if (!base.Is(Ty::Kind::kAdt)) return false;
+  auto m = g_.methods.find(base.name);
+  if (m == g_.methods.end() || !m->second.count(name)) return false;
+  *fn = m->second.at(name);
+  *is_mut = g_.fns.at(*fn).self_kind == Param::SelfKind::kRefMut;
+  return true;
+}
+
+FnLowerer::Val FnLowerer::LowerValueMethod(const Expr& e) {
+  const Expr& recv = *e.lhs;
+  const std::string& name = e.text;
+  // Whether a user method takes &mut self decides the receiver's
+  // mutability check. The static type of a simple local receiver picks
+  // the method before the receiver is evaluated (once, by Receiver below).
   bool user_mut = false;
   std::string user_fn;
-  // The static type of a simple local receiver picks the method before the
-  // receiver is evaluated (once, by Receiver below).
-  TyP peek = Ty::Unknown();
+  TyP base = Ty::Unknown();
   if (recv.kind == K::kPath && recv.segs.size() == 1)
-    if (const LocalInfo* li = FindLocal(recv.segs[0].name)) peek = li->ty;
-  TyP base = peek;
+    if (const LocalInfo* li = FindLocal(recv.segs[0].name)) base = li->ty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   const bool builtin_mut = MethodMutates(name, base.get());
-  if (base->Is(Ty::Kind::kAdt)) {
-    auto m = g_.methods.find(base->name);
-    if (m != g_.methods.end() && m->second.count(name)) {
-      user_fn = m->second.at(name);
-      user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
-    }
-  }
-  if (user_fn.empty()) user_fn = BuiltinKindMethod(*base, name, &user_mut);
-  bool is_prelude = IsPreludeCall(*peek, name);
+  if (!UserMethod(*base, name, &user_fn, &user_mut))
+    user_fn = BuiltinKindMethod(*base, name, &user_mut);
+  Place place;
+  TyP rty;
   Val rv = Receiver(recv, &place, &rty, user_fn.empty() ? builtin_mut : user_mut, e.loc);
   base = rty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
-  is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
-  if (user_fn.empty() && base->Is(Ty::Kind::kAdt)) {
-    auto m = g_.methods.find(base->name);
-    if (m != g_.methods.end() && m->second.count(name)) {
-      user_fn = m->second.at(name);
-      user_mut = g_.fns.at(user_fn).self_kind == Param::SelfKind::kRefMut;
-    }
-  }
+  const bool is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
+  if (user_fn.empty()) UserMethod(*base, name, &user_fn, &user_mut);
   if (user_fn.empty())
     if (std::optional<Val> v = LowerDirected(e, place, rty)) return *v;
   if (user_fn.empty())
     if (std::optional<Val> v = LowerForm(e, place, rty, base)) return *v;
   if (user_fn.empty()) user_fn = BuiltinKindMethod(*base, name, &user_mut);
-  if (!user_fn.empty()) {
-    const FnDef& def = g_.fns.at(user_fn);
-    const std::string owner_name = def.self_type;
-    if (def.self_kind == Param::SelfKind::kNone) {
-      Error("MT2004", e.loc,
-            absl::StrCat("`", owner_name, "::", name,
-                         "` is an associated function, not a method; call it as `", owner_name,
-                         "::", name, "(...)`"));
-      return Unit();
-    }
-    if (def.params.size() != e.args.size()) {
-      Diagnostic& d = Error("MT2001", e.loc,
-                            absl::StrCat("method `", name, "` takes ", def.params.size(),
-                                         " argument(s), given ", e.args.size()));
-      d.end = NameEnd(e.loc, name);
-      if (def.decl) d.labels.push_back(DefinedHere(*def.decl));
-      return Unit();
-    }
-    CheckArgs(def, e.args, 0, owner_name + "::" + name);
-    std::vector<Operand> ops;
-    if (user_mut) {
-      if (rty->Is(Ty::Kind::kRef)) {
-        ops.push_back(Operand::Copy(place));
-      } else {
-        Rvalue r;
-        r.kind = Rvalue::Kind::kRef;
-        r.is_mut = true;
-        r.place = place;
-        auto rt = Ty::With(Ty::Kind::kRef, {rty});
-        rt->is_mut = true;
-        ops.push_back(Emit(std::move(r), rt).op);
-      }
-    } else {
-      Place p = place;
-      TyP t = rty;
-      AutoDeref(p, t, nullptr);
-      ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
-    }
-    for (Operand& o : LowerArgsFor(def, e.args)) ops.push_back(std::move(o));
-    return CallUser(def, std::move(ops), e.loc);
+  if (!user_fn.empty()) return CallUserMethod(e, g_.fns.at(user_fn), user_mut, place, rty);
+  return LowerBuiltinMethod(e, rv, place, rty, base, is_prelude);
+}
+
+FnLowerer::Val FnLowerer::CallUserMethod(const Expr& e, const FnDef& def, bool by_mut_ref,
+                                         const Place& place, const TyP& rty) {
+  const std::string& name = e.text;
+  const std::string owner_name = def.self_type;
+  if (def.self_kind == Param::SelfKind::kNone) {
+    Error("MT2004", e.loc,
+          absl::StrCat("`", owner_name, "::", name,
+                       "` is an associated function, not a method; call it as `", owner_name,
+                       "::", name, "(...)`"));
+    return Unit();
   }
+  if (ArityMismatch(e, def.params.size(), "method", name, def.decl, NameEnd(e.loc, name)))
+    return Unit();
+  CheckArgs(def, e.args, 0, owner_name + "::" + name);
+  std::vector<Operand> ops;
+  if (by_mut_ref) {
+    ops.push_back(rty->Is(Ty::Kind::kRef) ? Operand::Copy(place) : MutRef(place, rty).op);
+  } else {
+    Place p = place;
+    TyP t = rty;
+    AutoDeref(p, t, nullptr);
+    ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
+  }
+  for (Operand& o : LowerArgsFor(def, e.args)) ops.push_back(std::move(o));
+  return CallUser(def, std::move(ops), e.loc);
+}
+
+void FnLowerer::UnknownMethod(const Expr& e, const TyP& base) {
+  const std::string& name = e.text;
+  std::string help = g_.suggest.Help(name, [&] {
+    std::vector<std::string> names = KnownMethodNames(*base);
+    if (base->Is(Ty::Kind::kAdt) || !g_.BuiltinOwner(*base).empty())
+      if (auto m = g_.methods.find(base->Is(Ty::Kind::kAdt) ? base->name : g_.BuiltinOwner(*base));
+          m != g_.methods.end())
+        for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
+    return names;
+  });
+  if (help.empty() && name.size() <= kMaxSuggestWord) {
+    std::string alias = MethodAlias(name);
+    if (alias.empty()) alias = MethodAlias(ir::Nearest(name, {"length", "size", "to_string"}));
+    if (!alias.empty() && IsKnownMethod(*base, alias)) help = "did you mean `" + alias + "`?";
+  }
+  Error("MT2004", e.loc,
+        absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"), help)
+      .end = NameEnd(e.loc, name);
+}
+
+FnLowerer::Val FnLowerer::LowerBuiltinMethod(const Expr& e, const Val& rv, const Place& place,
+                                             const TyP& rty, const TyP& base, bool is_prelude) {
+  const std::string& name = e.text;
   std::vector<TyP> arg_tys;
   std::vector<Operand> ops;
   for (const ExprPtr& a : e.args) {
@@ -572,23 +576,7 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   }
   is_prelude = PreludeByArgs(*base, name, arg_tys, is_prelude);
   if (!base->Is(Ty::Kind::kUnknown) && !IsKnownMethod(*base, name)) {
-    std::string help = g_.suggest.Help(name, [&] {
-      std::vector<std::string> names = KnownMethodNames(*base);
-      if (base->Is(Ty::Kind::kAdt) || !g_.BuiltinOwner(*base).empty())
-        if (auto m =
-                g_.methods.find(base->Is(Ty::Kind::kAdt) ? base->name : g_.BuiltinOwner(*base));
-            m != g_.methods.end())
-          for (const auto& [mn, ir_name] : m->second) names.push_back(mn);
-      return names;
-    });
-    if (help.empty() && name.size() <= kMaxSuggestWord) {
-      std::string alias = MethodAlias(name);
-      if (alias.empty()) alias = MethodAlias(ir::Nearest(name, {"length", "size", "to_string"}));
-      if (!alias.empty() && IsKnownMethod(*base, alias)) help = "did you mean `" + alias + "`?";
-    }
-    Error("MT2004", e.loc,
-          absl::StrCat("no method named `", name, "` found for `", base->Name(), "`"), help)
-        .end = NameEnd(e.loc, name);
+    UnknownMethod(e, base);
     return Unit();
   }
   if (int lo, hi; MethodArity(*base, name, is_prelude, &lo, &hi) &&
@@ -609,33 +597,31 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   // A receiver of unknown kind (a generic parameter, a closure argument)
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
-  if (is_prelude) {
-    // Prelude functions take values: look through `&`/`&mut` receivers.
-    Place val = place;
-    for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
-      val.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-    std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
-    for (Operand& o : ops) all.push_back(std::move(o));
-    // A mutating one (sort_by) gives the new receiver, written back below.
-    const bool mutates = MethodMutates(name, base.get());
-    Val v = CallPrelude(name, std::move(all), mutates ? base : result);
-    if (mutates) {
-      // sort_by returns the sorted array; write it back to the receiver
-      // (through a `&mut` reference when the receiver is one).
-      Place dst = place;
-      for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
-        dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-      Assign(dst, UseR(v.op), e.loc);
-      return Unit();
-    }
-    return v;
-  }
+  if (is_prelude) return CallPreludeMethod(e, rv, place, rty, base, std::move(ops), result);
   Rvalue r;
   r.kind = Rvalue::Kind::kMethodCall;
   r.place = place;
   r.name = name;
   r.ops = std::move(ops);
   return Emit(std::move(r), result);
+}
+
+FnLowerer::Val FnLowerer::CallPreludeMethod(const Expr& e, const Val& rv, const Place& place,
+                                            const TyP& rty, const TyP& base,
+                                            std::vector<Operand> ops, const TyP& result) {
+  // Prelude functions take values: look through `&`/`&mut` receivers.
+  Place val = place;
+  for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
+    val.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+  std::vector<Operand> all{val.proj.empty() ? rv.op : Operand::Copy(val)};
+  for (Operand& o : ops) all.push_back(std::move(o));
+  // A mutating one (sort_by) gives the new receiver, written back below
+  // (through a `&mut` reference when the receiver is one).
+  const bool mutates = MethodMutates(e.text, base.get());
+  Val v = CallPrelude(e.text, std::move(all), mutates ? base : result);
+  if (!mutates) return v;
+  Assign(val, UseR(v.op), e.loc);
+  return Unit();
 }
 
 FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
@@ -739,11 +725,7 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
     Operand ao = ToLocalOp(a);
     Val b = LowerExpr(*e.args[1]);
     Operand bo = ToLocalOp(b);
-    Rvalue r;
-    r.kind = Rvalue::Kind::kBinOp;
-    r.bin = m == "assert_eq" ? ir::BinOp::kEq : ir::BinOp::kNe;
-    r.ops = {ao, bo};
-    Val c = Emit(std::move(r), Ty::Make(Ty::Kind::kBool));
+    Val c = Compare(m == "assert_eq" ? ir::BinOp::kEq : ir::BinOp::kNe, ao, bo);
     uint32_t bad = NewBlock(), ok = NewBlock();
     Branch(c.op, ok, bad);
     SetBlock(bad);

@@ -146,154 +146,22 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kSize: return Val{ConstOp(ir::Constant::Size(e.int_value)), Ty::Make(Ty::Kind::kSize)};
     case K::kUnit: return Unit();
     case K::kPath: return LowerPath(e);
-    case K::kUnary: {
-      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kInt && e.lhs->text.empty() &&
-          !e.lhs->is_mut)
-        return Val{ConstOp(ir::Constant::Int(
-                       static_cast<int64_t>(0ULL - static_cast<uint64_t>(e.lhs->int_value)))),
-                   Ty::Make(Ty::Kind::kInt)};
-      if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kFloat)
-        return Val{ConstOp(ir::Constant::Float(-e.lhs->float_value)), Ty::Make(Ty::Kind::kFloat)};
-      Val v = LowerExpr(*e.lhs);
-      Operand o = ToLocalOp(v);
-      Rvalue r;
-      r.kind = Rvalue::Kind::kUnOp;
-      r.un = e.unary_op == UnaryOp::kNeg ? ir::UnOp::kNeg : ir::UnOp::kNot;
-      r.ops = {o};
-      return Emit(std::move(r), v.ty);
-    }
+    case K::kUnary: return LowerUnary(e);
     case K::kBinary: return LowerBinary(e);
     case K::kAssign: return LowerAssign(e);
     case K::kCall: return LowerCall(e);
     case K::kMethodCall: return LowerMethodCall(e);
-    case K::kField: {
-      // `sup.w`: the handle of a supervisor child (lower_agent.cc).
-      if (std::optional<Val> child = LowerChildHandle(e)) return *child;
-      std::vector<std::string> segs;
-      if (FlattenPath(e, &segs) && segs.size() == 2 && !FindLocal(segs[0])) {
-        // `I64.MAX`, `Shape.Empty`, `Point.origin` (associated const-like).
-        Expr p;
-        p.kind = K::kPath;
-        p.loc = e.loc;
-        for (const std::string& s : segs) p.segs.push_back({s, e.loc});
-        return LowerPath(p);
-      }
-      TyP ty;
-      bool root_mut;
-      std::string root;
-      place_error_ = false;
-      if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
-      if (place_error_) return Unit();
-      // A field of a temporary value.
-      Val base = LowerExpr(*e.lhs);
-      uint32_t l = ToLocal(base);
-      Place p{l, {}};
-      TyP bt = base.ty;
-      AutoDeref(p, bt, nullptr);
-      uint32_t fi;
-      TyP fty;
-      bt = StaticOwner(e, bt);
-      if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return Unit();
-      p.proj.push_back({ir::Projection::Kind::kField, fi, 0});
-      return Emit(UseR(Operand::Copy(p)), fty);
-    }
+    case K::kField: return LowerField(e);
     case K::kTupleField:
     case K::kIndex:
-    case K::kDeref: {
-      TyP ty;
-      bool root_mut;
-      std::string root;
-      if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
-      Val base = LowerExpr(*e.lhs);
-      uint32_t l = ToLocal(base);
-      Place p{l, {}};
-      TyP bt = base.ty;
-      if (e.kind == K::kDeref) {
-        p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-        return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
-      }
-      AutoDeref(p, bt, nullptr);
-      if (e.kind == K::kTupleField) {
-        uint32_t fi;
-        TyP fty;
-        if (TupleStructIndex(bt, e.int_value, e.loc, &fi, &fty)) {
-          p.proj.push_back({ir::Projection::Kind::kField, fi, 0});
-          return Emit(UseR(Operand::Copy(p)), fty);
-        }
-        p.proj.push_back(
-            {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
-        return Emit(UseR(Operand::Copy(p)),
-                    bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown());
-      }
-      RejectStrIndex(bt, e);
-      Val idx = LowerExpr(*e.rhs);
-      p.proj.push_back({ir::Projection::Kind::kIndex, ToLocal(idx), 0});
-      return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kArray) ? bt->Arg(0)
-                                          : bt->Is(Ty::Kind::kMap) ? bt->Arg(1)
-                                                                   : Ty::Unknown());
-    }
-    case K::kTuple: {
-      std::vector<TyP> tys;
-      std::vector<Operand> ops;
-      for (const ExprPtr& a : e.args) {
-        Val v = LowerExpr(*a);
-        ops.push_back(v.op);
-        tys.push_back(v.ty);
-      }
-      Rvalue r;
-      r.kind = Rvalue::Kind::kTupleInit;
-      r.ops = std::move(ops);
-      return Emit(std::move(r), Ty::With(Ty::Kind::kTuple, std::move(tys)));
-    }
-    case K::kArray: {
-      if (e.rhs) return LowerArrayRepeat(e);
-      TyP elem = Ty::Unknown();
-      std::vector<Operand> ops;
-      for (const ExprPtr& a : e.args) {
-        Val v = LowerExpr(*a);
-        ops.push_back(v.op);
-        if (ops.size() == 1) {
-          elem = v.ty;
-        } else if (elem->Name() != v.ty->Name()) {
-          elem = Ty::Unknown();  // mixed kinds: methods dispatch at run time
-        }
-      }
-      Rvalue r;
-      r.kind = Rvalue::Kind::kArrayInit;
-      r.ops = std::move(ops);
-      return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {elem}));
-    }
-    case K::kMap: {
-      TyP kt = Ty::Unknown(), vt = Ty::Unknown();
-      std::vector<Operand> ops;
-      for (size_t i = 0; i < e.args.size(); ++i) {
-        Val v = LowerExpr(*e.args[i]);
-        ops.push_back(v.op);
-        if (i == 0) kt = v.ty;
-        if (i == 1) vt = v.ty;
-      }
-      Rvalue r;
-      r.kind = Rvalue::Kind::kMapInit;
-      r.ops = std::move(ops);
-      return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {kt, vt}));
-    }
+    case K::kDeref: return LowerProjection(e);
+    case K::kTuple:
+    case K::kArray:
+    case K::kMap: return LowerAggregate(e);
     case K::kStruct: return LowerStruct(e);
     case K::kBlock: return LowerBlock(*e.then_block);
     case K::kUnsafe: return LowerBlock(*e.then_block);
-    case K::kArena: {
-      ir::Statement s;
-      s.kind = ir::Statement::Kind::kArenaPush;
-      s.arena = static_cast<uint32_t>(arena_depth_++);
-      s.loc = IrLoc(loc_);
-      s.loc_explicit = true;
-      Push(s);
-      Val v = LowerBlock(*e.then_block);
-      Operand keep = ToLocalOp(v);
-      s.kind = ir::Statement::Kind::kArenaPop;
-      Push(s);
-      --arena_depth_;
-      return Val{keep, v.ty};
-    }
+    case K::kArena: return LowerArena(e);
     case K::kIf:
     case K::kIfLet: return LowerIf(e);
     case K::kMatch: return LowerMatch(e);
@@ -301,127 +169,16 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kWhileLet:
     case K::kLoop: return LowerLoop(e);
     case K::kFor: return LowerFor(e);
-    case K::kBreak: {
-      if (loops_.empty()) {
-        Error("MT1020", e.loc, "`break` outside of a loop");
-        return Unit();
-      }
-      const LoopCtx* target = TargetLoop(e);
-      if (!target) return Unit();
-      LoopCtx l = *target;
-      Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
-      Assign(Place{l.result, {}}, UseR(v.op), e.loc);
-      ExitSandboxesTo(l.sandbox_depth);
-      Goto(l.brk);
-      SetBlock(NewBlock());
-      terminated_ = false;
-      return Unit();
-    }
-    case K::kContinue: {
-      if (loops_.empty()) {
-        Error("MT1020", e.loc, "`continue` outside of a loop");
-        return Unit();
-      }
-      const LoopCtx* target = TargetLoop(e);
-      if (!target) return Unit();
-      ExitSandboxesTo(target->sandbox_depth);
-      Goto(target->cont);
-      SetBlock(NewBlock());
-      terminated_ = false;
-      return Unit();
-    }
-    case K::kReturn: {
-      if (e.lhs) {
-        CheckReturn(*e.lhs);
-      } else if (check_ret_ && !TyFits(*Ty::Make(Ty::Kind::kUnit), *check_ret_)) {
-        Error("MT2019", e.loc,
-              absl::StrCat("mismatched types in the result of `", ret_fn_, "`: expected `",
-                           check_ret_->Name(), "`, found `()` (a `return` without a value)"))
-            .labels.push_back(Label{
-                ret_loc_,
-                {},
-                absl::StrCat("`", ret_fn_, "` is declared to return `", check_ret_->Name(), "`")});
-      }
-      Val v = e.lhs ? LowerAs(*e.lhs, ret_) : Unit();
-      Assign(Place{0, {}}, UseR(v.op), e.loc);
-      Term(ir::Terminator::Kind::kReturn);
-      return Unit();
-    }
-    case K::kTry: {
-      Val v = LowerExpr(*e.lhs);
-      uint32_t t = ToLocal(v);
-      uint32_t ok = NewBlock(), err = NewBlock();
-      ir::Terminator sw;
-      sw.kind = ir::Terminator::Kind::kSwitchVariant;
-      sw.op = Operand::Copy(Place{t, {}});
-      sw.cases.push_back({0, ok});
-      sw.target = err;
-      if (!terminated_) {
-        sw.loc = IrLoc(loc_);
-        sw.loc_explicit = true;
-        fn_.blocks[cur_].block.term = sw;
-        fn_.blocks[cur_].term_set = true;
-      }
-      SetBlock(err);
-      ir::Terminator tr;
-      tr.kind = ir::Terminator::Kind::kTryReturnErr;
-      tr.op = Operand::Copy(Place{t, {}});
-      TermWith(tr);
-      SetBlock(ok);
-      Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
-      TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")
-                      ? v.ty->Arg(0)
-                      : Ty::Unknown();
-      return Emit(UseR(Operand::Copy(payload)), inner);
-    }
+    case K::kBreak:
+    case K::kContinue: return LowerJump(e);
+    case K::kReturn: return LowerReturn(e);
+    case K::kTry: return LowerTry(e);
     case K::kClosure: return LowerClosure(e);
     case K::kRange:
       Error("MT2010", e.loc, "a range is only allowed in `for` loops and patterns");
       return Unit();
-    case K::kCast: {
-      Val v = LowerExpr(*e.lhs);
-      TyP target = g_.Resolve(e.more->type, &generics_);
-      ir::Type it = e.more->type.kind == TypeExpr::Kind::kPath ? ir::Type::Named(e.more->type.name)
-                                                               : ir::Type::Named("?");
-      if (it.name == "I128") it.name = "I64";
-      if (it.name == "U128") it.name = "U64";
-      if (!IsCastTargetName(it.name)) {
-        Error("MT2009", e.loc, absl::StrCat("cannot cast to `", e.more->type.name, "`"));
-        return Unit();
-      }
-      Rvalue r;
-      r.kind = Rvalue::Kind::kCast;
-      r.ops = {ToLocalOp(v)};
-      r.type = it;
-      return Emit(std::move(r), target);
-    }
-    case K::kRef: {
-      // `&x` is the value `x` (references are values, docs/language.md §6;
-      // copy on write makes it cheap); `&mut x` is a reference to its place.
-      if (!e.is_mut) return LowerExpr(*e.lhs);
-      TyP ty;
-      bool root_mut = false;
-      std::string root;
-      auto pl = PlaceOf(*e.lhs, &ty, &root_mut, &root);
-      if (!pl) {
-        Val v = LowerExpr(*e.lhs);
-        pl = Place{ToLocal(v), {}};
-        ty = v.ty;
-        root_mut = true;
-      } else if (e.is_mut && CapturedWriteError(e.lhs->loc, root, "mutably borrow")) {
-      } else if (e.is_mut && !root_mut) {
-        ImmutableError(e.lhs->loc, root,
-                       absl::StrCat("cannot borrow `", root,
-                                    "` as mutable, as it is not declared as mutable"));
-      }
-      Rvalue r;
-      r.kind = Rvalue::Kind::kRef;
-      r.is_mut = e.is_mut;
-      r.place = *pl;
-      auto rt = Ty::With(Ty::Kind::kRef, {ty});
-      rt->is_mut = e.is_mut;
-      return Emit(std::move(r), rt);
-    }
+    case K::kCast: return LowerCast(e);
+    case K::kRef: return LowerRef(e);
     case K::kMacro: return LowerMacro(e);
     case K::kSpawn: return LowerSpawn(e);
     case K::kSend:
@@ -430,6 +187,233 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kBudget: return LowerBudget(e);
   }
   return Unit();
+}
+
+// `-x`, `!x`; a negated number literal is a constant.
+FnLowerer::Val FnLowerer::LowerUnary(const Expr& e) {
+  if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kInt && e.lhs->text.empty() &&
+      !e.lhs->is_mut)
+    return Val{ConstOp(ir::Constant::Int(
+                   static_cast<int64_t>(0ULL - static_cast<uint64_t>(e.lhs->int_value)))),
+               Ty::Make(Ty::Kind::kInt)};
+  if (e.unary_op == UnaryOp::kNeg && e.lhs->kind == K::kFloat)
+    return Val{ConstOp(ir::Constant::Float(-e.lhs->float_value)), Ty::Make(Ty::Kind::kFloat)};
+  Val v = LowerExpr(*e.lhs);
+  Operand o = ToLocalOp(v);
+  Rvalue r;
+  r.kind = Rvalue::Kind::kUnOp;
+  r.un = e.unary_op == UnaryOp::kNeg ? ir::UnOp::kNeg : ir::UnOp::kNot;
+  r.ops = {o};
+  return Emit(std::move(r), v.ty);
+}
+
+// `a.f`: a supervisor child's handle, an associated constant (`I64.MAX`),
+// a field of a place, or of a temporary value.
+FnLowerer::Val FnLowerer::LowerField(const Expr& e) {
+  // `sup.w`: the handle of a supervisor child (lower_agent.cc).
+  if (std::optional<Val> child = LowerChildHandle(e)) return *child;
+  std::vector<std::string> segs;
+  if (FlattenPath(e, &segs) && segs.size() == 2 && !FindLocal(segs[0])) {
+    // `I64.MAX`, `Shape.Empty`, `Point.origin` (associated const-like).
+    Expr p;
+    p.kind = K::kPath;
+    p.loc = e.loc;
+    for (const std::string& s : segs) p.segs.push_back({s, e.loc});
+    return LowerPath(p);
+  }
+  TyP ty;
+  bool root_mut;
+  std::string root;
+  place_error_ = false;
+  if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
+  if (place_error_) return Unit();
+  return LowerTempProjection(e);  // a field of a temporary value
+}
+
+// `a.0`, `a[i]`, `*a`: a read of a place, or of a projection of a
+// temporary value.
+FnLowerer::Val FnLowerer::LowerProjection(const Expr& e) {
+  TyP ty;
+  bool root_mut;
+  std::string root;
+  if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
+  return LowerTempProjection(e);
+}
+
+FnLowerer::Val FnLowerer::LowerTempProjection(const Expr& e) {
+  Val base = LowerExpr(*e.lhs);
+  uint32_t l = ToLocal(base);
+  Place p{l, {}};
+  TyP bt = base.ty;
+  if (e.kind == K::kDeref) {
+    p.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+    return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
+  }
+  AutoDeref(p, bt, nullptr);
+  std::optional<TyP> t = Project(e, p, bt);
+  if (!t) return Unit();
+  return Emit(UseR(Operand::Copy(p)), *t);
+}
+
+// `(a, b)`, `[a, b]` (`[x; n]`: LowerArrayRepeat), `{k: v}`: the elements'
+// values; the element type is the first's when all agree (an array of mixed
+// kinds dispatches its methods at run time).
+FnLowerer::Val FnLowerer::LowerAggregate(const Expr& e) {
+  if (e.kind == K::kArray && e.rhs) return LowerArrayRepeat(e);
+  std::vector<TyP> tys;
+  std::vector<Operand> ops;
+  bool mixed = false;
+  for (const ExprPtr& a : e.args) {
+    Val v = LowerExpr(*a);
+    ops.push_back(v.op);
+    mixed = mixed || (e.kind == K::kArray && !tys.empty() && tys[0]->Name() != v.ty->Name());
+    tys.push_back(v.ty);
+  }
+  Rvalue r;
+  r.ops = std::move(ops);
+  auto at = [&](size_t i) { return i < tys.size() ? tys[i] : Ty::Unknown(); };
+  switch (e.kind) {
+    case K::kTuple:
+      r.kind = Rvalue::Kind::kTupleInit;
+      return Emit(std::move(r), Ty::With(Ty::Kind::kTuple, std::move(tys)));
+    case K::kMap:
+      r.kind = Rvalue::Kind::kMapInit;
+      return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {at(0), at(1)}));
+    default:
+      r.kind = Rvalue::Kind::kArrayInit;
+      return Emit(std::move(r), Ty::With(Ty::Kind::kArray, {mixed ? Ty::Unknown() : at(0)}));
+  }
+}
+
+// `arena { body }`: the body between an arena push and its pop.
+FnLowerer::Val FnLowerer::LowerArena(const Expr& e) {
+  ir::Statement s;
+  s.kind = ir::Statement::Kind::kArenaPush;
+  s.arena = static_cast<uint32_t>(arena_depth_++);
+  s.loc = IrLoc(loc_);
+  s.loc_explicit = true;
+  Push(s);
+  Val v = LowerBlock(*e.then_block);
+  Operand keep = ToLocalOp(v);
+  s.kind = ir::Statement::Kind::kArenaPop;
+  Push(s);
+  --arena_depth_;
+  return Val{keep, v.ty};
+}
+
+// `break [value]`, `continue`: out of the sandboxes entered in the loop,
+// then to its exit (with the value as its result) or its next step.
+FnLowerer::Val FnLowerer::LowerJump(const Expr& e) {
+  const bool is_break = e.kind == K::kBreak;
+  if (loops_.empty()) {
+    Error("MT1020", e.loc, is_break ? "`break` outside of a loop" : "`continue` outside of a loop");
+    return Unit();
+  }
+  const LoopCtx* target = TargetLoop(e);
+  if (!target) return Unit();
+  LoopCtx l = *target;
+  if (is_break) {
+    Val v = e.lhs ? LowerExpr(*e.lhs) : Unit();
+    Assign(Place{l.result, {}}, UseR(v.op), e.loc);
+  }
+  ExitSandboxesTo(l.sandbox_depth);
+  Goto(is_break ? l.brk : l.cont);
+  SetBlock(NewBlock());
+  terminated_ = false;
+  return Unit();
+}
+
+FnLowerer::Val FnLowerer::LowerReturn(const Expr& e) {
+  if (e.lhs) {
+    CheckReturn(*e.lhs);
+  } else if (check_ret_ && !TyFits(*Ty::Make(Ty::Kind::kUnit), *check_ret_)) {
+    Error("MT2019", e.loc,
+          absl::StrCat("mismatched types in the result of `", ret_fn_, "`: expected `",
+                       check_ret_->Name(), "`, found `()` (a `return` without a value)"))
+        .labels.push_back(Label{
+            ret_loc_,
+            {},
+            absl::StrCat("`", ret_fn_, "` is declared to return `", check_ret_->Name(), "`")});
+  }
+  Val v = e.lhs ? LowerAs(*e.lhs, ret_) : Unit();
+  Assign(Place{0, {}}, UseR(v.op), e.loc);
+  Term(ir::Terminator::Kind::kReturn);
+  return Unit();
+}
+
+// `e?`: the payload of an Ok/Some, else the Err/None returned.
+FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
+  Val v = LowerExpr(*e.lhs);
+  uint32_t t = ToLocal(v);
+  uint32_t ok = NewBlock(), err = NewBlock();
+  ir::Terminator sw;
+  sw.kind = ir::Terminator::Kind::kSwitchVariant;
+  sw.op = Operand::Copy(Place{t, {}});
+  sw.cases.push_back({0, ok});
+  sw.target = err;
+  SetTerm(std::move(sw));
+  SetBlock(err);
+  ir::Terminator tr;
+  tr.kind = ir::Terminator::Kind::kTryReturnErr;
+  tr.op = Operand::Copy(Place{t, {}});
+  TermWith(tr);
+  SetBlock(ok);
+  Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
+  TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")
+                  ? v.ty->Arg(0)
+                  : Ty::Unknown();
+  return Emit(UseR(Operand::Copy(payload)), inner);
+}
+
+FnLowerer::Val FnLowerer::LowerCast(const Expr& e) {
+  Val v = LowerExpr(*e.lhs);
+  TyP target = g_.Resolve(e.more->type, &generics_);
+  ir::Type it = e.more->type.kind == TypeExpr::Kind::kPath ? ir::Type::Named(e.more->type.name)
+                                                           : ir::Type::Named("?");
+  if (it.name == "I128") it.name = "I64";
+  if (it.name == "U128") it.name = "U64";
+  if (!IsCastTargetName(it.name)) {
+    Error("MT2009", e.loc, absl::StrCat("cannot cast to `", e.more->type.name, "`"));
+    return Unit();
+  }
+  Rvalue r;
+  r.kind = Rvalue::Kind::kCast;
+  r.ops = {ToLocalOp(v)};
+  r.type = it;
+  return Emit(std::move(r), target);
+}
+
+// `&x` is the value `x` (references are values, docs/language.md §6; copy
+// on write makes it cheap); `&mut x` is a reference to its place.
+FnLowerer::Val FnLowerer::LowerRef(const Expr& e) {
+  if (!e.is_mut) return LowerExpr(*e.lhs);
+  TyP ty;
+  bool root_mut = false;
+  std::string root;
+  auto pl = PlaceOf(*e.lhs, &ty, &root_mut, &root);
+  if (!pl) {
+    Val v = LowerExpr(*e.lhs);
+    pl = Place{ToLocal(v), {}};
+    ty = v.ty;
+    root_mut = true;
+  } else if (CapturedWriteError(e.lhs->loc, root, "mutably borrow")) {
+  } else if (!root_mut) {
+    ImmutableError(
+        e.lhs->loc, root,
+        absl::StrCat("cannot borrow `", root, "` as mutable, as it is not declared as mutable"));
+  }
+  return MutRef(*pl, ty);
+}
+
+// `&mut` the value at `place` (of type `ty`).
+FnLowerer::Val FnLowerer::MutRef(const Place& place, const TyP& ty) {
+  Rvalue r;
+  r.kind = Rvalue::Kind::kRef;
+  r.is_mut = true;
+  r.place = place;
+  auto rt = Ty::With(Ty::Kind::kRef, {ty});
+  rt->is_mut = true;
+  return Emit(std::move(r), rt);
 }
 
 namespace {
@@ -546,10 +530,7 @@ FnLowerer::Val FnLowerer::ConstValue(const std::string& name, Loc loc) {
   (void)loc;
   const ConstDecl* c = g_.consts.at(name);
   if (g_.const_cycle.count(name)) return Unit();
-  Rvalue r;
-  r.kind = Rvalue::Kind::kCall;
-  r.name = name;
-  return Emit(std::move(r), g_.Resolve(c->type));
+  return Emit(NamedR(Rvalue::Kind::kCall, name), g_.Resolve(c->type));
 }
 
 FnLowerer::Val FnLowerer::MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
@@ -617,19 +598,8 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
       return Unit();
     }
     if (g_.fns.count(a)) return Val{ConstOp(ir::Constant::Fn(a)), Ty::Make(Ty::Kind::kFn)};
-    std::string adt;
-    uint32_t vi;
-    if (IsUpper(a)) {
-      if (std::optional<Val> s = LowerUnitStruct(a, e.loc)) return *s;
-      if (const VariantDef* vd = ResolveVariantPath(e.segs, nullptr, &adt, &vi, e.loc))
-        return MakeVariant(adt, vi, *vd, nullptr, nullptr, e.loc);
-      return Unit();
-    }
-    if (ReportCapture(a, e.loc)) return Unit();
-    Error("MT1001", e.loc, absl::StrCat("cannot find value `", a, "` in this scope"),
-          g_.suggest.Help(a, [&] { return ValueNames(); }))
-        .end = NameEnd(e.loc, a);
-    return Unit();
+    if (IsUpper(a)) return LowerTypeNamed(e, nullptr, e);
+    return NotFound("MT1001", "value", a, e.loc, [&] { return ValueNames(); });
   }
   if (e.segs.size() == 2) {
     const std::string& b = e.segs[1].name;
@@ -688,11 +658,8 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
   }
   Val rhs = e.has_op ? LowerExpr(*e.rhs) : LowerAs(*e.rhs, ty);
   if (e.has_op) {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kBinOp;
-    r.bin = IrBin(e.binary_op);
-    r.ops = {Operand::Copy(*pl), rhs.op};
-    Val t = Emit(std::move(r), BinaryTy(ty, rhs.ty, e.binary_op));
+    Val t = Emit(BinR(IrBin(e.binary_op), Operand::Copy(*pl), rhs.op),
+                 BinaryTy(ty, rhs.ty, e.binary_op));
     Assign(*pl, UseR(Coerce(t, ty).op), e.loc);
   } else {
     Assign(*pl, UseR(Coerce(rhs, ty).op), e.loc);
@@ -725,11 +692,7 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
   Operand ao = a.op;
   if (ao.kind != Operand::Kind::kConst) ao = ToLocalOp(a);
   Val b = LowerExpr(*e.rhs);
-  Rvalue r;
-  r.kind = Rvalue::Kind::kBinOp;
-  r.bin = IrBin(e.binary_op);
-  r.ops = {ao, b.op};
-  return Emit(std::move(r), BinaryTy(a.ty, b.ty, e.binary_op));
+  return Emit(BinR(IrBin(e.binary_op), ao, b.op), BinaryTy(a.ty, b.ty, e.binary_op));
 }
 
 TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op) {
@@ -815,24 +778,41 @@ FnLowerer::Val FnLowerer::LowerLoop(const Expr& e) {
   SetBlock(head);
   scopes_.emplace_back();
   if (e.kind == K::kWhile) {
-    Val c = LowerExpr(*e.more->cond);
-    uint32_t body = NewBlock();
-    Branch(c.op, body, exit);
-    SetBlock(body);
+    Require(LowerExpr(*e.more->cond).op, exit);
   } else if (e.kind == K::kWhileLet) {
     Val s = LowerExpr(*e.lhs);
     uint32_t sl = ToLocal(s);
     std::map<std::string, uint32_t> binds;
     MatchPattern(*e.more->pat, Place{sl, {}}, s.ty, exit, binds);
   }
-  loops_.push_back(LoopCtx{exit, head, result, sandbox_depth_, e.more->label});
-  LowerBlock(*e.then_block, BlockUse::kDiscarded);
-  loops_.pop_back();
-  Goto(head);
-  scopes_.pop_back();
+  LowerLoopBody(e, exit, head, result);
   SetBlock(exit);
   return Val{Operand::Copy(Place{result, {}}),
              e.kind == K::kLoop ? Ty::Unknown() : Ty::Make(Ty::Kind::kUnit)};
+}
+
+void FnLowerer::LowerLoopBody(const Expr& e, uint32_t exit, uint32_t next, uint32_t result) {
+  loops_.push_back(LoopCtx{exit, next, result, sandbox_depth_, e.more->label});
+  LowerBlock(*e.then_block, BlockUse::kDiscarded);
+  loops_.pop_back();
+  Goto(next);
+  scopes_.pop_back();
+}
+
+void FnLowerer::CountedLoopHead(uint32_t head, uint32_t body, uint32_t exit, uint32_t i, uint32_t n,
+                                bool inclusive) {
+  Goto(head);
+  SetBlock(head);
+  Val more = Compare(inclusive ? ir::BinOp::kLe : ir::BinOp::kLt, Operand::Copy(Place{i, {}}),
+                     Operand::Copy(Place{n, {}}));
+  Branch(more.op, body, exit);
+  SetBlock(body);
+  scopes_.emplace_back();
+}
+
+void FnLowerer::Increment(uint32_t i, Loc loc) {
+  Assign(Place{i, {}},
+         BinR(ir::BinOp::kAdd, Operand::Copy(Place{i, {}}), ConstOp(ir::Constant::Int(1))), loc);
 }
 
 void FnLowerer::LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
@@ -840,11 +820,7 @@ void FnLowerer::LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t 
   std::map<std::string, uint32_t> binds;
   uint32_t fail = NewBlock();
   MatchPattern(*e.more->pat, elem, ty, fail, binds);
-  loops_.push_back(LoopCtx{exit, step, result, sandbox_depth_, e.more->label});
-  LowerBlock(*e.then_block, BlockUse::kDiscarded);
-  loops_.pop_back();
-  Goto(step);
-  scopes_.pop_back();
+  LowerLoopBody(e, exit, step, result);
   SetBlock(fail);
   Term(ir::Terminator::Kind::kUnreachable);
   SetBlock(step);
@@ -887,16 +863,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
            : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
                                    : Ty::Unknown();
   }
-  Goto(head);
-  SetBlock(head);
-  Rvalue c;
-  c.kind = Rvalue::Kind::kBinOp;
-  c.bin = is_range && it.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt;
-  c.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
-  Val cv = Emit(std::move(c), Ty::Make(Ty::Kind::kBool));
-  Branch(cv.op, body, exit);
-  SetBlock(body);
-  scopes_.emplace_back();
+  CountedLoopHead(head, body, exit, i, n, is_range && it.inclusive);
   uint32_t x = Temp(elem);
   if (is_range) {
     Assign(Place{x, {}}, UseR(Operand::Copy(Place{i, {}})), e.loc);
@@ -909,23 +876,26 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   LowerForBody(e, Place{x, {}}, elem, exit, step, result);
   if (is_range && it.inclusive) {
     // Stop after the upper bound without overflowing at I64::MAX.
-    Rvalue last;
-    last.kind = Rvalue::Kind::kBinOp;
-    last.bin = ir::BinOp::kEq;
-    last.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
-    Val lv = Emit(std::move(last), Ty::Make(Ty::Kind::kBool));
+    Val lv = Compare(ir::BinOp::kEq, Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}}));
     uint32_t inc = NewBlock();
     Branch(lv.op, exit, inc);
     SetBlock(inc);
   }
-  Rvalue inc;
-  inc.kind = Rvalue::Kind::kBinOp;
-  inc.bin = ir::BinOp::kAdd;
-  inc.ops = {Operand::Copy(Place{i, {}}), ConstOp(ir::Constant::Int(1))};
-  Assign(Place{i, {}}, std::move(inc), e.loc);
+  Increment(i, e.loc);
   Goto(head);
   SetBlock(exit);
   return Val{Operand::Copy(Place{result, {}}), Ty::Make(Ty::Kind::kUnit)};
+}
+
+FnLowerer::Val FnLowerer::LowerTypeNamed(const Expr& path, const std::vector<ExprPtr>* args,
+                                         const Expr& e) {
+  const std::string& n = path.segs[0].name;
+  if (std::optional<Val> s = args ? LowerStructCall(n, e) : LowerUnitStruct(n, e.loc)) return *s;
+  std::string adt;
+  uint32_t vi;
+  if (const VariantDef* vd = ResolveVariantPath(path.segs, nullptr, &adt, &vi, path.loc))
+    return MakeVariant(adt, vi, *vd, args, nullptr, e.loc);
+  return Unit();
 }
 
 FnLowerer::Val FnLowerer::LowerStruct(const Expr& e) {

@@ -473,6 +473,34 @@ FnLowerer::Val FnLowerer::LowerAs(const Expr& e, const TyP& want) {
 
 // ---- places and fields ----
 
+std::optional<TyP> FnLowerer::Project(const Expr& e, Place& base, TyP bt) {
+  if (e.kind == K::kField) {
+    uint32_t fi;
+    TyP fty;
+    bt = StaticOwner(e, bt);
+    if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return std::nullopt;
+    base.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+    return fty;
+  }
+  if (e.kind == K::kTupleField) {
+    uint32_t fi;
+    TyP fty;
+    if (TupleStructIndex(bt, e.int_value, e.loc, &fi, &fty)) {  // `p.0` of `struct P(I64)`
+      base.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+      return fty;
+    }
+    base.proj.push_back({ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
+    return bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown();
+  }
+  RejectStrIndex(bt, e);
+  Val idx = LowerExpr(*e.rhs);
+  uint32_t il = ToLocal(idx);
+  base.proj.push_back({ir::Projection::Kind::kIndex, il, 0});
+  return bt->Is(Ty::Kind::kArray) ? bt->Arg(0)
+         : bt->Is(Ty::Kind::kMap) ? bt->Arg(1)
+                                  : Ty::Unknown();
+}
+
 std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
                                         std::string* root_name) {
   switch (e.kind) {
@@ -485,46 +513,16 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       *root_name = e.segs[0].name;
       return li->At();
     }
-    case K::kField: {
-      TyP bt;
-      auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
-      if (!base) return std::nullopt;
-      AutoDeref(*base, bt, root_mut);
-      uint32_t fi;
-      TyP fty;
-      bt = StaticOwner(e, bt);
-      if (!ResolveField(bt, e.text, e.loc, &fi, &fty)) return std::nullopt;
-      base->proj.push_back({ir::Projection::Kind::kField, fi, 0});
-      *ty = fty;
-      return base;
-    }
-    case K::kTupleField: {
-      TyP bt;
-      auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
-      if (!base) return std::nullopt;
-      AutoDeref(*base, bt, root_mut);
-      uint32_t fi;
-      if (TupleStructIndex(bt, e.int_value, e.loc, &fi, ty)) {  // `p.0` of `struct P(I64)`
-        base->proj.push_back({ir::Projection::Kind::kField, fi, 0});
-        return base;
-      }
-      base->proj.push_back(
-          {ir::Projection::Kind::kTupleIndex, static_cast<uint32_t>(e.int_value), 0});
-      *ty = bt->Is(Ty::Kind::kTuple) ? bt->Arg(e.int_value) : Ty::Unknown();
-      return base;
-    }
+    case K::kField:
+    case K::kTupleField:
     case K::kIndex: {
       TyP bt;
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;
       AutoDeref(*base, bt, root_mut);
-      RejectStrIndex(bt, e);
-      Val idx = LowerExpr(*e.rhs);
-      uint32_t il = ToLocal(idx);
-      base->proj.push_back({ir::Projection::Kind::kIndex, il, 0});
-      *ty = bt->Is(Ty::Kind::kArray) ? bt->Arg(0)
-            : bt->Is(Ty::Kind::kMap) ? bt->Arg(1)
-                                     : Ty::Unknown();
+      std::optional<TyP> t = Project(e, *base, bt);
+      if (!t) return std::nullopt;
+      *ty = *t;
       return base;
     }
     case K::kDeref: {

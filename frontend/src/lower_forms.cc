@@ -134,17 +134,11 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     }
     TyP elem = base->Arg(0);
     if (elem->Is(Ty::Kind::kUnknown)) elem = CheckedType(e);
-    std::optional<Operand> d = DefaultOf(elem);
-    if (!d) {
-      Error("MT2030", e.loc,
-            elem->Is(Ty::Kind::kUnknown)
-                ? std::string("`unwrap_or_default` needs the value's type, which is not known here")
-                : absl::StrCat("`", elem->Name(), "` has no default value"),
-            elem->Is(Ty::Kind::kUnknown)
-                ? "annotate the type (`let x: Option[I64] = ...`), or use `unwrap_or(value)`"
-                : "use `unwrap_or(value)`");
-      return Unit();
-    }
+    std::optional<Operand> d =
+        DefaultFor(elem, e.loc, "`unwrap_or_default` needs the value's type",
+                   "annotate the type (`let x: Option[I64] = ...`), or use `unwrap_or(value)`",
+                   "use `unwrap_or(value)`");
+    if (!d) return Unit();
     Rvalue r;
     r.kind = Rvalue::Kind::kMethodCall;
     r.place = dst;
@@ -177,13 +171,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     SetBlock(join);
     Place payload = dst;
     payload.proj.push_back({ir::Projection::Kind::kVariantField, 0, 0});
-    Rvalue r;
-    r.kind = Rvalue::Kind::kRef;
-    r.is_mut = true;
-    r.place = payload;
-    auto rt = Ty::With(Ty::Kind::kRef, {base->Arg(0)});
-    rt->is_mut = true;
-    return Emit(std::move(r), rt);
+    return MutRef(payload, base->Arg(0));
   }
   if (name == "entry" && (base->Is(Ty::Kind::kMap) || base->Is(Ty::Kind::kUnknown))) {
     Error("MT2004", e.loc,
@@ -266,15 +254,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerEntry(const Expr& e) {
   Branch(c.op, present, absent);
   Place slot = place;
   slot.proj.push_back({ir::Projection::Kind::kIndex, key.place.local, 0});
-  auto slot_ref = [&] {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kRef;
-    r.is_mut = true;
-    r.place = slot;
-    auto rt = Ty::With(Ty::Kind::kRef, {vty});
-    rt->is_mut = true;
-    return Emit(std::move(r), rt);
-  };
+  auto slot_ref = [&] { return MutRef(slot, vty); };
   // Present: each and_modify closure gets `&mut` the value.
   SetBlock(present);
   for (const Operand& f : modify) {
@@ -297,18 +277,11 @@ std::optional<FnLowerer::Val> FnLowerer::LowerEntry(const Expr& e) {
       call.ops = {*arg};
       v = Emit(std::move(call), vty).op;
     } else {
-      std::optional<Operand> d = DefaultOf(vty);
-      if (!d) {
-        Error("MT2030", tail.loc,
-              vty->Is(Ty::Kind::kUnknown)
-                  ? std::string("`or_default` needs the map's value type, which is not known here")
-                  : absl::StrCat("`", vty->Name(), "` has no default value"),
-              vty->Is(Ty::Kind::kUnknown)
-                  ? "annotate the map (`let mut m: Map[Str, I64] = Map.new()`), or use "
-                    "`or_insert(v)`"
-                  : "use `or_insert(v)`");
-        return Unit();
-      }
+      std::optional<Operand> d = DefaultFor(
+          vty, tail.loc, "`or_default` needs the map's value type",
+          "annotate the map (`let mut m: Map[Str, I64] = Map.new()`), or use `or_insert(v)`",
+          "use `or_insert(v)`");
+      if (!d) return Unit();
       v = *d;
     }
     Rvalue ins;
@@ -365,39 +338,20 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRangeWalk(const Expr& e) {
   Assign(Place{stride, {}}, UseR(part(2)), e.loc);
   Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
   uint32_t head = NewBlock(), body = NewBlock(), step = NewBlock(), exit = NewBlock();
-  Goto(head);
-  SetBlock(head);
-  Rvalue c;
-  c.kind = Rvalue::Kind::kBinOp;
-  c.bin = ir::BinOp::kLt;
-  c.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
-  Val cv = Emit(std::move(c), Ty::Make(Ty::Kind::kBool));
-  Branch(cv.op, body, exit);
-  SetBlock(body);
-  scopes_.emplace_back();
+  CountedLoopHead(head, body, exit, i, n, false);
   uint32_t item = Temp(int_ty);
   Assign(Place{item, {}}, UseR(Operand::Copy(Place{x, {}})), e.loc);
   LowerForBody(e, Place{item, {}}, int_ty, exit, step, result);
-  Rvalue inc;
-  inc.kind = Rvalue::Kind::kBinOp;
-  inc.bin = ir::BinOp::kAdd;
-  inc.ops = {Operand::Copy(Place{i, {}}), ConstOp(ir::Constant::Int(1))};
-  Assign(Place{i, {}}, std::move(inc), e.loc);
-  Rvalue more;
-  more.kind = Rvalue::Kind::kBinOp;
-  more.bin = ir::BinOp::kLt;
-  more.ops = {Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}})};
-  Val mv = Emit(std::move(more), Ty::Make(Ty::Kind::kBool));
+  Increment(i, e.loc);
+  Val mv = Compare(ir::BinOp::kLt, Operand::Copy(Place{i, {}}), Operand::Copy(Place{n, {}}));
   uint32_t advance = NewBlock(), add = NewBlock(), wrap = NewBlock();
   Branch(mv.op, advance, exit);
   SetBlock(advance);
   Branch(Operand::Copy(Place{exact, {}}), add, wrap);
   SetBlock(add);
-  Rvalue next;
-  next.kind = Rvalue::Kind::kBinOp;
-  next.bin = ir::BinOp::kAdd;
-  next.ops = {Operand::Copy(Place{x, {}}), Operand::Copy(Place{stride, {}})};
-  Assign(Place{x, {}}, std::move(next), e.loc);
+  Assign(Place{x, {}},
+         BinR(ir::BinOp::kAdd, Operand::Copy(Place{x, {}}), Operand::Copy(Place{stride, {}})),
+         e.loc);
   Goto(head);
   SetBlock(wrap);
   Rvalue wide;
@@ -409,6 +363,17 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRangeWalk(const Expr& e) {
   Goto(head);
   SetBlock(exit);
   return Val{Operand::Copy(Place{result, {}}), Ty::Make(Ty::Kind::kUnit)};
+}
+
+std::optional<Operand> FnLowerer::DefaultFor(const TyP& t, Loc loc, const char* needs,
+                                             const char* annotate, const char* instead) {
+  std::optional<Operand> d = DefaultOf(t);
+  if (d) return d;
+  if (t->Is(Ty::Kind::kUnknown))
+    Error("MT2030", loc, absl::StrCat(needs, ", which is not known here"), annotate);
+  else
+    Error("MT2030", loc, absl::StrCat("`", t->Name(), "` has no default value"), instead);
+  return std::nullopt;
 }
 
 }  // namespace mty::frontend

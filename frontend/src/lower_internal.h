@@ -258,6 +258,30 @@ struct Globals {
   void CheckParamNames(const std::vector<Param>& params, const std::string& owner);
   // The item pass (lower_items.cc): the tables, then every function.
   void Collect(const Module& m);
+  // Its parts: the names of types (and agents, protocols, traits, `use`
+  // aliases), then the structs' fields and the enums' variants, then the
+  // functions and methods (CollectFns), the agents' state structs, and the
+  // ADTs into the program.
+  void CollectTypeNames(const Module& m);
+  void DeclareAdt(const std::string& name, Loc loc, const std::vector<std::string>& generics,
+                  const StructDecl* struct_decl, std::set<std::string>& type_names);
+  void CollectStructFields(const StructDecl& s);
+  void CollectVariants(const EnumDecl& e);
+  struct AddedFns {
+    std::set<const FnDecl*> decls;
+    std::set<std::string> from_trait;  // methods (ir names) a trait impl defines
+  };
+  void CollectFns(const Module& m);
+  void AddInherentImpl(const ImplDecl& impl, AddedFns& added);
+  void AddTraitImpl(const Module& m, const ImplDecl& impl, AddedFns& added);
+  // `is_default`: a trait's default method the impl does not override.
+  void AddFn(const FnDecl& f, const std::string& self_type, bool is_trait_impl, bool is_default,
+             AddedFns& added);
+  // MT1008 (a function) / MT1016 (a method): `f` defines `ir_name` again.
+  void DefinedAgain(const FnDecl& f, const std::string& self_type, const std::string& ir_name,
+                    const FnDecl* first);
+  void CollectAgentState(const AgentDecl& a);
+  void AdtsIntoProgram(const Module& m);
   void LowerAll(const Module& m);
   // Types, fields and variants (lower.cc).
   TyP Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generics = nullptr);
@@ -400,6 +424,29 @@ bool EffectResultMatters(const std::string& path);
 
 // The receiver kind a static type picks builtin-method rows by (lower_known.cc).
 std::optional<ir::Recv> RecvOf(const Ty& t);
+// The receiver kind of a type of kind `kind` (ADTs: by their `name`), in
+// either representation of types (Ty::Kind here, tc::TK in the checker).
+template <typename Kind>
+std::optional<ir::Recv> RecvOfKind(Kind kind, const std::string& name) {
+  switch (kind) {
+    case Kind::kStr: return ir::Recv::kStr;
+    case Kind::kArray: return ir::Recv::kArray;
+    case Kind::kMap: return ir::Recv::kMap;
+    case Kind::kTuple: return ir::Recv::kTuple;
+    case Kind::kAdt:
+      if (name == "Option") return ir::Recv::kOption;
+      if (name == "Result") return ir::Recv::kResult;
+      return std::nullopt;
+    case Kind::kInt: return ir::Recv::kInt;
+    case Kind::kFloat: return ir::Recv::kFloat;
+    case Kind::kDuration: return ir::Recv::kDuration;
+    case Kind::kSize: return ir::Recv::kSize;
+    case Kind::kBool: return ir::Recv::kBool;
+    case Kind::kChar: return ir::Recv::kChar;
+    case Kind::kCap: return ir::Recv::kCap;
+    default: return std::nullopt;
+  }
+}
 // `struct Pair(I64, Str)`: a struct whose fields are positional (lower_forms.cc).
 bool IsTupleStruct(const AdtDef& a);
 // `Circle { r: F64 }`: a variant whose fields have names.
@@ -409,6 +456,8 @@ bool IsStructLike(const VariantDef& v);
 // ...), which a program may not declare as its own types (lower.cc); the
 // library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
 bool IsReservedTypeName(const std::string& n);
+// The integer type names (`I8` … `U128`, `ISize`, `USize`, `Int`), lower.cc.
+bool IsIntName(const std::string& n);
 
 inline bool IsUpper(const std::string& s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
 
@@ -418,6 +467,22 @@ inline Operand UnitOp() { return ConstOp(ir::Constant::Unit()); }
 inline Rvalue UseR(Operand o) {
   Rvalue r;
   r.ops.push_back(std::move(o));
+  return r;
+}
+// A call (kCall: `name` a function's IR name) or another rvalue that
+// names what it makes (kAdtInit: the ADT).
+inline Rvalue NamedR(Rvalue::Kind kind, std::string name, std::vector<Operand> ops = {}) {
+  Rvalue r;
+  r.kind = kind;
+  r.name = std::move(name);
+  r.ops = std::move(ops);
+  return r;
+}
+inline Rvalue BinR(ir::BinOp op, Operand a, Operand b) {
+  Rvalue r;
+  r.kind = Rvalue::Kind::kBinOp;
+  r.bin = op;
+  r.ops = {std::move(a), std::move(b)};
   return r;
 }
 
@@ -509,8 +574,26 @@ class FnLowerer {
     return Finish(v);
   }
 
+  // An expression's value (lower_expr.cc): LowerExpr dispatches on its kind.
   Val LowerExpr(const Expr& e);
   Val LowerIntLiteral(const Expr& e, bool want_unsigned);
+  Val LowerUnary(const Expr& e);
+  Val LowerField(const Expr& e);
+  Val LowerProjection(const Expr& e);
+  // A field, tuple field or index (e) of a temporary value, or a deref.
+  Val LowerTempProjection(const Expr& e);
+  // The projection of `e` (a field, tuple field or index) applied to
+  // `base` of type `bt` (through references): its type, nullopt after an
+  // error.
+  std::optional<TyP> Project(const Expr& e, Place& base, TyP bt);
+  Val LowerAggregate(const Expr& e);
+  Val LowerArena(const Expr& e);
+  Val LowerJump(const Expr& e);
+  Val LowerReturn(const Expr& e);
+  Val LowerTry(const Expr& e);
+  Val LowerCast(const Expr& e);
+  Val LowerRef(const Expr& e);
+  Val MutRef(const Place& place, const TyP& ty);
   // ---- typed boundaries (lower_fn.cc; language.md §4) ----
   // A value reaching a place declared `want` (a parameter at the function's
   // entry, a result, a field or variant payload, an annotated `let`, an
@@ -705,14 +788,18 @@ class FnLowerer {
     (void)loc;
     Push(std::move(s));
   }
+  // Ends the current block with `t`, located at the statement being
+  // lowered (nothing when the block already ended).
+  void SetTerm(ir::Terminator t) {
+    if (terminated_) return;
+    t.loc = IrLoc(loc_);
+    t.loc_explicit = true;
+    fn_.blocks[cur_].block.term = std::move(t);
+    fn_.blocks[cur_].term_set = true;
+  }
   // Sets the current block's terminator and opens a fresh (dead) block.
   void TermWith(ir::Terminator t) {
-    if (!terminated_) {
-      t.loc = IrLoc(loc_);
-      t.loc_explicit = true;
-      fn_.blocks[cur_].block.term = std::move(t);
-      fn_.blocks[cur_].term_set = true;
-    }
+    SetTerm(std::move(t));
     SetBlock(NewBlock());
     terminated_ = false;
   }
@@ -725,12 +812,7 @@ class FnLowerer {
     ir::Terminator t;
     t.kind = ir::Terminator::Kind::kGoto;
     t.target = b;
-    if (!terminated_) {
-      t.loc = IrLoc(loc_);
-      t.loc_explicit = true;
-      fn_.blocks[cur_].block.term = t;
-      fn_.blocks[cur_].term_set = true;
-    }
+    SetTerm(std::move(t));
     terminated_ = true;
   }
   void Branch(Operand c, uint32_t yes, uint32_t no) {
@@ -739,13 +821,19 @@ class FnLowerer {
     t.op = std::move(c);
     t.target = yes;
     t.target2 = no;
-    if (!terminated_) {
-      t.loc = IrLoc(loc_);
-      t.loc_explicit = true;
-      fn_.blocks[cur_].block.term = t;
-      fn_.blocks[cur_].term_set = true;
-    }
+    SetTerm(std::move(t));
     terminated_ = true;
+  }
+
+  // `a op b` as a Bool (a comparison).
+  Val Compare(ir::BinOp op, Operand a, Operand b) {
+    return Emit(BinR(op, std::move(a), std::move(b)), Ty::Make(Ty::Kind::kBool));
+  }
+  // Continues in a new block when `c` holds, else at `fail`.
+  void Require(Operand c, uint32_t fail) {
+    uint32_t ok = NewBlock();
+    Branch(std::move(c), ok, fail);
+    SetBlock(ok);
   }
 
   Operand ToLocalOp(const Val& v) {
@@ -779,20 +867,14 @@ class FnLowerer {
   }
 
   Rvalue CallBuiltin(const char* name, std::vector<Operand> args) {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kCall;
+    Rvalue r = NamedR(Rvalue::Kind::kCall, name, std::move(args));
     r.is_builtin = true;
-    r.name = name;
-    r.ops = std::move(args);
     return r;
   }
 
   Rvalue AdtInit(const std::string& adt, const std::string& variant, std::vector<Operand> ops) {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kAdtInit;
-    r.name = adt;
+    Rvalue r = NamedR(Rvalue::Kind::kAdtInit, adt, std::move(ops));
     r.name2 = variant;
-    r.ops = std::move(ops);
     return r;
   }
 
@@ -874,6 +956,10 @@ class FnLowerer {
                     std::map<std::string, uint32_t>& binds);
   void MatchSlice(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
                   std::map<std::string, uint32_t>& binds);
+  void MatchVariant(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                    std::map<std::string, uint32_t>& binds);
+  void MatchStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                   std::map<std::string, uint32_t>& binds);
   void BindNamesOnly(const Pattern& p, const Place& place, std::map<std::string, uint32_t>& binds);
   void Bind(const std::string& name, bool is_mut, const Place& place, TyP ty,
             std::map<std::string, uint32_t>& binds, Loc loc = {});
@@ -894,15 +980,23 @@ class FnLowerer {
   Val LowerIf(const Expr& e);
   Val LowerLoop(const Expr& e);
   Val LowerFor(const Expr& e);
+  // A loop's block as loop `e.label` (break to `exit`, continue to
+  // `next`), then the loop scope closed and on to `next`.
+  void LowerLoopBody(const Expr& e, uint32_t exit, uint32_t next, uint32_t result);
+  // At `head`: on to `body` (in a new scope) while local `i` is below local
+  // `n` (at most `n` when `inclusive`), else to `exit`.
+  void CountedLoopHead(uint32_t head, uint32_t body, uint32_t exit, uint32_t i, uint32_t n,
+                       bool inclusive);
+  void Increment(uint32_t i, Loc loc);  // `i += 1`
   // A `for` body: binds the pattern to the element at `elem` (a miss is
   // unreachable), runs the block as loop `e.label` (break to `exit`,
   // continue to `step`), then closes the element's scope and continues at
   // `step`. The one lowering of a for body (plain and range-plan loops).
+  void LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
+                    uint32_t result);
   // The variant test of a variant pattern: continue in a new block when the
   // value at `place` is variant `vi`, else at `fail`.
   void SwitchToVariant(const Place& place, uint32_t vi, uint32_t fail);
-  void LowerForBody(const Expr& e, const Place& elem, TyP ty, uint32_t exit, uint32_t step,
-                    uint32_t result);
   Val LowerStruct(const Expr& e);
 
   // ---- data-type forms (lower_forms.cc) ----
@@ -933,7 +1027,42 @@ class FnLowerer {
 
   // ---- calls, methods, closures, macros (lower_call.cc) ----
   Val LowerCall(const Expr& e);
+  // MT2001 when `e` gives other than `want` arguments to `kind` `name`
+  // ("function", "f"), labelled with its declaration `decl`; `end` ends
+  // the underline (none: the token). True when reported.
+  bool ArityMismatch(const Expr& e, size_t want, const char* kind, const std::string& name,
+                     const FnDecl* decl, Loc end);
+  // A call of the function value `f` (a closure) with `args`.
+  Val CallIndirect(Operand f, const std::vector<ExprPtr>& args);
+  Val LowerNamedCall(const Expr& e);
+  // `recv.name(args)`: LowerMethodCall tries the entry chain, then a call on
+  // a path that names no value (LowerPathCall: `std.fs.read(p)`, `fs.read(p)`
+  // after `use std.fs`, `T::f(..)`; nullopt: a method on a value), then a
+  // method of the receiver's value (LowerValueMethod).
   Val LowerMethodCall(const Expr& e);
+  std::optional<Val> LowerPathCall(const Expr& e);
+  // `tn::f(..)` (also `tn.f(..)`): an associated function of a struct or
+  // enum or of `impl Trait for I64` (LowerAssocCall; `adt` null for a
+  // built-in kind), a variant, a library constructor (`Vec::new()`,
+  // `char::from_u32(i)`: LowerLibraryCtor), else an error.
+  Val LowerTypeCall(const Expr& e, const std::string& tn);
+  Val LowerAssocCall(const Expr& e, const std::string& tn, const AdtDef* adt);
+  std::optional<Val> LowerLibraryCtor(const Expr& e, const std::string& tn);
+  // The user method `name` of ADT type `base`: its IR name and whether it
+  // takes `&mut self`.
+  bool UserMethod(const Ty& base, const std::string& name, std::string* fn, bool* is_mut) const;
+  Val LowerValueMethod(const Expr& e);
+  // A user method `def` on the receiver at `place` (passed by `&mut` when
+  // `by_mut_ref`).
+  Val CallUserMethod(const Expr& e, const FnDef& def, bool by_mut_ref, const Place& place,
+                     const TyP& rty);
+  // A built-in or prelude method on the receiver `rv` at `place` (`base`:
+  // its type through references).
+  Val LowerBuiltinMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
+                         const TyP& base, bool is_prelude);
+  void UnknownMethod(const Expr& e, const TyP& base);  // MT2004 with a did-you-mean
+  Val CallPreludeMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
+                        const TyP& base, std::vector<Operand> ops, const TyP& result);
   // The FORM methods (lower_forms.cc): `unwrap_or_default`,
   // `get_or_insert_with` and a lone `entry(k)` on the lowered receiver
   // (nullopt: not one of them for this receiver type); the entry chain
@@ -957,6 +1086,10 @@ class FnLowerer {
   std::optional<Val> LowerDefaultCall(const Expr& e);
   std::optional<Val> LowerEntry(const Expr& e);
   std::optional<Operand> DefaultOf(const TyP& t);
+  // DefaultOf, else MT2030: the type is not known (`needs`: what needs it,
+  // `annotate`: the help), or has no default (`instead`: the help).
+  std::optional<Operand> DefaultFor(const TyP& t, Loc loc, const char* needs, const char* annotate,
+                                    const char* instead);
   // A range receiver of an adapter as its array (range_array), and `for`
   // over `(lo..hi)` followed by rev()/step_by(k) walked without building it.
   Val RangeArray(const Expr& range);
@@ -1000,6 +1133,20 @@ class FnLowerer {
   const FnDef* NestedFn(const std::string& name) const;
   // MT1032 when `name` is a local of the function a nested item is in.
   bool ReportCapture(const std::string& name, Loc loc);
+  // MT1001, MT1002: no `what` ("value", "function") named `n` at `loc`
+  // (MT1032 when it is a local of the function around: ReportCapture),
+  // with a did-you-mean over `names()`.
+  template <class F>
+  Val NotFound(const char* code, const char* what, const std::string& n, Loc loc, F&& names) {
+    if (ReportCapture(n, loc)) return Unit();
+    Error(code, loc, std::string("cannot find ") + what + " `" + n + "` in this scope",
+          g_.suggest.Help(n, std::forward<F>(names)))
+        .end = NameEnd(loc, n);
+    return Unit();
+  }
+  // `Name` (a unit struct or variant; `args` null) or `Name(args)` (a
+  // tuple struct or variant) named by the path `path` in `e`.
+  Val LowerTypeNamed(const Expr& path, const std::vector<ExprPtr>* args, const Expr& e);
   Val LowerBudget(const Expr& e);
   // Enters the IR sandbox `name`, lowers `body` (or calls the sandbox
   // item's body function when null), and leaves it.

@@ -56,48 +56,48 @@ void Globals::CheckParamNames(const std::vector<Param>& params, const std::strin
 }
 
 void Globals::Collect(const Module& m) {
-  auto dup = [&](const std::string& n, Loc loc, std::set<std::string>& seen) {
-    if (!seen.insert(n).second) {
-      diags.Error("MT1008", loc, absl::StrCat("the name `", n, "` is defined multiple times"));
-      return true;
+  CollectTypeNames(m);
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kTypeAlias)
+      aliases[it.alias_decl->name] = Resolve(it.alias_decl->type);
+  for (const Item& it : m.items) {
+    if (it.kind == Item::Kind::kStruct) CollectStructFields(*it.struct_decl);
+    if (it.kind == Item::Kind::kEnum) CollectVariants(*it.enum_decl);
+  }
+  CollectFns(m);
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kConst) {
+      if (consts.count(it.const_decl->name) || fns.count(it.const_decl->name))
+        diags.Error("MT1008", it.const_decl->loc,
+                    absl::StrCat("the name `", it.const_decl->name, "` is defined multiple times"));
+      consts[it.const_decl->name] = &*it.const_decl;
     }
-    return false;
-  };
-  std::set<std::string> type_names = {"Option", "Result"}, value_names;
-  auto reserved = [&](const std::string& n, Loc loc) {
-    if (!IsReservedTypeName(n)) return false;
-    diags
-        .Error("MT1008", loc,
-               absl::StrCat("`", n, "` is a built-in type and cannot be declared again"),
-               "choose another name; library names such as `Size` or `Duration` may be reused")
-        .end = NameEnd(loc, n);
-    return true;
-  };
-  // Pass 1: names of types, aliases and the like.
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kAgent) CollectAgentState(*it.agent_decl);
+  // Supervisors: on_fail must name a child.
+  for (const auto& [name, s] : supervisors) {
+    std::set<std::string> kids;
+    for (const SupervisorChild& c : s->children) kids.insert(c.name);
+    for (const OnFail& f : s->on_fail)
+      if (!kids.count(f.child))
+        diags.Error("MT1014", f.loc,
+                    absl::StrCat("supervisor `", name, "` has no child named `", f.child, "`"));
+  }
+  AdtsIntoProgram(m);
+}
+
+void Globals::CollectTypeNames(const Module& m) {
+  std::set<std::string> type_names = {"Option", "Result"};
   for (const Item& it : m.items) {
     switch (it.kind) {
-      case Item::Kind::kStruct: {
-        if (reserved(it.struct_decl->name, it.struct_decl->loc) ||
-            dup(it.struct_decl->name, it.struct_decl->loc, type_names))
-          break;
-        AdtDef d;
-        d.name = it.struct_decl->name;
-        d.generics = it.struct_decl->generics;
-        d.struct_decl = &*it.struct_decl;
-        adts[d.name] = d;
+      case Item::Kind::kStruct:
+        DeclareAdt(it.struct_decl->name, it.struct_decl->loc, it.struct_decl->generics,
+                   &*it.struct_decl, type_names);
         break;
-      }
-      case Item::Kind::kEnum: {
-        if (reserved(it.enum_decl->name, it.enum_decl->loc) ||
-            dup(it.enum_decl->name, it.enum_decl->loc, type_names))
-          break;
-        AdtDef d;
-        d.name = it.enum_decl->name;
-        d.is_enum = true;
-        d.generics = it.enum_decl->generics;
-        adts[d.name] = d;
+      case Item::Kind::kEnum:
+        DeclareAdt(it.enum_decl->name, it.enum_decl->loc, it.enum_decl->generics, nullptr,
+                   type_names);
         break;
-      }
       case Item::Kind::kAgent: agents[it.agent_decl->name] = &*it.agent_decl; break;
       case Item::Kind::kSupervisor:
         supervisors[it.supervisor_decl->name] = &*it.supervisor_decl;
@@ -119,203 +119,205 @@ void Globals::Collect(const Module& m) {
       default: break;
     }
   }
-  for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kTypeAlias)
-      aliases[it.alias_decl->name] = Resolve(it.alias_decl->type);
-  // Pass 2: fields and variants.
-  for (const Item& it : m.items) {
-    if (it.kind == Item::Kind::kStruct) {
-      if (it.struct_decl->derives_default) derives_default.insert(it.struct_decl->name);
-      std::map<std::string, TyP> gens;
-      for (const std::string& g : it.struct_decl->generics) gens[g] = Ty::Adt(g);
-      VariantDef v;
-      v.name = it.struct_decl->name;
-      std::set<std::string> seen;
-      for (const auto& [fname, ftype] : it.struct_decl->fields) {
-        if (!seen.insert(fname).second)
-          diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
-        // A tuple struct's fields are positional (no name), read as `.0`.
-        v.fields.push_back({it.struct_decl->is_tuple ? "" : fname, Resolve(ftype, &gens)});
-      }
-      v.arity = v.fields.size();
-      adts[v.name].variants = {v};
-    } else if (it.kind == Item::Kind::kEnum) {
-      std::map<std::string, TyP> gens;
-      for (const std::string& g : it.enum_decl->generics) gens[g] = Ty::Adt(g);
-      AdtDef& d = adts[it.enum_decl->name];
-      std::set<std::string> seen;
-      for (const EnumVariant& ev : it.enum_decl->variants) {
-        if (!seen.insert(ev.name).second)
-          diags.Error("MT1008", ev.loc,
-                      absl::StrCat("variant `", ev.name, "` is already declared"));
-        VariantDef v;
-        v.name = ev.name;
-        v.loc = ev.loc;
-        std::set<std::string> fseen;
-        for (size_t i = 0; i < ev.fields.size(); ++i) {
-          // A struct-like variant (`Circle { r: F64 }`) names its fields.
-          std::string fname = i < ev.field_names.size() ? ev.field_names[i] : "";
-          if (!fname.empty() && !fseen.insert(fname).second)
-            diags.Error(
-                "MT1008", ev.field_locs[i],
-                absl::StrCat("field `", fname, "` is already declared in variant `", ev.name, "`"));
-          v.fields.push_back({fname, Resolve(ev.fields[i], &gens)});
-        }
-        v.arity = v.fields.size();
-        d.variants.push_back(v);
-      }
-    }
+}
+
+void Globals::DeclareAdt(const std::string& name, Loc loc, const std::vector<std::string>& generics,
+                         const StructDecl* struct_decl, std::set<std::string>& type_names) {
+  if (IsReservedTypeName(name)) {
+    diags
+        .Error("MT1008", loc,
+               absl::StrCat("`", name, "` is a built-in type and cannot be declared again"),
+               "choose another name; library names such as `Size` or `Duration` may be reused")
+        .end = NameEnd(loc, name);
+    return;
   }
-  // Pass 3: functions and methods.
-  std::set<const FnDecl*> added;
-  std::set<std::string> from_trait;  // methods (ir names) a trait impl defines
-  // `is_default`: a trait's default method the impl does not override.
-  auto add_fn = [&](const FnDecl& f, const std::string& self_type, bool is_trait_impl,
-                    bool is_default = false) {
-    std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
-    if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
-      // An inherent method of the same name wins (language.md §2), and so
-      // does a method another trait impl defines over a default; two
-      // impls that both define it are MT1016.
-      if (is_default || !from_trait.count(ir_name)) return;
-      const FnDecl* first = fns[ir_name].decl;
-      Diagnostic& d = diags.Error(
-          "MT1016", f.loc,
-          absl::StrCat("duplicate definitions of method `", f.name, "` for `", self_type, "`"),
-          "a type has one method of each name: remove one, or rename it");
-      d.end = NameEnd(f.loc, f.name);
-      if (first)
-        d.labels.push_back(Label{first->loc, NameEnd(first->loc, first->name),
-                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
-      return;
-    }
-    if (auto prev = fns.find(ir_name); prev != fns.end()) {
-      Diagnostic& d =
-          self_type.empty()
-              ? diags.Error("MT1008", f.loc,
-                            absl::StrCat("the name `", ir_name, "` is defined multiple times"))
-              : diags.Error("MT1016", f.loc,
-                            absl::StrCat("duplicate definitions of method `", f.name, "` for `",
-                                         self_type, "`"),
-                            "a type has one method of each name: remove one, or rename it");
-      d.end = NameEnd(f.loc, f.name);
-      if (prev->second.decl)
-        d.labels.push_back(Label{prev->second.decl->loc,
-                                 NameEnd(prev->second.decl->loc, prev->second.decl->name),
-                                 absl::StrCat("the first definition of `", ir_name, "` is here")});
-      return;
-    }
-    FnDef d = MakeFnDef(f, ir_name, self_type);
-    d.quiet = !added.insert(&f).second;
-    if (!d.quiet)
-      CheckParamNames(f.params, self_type.empty()
-                                    ? absl::StrCat("function `", f.name, "`")
-                                    : absl::StrCat("method `", self_type, "::", f.name, "`"));
-    fns[ir_name] = d;
-    if (!self_type.empty()) methods[self_type][f.name] = ir_name;
-    if (is_trait_impl && !is_default) from_trait.insert(ir_name);
-  };
-  for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kFn) add_fn(it.fn, "", false);
-  for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kImpl && it.impl_decl->trait_name.empty()) {
-      const std::string& tn = it.impl_decl->self_type.name;
-      if (!adts.count(tn)) {
-        if (!BuiltinOwner(it.impl_decl->self_type).empty()) {
-          diags.Error("MT1003", it.impl_decl->loc,
-                      absl::StrCat("methods cannot be added to the built-in type `",
-                                   TypeText(it.impl_decl->self_type), "` directly"),
-                      "declare a trait and implement it: `impl Trait for " +
-                          TypeText(it.impl_decl->self_type) + " { .. }`");
-          continue;
-        }
-        diags.Error("MT1003", it.impl_decl->loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"),
-                    suggest.Help(tn, [&] { return TypeNames(); }));
-        continue;
-      }
-      for (const FnDecl& f : it.impl_decl->fns) add_fn(f, tn, false);
-    }
-  for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kImpl && !it.impl_decl->trait_name.empty()) {
-      // `impl Trait for I64`: the methods of a built-in kind are `I64::m`.
-      const std::string owner = BuiltinOwner(it.impl_decl->self_type);
-      const std::string& tn = owner.empty() ? it.impl_decl->self_type.name : owner;
-      if (!adts.count(tn) && owner.empty()) {
-        diags.Error("MT1003", it.impl_decl->loc,
-                    absl::StrCat("cannot find type `", tn, "` in this scope"),
-                    suggest.Help(tn, [&] { return TypeNames(); }));
-        continue;
-      }
-      if (!traits.count(it.impl_decl->trait_name) && !IsLibraryTrait(it.impl_decl->trait_name)) {
-        diags.Error(
-            "MT1009", it.impl_decl->loc,
-            absl::StrCat("cannot find trait `", it.impl_decl->trait_name, "` in this scope"),
-            suggest.Help(it.impl_decl->trait_name, [&]() -> std::vector<std::string> {
-              return std::vector<std::string>(traits.begin(), traits.end());
-            }));
-        continue;
-      }
-      std::set<std::string> given;
-      for (const FnDecl& f : it.impl_decl->fns) {
-        add_fn(f, tn, true);
-        given.insert(f.name);
-      }
-      // Default methods of the trait that the impl does not override.
-      for (const Item& t : m.items)
-        if (t.kind == Item::Kind::kTrait && t.trait_decl->name == it.impl_decl->trait_name)
-          for (const FnDecl& f : t.trait_decl->fns)
-            if ((f.body || f.expr_body) && !given.count(f.name)) add_fn(f, tn, true, true);
-    }
-  for (const Item& it : m.items)
-    if (it.kind == Item::Kind::kConst) {
-      if (consts.count(it.const_decl->name) || fns.count(it.const_decl->name))
-        diags.Error("MT1008", it.const_decl->loc,
-                    absl::StrCat("the name `", it.const_decl->name, "` is defined multiple times"));
-      consts[it.const_decl->name] = &*it.const_decl;
-    }
-  // Agent state structs: constructor parameters, then state fields.
-  for (const Item& it : m.items) {
-    if (it.kind != Item::Kind::kAgent) continue;
-    const AgentDecl& a = it.agent_decl;
-    AdtDef d;
-    d.name = "__agent_" + a.name;
+  if (!type_names.insert(name).second) {
+    diags.Error("MT1008", loc, absl::StrCat("the name `", name, "` is defined multiple times"));
+    return;
+  }
+  AdtDef d;
+  d.name = name;
+  d.is_enum = !struct_decl;
+  d.generics = generics;
+  d.struct_decl = struct_decl;
+  adts[d.name] = d;
+}
+
+void Globals::CollectStructFields(const StructDecl& s) {
+  if (s.derives_default) derives_default.insert(s.name);
+  std::map<std::string, TyP> gens;
+  for (const std::string& g : s.generics) gens[g] = Ty::Adt(g);
+  VariantDef v;
+  v.name = s.name;
+  std::set<std::string> seen;
+  for (const auto& [fname, ftype] : s.fields) {
+    if (!seen.insert(fname).second)
+      diags.Error("MT1008", ftype.loc, absl::StrCat("field `", fname, "` is already declared"));
+    // A tuple struct's fields are positional (no name), read as `.0`.
+    v.fields.push_back({s.is_tuple ? "" : fname, Resolve(ftype, &gens)});
+  }
+  v.arity = v.fields.size();
+  adts[v.name].variants = {v};
+}
+
+void Globals::CollectVariants(const EnumDecl& e) {
+  std::map<std::string, TyP> gens;
+  for (const std::string& g : e.generics) gens[g] = Ty::Adt(g);
+  AdtDef& d = adts[e.name];
+  std::set<std::string> seen;
+  for (const EnumVariant& ev : e.variants) {
+    if (!seen.insert(ev.name).second)
+      diags.Error("MT1008", ev.loc, absl::StrCat("variant `", ev.name, "` is already declared"));
     VariantDef v;
-    v.name = d.name;
-    std::set<std::string> seen;
-    for (const Param& p : a.ctor_params) {
-      if (!seen.insert(p.name).second)
-        diags.Error("MT1008", p.loc,
-                    absl::StrCat("`", p.name, "` is declared twice in agent `", a.name, "`"));
-      v.fields.push_back({p.name, Resolve(p.type)});
-    }
-    for (const AgentState& s : a.state) {
-      if (!seen.insert(s.name).second)
-        diags.Error("MT1008", s.loc,
-                    absl::StrCat("`", s.name, "` is declared twice in agent `", a.name, "`"));
-      v.fields.push_back({s.name, Resolve(s.type)});
+    v.name = ev.name;
+    v.loc = ev.loc;
+    std::set<std::string> fseen;
+    for (size_t i = 0; i < ev.fields.size(); ++i) {
+      // A struct-like variant (`Circle { r: F64 }`) names its fields.
+      std::string fname = i < ev.field_names.size() ? ev.field_names[i] : "";
+      if (!fname.empty() && !fseen.insert(fname).second)
+        diags.Error(
+            "MT1008", ev.field_locs[i],
+            absl::StrCat("field `", fname, "` is already declared in variant `", ev.name, "`"));
+      v.fields.push_back({fname, Resolve(ev.fields[i], &gens)});
     }
     v.arity = v.fields.size();
-    d.variants = {v};
-    adts[d.name] = d;
-    ir::Adt ia;
-    ia.name = d.name;
-    ir::Variant iv;
-    iv.name = d.name;
-    for (const FieldDef& f : v.fields) iv.fields.push_back({f.name, f.ty->ToIr()});
-    ia.variants.push_back(iv);
-    program.adts.push_back(ia);
+    d.variants.push_back(v);
   }
-  // Supervisors: on_fail must name a child.
-  for (const auto& [name, s] : supervisors) {
-    std::set<std::string> kids;
-    for (const SupervisorChild& c : s->children) kids.insert(c.name);
-    for (const OnFail& f : s->on_fail)
-      if (!kids.count(f.child))
-        diags.Error("MT1014", f.loc,
-                    absl::StrCat("supervisor `", name, "` has no child named `", f.child, "`"));
+}
+
+void Globals::CollectFns(const Module& m) {
+  AddedFns added;
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kFn) AddFn(it.fn, "", false, false, added);
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kImpl && it.impl_decl->trait_name.empty())
+      AddInherentImpl(*it.impl_decl, added);
+  for (const Item& it : m.items)
+    if (it.kind == Item::Kind::kImpl && !it.impl_decl->trait_name.empty())
+      AddTraitImpl(m, *it.impl_decl, added);
+}
+
+void Globals::AddInherentImpl(const ImplDecl& impl, AddedFns& added) {
+  const std::string& tn = impl.self_type.name;
+  if (!adts.count(tn)) {
+    if (!BuiltinOwner(impl.self_type).empty()) {
+      diags.Error("MT1003", impl.loc,
+                  absl::StrCat("methods cannot be added to the built-in type `",
+                               TypeText(impl.self_type), "` directly"),
+                  "declare a trait and implement it: `impl Trait for " + TypeText(impl.self_type) +
+                      " { .. }`");
+      return;
+    }
+    diags.Error("MT1003", impl.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
+                suggest.Help(tn, [&] { return TypeNames(); }));
+    return;
   }
-  // ADTs into the program (in declaration order, after the prelude).
+  for (const FnDecl& f : impl.fns) AddFn(f, tn, false, false, added);
+}
+
+void Globals::AddTraitImpl(const Module& m, const ImplDecl& impl, AddedFns& added) {
+  // `impl Trait for I64`: the methods of a built-in kind are `I64::m`.
+  const std::string owner = BuiltinOwner(impl.self_type);
+  const std::string& tn = owner.empty() ? impl.self_type.name : owner;
+  if (!adts.count(tn) && owner.empty()) {
+    diags.Error("MT1003", impl.loc, absl::StrCat("cannot find type `", tn, "` in this scope"),
+                suggest.Help(tn, [&] { return TypeNames(); }));
+    return;
+  }
+  if (!traits.count(impl.trait_name) && !IsLibraryTrait(impl.trait_name)) {
+    diags.Error("MT1009", impl.loc,
+                absl::StrCat("cannot find trait `", impl.trait_name, "` in this scope"),
+                suggest.Help(impl.trait_name, [&]() -> std::vector<std::string> {
+                  return std::vector<std::string>(traits.begin(), traits.end());
+                }));
+    return;
+  }
+  std::set<std::string> given;
+  for (const FnDecl& f : impl.fns) {
+    AddFn(f, tn, true, false, added);
+    given.insert(f.name);
+  }
+  // Default methods of the trait that the impl does not override.
+  for (const Item& t : m.items)
+    if (t.kind == Item::Kind::kTrait && t.trait_decl->name == impl.trait_name)
+      for (const FnDecl& f : t.trait_decl->fns)
+        if ((f.body || f.expr_body) && !given.count(f.name)) AddFn(f, tn, true, true, added);
+}
+
+void Globals::AddFn(const FnDecl& f, const std::string& self_type, bool is_trait_impl,
+                    bool is_default, AddedFns& added) {
+  std::string ir_name = self_type.empty() ? f.name : absl::StrCat(self_type, "::", f.name);
+  if (!self_type.empty() && is_trait_impl && methods[self_type].count(f.name)) {
+    // An inherent method of the same name wins (language.md §2), and so
+    // does a method another trait impl defines over a default; two
+    // impls that both define it are MT1016.
+    if (is_default || !added.from_trait.count(ir_name)) return;
+    DefinedAgain(f, self_type, ir_name, fns[ir_name].decl);
+    return;
+  }
+  if (auto prev = fns.find(ir_name); prev != fns.end()) {
+    DefinedAgain(f, self_type, ir_name, prev->second.decl);
+    return;
+  }
+  FnDef d = MakeFnDef(f, ir_name, self_type);
+  d.quiet = !added.decls.insert(&f).second;
+  if (!d.quiet)
+    CheckParamNames(f.params, self_type.empty()
+                                  ? absl::StrCat("function `", f.name, "`")
+                                  : absl::StrCat("method `", self_type, "::", f.name, "`"));
+  fns[ir_name] = d;
+  if (!self_type.empty()) methods[self_type][f.name] = ir_name;
+  if (is_trait_impl && !is_default) added.from_trait.insert(ir_name);
+}
+
+void Globals::DefinedAgain(const FnDecl& f, const std::string& self_type,
+                           const std::string& ir_name, const FnDecl* first) {
+  Diagnostic& d =
+      self_type.empty()
+          ? diags.Error("MT1008", f.loc,
+                        absl::StrCat("the name `", ir_name, "` is defined multiple times"))
+          : diags.Error("MT1016", f.loc,
+                        absl::StrCat("duplicate definitions of method `", f.name, "` for `",
+                                     self_type, "`"),
+                        "a type has one method of each name: remove one, or rename it");
+  d.end = NameEnd(f.loc, f.name);
+  if (first)
+    d.labels.push_back(Label{first->loc, NameEnd(first->loc, first->name),
+                             absl::StrCat("the first definition of `", ir_name, "` is here")});
+}
+
+// An agent's state struct `__agent_Name`: its constructor parameters, then
+// its state fields.
+void Globals::CollectAgentState(const AgentDecl& a) {
+  AdtDef d;
+  d.name = "__agent_" + a.name;
+  VariantDef v;
+  v.name = d.name;
+  std::set<std::string> seen;
+  auto field = [&](const std::string& name, Loc loc, const TypeExpr& type) {
+    if (!seen.insert(name).second)
+      diags.Error("MT1008", loc,
+                  absl::StrCat("`", name, "` is declared twice in agent `", a.name, "`"));
+    v.fields.push_back({name, Resolve(type)});
+  };
+  for (const Param& p : a.ctor_params) field(p.name, p.loc, p.type);
+  for (const AgentState& s : a.state) field(s.name, s.loc, s.type);
+  v.arity = v.fields.size();
+  d.variants = {v};
+  adts[d.name] = d;
+  ir::Adt ia;
+  ia.name = d.name;
+  ir::Variant iv;
+  iv.name = d.name;
+  for (const FieldDef& f : v.fields) iv.fields.push_back({f.name, f.ty->ToIr()});
+  ia.variants.push_back(iv);
+  program.adts.push_back(ia);
+}
+
+// The program's ADTs in declaration order, after the prelude's and the
+// agents' state structs.
+void Globals::AdtsIntoProgram(const Module& m) {
   std::set<std::string> in_program;
   for (const ir::Adt& a : program.adts) in_program.insert(a.name);
   for (const Item& it : m.items) {

@@ -17,27 +17,7 @@ bool IsKnownEffect(const std::string& path, int* lo, int* hi) {
   return true;
 }
 
-std::optional<ir::Recv> RecvOf(const Ty& t) {
-  using K = Ty::Kind;
-  switch (t.kind) {
-    case K::kStr: return ir::Recv::kStr;
-    case K::kArray: return ir::Recv::kArray;
-    case K::kMap: return ir::Recv::kMap;
-    case K::kTuple: return ir::Recv::kTuple;
-    case K::kAdt:
-      if (t.name == "Option") return ir::Recv::kOption;
-      if (t.name == "Result") return ir::Recv::kResult;
-      return std::nullopt;
-    case K::kInt: return ir::Recv::kInt;
-    case K::kFloat: return ir::Recv::kFloat;
-    case K::kDuration: return ir::Recv::kDuration;
-    case K::kSize: return ir::Recv::kSize;
-    case K::kBool: return ir::Recv::kBool;
-    case K::kChar: return ir::Recv::kChar;
-    case K::kCap: return ir::Recv::kCap;
-    default: return std::nullopt;
-  }
-}
+std::optional<ir::Recv> RecvOf(const Ty& t) { return RecvOfKind(t.kind, t.name); }
 
 bool IsKnownMethod(const Ty& receiver, const std::string& name) {
   std::optional<ir::MethodName> id = ir::FindMethodName(name);

@@ -18,12 +18,7 @@ void FnLowerer::SwitchToVariant(const Place& place, uint32_t vi, uint32_t fail) 
   uint32_t ok = NewBlock();
   t.cases.push_back({static_cast<int64_t>(vi), ok});
   t.target = fail;
-  if (!terminated_) {
-    t.loc = IrLoc(loc_);
-    t.loc_explicit = true;
-    fn_.blocks[cur_].block.term = t;
-    fn_.blocks[cur_].term_set = true;
-  }
+  SetTerm(std::move(t));
   SetBlock(ok);
 }
 
@@ -45,39 +40,20 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
     }
     case Pattern::Kind::kLit: {
       Val lit = LowerExpr(*p.lit);
-      Rvalue r;
-      r.kind = Rvalue::Kind::kBinOp;
-      r.bin = ir::BinOp::kEq;
-      r.ops = {Operand::Copy(place), lit.op};
-      Val c = Emit(std::move(r), Ty::Make(Ty::Kind::kBool));
-      uint32_t ok = NewBlock();
-      Branch(c.op, ok, fail);
-      SetBlock(ok);
+      Require(Compare(ir::BinOp::kEq, Operand::Copy(place), lit.op).op, fail);
       return;
     }
     case Pattern::Kind::kRange: {
       // Either bound may be open: `5..`, `..=9`, `..9`.
       if (p.lit) {
         Val lo = LowerExpr(*p.lit);
-        Rvalue a;
-        a.kind = Rvalue::Kind::kBinOp;
-        a.bin = ir::BinOp::kGe;
-        a.ops = {Operand::Copy(place), lo.op};
-        Val c1 = Emit(std::move(a), Ty::Make(Ty::Kind::kBool));
-        uint32_t mid = NewBlock();
-        Branch(c1.op, mid, fail);
-        SetBlock(mid);
+        Require(Compare(ir::BinOp::kGe, Operand::Copy(place), lo.op).op, fail);
       }
       if (!p.hi) return;
       Val hi = LowerExpr(*p.hi);
-      Rvalue b;
-      b.kind = Rvalue::Kind::kBinOp;
-      b.bin = p.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt;
-      b.ops = {Operand::Copy(place), hi.op};
-      Val c2 = Emit(std::move(b), Ty::Make(Ty::Kind::kBool));
-      uint32_t ok = NewBlock();
-      Branch(c2.op, ok, fail);
-      SetBlock(ok);
+      Require(
+          Compare(p.inclusive ? ir::BinOp::kLe : ir::BinOp::kLt, Operand::Copy(place), hi.op).op,
+          fail);
       return;
     }
     case Pattern::Kind::kTuple: {
@@ -115,78 +91,87 @@ void FnLowerer::MatchPattern(const Pattern& p, const Place& place, TyP ty, uint3
       SetBlock(done);
       return;
     }
-    case Pattern::Kind::kVariant: {
-      if (MatchTupleStruct(p, place, ty, fail, binds)) return;
-      std::string adt;
-      uint32_t vi = 0;
-      const VariantDef* vd = ResolveVariantPath(p.path, ty, &adt, &vi, p.loc);
-      if (!vd) {
-        if (!p.has_parens && p.path.size() == 1 && !IsUpper(p.path[0].name)) {
-          Bind(p.path[0].name, false, place, ty, binds, p.path[0].loc);
-        }
-        // After an error, still bind the sub-patterns' names so that uses
-        // in the arm do not report follow-on errors.
-        for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
-        return;
-      }
-      if (IsStructLike(*vd)) {
-        AddVariantLabel(Error("MT2008", p.loc,
-                              absl::StrCat("variant `", adt, "::", vd->name,
-                                           "` has named fields: match it as `", adt, "::", vd->name,
-                                           " { ", vd->fields[0].name, ", .. }`")),
-                        adt, *vd);
-        for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
-        return;
-      }
-      if (p.has_parens && p.subs.size() != vd->arity) {
-        AddVariantLabel(Error("MT2008", p.loc,
-                              absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
-                                           " field(s), the pattern has ", p.subs.size())),
-                        adt, *vd);
-        return;
-      }
-      SwitchToVariant(place, vi, fail);
-      for (size_t i = 0; i < p.subs.size(); ++i) {
-        Place q = place;
-        q.proj.push_back({ir::Projection::Kind::kVariantField, static_cast<uint32_t>(i), vi});
-        TyP fty = i < vd->fields.size() ? Subst(vd->fields[i].ty, adt, ty) : Ty::Unknown();
-        MatchPattern(*p.subs[i], q, fty, fail, binds);
-      }
-      return;
-    }
-    case Pattern::Kind::kStruct: {
-      if (MatchVariantStruct(p, place, ty, fail, binds)) return;
-      std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
-      auto it = g_.adts.find(name);
-      if (it == g_.adts.end()) {
-        Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
-              g_.suggest.Help(name, [&] { return g_.TypeNames(); }));
-        return;
-      }
-      if (it->second.is_enum) {
-        Error("MT2003", p.loc, absl::StrCat("`", name, "` is an enum, not a struct"));
-        return;
-      }
-      for (size_t i = 0; i < p.subs.size(); ++i) {
-        uint32_t fi;
-        const FieldDef* f = g_.FindField(name, p.field_names[i], &fi);
-        if (!f) {
-          Error("MT2002", p.loc,
-                absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"),
-                g_.suggest.Help(p.field_names[i], [&] {
-                  std::vector<std::string> near;
-                  for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
-                  return near;
-                }));
-          continue;
-        }
-        Place q = place;
-        q.proj.push_back({ir::Projection::Kind::kField, fi, 0});
-        MatchPattern(*p.subs[i], q, f->ty, fail, binds);
-      }
-      return;
-    }
+    case Pattern::Kind::kVariant: MatchVariant(p, place, ty, fail, binds); return;
+    case Pattern::Kind::kStruct: MatchStruct(p, place, ty, fail, binds); return;
   }
+}
+
+// `Some(x)`, `Shape.Empty`, `Pair(a, b)` (a tuple struct): the variant test,
+// then each payload field.
+void FnLowerer::MatchVariant(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                             std::map<std::string, uint32_t>& binds) {
+  if (MatchTupleStruct(p, place, ty, fail, binds)) return;
+  std::string adt;
+  uint32_t vi = 0;
+  const VariantDef* vd = ResolveVariantPath(p.path, ty, &adt, &vi, p.loc);
+  if (!vd) {
+    if (!p.has_parens && p.path.size() == 1 && !IsUpper(p.path[0].name)) {
+      Bind(p.path[0].name, false, place, ty, binds, p.path[0].loc);
+    }
+    // After an error, still bind the sub-patterns' names so that uses
+    // in the arm do not report follow-on errors.
+    for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
+    return;
+  }
+  if (IsStructLike(*vd)) {
+    AddVariantLabel(
+        Error("MT2008", p.loc,
+              absl::StrCat("variant `", adt, "::", vd->name, "` has named fields: match it as `",
+                           adt, "::", vd->name, " { ", vd->fields[0].name, ", .. }`")),
+        adt, *vd);
+    for (const PatPtr& sub : p.subs) BindNamesOnly(*sub, place, binds);
+    return;
+  }
+  if (p.has_parens && p.subs.size() != vd->arity) {
+    AddVariantLabel(Error("MT2008", p.loc,
+                          absl::StrCat("variant `", adt, "::", vd->name, "` has ", vd->arity,
+                                       " field(s), the pattern has ", p.subs.size())),
+                    adt, *vd);
+    return;
+  }
+  SwitchToVariant(place, vi, fail);
+  for (size_t i = 0; i < p.subs.size(); ++i) {
+    Place q = place;
+    q.proj.push_back({ir::Projection::Kind::kVariantField, static_cast<uint32_t>(i), vi});
+    TyP fty = i < vd->fields.size() ? Subst(vd->fields[i].ty, adt, ty) : Ty::Unknown();
+    MatchPattern(*p.subs[i], q, fty, fail, binds);
+  }
+  return;
+}
+
+// `P { x, y: 0, .. }`: each named field (a variant's: MatchVariantStruct).
+void FnLowerer::MatchStruct(const Pattern& p, const Place& place, TyP ty, uint32_t fail,
+                            std::map<std::string, uint32_t>& binds) {
+  if (MatchVariantStruct(p, place, ty, fail, binds)) return;
+  std::string name = SelfName(p.path.empty() ? "" : p.path.back().name);
+  auto it = g_.adts.find(name);
+  if (it == g_.adts.end()) {
+    Error("MT1003", p.loc, absl::StrCat("cannot find struct `", name, "` in this scope"),
+          g_.suggest.Help(name, [&] { return g_.TypeNames(); }));
+    return;
+  }
+  if (it->second.is_enum) {
+    Error("MT2003", p.loc, absl::StrCat("`", name, "` is an enum, not a struct"));
+    return;
+  }
+  for (size_t i = 0; i < p.subs.size(); ++i) {
+    uint32_t fi;
+    const FieldDef* f = g_.FindField(name, p.field_names[i], &fi);
+    if (!f) {
+      Error("MT2002", p.loc,
+            absl::StrCat("struct `", name, "` has no field named `", p.field_names[i], "`"),
+            g_.suggest.Help(p.field_names[i], [&] {
+              std::vector<std::string> near;
+              for (const FieldDef& fd : it->second.variants[0].fields) near.push_back(fd.name);
+              return near;
+            }));
+      continue;
+    }
+    Place q = place;
+    q.proj.push_back({ir::Projection::Kind::kField, fi, 0});
+    MatchPattern(*p.subs[i], q, f->ty, fail, binds);
+  }
+  return;
 }
 
 // `[a, b, rest @ .., z]`: a length test (`== n` without `..`, `>= n - 1`
@@ -210,20 +195,13 @@ void FnLowerer::MatchSlice(const Pattern& p, const Place& place, TyP ty, uint32_
   len.kind = Rvalue::Kind::kLen;
   len.ops = {Operand::Copy(place)};
   uint32_t n = ToLocal(Emit(std::move(len), int_ty));
-  Rvalue cmp;
-  cmp.kind = Rvalue::Kind::kBinOp;
-  cmp.bin = has_rest ? ir::BinOp::kGe : ir::BinOp::kEq;
-  cmp.ops = {Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(fixed))};
-  Val c = Emit(std::move(cmp), Ty::Make(Ty::Kind::kBool));
-  uint32_t ok = NewBlock();
-  Branch(c.op, ok, fail);
-  SetBlock(ok);
+  Require(Compare(has_rest ? ir::BinOp::kGe : ir::BinOp::kEq, Operand::Copy(Place{n, {}}),
+                  ConstOp(ir::Constant::Int(fixed)))
+              .op,
+          fail);
   auto from_back = [&](int64_t k) {  // n - k
-    Rvalue r;
-    r.kind = Rvalue::Kind::kBinOp;
-    r.bin = ir::BinOp::kSub;
-    r.ops = {Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(k))};
-    return ToLocal(Emit(std::move(r), int_ty));
+    return ToLocal(Emit(
+        BinR(ir::BinOp::kSub, Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(k))), int_ty));
   };
   const int64_t size = static_cast<int64_t>(p.subs.size());
   for (int64_t i = 0; i < size; ++i) {

@@ -24,23 +24,22 @@ constexpr uint64_t kMaxExpandedNodes = uint64_t{1} << 18;
 // of the argument.
 ExprPtr CloneExpr(const Expr* e, uint64_t& n);
 
+// Copies the members `ms` (plain values) of `from` into `to`.
+template <typename T, typename... M>
+void CopyMembers(T& to, const T& from, M T::*... ms) {
+  ((to.*ms = from.*ms), ...);
+}
+
 PatPtr ClonePat(const Pattern* p, uint64_t& n) {
   if (!p) return nullptr;
   ++n;
   auto c = std::make_unique<Pattern>();
-  c->kind = p->kind;
-  c->loc = p->loc;
-  c->name = p->name;
-  c->is_mut = p->is_mut;
-  c->path = p->path;
-  c->has_parens = p->has_parens;
+  CopyMembers(*c, *p, &Pattern::kind, &Pattern::loc, &Pattern::name, &Pattern::is_mut,
+              &Pattern::path, &Pattern::has_parens, &Pattern::field_names, &Pattern::has_rest,
+              &Pattern::inclusive, &Pattern::rest_index);
   for (const PatPtr& s : p->subs) c->subs.push_back(ClonePat(s.get(), n));
-  c->field_names = p->field_names;
-  c->has_rest = p->has_rest;
   c->lit = CloneExpr(p->lit.get(), n);
   c->hi = CloneExpr(p->hi.get(), n);
-  c->inclusive = p->inclusive;
-  c->rest_index = p->rest_index;
   return c;
 }
 
@@ -68,19 +67,9 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   if (!e) return nullptr;
   ++n;
   auto c = std::make_unique<Expr>();
-  c->kind = e->kind;
-  c->loc = e->loc;
-  c->begin = e->begin;
-  c->end = e->end;
-  c->int_value = e->int_value;
-  c->float_value = e->float_value;
-  c->text = e->text;
-  c->segs = e->segs;
-  c->unary_op = e->unary_op;
-  c->binary_op = e->binary_op;
-  c->has_op = e->has_op;
-  c->is_mut = e->is_mut;
-  c->inclusive = e->inclusive;
+  CopyMembers(*c, *e, &Expr::kind, &Expr::loc, &Expr::begin, &Expr::end, &Expr::int_value,
+              &Expr::float_value, &Expr::text, &Expr::segs, &Expr::unary_op, &Expr::binary_op,
+              &Expr::has_op, &Expr::is_mut, &Expr::inclusive);
   c->lhs = CloneExpr(e->lhs.get(), n);
   c->rhs = CloneExpr(e->rhs.get(), n);
   c->then_block = CloneBlock(e->then_block.get(), n);
@@ -88,8 +77,7 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   if (!e->more.has_value()) return c;
   const ExprMore& from = *e->more;
   ExprMore& to = *c->more;
-  to.label = from.label;
-  to.label_loc = from.label_loc;
+  CopyMembers(to, from, &ExprMore::label, &ExprMore::label_loc, &ExprMore::type);
   to.cond = CloneExpr(from.cond.get(), n);
   to.else_expr = CloneExpr(from.else_expr.get(), n);
   to.pat = ClonePat(from.pat.get(), n);
@@ -101,7 +89,6 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   for (const ClosureParam& p : from.params)
     to.params.push_back(ClosureParam{ClonePat(p.pat.get(), n), p.type});
   to.closure_body = CloneExpr(from.closure_body.get(), n);
-  to.type = from.type;
   for (const SandboxEntry& en : from.entries)
     to.entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get(), n), en.loc});
   return c;
@@ -212,12 +199,8 @@ MacroDecl Parser::ParseMacroItem() {
   d.loc = Bump().loc;  // macro
   const Token& name = Peek();
   d.name = ExpectIdent("a macro name");
-  Loc o = Open(Tok::kLParen, true);
-  while (!At(Tok::kRParen)) {
-    d.params.push_back(ExpectIdent("a macro parameter name"));
-    if (!Eat(Tok::kComma)) break;
-  }
-  Close(Tok::kRParen, o);
+  CommaList(Tok::kLParen, Tok::kRParen,
+            [&] { d.params.push_back(ExpectIdent("a macro parameter name")); });
   SkipNl();
   Expect(Tok::kFatArrow);
   SkipNl();

@@ -391,67 +391,89 @@ void Parser::ParseItem(Module& m) {
   const Token& t = Peek();
   if ((IsKw(t, "unsafe") || IsKw(t, "const")) && IsKw(Look(1), "fn")) Bump();
   const Token& k = Peek();
-  Item item;
-  if (IsKw(k, "fn")) {
-    item.kind = Item::Kind::kFn;
-    item.fn = ParseFn(is_pub, false);
-  } else if (IsKw(k, "struct")) {
-    item.kind = Item::Kind::kStruct;
-    const bool derive_default = derive_default_;
-    item.struct_decl = ParseStruct();
-    item.struct_decl->derives_default = derive_default;
-  } else if (IsKw(k, "enum")) {
-    item.kind = Item::Kind::kEnum;
-    item.enum_decl = ParseEnum();
-  } else if (IsKw(k, "impl")) {
-    item.kind = Item::Kind::kImpl;
-    item.impl_decl = ParseImpl();
-  } else if (IsKw(k, "trait")) {
-    item.kind = Item::Kind::kTrait;
-    item.trait_decl = ParseTrait();
-  } else if (IsKw(k, "const")) {
-    item.kind = Item::Kind::kConst;
-    item.const_decl = ParseConst();
-  } else if (IsKw(k, "type")) {
-    item.kind = Item::Kind::kTypeAlias;
-    item.alias_decl = ParseTypeAlias();
-  } else if (IsKw(k, "use")) {
-    ParseUse(m);
+  if (const Item::Kind* kind = ItemKindAt(k)) {
+    if (*kind == Item::Kind::kUse) {
+      ParseUse(m);
+    } else {
+      m.items.push_back(ParseDecl(*kind, is_pub));
+    }
     ItemEnd();
     return;
-  } else if (IsId(k, "protocol") && Look(1).kind == Tok::kIdent) {
-    item.kind = Item::Kind::kProtocol;
-    item.protocol_decl = ParseProtocol();
-  } else if (IsId(k, "agent") && Look(1).kind == Tok::kIdent) {
-    item.kind = Item::Kind::kAgent;
-    item.agent_decl = ParseAgent();
-  } else if ((IsId(k, "supervisor") || IsId(k, "sup")) && Look(1).kind == Tok::kIdent) {
-    item.kind = Item::Kind::kSupervisor;
-    item.supervisor_decl = ParseSupervisor();
-  } else if (IsId(k, "sandbox") && Look(1).kind == Tok::kIdent) {
-    item.kind = Item::Kind::kSandbox;
-    item.sandbox_decl = ParseSandboxItem();
-  } else if (IsId(k, "macro") && Look(1).kind == Tok::kIdent) {
-    item.kind = Item::Kind::kMacro;
-    item.macro_decl = ParseMacroItem();
-  } else if (IsId(k, "package") && Look(1).kind == Tok::kIdent) {
+  }
+  if (IsId(k, "package") && Look(1).kind == Tok::kIdent) {
     Bump();  // `package name` is informational
     Bump();
     ItemEnd();
     return;
-  } else if (IsId(k, "extern")) {
+  }
+  if (IsId(k, "extern"))
     Fail(k, "`extern` blocks are not supported: a sandboxed program cannot call native code",
          "an embedder gives the program host functions instead (docs/embedding.md)", "MT0010");
-  } else if (IsId(k, "proc") && IsId(Look(1), "macro")) {
+  if (IsId(k, "proc") && IsId(Look(1), "macro"))
     Fail(k, "procedural macros are not supported", "use `macro name(args) => { body }`", "MT0010");
-  } else {
-    std::string help;
-    if (IsKw(k, "let") || k.kind == Tok::kIdent || k.kind == Tok::kInt || k.kind == Tok::kStr)
-      help = "statements must be inside a function, e.g. `fn main() { ... }`";
-    FailExpected("an item", k, help, "MT0010");
+  std::string help;
+  if (IsKw(k, "let") || k.kind == Tok::kIdent || k.kind == Tok::kInt || k.kind == Tok::kStr)
+    help = "statements must be inside a function, e.g. `fn main() { ... }`";
+  FailExpected("an item", k, help, "MT0010");
+}
+
+// The kind of item the word `k` starts: a keyword (`fn`, `struct`, ...), or
+// a contextual word before a name (`agent Name`, `sup Name`, ...).
+const Item::Kind* Parser::ItemKindAt(const Token& k) const {
+  using IK = Item::Kind;
+  struct Word {
+    const char* text;
+    bool keyword;
+    IK kind;
+  };
+  static constexpr Word kWords[] = {
+      {"fn", true, IK::kFn},
+      {"struct", true, IK::kStruct},
+      {"enum", true, IK::kEnum},
+      {"impl", true, IK::kImpl},
+      {"trait", true, IK::kTrait},
+      {"const", true, IK::kConst},
+      {"type", true, IK::kTypeAlias},
+      {"use", true, IK::kUse},
+      {"protocol", false, IK::kProtocol},
+      {"agent", false, IK::kAgent},
+      {"supervisor", false, IK::kSupervisor},
+      {"sup", false, IK::kSupervisor},
+      {"sandbox", false, IK::kSandbox},
+      {"macro", false, IK::kMacro},
+  };
+  for (const Word& w : kWords)
+    if (w.keyword ? IsKw(k, w.text) : (IsId(k, w.text) && Look(1).kind == Tok::kIdent))
+      return &w.kind;
+  return nullptr;
+}
+
+// The declaration of an item of `kind` (other than `use`), at its keyword.
+Item Parser::ParseDecl(Item::Kind kind, bool is_pub) {
+  using IK = Item::Kind;
+  Item item;
+  item.kind = kind;
+  switch (kind) {
+    case IK::kFn: item.fn = ParseFn(is_pub, false); break;
+    case IK::kStruct: {
+      const bool derive_default = derive_default_;
+      item.struct_decl = ParseStruct();
+      item.struct_decl->derives_default = derive_default;
+      break;
+    }
+    case IK::kEnum: item.enum_decl = ParseEnum(); break;
+    case IK::kImpl: item.impl_decl = ParseImpl(); break;
+    case IK::kTrait: item.trait_decl = ParseTrait(); break;
+    case IK::kConst: item.const_decl = ParseConst(); break;
+    case IK::kTypeAlias: item.alias_decl = ParseTypeAlias(); break;
+    case IK::kProtocol: item.protocol_decl = ParseProtocol(); break;
+    case IK::kAgent: item.agent_decl = ParseAgent(); break;
+    case IK::kSupervisor: item.supervisor_decl = ParseSupervisor(); break;
+    case IK::kSandbox: item.sandbox_decl = ParseSandboxItem(); break;
+    case IK::kMacro: item.macro_decl = ParseMacroItem(); break;
+    case IK::kUse: break;  // ParseUse: one item per imported name
   }
-  m.items.push_back(std::move(item));
-  ItemEnd();
+  return item;
 }
 
 std::vector<std::string> Parser::ParseGenerics(std::vector<std::vector<std::string>>* bounds) {
@@ -525,12 +547,8 @@ Param Parser::ParseParam(bool allow_self) {
 
 std::vector<Param> Parser::ParseParams(bool allow_self) {
   std::vector<Param> params;
-  Loc o = Open(Tok::kLParen, true);
-  while (!At(Tok::kRParen)) {
-    params.push_back(ParseParam(allow_self && params.empty()));
-    if (!Eat(Tok::kComma)) break;
-  }
-  Close(Tok::kRParen, o);
+  CommaList(Tok::kLParen, Tok::kRParen,
+            [&] { params.push_back(ParseParam(allow_self && params.empty())); });
   return params;
 }
 
@@ -540,7 +558,7 @@ FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
   Expect(Tok::kKeyword);  // fn
   f.loc = Peek().loc;
   f.name = ExpectIdent("a function name");
-  if (At(Tok::kLBracket) || At(Tok::kLt)) f.generics = ParseGenerics(&f.bounds);
+  if (AtGenerics()) f.generics = ParseGenerics(&f.bounds);
   if (!At(Tok::kLParen)) FailExpected("'('", Peek());
   f.params = ParseParams(true);
   if (PeekPastNl().kind == Tok::kArrow) {
@@ -609,20 +627,14 @@ void Parser::BraceList(F&& entry, bool need_sep) {
 }
 
 StructDecl Parser::ParseStruct() {
-  StructDecl s;
-  Bump();  // struct
-  s.loc = Peek().loc;
-  s.name = ExpectIdent("a struct name");
-  if (At(Tok::kLBracket) || At(Tok::kLt)) s.generics = ParseGenerics(&s.bounds);
+  StructDecl s = ParseItemHead<StructDecl>("a struct name");
+  if (AtGenerics()) s.generics = ParseGenerics(&s.bounds);
   if (At(Tok::kLParen)) {  // tuple struct: fields "0", "1", ...
     s.is_tuple = true;
-    Loc o = Open(Tok::kLParen, true);
-    while (!At(Tok::kRParen)) {
+    CommaList(Tok::kLParen, Tok::kRParen, [&] {
       if (AtKw("pub")) Bump();
       s.fields.emplace_back(std::to_string(s.fields.size()), ParseType());
-      if (!Eat(Tok::kComma)) break;
-    }
-    Close(Tok::kRParen, o);
+    });
     return s;
   }
   if (PeekPastNl().kind != Tok::kLBrace) return s;  // unit struct
@@ -636,22 +648,14 @@ StructDecl Parser::ParseStruct() {
 }
 
 EnumDecl Parser::ParseEnum() {
-  EnumDecl e;
-  Bump();  // enum
-  e.loc = Peek().loc;
-  e.name = ExpectIdent("an enum name");
-  if (At(Tok::kLBracket) || At(Tok::kLt)) e.generics = ParseGenerics(&e.bounds);
+  EnumDecl e = ParseItemHead<EnumDecl>("an enum name");
+  if (AtGenerics()) e.generics = ParseGenerics(&e.bounds);
   BraceList([&] {
     EnumVariant v;
     v.loc = Peek().loc;
     v.name = ExpectIdent("a variant name");
     if (At(Tok::kLParen)) {
-      Loc o = Open(Tok::kLParen, true);
-      while (!At(Tok::kRParen)) {
-        v.fields.push_back(ParseType());
-        if (!Eat(Tok::kComma)) break;
-      }
-      Close(Tok::kRParen, o);
+      v.fields = ParseTypeList(Tok::kLParen, Tok::kRParen);
     } else if (At(Tok::kLBrace)) {  // struct-like: `Circle { r: F64 }`
       BraceList([&] {
         v.field_locs.push_back(Peek().loc);
@@ -671,7 +675,7 @@ EnumDecl Parser::ParseEnum() {
 ImplDecl Parser::ParseImpl() {
   ImplDecl d;
   d.loc = Bump().loc;  // impl
-  if (At(Tok::kLBracket) || At(Tok::kLt)) d.generics = ParseGenerics(&d.bounds);
+  if (AtGenerics()) d.generics = ParseGenerics(&d.bounds);
   TypeExpr first = ParseType();
   if (AtKw("for")) {
     Bump();
@@ -680,67 +684,52 @@ ImplDecl Parser::ParseImpl() {
   } else {
     d.self_type = std::move(first);
   }
-  BraceList([&] {
-    SkipAttributes();
-    bool is_pub = false;
-    if (AtKw("pub")) {
-      Bump();
-      is_pub = true;
-    }
-    if (!AtKw("fn")) FailExpected("'fn'", Peek(), "an impl block holds methods");
-    d.fns.push_back(ParseFn(is_pub, false));
-  });
+  BraceList([&] { d.fns.push_back(ParseMember(false, "an impl block holds methods")); });
   return d;
 }
 
+// A method of an impl or a trait (`in_trait`: its `pub` is not kept, and it
+// may be a signature without a body); `help` says what the block holds.
+FnDecl Parser::ParseMember(bool in_trait, const char* help) {
+  SkipAttributes();
+  bool is_pub = false;
+  if (AtKw("pub")) {
+    Bump();
+    is_pub = !in_trait;
+  }
+  if (!AtKw("fn")) FailExpected("'fn'", Peek(), help);
+  return ParseFn(is_pub, in_trait);
+}
+
 TraitDecl Parser::ParseTrait() {
-  TraitDecl d;
-  Bump();  // trait
-  d.loc = Peek().loc;
-  d.name = ExpectIdent("a trait name");
-  if (At(Tok::kLBracket) || At(Tok::kLt)) ParseGenerics();
+  TraitDecl d = ParseItemHead<TraitDecl>("a trait name");
+  if (AtGenerics()) ParseGenerics();
   if (Eat(Tok::kColon)) {  // supertraits, ignored
     ParseType();
     while (Eat(Tok::kPlus)) ParseType();
   }
-  BraceList([&] {
-    SkipAttributes();
-    if (AtKw("pub")) Bump();
-    if (!AtKw("fn")) FailExpected("'fn'", Peek(), "a trait holds method signatures");
-    d.fns.push_back(ParseFn(false, true));
-  });
+  BraceList([&] { d.fns.push_back(ParseMember(true, "a trait holds method signatures")); });
   return d;
 }
 
 ConstDecl Parser::ParseConst() {
-  ConstDecl c;
-  Bump();  // const
-  c.loc = Peek().loc;
-  c.name = ExpectIdent("a constant name");
+  ConstDecl c = ParseItemHead<ConstDecl>("a constant name");
   if (Eat(Tok::kColon)) c.type = ParseType();
-  Expect(Tok::kEq);
-  SkipNl();
+  ExpectEq();
   c.value = ParseExpr();
   return c;
 }
 
 TypeAliasDecl Parser::ParseTypeAlias() {
-  TypeAliasDecl a;
-  Bump();  // type
-  a.loc = Peek().loc;
-  a.name = ExpectIdent("a type name");
-  if (At(Tok::kLBracket) || At(Tok::kLt)) ParseGenerics();
-  Expect(Tok::kEq);
-  SkipNl();
+  TypeAliasDecl a = ParseItemHead<TypeAliasDecl>("a type name");
+  if (AtGenerics()) ParseGenerics();
+  ExpectEq();
   a.type = ParseType();
   return a;
 }
 
 ProtocolDecl Parser::ParseProtocol() {
-  ProtocolDecl d;
-  Bump();  // protocol
-  d.loc = Peek().loc;
-  d.name = ExpectIdent("a protocol name");
+  ProtocolDecl d = ParseItemHead<ProtocolDecl>("a protocol name");
   // A version tag `v1` is documentary.
   if (Peek().kind == Tok::kIdent && Peek().text.size() > 1 && Peek().text[0] == 'v' &&
       std::all_of(Peek().text.begin() + 1, Peek().text.end(),
@@ -761,10 +750,7 @@ ProtocolDecl Parser::ParseProtocol() {
 }
 
 AgentDecl Parser::ParseAgent() {
-  AgentDecl a;
-  Bump();  // agent
-  a.loc = Peek().loc;
-  a.name = ExpectIdent("an agent name");
+  AgentDecl a = ParseItemHead<AgentDecl>("an agent name");
   if (At(Tok::kLParen)) a.ctor_params = ParseParams(false);
   if (Eat(Tok::kColon)) {
     do {
@@ -821,11 +807,8 @@ AgentDecl Parser::ParseAgent() {
 }
 
 SupervisorDecl Parser::ParseSupervisor() {
-  SupervisorDecl s;
+  SupervisorDecl s = ParseItemHead<SupervisorDecl>("a supervisor name");
   s.strategy = "one_for_one";
-  Bump();  // supervisor / sup
-  s.loc = Peek().loc;
-  s.name = ExpectIdent("a supervisor name");
   auto strategy = [&] {
     const Token& v = Peek();
     if (v.kind != Tok::kIdent) FailExpected("a strategy name", v);
@@ -838,17 +821,14 @@ SupervisorDecl Parser::ParseSupervisor() {
     s.strategy = name;
   };
   if (At(Tok::kLParen)) {
-    Loc o = Open(Tok::kLParen, true);
-    while (!At(Tok::kRParen)) {
+    CommaList(Tok::kLParen, Tok::kRParen, [&] {
       const Token& key = Peek();
       if (!IsId(key, "strategy"))
         FailExpected("'strategy'", key, "supervisor options are `(strategy: one_for_one)`");
       Bump();
       Expect(Tok::kColon);
       strategy();
-      if (!Eat(Tok::kComma)) break;
-    }
-    Close(Tok::kRParen, o);
+    });
   }
   if (AtId("strategy")) {  // the spec form `supervisor S strategy OneForOne { ... }`
     Bump();
@@ -862,8 +842,7 @@ SupervisorDecl Parser::ParseSupervisor() {
           SupervisorChild c;
           c.loc = Peek().loc;
           c.name = ExpectIdent("a child name");
-          Expect(Tok::kEq);
-          SkipNl();
+          ExpectEq();
           c.spawn = ParseExpr();
           s.children.push_back(std::move(c));
         } else if (IsId(t, "on_fail")) {
@@ -1001,14 +980,7 @@ void Parser::ParseUse(Module& m) {
 
 std::vector<TypeExpr> Parser::ParseTurbofish() {
   if (At(Tok::kLt)) return ParseAngleTypes();
-  std::vector<TypeExpr> ts;
-  Loc o = Open(Tok::kLBracket, true);
-  while (!At(Tok::kRBracket)) {
-    ts.push_back(ParseType());
-    if (!Eat(Tok::kComma)) break;
-  }
-  Close(Tok::kRBracket, o);
-  return ts;
+  return ParseTypeList(Tok::kLBracket, Tok::kRBracket);
 }
 
 std::vector<TypeExpr> Parser::ParseAngleTypes() {
@@ -1037,6 +1009,15 @@ std::vector<TypeExpr> Parser::ParseAngleTypes() {
   return args;
 }
 
+// `(T, U)`, `[T, U]`: the types between `open` and `close`; `comma` (when
+// given) says whether a comma followed one (`(T,)` is a tuple, `(T)` not).
+std::vector<TypeExpr> Parser::ParseTypeList(Tok open, Tok close, bool* comma) {
+  std::vector<TypeExpr> ts;
+  const bool any = CommaList(open, close, [&] { ts.push_back(ParseType()); });
+  if (comma) *comma = any;
+  return ts;
+}
+
 TypeExpr Parser::ParseType() {
   DepthGuard g(this);
   TypeExpr t;
@@ -1044,19 +1025,10 @@ TypeExpr Parser::ParseType() {
   t.loc = s.loc;
   switch (s.kind) {
     case Tok::kLParen: {
-      Loc o = Open(Tok::kLParen, true);
-      t.kind = TypeExpr::Kind::kTuple;
       bool comma = false;
-      while (!At(Tok::kRParen)) {
-        t.args.push_back(ParseType());
-        if (!Eat(Tok::kComma)) break;
-        comma = true;
-      }
-      Close(Tok::kRParen, o);
-      if (t.args.size() == 1 && !comma) {
-        TypeExpr inner = std::move(t.args[0]);
-        return inner;
-      }
+      t.kind = TypeExpr::Kind::kTuple;
+      t.args = ParseTypeList(Tok::kLParen, Tok::kRParen, &comma);
+      if (t.args.size() == 1 && !comma) return std::move(t.args[0]);  // `(T)`
       break;
     }
     case Tok::kLBracket: {
@@ -1069,17 +1041,9 @@ TypeExpr Parser::ParseType() {
     }
     case Tok::kAmp:
     case Tok::kAmpAmp:
-    case Tok::kStar: {
-      Bump();
-      t.kind = TypeExpr::Kind::kRef;
-      if (AtKw("mut")) {
-        Bump();
-        t.is_mut = true;
-      } else if (AtKw("const")) {
-        Bump();
-      }
-      t.args.push_back(ParseType());
-      if (s.kind == Tok::kAmpAmp) {  // `&&T`
+    case Tok::kStar:
+      ParseRefType(t);
+      if (s.kind == Tok::kAmpAmp) {  // `&&T`: a reference to a reference
         TypeExpr outer;
         outer.kind = TypeExpr::Kind::kRef;
         outer.loc = t.loc;
@@ -1087,22 +1051,9 @@ TypeExpr Parser::ParseType() {
         return outer;
       }
       break;
-    }
-    case Tok::kKeyword: {
+    case Tok::kKeyword:
       if (s.text == "fn") {
-        Bump();
-        t.kind = TypeExpr::Kind::kFn;
-        Loc o = Open(Tok::kLParen, true);
-        while (!At(Tok::kRParen)) {
-          t.args.push_back(ParseType());
-          if (!Eat(Tok::kComma)) break;
-        }
-        Close(Tok::kRParen, o);
-        TypeExpr ret;
-        ret.kind = TypeExpr::Kind::kTuple;
-        ret.loc = Peek().loc;
-        if (Eat(Tok::kArrow)) ret = ParseType();
-        t.args.push_back(std::move(ret));  // the return type is the last arg
+        ParseFnType(t);
         break;
       }
       if (s.text == "self") {
@@ -1112,82 +1063,112 @@ TypeExpr Parser::ParseType() {
         break;
       }
       FailExpected("a type", s);
-    }
-    case Tok::kIdent: {
+    case Tok::kIdent:
       if (s.text == "_") {
         Bump();
         return t;  // kInfer
       }
-      if ((s.text == "dyn" || s.text == "impl") && Look(1).kind == Tok::kIdent) Bump();
-      t.kind = TypeExpr::Kind::kPath;
-      t.name = Bump().text;
-      while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
-        t.name += Bump().text;
-        t.name += Bump().text;
-      }
-      // `std::collections::HashMap`: the last segment names the type.
-      if (size_t c = t.name.rfind("::"); c != std::string::npos && t.name.starts_with("std::"))
-        t.name = t.name.substr(c + 2);
-      t.name = std::string(MightyTypeName(t.name));
-      if (At(Tok::kLBracket)) {
-        Loc o = Open(Tok::kLBracket, true);
-        while (!At(Tok::kRBracket)) {
-          t.args.push_back(ParseType());
-          if (!Eat(Tok::kComma)) break;
-        }
-        Close(Tok::kRBracket, o);
-      } else if (At(Tok::kLt) && !IsPrimitiveTypeName(t.name)) {
-        // Rust's `Vec<T>` (a primitive never takes `<`: `x as I64 < y`
-        // stays a comparison).
-        t.args = ParseAngleTypes();
-      }
+      ParseTypePath(t);
       break;
-    }
     default: FailExpected("a type", s);
   }
-  // `T!E` is Result[T, E]; `T!{A, B}` an error union (Result[T, Error]);
-  // lowercase names and `|` rows are effects, ignored.
-  if (At(Tok::kBang)) {
-    const Token& n = Look(1);
-    bool error_union = false;
-    if (n.kind == Tok::kLBrace) {
-      Bump();
-      error_union = Look(1).kind == Tok::kIdent && IsUpper(Look(1).text);
-      Loc o = Open(Tok::kLBrace, true);
-      bool pipe = false;
-      while (!At(Tok::kRBrace) && !At(Tok::kEof)) pipe |= Bump().kind == Tok::kPipe;
-      Close(Tok::kRBrace, o);
-      if (pipe) error_union = false;
-      if (!error_union) return t;
-      TypeExpr err;
-      err.kind = TypeExpr::Kind::kPath;
-      err.name = "Error";
-      err.loc = n.loc;
-      TypeExpr r;
-      r.kind = TypeExpr::Kind::kPath;
-      r.name = "Result";
-      r.loc = t.loc;
-      r.args.push_back(std::move(t));
-      r.args.push_back(std::move(err));
-      return r;
-    }
-    if (n.kind == Tok::kIdent) {
-      Bump();
-      if (!IsUpper(n.text)) {
-        Bump();
-        return t;
-      }
-      TypeExpr e = ParseType();
-      TypeExpr r;
-      r.kind = TypeExpr::Kind::kPath;
-      r.name = "Result";
-      r.loc = t.loc;
-      r.args.push_back(std::move(t));
-      r.args.push_back(std::move(e));
-      return r;
-    }
-  }
+  ParseTypeSuffix(t);
   return t;
+}
+
+// `&T`, `&mut T`, `*const T` into `t`.
+void Parser::ParseRefType(TypeExpr& t) {
+  Bump();
+  t.kind = TypeExpr::Kind::kRef;
+  if (AtKw("mut")) {
+    Bump();
+    t.is_mut = true;
+  } else if (AtKw("const")) {
+    Bump();
+  }
+  t.args.push_back(ParseType());
+}
+
+// `fn(A, B) -> R`: the parameters' types, then the result's (`()` when
+// there is no arrow) as the last argument.
+void Parser::ParseFnType(TypeExpr& t) {
+  Bump();  // fn
+  t.kind = TypeExpr::Kind::kFn;
+  t.args = ParseTypeList(Tok::kLParen, Tok::kRParen);
+  TypeExpr ret;
+  ret.kind = TypeExpr::Kind::kTuple;
+  ret.loc = Peek().loc;
+  if (Eat(Tok::kArrow)) ret = ParseType();
+  t.args.push_back(std::move(ret));
+}
+
+// A named type: `I64`, `dyn Trait`, `std::collections::HashMap[K, V]`,
+// Rust's `Vec<T>`.
+void Parser::ParseTypePath(TypeExpr& t) {
+  if ((Peek().text == "dyn" || Peek().text == "impl") && Look(1).kind == Tok::kIdent) Bump();
+  t.kind = TypeExpr::Kind::kPath;
+  t.name = Bump().text;
+  while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
+    t.name += Bump().text;
+    t.name += Bump().text;
+  }
+  // `std::collections::HashMap`: the last segment names the type.
+  if (size_t c = t.name.rfind("::"); c != std::string::npos && t.name.starts_with("std::"))
+    t.name = t.name.substr(c + 2);
+  t.name = std::string(MightyTypeName(t.name));
+  if (At(Tok::kLBracket)) {
+    t.args = ParseTypeList(Tok::kLBracket, Tok::kRBracket);
+  } else if (At(Tok::kLt) && !IsPrimitiveTypeName(t.name)) {
+    // Rust's `Vec<T>` (a primitive never takes `<`: `x as I64 < y`
+    // stays a comparison).
+    t.args = ParseAngleTypes();
+  }
+}
+
+namespace {
+
+TypeExpr NamedType(std::string name, Loc loc) {
+  TypeExpr t;
+  t.kind = TypeExpr::Kind::kPath;
+  t.name = std::move(name);
+  t.loc = loc;
+  return t;
+}
+
+TypeExpr ResultType(TypeExpr ok, TypeExpr err) {
+  TypeExpr r = NamedType("Result", ok.loc);
+  r.args.push_back(std::move(ok));
+  r.args.push_back(std::move(err));
+  return r;
+}
+
+}  // namespace
+
+// After a type: `T!E` is Result[T, E]; `T!{A, B}` an error union
+// (Result[T, Error]); lowercase names and `|` rows are effects, ignored.
+void Parser::ParseTypeSuffix(TypeExpr& t) {
+  if (!At(Tok::kBang)) return;
+  const Token& n = Look(1);
+  if (n.kind == Tok::kLBrace) {
+    Bump();
+    bool error_union = Look(1).kind == Tok::kIdent && IsUpper(Look(1).text);
+    Loc o = Open(Tok::kLBrace, true);
+    bool pipe = false;
+    while (!At(Tok::kRBrace) && !At(Tok::kEof)) pipe |= Bump().kind == Tok::kPipe;
+    Close(Tok::kRBrace, o);
+    if (pipe) error_union = false;
+    if (error_union) t = ResultType(std::move(t), NamedType("Error", n.loc));
+    return;
+  }
+  if (n.kind == Tok::kIdent) {
+    Bump();
+    if (!IsUpper(n.text)) {
+      Bump();
+      return;
+    }
+    TypeExpr e = ParseType();
+    t = ResultType(std::move(t), std::move(e));
+  }
 }
 
 // ================================================================= statements
@@ -1501,6 +1482,15 @@ ExprPtr Parser::ParseUnary() {
   return Spanned(ParseUnaryUnspanned(), begin);
 }
 
+// The operand of a prefix operator at `loc`: a `kind` node (`op` for kUnary).
+ExprPtr Parser::ParsePrefixed(EK kind, Loc loc, UnaryOp op) {
+  DepthGuard g(this);
+  auto e = Make(kind, loc);
+  e->unary_op = op;
+  e->lhs = ParseUnary();
+  return e;
+}
+
 ExprPtr Parser::ParseUnaryUnspanned() {
   const Token& t = Peek();
   switch (t.kind) {
@@ -1518,37 +1508,17 @@ ExprPtr Parser::ParseUnaryUnspanned() {
         lit->loc = t.loc;
         return lit;
       }
-      DepthGuard g(this);
-      auto e = Make(EK::kUnary, t.loc);
-      e->unary_op = UnaryOp::kNeg;
-      e->lhs = ParseUnary();
-      return e;
+      return ParsePrefixed(EK::kUnary, t.loc, UnaryOp::kNeg);
     }
-    case Tok::kBang: {
-      Bump();
-      DepthGuard g(this);
-      auto e = Make(EK::kUnary, t.loc);
-      e->unary_op = UnaryOp::kNot;
-      e->lhs = ParseUnary();
-      return e;
-    }
-    case Tok::kStar: {
-      Bump();
-      DepthGuard g(this);
-      auto e = Make(EK::kDeref, t.loc);
-      e->lhs = ParseUnary();
-      return e;
-    }
+    case Tok::kBang: Bump(); return ParsePrefixed(EK::kUnary, t.loc, UnaryOp::kNot);
+    case Tok::kStar: Bump(); return ParsePrefixed(EK::kDeref, t.loc);
     case Tok::kAmp:
     case Tok::kAmpAmp: {
       Bump();
-      DepthGuard g(this);
-      auto e = Make(EK::kRef, t.loc);
-      if (AtKw("mut")) {
-        Bump();
-        e->is_mut = true;
-      }
-      e->lhs = ParseUnary();
+      const bool is_mut = AtKw("mut");
+      if (is_mut) Bump();
+      auto e = ParsePrefixed(EK::kRef, t.loc);
+      e->is_mut = is_mut;
       if (t.kind == Tok::kAmpAmp) {
         auto outer = Make(EK::kRef, t.loc);
         outer->lhs = std::move(e);
@@ -1570,15 +1540,12 @@ ExprPtr Parser::ParseUnaryUnspanned() {
 
 std::vector<ExprPtr> Parser::ParseArgs() {
   std::vector<ExprPtr> args;
-  Loc o = Open(Tok::kLParen, true);
   Restrict r(this, false);
-  while (!At(Tok::kRParen)) {
+  CommaList(Tok::kLParen, Tok::kRParen, [&] {
     args.push_back(ParseExpr());
     if (At(Tok::kColon) && args.back()->kind == EK::kPath)
       Fail(Peek(), "named arguments are not supported", "pass the arguments by position");
-    if (!Eat(Tok::kComma)) break;
-  }
-  Close(Tok::kRParen, o);
+  });
   return args;
 }
 
@@ -1921,7 +1888,7 @@ ExprPtr Parser::ParsePathExpr() {
   e->segs.push_back(PathSeg{first.text, first.loc});
   while (At(Tok::kColonColon)) {
     Bump();
-    if (At(Tok::kLBracket) || At(Tok::kLt)) {  // turbofish `Path::[T, U]` / `Path::<T, U>`
+    if (AtGenerics()) {  // turbofish `Path::[T, U]` / `Path::<T, U>`
       std::vector<TypeExpr> ts = ParseTurbofish();
       // On the path's last segment (`id::[I64](1)`) they are the callee's;
       // on a type's (`Vec::<I64>::new()`) the type's.
@@ -2105,24 +2072,30 @@ void Parser::LabelLoop(Expr& e) {
   pending_label_loc_ = Loc{};
 }
 
-ExprPtr Parser::ParseIf() {
-  DepthGuard g(this);  // `else if` chains recurse
-  const Token& t = Bump();
+// The head of `if`/`while` at `loc` (`what`): `let PAT = e` (a `let_kind`
+// node), else a condition (a `kind` node).
+ExprPtr Parser::ParseCondHead(Loc loc, EK kind, EK let_kind, const char* what) {
   ExprPtr e;
   if (AtKw("let")) {
     Bump();
-    e = Make(EK::kIfLet, t.loc);
+    e = Make(let_kind, loc);
     e->more->pat = ParsePatternTop();
-    Expect(Tok::kEq);
-    SkipNl();
+    ExpectEq();
     e->lhs = ParseExprNoStruct();
   } else {
-    e = Make(EK::kIf, t.loc);
+    e = Make(kind, loc);
     const size_t start = NextNonNl(pos_);
     e->more->cond = ParseExprNoStruct();
-    CheckCondition(e->more->cond, "if");
-    CheckParens(start, *e->more->cond, "if");
+    CheckCondition(e->more->cond, what);
+    CheckParens(start, *e->more->cond, what);
   }
+  return e;
+}
+
+ExprPtr Parser::ParseIf() {
+  DepthGuard g(this);  // `else if` chains recurse
+  const Token& t = Bump();
+  ExprPtr e = ParseCondHead(t.loc, EK::kIf, EK::kIfLet, "if");
   e->then_block = ParseBlock();
   if (IsKw(PeekPastNl(), "else")) {
     SkipNl();
@@ -2144,21 +2117,7 @@ ExprPtr Parser::ParseWhile() {
   std::string label = std::move(pending_label_);
   const Loc label_loc = pending_label_loc_;
   pending_label_.clear();
-  ExprPtr e;
-  if (AtKw("let")) {
-    Bump();
-    e = Make(EK::kWhileLet, t.loc);
-    e->more->pat = ParsePatternTop();
-    Expect(Tok::kEq);
-    SkipNl();
-    e->lhs = ParseExprNoStruct();
-  } else {
-    e = Make(EK::kWhile, t.loc);
-    const size_t start = NextNonNl(pos_);
-    e->more->cond = ParseExprNoStruct();
-    CheckCondition(e->more->cond, "while");
-    CheckParens(start, *e->more->cond, "while");
-  }
+  ExprPtr e = ParseCondHead(t.loc, EK::kWhile, EK::kWhileLet, "while");
   e->more->label = std::move(label);
   e->more->label_loc = label_loc;
   e->then_block = ParseBlock();
@@ -2177,6 +2136,19 @@ ExprPtr Parser::ParseFor() {
   return e;
 }
 
+// A match arm's pattern (after an optional leading `|`) and guard.
+MatchArm Parser::ParseArmHead() {
+  MatchArm a;
+  a.loc = Peek().loc;
+  Eat(Tok::kPipe);
+  a.pat = ParsePatternTop(true);
+  if (AtKw("if")) {
+    Bump();
+    a.guard = ParseExpr();
+  }
+  return a;
+}
+
 ExprPtr Parser::ParseMatch() {
   const Token& t = Bump();
   auto e = Make(EK::kMatch, t.loc);
@@ -2184,14 +2156,7 @@ ExprPtr Parser::ParseMatch() {
   SkipNl();
   Restrict r(this, false);
   BraceList([&] {
-    MatchArm a;
-    a.loc = Peek().loc;
-    Eat(Tok::kPipe);  // a leading `|`
-    a.pat = ParsePatternTop(true);
-    if (AtKw("if")) {
-      Bump();
-      a.guard = ParseExpr();
-    }
+    MatchArm a = ParseArmHead();
     SkipNl();
     Expect(Tok::kFatArrow);
     SkipNl();
@@ -2297,12 +2262,7 @@ ExprPtr Parser::ParseArena() {
   if (At(Tok::kColon)) {  // `arena name: e`
     Bump();
     SkipNl();
-    e->then_block = std::make_unique<Block>();
-    e->then_block->loc = Peek().loc;
-    Stmt st;
-    st.loc = Peek().loc;
-    st.expr = ParseExpr();
-    e->then_block->stmts.push_back(std::move(st));
+    e->then_block = ParseExprAsBlock();
     return e;
   }
   e->then_block = ParseBlock();
@@ -2321,14 +2281,7 @@ ExprPtr Parser::ParseMatches() {
     e->lhs = ParseExpr();
     if (!Eat(Tok::kComma))
       FailExpected("',' and a pattern", Peek(), "write `matches!(value, PATTERN)`");
-    MatchArm a;
-    a.loc = Peek().loc;
-    Eat(Tok::kPipe);
-    a.pat = ParsePatternTop(true);
-    if (AtKw("if")) {
-      Bump();
-      a.guard = ParseExpr();
-    }
+    MatchArm a = ParseArmHead();
     Eat(Tok::kComma);
     auto yes = Make(EK::kBool, a.loc);
     yes->int_value = 1;
@@ -2360,13 +2313,19 @@ ExprPtr Parser::ParseBudget() {
     return e;
   }
   SkipNl();
-  e->then_block = std::make_unique<Block>();
-  e->then_block->loc = Peek().loc;
+  e->then_block = ParseExprAsBlock();
+  return e;
+}
+
+// A block of the one expression that follows (`arena a: e`, `run e`).
+std::unique_ptr<Block> Parser::ParseExprAsBlock() {
+  auto b = std::make_unique<Block>();
+  b->loc = Peek().loc;
   Stmt st;
   st.loc = Peek().loc;
   st.expr = ParseExpr();
-  e->then_block->stmts.push_back(std::move(st));
-  return e;
+  b->stmts.push_back(std::move(st));
+  return b;
 }
 
 // =================================================================== patterns
@@ -2508,15 +2467,9 @@ PatPtr Parser::ParsePattern() {
       return r;
     }
     case Tok::kLParen: {
-      Loc o = Open(Tok::kLParen, true);
-      auto p = MakePat(PK::kTuple, o);
-      bool comma = false;
-      while (!At(Tok::kRParen)) {
-        p->subs.push_back(ParsePatternTop());
-        if (!Eat(Tok::kComma)) break;
-        comma = true;
-      }
-      Close(Tok::kRParen, o);
+      auto p = MakePat(PK::kTuple, t.loc);
+      const bool comma =
+          CommaList(Tok::kLParen, Tok::kRParen, [&] { p->subs.push_back(ParsePatternTop()); });
       if (p->subs.size() == 1 && !comma) return std::move(p->subs[0]);  // `(p)`
       return p;
     }
@@ -2527,112 +2480,103 @@ PatPtr Parser::ParsePattern() {
         const Token& n = Peek();
         if (n.kind != Tok::kIdent) FailExpected("a binding name", n);
         Bump();
-        auto p = MakePat(PK::kBind, n.loc);
-        p->name = Bind(n.text);
-        p->is_mut = true;
+        auto p = BindPat(Bind(n.text), n.loc, true);
         if (Eat(Tok::kAt)) p->subs.push_back(ParsePattern());
         return p;
       }
       if (t.text == "self") {
         Bump();
-        auto p = MakePat(PK::kBind, t.loc);
-        p->name = "self";
-        return p;
+        return BindPat("self", t.loc, false);
       }
       FailExpected("a pattern", t);
     }
-    case Tok::kIdent: {
+    case Tok::kIdent:
       if (t.text == "_") {
         Bump();
         return MakePat(PK::kWild, t.loc);
       }
-      if (IsId(t, "ref") && Look(1).kind == Tok::kIdent) Bump();
-      std::vector<PathSeg> path;
-      const Token& first = Bump();
-      path.push_back(PathSeg{first.text, first.loc});
-      while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
-        Bump();
-        const Token& s = Bump();
-        path.push_back(PathSeg{s.text, s.loc});
-      }
-      if (At(Tok::kLParen)) {
-        auto p = MakePat(PK::kVariant, t.loc);
-        p->path = std::move(path);
-        p->has_parens = true;
-        Loc o = Open(Tok::kLParen, true);
-        while (!At(Tok::kRParen)) {
-          p->subs.push_back(ParsePatternTop());
-          if (!Eat(Tok::kComma)) break;
-        }
-        Close(Tok::kRParen, o);
-        return p;
-      }
-      if (At(Tok::kLBrace)) {
-        auto p = MakePat(PK::kStruct, t.loc);
-        p->path = std::move(path);
-        BraceList([&] {
-          if (At(Tok::kDotDot)) {
-            Bump();
-            p->has_rest = true;
-            return;
-          }
-          bool mut = false;
-          if (AtKw("mut")) {
-            Bump();
-            mut = true;
-          }
-          const Token& f = Peek();
-          std::string field = ExpectIdent("a field name");
-          if (!mut && Eat(Tok::kColon)) {
-            SkipNl();
-            p->subs.push_back(ParsePatternTop());
-          } else {
-            auto b = MakePat(PK::kBind, f.loc);
-            b->name = Bind(field);
-            b->is_mut = mut;
-            p->subs.push_back(std::move(b));
-          }
-          p->field_names.push_back(std::move(field));
-        });
-        return p;
-      }
-      if (path.size() == 1 && At(Tok::kAt)) {
-        Bump();
-        auto p = MakePat(PK::kBind, t.loc);
-        p->name = Bind(first.text);
-        p->subs.push_back(ParsePattern());
-        return p;
-      }
-      if (At(Tok::kDotDot) || At(Tok::kDotDotEq)) {  // `MIN..=MAX` with constants
-        auto r = MakePat(PK::kRange, t.loc);
-        auto lo = Make(EK::kPath, t.loc);
-        lo->segs = std::move(path);
-        r->lit = std::move(lo);
-        r->inclusive = Bump().kind == Tok::kDotDotEq;
-        if (r->inclusive || StartsRangeBound()) r->hi = ParseRangeBound();  // else `MIN..`
-        return r;
-      }
-      if (path.size() == 1 && !IsUpper(first.text)) {
-        // A macro parameter in binding position binds the caller's name.
-        if (subst_) {
-          auto it = subst_->find(first.text);
-          if (it != subst_->end() && it->second->kind == EK::kPath &&
-              it->second->segs.size() == 1) {
-            auto p = MakePat(PK::kBind, t.loc);
-            p->name = it->second->segs[0].name;
-            return p;
-          }
-        }
-        auto p = MakePat(PK::kBind, t.loc);
-        p->name = Bind(first.text);
-        return p;
-      }
-      auto p = MakePat(PK::kVariant, t.loc);  // a bare (unit) variant: `None`, `Shape.Empty`
-      p->path = std::move(path);
-      return p;
-    }
+      return ParsePathPattern();
     default: FailExpected("a pattern", t);
   }
+}
+
+// A pattern that starts with a name: a binding (`x`, `x @ p`), a variant
+// (`Some(x)`, `None`, `Shape.Empty`), a struct (`P { x, y: 0, .. }`) or a
+// range between constants (`MIN..=MAX`).
+PatPtr Parser::ParsePathPattern() {
+  const Token& t = Peek();
+  if (IsId(t, "ref") && Look(1).kind == Tok::kIdent) Bump();
+  std::vector<PathSeg> path;
+  const Token& first = Bump();
+  path.push_back(PathSeg{first.text, first.loc});
+  while ((At(Tok::kDot) || At(Tok::kColonColon)) && Look(1).kind == Tok::kIdent) {
+    Bump();
+    const Token& s = Bump();
+    path.push_back(PathSeg{s.text, s.loc});
+  }
+  if (At(Tok::kLParen)) {
+    auto p = MakePat(PK::kVariant, t.loc);
+    p->path = std::move(path);
+    p->has_parens = true;
+    CommaList(Tok::kLParen, Tok::kRParen, [&] { p->subs.push_back(ParsePatternTop()); });
+    return p;
+  }
+  if (At(Tok::kLBrace)) return ParseStructPattern(std::move(path), t.loc);
+  if (path.size() == 1 && At(Tok::kAt)) {
+    Bump();
+    auto p = BindPat(Bind(first.text), t.loc, false);
+    p->subs.push_back(ParsePattern());
+    return p;
+  }
+  if (At(Tok::kDotDot) || At(Tok::kDotDotEq)) {  // `MIN..=MAX` with constants
+    auto r = MakePat(PK::kRange, t.loc);
+    auto lo = Make(EK::kPath, t.loc);
+    lo->segs = std::move(path);
+    r->lit = std::move(lo);
+    r->inclusive = Bump().kind == Tok::kDotDotEq;
+    if (r->inclusive || StartsRangeBound()) r->hi = ParseRangeBound();  // else `MIN..`
+    return r;
+  }
+  if (path.size() == 1 && !IsUpper(first.text)) {
+    // A macro parameter in binding position binds the caller's name.
+    if (subst_) {
+      auto it = subst_->find(first.text);
+      if (it != subst_->end() && it->second->kind == EK::kPath && it->second->segs.size() == 1)
+        return BindPat(it->second->segs[0].name, t.loc, false);
+    }
+    return BindPat(Bind(first.text), t.loc, false);
+  }
+  auto p = MakePat(PK::kVariant, t.loc);  // a bare (unit) variant: `None`, `Shape.Empty`
+  p->path = std::move(path);
+  return p;
+}
+
+// `P { x, mut y, z: pat, .. }`: fields by name, a bare name binding itself.
+PatPtr Parser::ParseStructPattern(std::vector<PathSeg> path, Loc loc) {
+  auto p = MakePat(PK::kStruct, loc);
+  p->path = std::move(path);
+  BraceList([&] {
+    if (At(Tok::kDotDot)) {
+      Bump();
+      p->has_rest = true;
+      return;
+    }
+    bool mut = false;
+    if (AtKw("mut")) {
+      Bump();
+      mut = true;
+    }
+    const Token& f = Peek();
+    std::string field = ExpectIdent("a field name");
+    if (!mut && Eat(Tok::kColon)) {
+      SkipNl();
+      p->subs.push_back(ParsePatternTop());
+    } else {
+      p->subs.push_back(BindPat(Bind(field), f.loc, mut));
+    }
+    p->field_names.push_back(std::move(field));
+  });
+  return p;
 }
 
 }  // namespace parser_internal

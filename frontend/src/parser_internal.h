@@ -231,6 +231,11 @@ class Parser {
     return t.text;
   }
   // An identifier or any keyword (field and method names after `.`).
+  // `=` and the newlines after it.
+  void ExpectEq() {
+    Expect(Tok::kEq);
+    SkipNl();
+  }
   bool AtName() {
     Tok k = Peek().kind;
     return k == Tok::kIdent || k == Tok::kKeyword;
@@ -245,6 +250,21 @@ class Parser {
     return loc;
   }
   void Close(Tok k, Loc open_loc);
+  // `(a, b, c)`: the entries between `open` and `close`, each read by
+  // `entry`, separated by commas (a trailing one allowed). True when a comma
+  // followed an entry.
+  template <typename F>
+  bool CommaList(Tok open, Tok close, F&& entry) {
+    Loc o = Open(open, true);
+    bool comma = false;
+    while (!At(close)) {
+      entry();
+      if (!Eat(Tok::kComma)) break;
+      comma = true;
+    }
+    Close(close, o);
+    return comma;
+  }
   // MT0012 at `at` (end of file, or an item in column 1 inside a block):
   // the delimiter opened at `open_loc` is never closed. Labels the opener
   // and, when a `}` between them closes a `{` of another indentation (the
@@ -290,6 +310,12 @@ class Parser {
     p->loc = loc;
     return p;
   }
+  static PatPtr BindPat(std::string name, Loc loc, bool is_mut) {
+    auto p = MakePat(PK::kBind, loc);
+    p->name = std::move(name);
+    p->is_mut = is_mut;
+    return p;
+  }
 
   // Macro substitution and hygiene (macros.cc).
   // A one-segment path expression, after macro substitution and renaming.
@@ -307,6 +333,20 @@ class Parser {
   void CheckDeriveName(const Token& t);
   void ItemEnd();
   void ParseItem(Module& m);
+  const Item::Kind* ItemKindAt(const Token& k) const;
+  Item ParseDecl(Item::Kind kind, bool is_pub);
+  // A declaration of the item at its keyword (`struct`, `enum`, ...): the
+  // name after it (`what` when missing) and its location.
+  template <typename D>
+  D ParseItemHead(const char* what) {
+    D d;
+    Bump();  // the keyword
+    d.loc = Peek().loc;
+    d.name = ExpectIdent(what);
+    return d;
+  }
+  // `[T, U]` or `<T, U>` follows: generic parameters, or a turbofish.
+  bool AtGenerics() { return At(Tok::kLBracket) || At(Tok::kLt); }
   FnDecl ParseFn(bool is_pub, bool allow_no_body);
   // `[T: A + B, U]`: the names; each one's bound trait names into `bounds`.
   std::vector<std::string> ParseGenerics(std::vector<std::vector<std::string>>* bounds = nullptr);
@@ -316,6 +356,7 @@ class Parser {
   EnumDecl ParseEnum();
   ImplDecl ParseImpl();
   TraitDecl ParseTrait();
+  FnDecl ParseMember(bool in_trait, const char* help);
   ConstDecl ParseConst();
   TypeAliasDecl ParseTypeAlias();
   ProtocolDecl ParseProtocol();
@@ -331,6 +372,12 @@ class Parser {
   // -------------------------------------------------------------- types
 
   TypeExpr ParseType();
+  std::vector<TypeExpr> ParseTypeList(Tok open, Tok close, bool* comma = nullptr);
+  // The parts of ParseType, each filling `t` (located at the type's start).
+  void ParseRefType(TypeExpr& t);
+  void ParseFnType(TypeExpr& t);
+  void ParseTypePath(TypeExpr& t);
+  void ParseTypeSuffix(TypeExpr& t);
   // `<T, U>` after a type's name or `::` (Rust's generic arguments).
   std::vector<TypeExpr> ParseAngleTypes();
   // `[T, U]` or `<T, U>` after `::` in an expression (a turbofish).
@@ -354,6 +401,7 @@ class Parser {
   ExprPtr ParseCastLevel();
   ExprPtr ParseUnary();
   ExprPtr ParseUnaryUnspanned();
+  ExprPtr ParsePrefixed(EK kind, Loc loc, UnaryOp op = UnaryOp::kNeg);
   ExprPtr ParsePostfix(ExprPtr e, bool deadline_operand);
   ExprPtr ParsePrimary();
   ExprPtr ParsePrimaryUnspanned();
@@ -375,7 +423,9 @@ class Parser {
   void TakeLabel();
   // Gives `e` (a loop) the pending label, if any.
   void LabelLoop(Expr& e);
+  ExprPtr ParseCondHead(Loc loc, EK kind, EK let_kind, const char* what);
   ExprPtr ParseIf();
+  MatchArm ParseArmHead();
   ExprPtr ParseMatch();
   ExprPtr ParseWhile();
   ExprPtr ParseFor();
@@ -386,6 +436,7 @@ class Parser {
   ExprPtr ParseSpawn();
   ExprPtr ParseSandboxExpr();
   ExprPtr ParseArena();
+  std::unique_ptr<Block> ParseExprAsBlock();
   ExprPtr ParseMatches();
   ExprPtr ParseBudget();
   // A macro call and the expansion of a user macro (macros.cc).
@@ -401,6 +452,8 @@ class Parser {
 
   PatPtr ParsePatternTop(bool arm = false);
   PatPtr ParsePattern();
+  PatPtr ParsePathPattern();
+  PatPtr ParseStructPattern(std::vector<PathSeg> path, Loc loc);
   PatPtr ParseLiteralPattern();
   PatPtr ParseSlicePattern();
   bool StartsRangeBound();

@@ -43,14 +43,6 @@ const Checker::Local* Checker::Lookup(const std::string& name) const {
   return nullptr;
 }
 
-namespace {
-bool IsIntTypeName(const std::string& n) {
-  static const std::set<std::string> k = {"I8",  "I16", "I32",  "I64",   "I128",  "U8", "U16",
-                                          "U32", "U64", "U128", "ISize", "USize", "Int"};
-  return k.count(n) > 0;
-}
-}  // namespace
-
 TypeId Checker::FromType(const TypeExpr& t, int depth) {
   if (depth > kMaxTypeDepth) return t_.Prim(TK::kErr);
   switch (t.kind) {
@@ -113,7 +105,7 @@ TypeId Checker::FromType(const TypeExpr& t, int depth) {
     const AdtInfo& a = adts_.at(n);
     return t_.Adt(n, args(a.generics.size(), true));
   }
-  if (IsIntTypeName(n)) return t_.Int(n == "I128" ? "I64" : n == "U128" ? "U64" : n);
+  if (IsIntName(n)) return t_.Int(n == "I128" ? "I64" : n == "U128" ? "U64" : n);
   if (n == "F32" || n == "F64" || n == "Float") return t_.Prim(TK::kFloat);
   if (n == "Bool") return t_.Prim(TK::kBool);
   if (n == "Char") return t_.Prim(TK::kChar);
@@ -167,7 +159,6 @@ FnSig Checker::MakeSig(const FnDecl& f, const std::string& owner,
   FnSig s;
   s.decl = &f;
   s.owner = owner;
-  auto saved = generics_;
   s.generics = outer_generics;
   s.bounds = outer_bounds;
   s.bounds.resize(s.generics.size());
@@ -175,13 +166,7 @@ FnSig Checker::MakeSig(const FnDecl& f, const std::string& owner,
     s.generics.push_back(f.generics[i]);
     s.bounds.push_back(i < f.bounds.size() ? f.bounds[i] : std::vector<std::string>{});
   }
-  for (size_t i = 0; i < s.generics.size(); ++i) generics_[s.generics[i]] = s.bounds[i];
-  const TypeId saved_self = self_ty_;
-  const bool saved_has = has_self_;
-  if (self_ty) {
-    self_ty_ = self_ty;
-    has_self_ = true;
-  }
+  SigScope scope(*this, s.generics, s.bounds, self_ty);
   for (const Param& p : f.params) {
     if (p.self_kind != Param::SelfKind::kNone || p.name == "self") {
       s.has_self = true;
@@ -200,23 +185,24 @@ FnSig Checker::MakeSig(const FnDecl& f, const std::string& owner,
   in_signature_ = true;
   s.ret = f.ret.kind == TypeExpr::Kind::kInfer ? t_.Prim(TK::kUnit) : FromType(f.ret);
   in_signature_ = false;
-  generics_ = std::move(saved);
-  self_ty_ = saved_self;
-  has_self_ = saved_has;
   return s;
 }
 
 TypeId Checker::SelfTypeOf(const TypeExpr& self_type, const std::vector<std::string>& generics) {
-  auto saved = generics_;
-  for (const std::string& g : generics) generics_[g];
-  // `impl Stack[T]` without `impl[T]`: names that are no type are generic.
-  for (const TypeExpr& a : self_type.args)
-    if (a.kind == TypeExpr::Kind::kPath && a.args.empty() && !adts_.count(a.name) &&
-        !aliases_.count(a.name) && a.name.size() <= 2)
-      generics_[a.name];
-  TypeId t = FromType(self_type);
-  generics_ = std::move(saved);
+  TypeId t = 0;
+  WithGenerics(generics, [&] {
+    for (const TypeExpr& a : self_type.args)
+      if (ImplicitGeneric(a)) generics_[a.name];
+    t = FromType(self_type);
+  });
   return t;
+}
+
+// `impl Stack[T]` without `impl[T]`: a short name that is no type is a
+// generic parameter.
+bool Checker::ImplicitGeneric(const TypeExpr& a) const {
+  return a.kind == TypeExpr::Kind::kPath && a.args.empty() && !adts_.count(a.name) &&
+         !aliases_.count(a.name) && a.name.size() <= 2;
 }
 
 void Checker::CollectAdt(const std::string& name, const std::vector<std::string>& generics) {
@@ -226,27 +212,7 @@ void Checker::CollectAdt(const std::string& name, const std::vector<std::string>
 }
 
 void Checker::CollectItems() {
-  // The prelude's types (Option, Result, Metadata, Response, AskError): the
-  // IR's table, their parameters `T` and `E`.
-  for (const ir::Adt& pa : ir::PreludeAdts()) {
-    AdtInfo& a = adts_[pa.name];
-    a.name = pa.name;
-    a.is_enum = pa.is_enum;
-    if (pa.name == "Option") a.generics = {"T"};
-    if (pa.name == "Result") a.generics = {"T", "E"};
-    auto saved = generics_;
-    for (const std::string& g : a.generics) generics_[g];
-    for (const ir::Variant& v : pa.variants) {
-      VariantInfo vi;
-      vi.name = v.name;
-      for (const ir::Field& f : v.fields) {
-        if (!f.name.empty()) vi.field_names.push_back(f.name);
-        vi.fields.push_back(FromType(ToTypeExpr(f.type)));
-      }
-      a.variants.push_back(std::move(vi));
-    }
-    generics_ = std::move(saved);
-  }
+  CollectPreludeAdts();
   // Names first (types may refer to each other), then their contents.
   for (const Item& it : m_.items) {
     switch (it.kind) {
@@ -261,72 +227,15 @@ void Checker::CollectItems() {
       default: break;
     }
   }
-  auto with_generics = [&](const std::vector<std::string>& gs, auto&& body) {
-    auto saved = generics_;
-    for (const std::string& g : gs) generics_[g];
-    body();
-    generics_ = std::move(saved);
-  };
   for (const Item& it : m_.items) {
-    if (it.kind == Item::Kind::kStruct) {
-      const StructDecl& s = *it.struct_decl;
-      with_generics(s.generics, [&] {
-        VariantInfo v;
-        v.name = s.name;
-        for (const auto& [fname, ft] : s.fields) {
-          if (!s.is_tuple) v.field_names.push_back(fname);
-          v.fields.push_back(FromType(ft));
-        }
-        adts_[s.name].variants = {std::move(v)};
-      });
-    } else if (it.kind == Item::Kind::kEnum) {
-      const EnumDecl& e = *it.enum_decl;
-      with_generics(e.generics, [&] {
-        std::vector<VariantInfo> vs;
-        for (const EnumVariant& ev : e.variants) {
-          VariantInfo v;
-          v.name = ev.name;
-          v.field_names = ev.field_names;
-          for (const TypeExpr& ft : ev.fields) v.fields.push_back(FromType(ft));
-          vs.push_back(std::move(v));
-        }
-        adts_[e.name].variants = std::move(vs);
-      });
-    }
+    if (it.kind == Item::Kind::kStruct) CollectStruct(*it.struct_decl);
+    if (it.kind == Item::Kind::kEnum) CollectEnum(*it.enum_decl);
   }
   for (const Item& it : m_.items) {
     switch (it.kind) {
       case Item::Kind::kFn: fns_[it.fn.name] = MakeSig(it.fn, "", {}, {}, 0); break;
-      case Item::Kind::kTrait: {
-        const TraitDecl& d = *it.trait_decl;
-        TypeId self = t_.Make(TK::kParam, "Self", {});
-        auto saved = generics_;
-        generics_["Self"] = {d.name};
-        for (const FnDecl& f : d.fns)
-          traits_[d.name].methods[f.name] = MakeSig(f, d.name, {}, {}, self);
-        generics_ = std::move(saved);
-        break;
-      }
-      case Item::Kind::kImpl: {
-        const ImplDecl& d = *it.impl_decl;
-        TypeId self = SelfTypeOf(d.self_type, d.generics);
-        std::string owner = OwnerName(self);
-        if (owner.empty()) break;
-        if (!d.trait_name.empty()) impls_[d.trait_name].insert(owner);
-        std::vector<std::string> gens = d.generics;
-        for (const TypeExpr& a : d.self_type.args)
-          if (a.kind == TypeExpr::Kind::kPath && a.args.empty() && !adts_.count(a.name) &&
-              !aliases_.count(a.name) && a.name.size() <= 2 &&
-              std::find(gens.begin(), gens.end(), a.name) == gens.end())
-            gens.push_back(a.name);
-        std::vector<std::vector<std::string>> bounds = d.bounds;
-        bounds.resize(gens.size());
-        for (const FnDecl& f : d.fns) {
-          auto& slot = methods_[owner];
-          if (!slot.count(f.name)) slot[f.name] = MakeSig(f, owner, gens, bounds, self);
-        }
-        break;
-      }
+      case Item::Kind::kTrait: CollectTrait(*it.trait_decl); break;
+      case Item::Kind::kImpl: CollectImpl(*it.impl_decl); break;
       case Item::Kind::kConst: {
         const ConstDecl& c = *it.const_decl;
         consts_[c.name] = c.type.kind == TypeExpr::Kind::kInfer ? t_.Var(c.loc) : FromType(c.type);
@@ -350,64 +259,134 @@ void Checker::CollectItems() {
           methods_[owner][name] = s;  // Self stays kParam: instantiated with the receiver
         }
   }
-  // Agents: constructor parameters, state, messages.
-  for (auto& [name, info] : agents_) {
-    const AgentDecl& a = *info.decl;
-    for (const Param& p : a.ctor_params)
-      info.ctor.push_back(p.type.kind == TypeExpr::Kind::kInfer ? t_.Var(p.loc) : FromType(p.type));
-    for (const AgentState& s : a.state)
-      info.state[s.name] = s.type.kind == TypeExpr::Kind::kInfer ? t_.Var(s.loc) : FromType(s.type);
-    std::map<std::string, const ProtocolMsg*> declared;
-    for (const std::string& pn : a.protocols) {
-      auto p = g_.protocols.find(pn);
-      if (p == g_.protocols.end()) continue;
-      for (const ProtocolMsg& m : p->second->msgs) declared[m.name] = &m;
-    }
-    for (const Handler& h : a.handlers) {
-      AgentInfo::Msg msg;
-      msg.handler = &h;
-      const ProtocolMsg* pm = declared.count(h.msg) ? declared[h.msg] : nullptr;
-      for (size_t i = 0; i < h.params.size(); ++i) {
-        const Param& p = h.params[i];
-        if (p.type.kind != TypeExpr::Kind::kInfer) {
-          msg.params.push_back(FromType(p.type));
-          if (pm && i < pm->params.size() && pm->params[i].type.kind != TypeExpr::Kind::kInfer) {
-            TypeId want = FromType(pm->params[i].type);
-            if (!t_.Unify(msg.params.back(), want)) {
-              Diagnostic& d =
-                  diags_.Error("MT2034", p.type.loc.line ? p.type.loc : p.loc,
-                               absl::StrCat("mismatched types: the handler's parameter `", p.name,
-                                            "` is `", t_.Show(msg.params.back()),
-                                            "`, its protocol declares `", t_.Show(want), "`"));
-              d.labels.push_back(Label{pm->params[i].loc, {}, "the protocol declares it here"});
-            }
-          }
-        } else if (pm && i < pm->params.size() &&
-                   pm->params[i].type.kind != TypeExpr::Kind::kInfer) {
-          msg.params.push_back(FromType(pm->params[i].type));
-        } else {
-          // Neither the handler nor a protocol types it: checked at run time.
-          msg.params.push_back(t_.Prim(TK::kDyn));
+  for (auto& [name, info] : agents_) CollectAgent(info);
+}
+
+// The prelude's types (Option, Result, Metadata, Response, AskError): the
+// IR's table, their parameters `T` and `E`.
+void Checker::CollectPreludeAdts() {
+  for (const ir::Adt& pa : ir::PreludeAdts()) {
+    AdtInfo& a = adts_[pa.name];
+    a.name = pa.name;
+    a.is_enum = pa.is_enum;
+    if (pa.name == "Option") a.generics = {"T"};
+    if (pa.name == "Result") a.generics = {"T", "E"};
+    WithGenerics(a.generics, [&] {
+      for (const ir::Variant& v : pa.variants) {
+        VariantInfo vi;
+        vi.name = v.name;
+        for (const ir::Field& f : v.fields) {
+          if (!f.name.empty()) vi.field_names.push_back(f.name);
+          vi.fields.push_back(FromType(ToTypeExpr(f.type)));
         }
+        a.variants.push_back(std::move(vi));
       }
-      msg.reply =
-          pm && pm->reply.kind != TypeExpr::Kind::kInfer ? FromType(pm->reply) : t_.Var(h.loc);
-      info.msgs[h.msg] = std::move(msg);
-    }
+    });
   }
+}
+
+void Checker::CollectStruct(const StructDecl& s) {
+  WithGenerics(s.generics, [&] {
+    VariantInfo v;
+    v.name = s.name;
+    for (const auto& [fname, ft] : s.fields) {
+      if (!s.is_tuple) v.field_names.push_back(fname);
+      v.fields.push_back(FromType(ft));
+    }
+    adts_[s.name].variants = {std::move(v)};
+  });
+}
+
+void Checker::CollectEnum(const EnumDecl& e) {
+  WithGenerics(e.generics, [&] {
+    std::vector<VariantInfo> vs;
+    for (const EnumVariant& ev : e.variants) {
+      VariantInfo v;
+      v.name = ev.name;
+      v.field_names = ev.field_names;
+      for (const TypeExpr& ft : ev.fields) v.fields.push_back(FromType(ft));
+      vs.push_back(std::move(v));
+    }
+    adts_[e.name].variants = std::move(vs);
+  });
+}
+
+void Checker::CollectTrait(const TraitDecl& d) {
+  TypeId self = t_.Make(TK::kParam, "Self", {});
+  auto saved = generics_;
+  generics_["Self"] = {d.name};
+  for (const FnDecl& f : d.fns) traits_[d.name].methods[f.name] = MakeSig(f, d.name, {}, {}, self);
+  generics_ = std::move(saved);
+}
+
+void Checker::CollectImpl(const ImplDecl& d) {
+  TypeId self = SelfTypeOf(d.self_type, d.generics);
+  std::string owner = OwnerName(self);
+  if (owner.empty()) return;
+  if (!d.trait_name.empty()) impls_[d.trait_name].insert(owner);
+  std::vector<std::string> gens = d.generics;
+  for (const TypeExpr& a : d.self_type.args)
+    if (ImplicitGeneric(a) && std::find(gens.begin(), gens.end(), a.name) == gens.end())
+      gens.push_back(a.name);
+  std::vector<std::vector<std::string>> bounds = d.bounds;
+  bounds.resize(gens.size());
+  for (const FnDecl& f : d.fns) {
+    auto& slot = methods_[owner];
+    if (!slot.count(f.name)) slot[f.name] = MakeSig(f, owner, gens, bounds, self);
+  }
+}
+
+// An agent's constructor parameters, state and messages (a handler's
+// parameter typed by the protocol where the handler leaves it untyped).
+void Checker::CollectAgent(AgentInfo& info) {
+  const AgentDecl& a = *info.decl;
+  for (const Param& p : a.ctor_params)
+    info.ctor.push_back(p.type.kind == TypeExpr::Kind::kInfer ? t_.Var(p.loc) : FromType(p.type));
+  for (const AgentState& s : a.state)
+    info.state[s.name] = s.type.kind == TypeExpr::Kind::kInfer ? t_.Var(s.loc) : FromType(s.type);
+  std::map<std::string, const ProtocolMsg*> declared;
+  for (const std::string& pn : a.protocols) {
+    auto p = g_.protocols.find(pn);
+    if (p == g_.protocols.end()) continue;
+    for (const ProtocolMsg& m : p->second->msgs) declared[m.name] = &m;
+  }
+  for (const Handler& h : a.handlers) {
+    AgentInfo::Msg msg;
+    msg.handler = &h;
+    const ProtocolMsg* pm = declared.count(h.msg) ? declared[h.msg] : nullptr;
+    for (size_t i = 0; i < h.params.size(); ++i)
+      msg.params.push_back(
+          HandlerParam(h.params[i], pm && i < pm->params.size() ? &pm->params[i] : nullptr));
+    msg.reply =
+        pm && pm->reply.kind != TypeExpr::Kind::kInfer ? FromType(pm->reply) : t_.Var(h.loc);
+    info.msgs[h.msg] = std::move(msg);
+  }
+}
+
+// A handler's parameter `p`: its own type (MT2034 when the protocol's
+// parameter `declared` says otherwise), else the protocol's, else checked
+// at run time.
+TypeId Checker::HandlerParam(const Param& p, const Param* declared) {
+  const bool typed = declared && declared->type.kind != TypeExpr::Kind::kInfer;
+  if (p.type.kind == TypeExpr::Kind::kInfer)
+    return typed ? FromType(declared->type) : t_.Prim(TK::kDyn);
+  TypeId t = FromType(p.type);
+  if (!typed) return t;
+  TypeId want = FromType(declared->type);
+  if (!t_.Unify(t, want)) {
+    Diagnostic& d =
+        diags_.Error("MT2034", p.type.loc.line ? p.type.loc : p.loc,
+                     absl::StrCat("mismatched types: the handler's parameter `", p.name, "` is `",
+                                  t_.Show(t), "`, its protocol declares `", t_.Show(want), "`"));
+    d.labels.push_back(Label{declared->loc, {}, "the protocol declares it here"});
+  }
+  return t;
 }
 
 void Checker::CheckFnBody(const FnDecl& f, const FnSig& sig, TypeId self_ty) {
   if (!f.body && !f.expr_body) return;
   failed_ = false;  // one error per function at most: later ones may be echoes
-  auto saved = generics_;
-  for (size_t i = 0; i < sig.generics.size(); ++i) generics_[sig.generics[i]] = sig.bounds[i];
-  const TypeId saved_self = self_ty_;
-  const bool saved_has = has_self_;
-  if (self_ty) {
-    self_ty_ = self_ty;
-    has_self_ = true;
-  }
+  SigScope scope(*this, sig.generics, sig.bounds, self_ty);
   Push();
   size_t k = 0;
   for (const Param& p : f.params) {
@@ -466,9 +445,6 @@ void Checker::CheckFnBody(const FnDecl& f, const FnSig& sig, TypeId self_ty) {
   fn_.pop_back();
   Pop();
   Discharge();
-  generics_ = std::move(saved);
-  self_ty_ = saved_self;
-  has_self_ = saved_has;
 }
 
 void Checker::CheckImplAgainstTrait(const ImplDecl& impl) {

@@ -98,6 +98,13 @@ class Checker {
   friend struct PatternMatrix;
   // ---- items (typeck.cc)
   void CollectItems();
+  void CollectPreludeAdts();
+  void CollectStruct(const StructDecl& s);
+  void CollectEnum(const EnumDecl& e);
+  void CollectTrait(const TraitDecl& d);
+  void CollectImpl(const ImplDecl& d);
+  void CollectAgent(AgentInfo& info);
+  TypeId HandlerParam(const Param& p, const Param* declared);
   void CollectAdt(const std::string& name, const std::vector<std::string>& generics);
   FnSig MakeSig(const FnDecl& f, const std::string& owner,
                 const std::vector<std::string>& outer_generics,
@@ -117,6 +124,43 @@ class Checker {
     return FromType(written);
   }
   TypeId SelfTypeOf(const TypeExpr& self_type, const std::vector<std::string>& generics);
+  bool ImplicitGeneric(const TypeExpr& a) const;
+  // The generic parameters `names` (bounded by `bounds`) and the type of
+  // `Self` (`self_ty`; 0: the enclosing one) of a signature or a body being
+  // checked, in scope until the scope ends.
+  class SigScope {
+   public:
+    SigScope(Checker& c, const std::vector<std::string>& names,
+             const std::vector<std::vector<std::string>>& bounds, TypeId self_ty)
+        : c_(c), generics_(c.generics_), self_ty_(c.self_ty_), has_self_(c.has_self_) {
+      for (size_t i = 0; i < names.size(); ++i) c.generics_[names[i]] = bounds[i];
+      if (self_ty) {
+        c.self_ty_ = self_ty;
+        c.has_self_ = true;
+      }
+    }
+    ~SigScope() {
+      c_.generics_ = std::move(generics_);
+      c_.self_ty_ = self_ty_;
+      c_.has_self_ = has_self_;
+    }
+    SigScope(const SigScope&) = delete;
+    SigScope& operator=(const SigScope&) = delete;
+
+   private:
+    Checker& c_;
+    std::map<std::string, std::vector<std::string>> generics_;
+    TypeId self_ty_;
+    bool has_self_;
+  };
+  // Runs `body` with the names `gs` in scope as generic parameters.
+  template <typename F>
+  void WithGenerics(const std::vector<std::string>& gs, F&& body) {
+    auto saved = generics_;
+    for (const std::string& g : gs) generics_[g];
+    body();
+    generics_ = std::move(saved);
+  }
   std::string OwnerName(TypeId t);  // the methods table's key for a type ("" when none)
 
   // ---- scopes
@@ -136,6 +180,22 @@ class Checker {
   TypeId ExprInner(const Expr& e, TypeId expect);
   TypeId Block_(const Block& b, TypeId expect);
   void Stmt_(const Stmt& s);
+  // The kinds of expression ExprInner dispatches to (typeck_expr.cc).
+  TypeId IntLit(const Expr& e);
+  TypeId Unary(const Expr& e, TypeId expect);
+  TypeId Assign(const Expr& e);
+  TypeId TupleField(const Expr& e);
+  TypeId Index(const Expr& e);
+  bool IsIntLike(TypeId t);
+  TypeId TupleLit(const Expr& e, TypeId expect);
+  TypeId ArrayLit(const Expr& e, TypeId expect);
+  TypeId MapLit(const Expr& e, TypeId expect);
+  TypeId If(const Expr& e, TypeId expect);
+  TypeId IfLet(const Expr& e, TypeId expect);
+  TypeId Match(const Expr& e, TypeId expect);
+  TypeId Loop(const Expr& e);
+  TypeId Break(const Expr& e);
+  TypeId Return(const Expr& e);
   TypeId Path(const Expr& e, TypeId expect);
   TypeId Call(const Expr& e, TypeId expect);
   TypeId MethodCall(const Expr& e, TypeId expect);
@@ -147,6 +207,8 @@ class Checker {
   TypeId AgentOp(const Expr& e);
   TypeId Try(const Expr& e);
   TypeId ForIter(TypeId iterable, Loc at);
+  TypeId Construct(const AdtInfo& a, size_t vi, const std::vector<const Expr*>& args,
+                   std::vector<TypeId> targs);
   // Calls a signature (instantiated) with `args`; returns its result.
   TypeId Apply(const FnSig& sig, const std::vector<const Expr*>& args, const Expr& at,
                TypeId self_ty, const std::vector<TypeId>* explicit_args = nullptr,

@@ -308,15 +308,9 @@ bool Checker::HasDefault(TypeId t, int depth) {
   if (depth > 32) return false;
   t = t_.Find(t);
   const TNode n = t_.At(t);
+  if (IsScalar(n.kind)) return true;
   switch (n.kind) {
-    case TK::kInt:
-    case TK::kIntVar:
-    case TK::kFloat:
-    case TK::kFloatVar:
-    case TK::kBool:
-    case TK::kChar:
     case TK::kStr:
-    case TK::kUnit:
     case TK::kDuration:
     case TK::kSize:
     case TK::kArray:

@@ -141,19 +141,8 @@ void Checker::Stmt_(const Stmt& s) {
 
 TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
   using K = Expr::Kind;
-  const TypeId dyn = t_.Prim(TK::kDyn);
   switch (e.kind) {
-    case K::kInt: {
-      std::string w = IntSuffix(e.text);
-      if (!w.empty()) return t_.Int(w);
-      if (e.text.size() > 3 &&
-          (e.text.substr(e.text.size() - 3) == "f64" || e.text.substr(e.text.size() - 3) == "f32"))
-        return t_.Prim(TK::kFloat);
-      TypeId v = t_.IntVar(e.loc);
-      // `-1` (a negative literal, folded by the parser) cannot be unsigned.
-      if (!e.is_mut && e.int_value < 0) obligations_.push_back(Obligation{v, "Neg", e.loc});
-      return v;
-    }
+    case K::kInt: return IntLit(e);
     case K::kFloat: return t_.FloatVar(e.loc);
     case K::kStr: return t_.Prim(TK::kStr);
     case K::kChar: return t_.Prim(TK::kChar);
@@ -162,109 +151,17 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
     case K::kSize: return t_.Prim(TK::kSize);
     case K::kUnit: return t_.Prim(TK::kUnit);
     case K::kPath: return Path(e, expect);
-    case K::kUnary: {
-      TypeId a = Expr_(*e.lhs, expect);
-      TK k = t_.Kind(a);
-      const bool ok = e.unary_op == UnaryOp::kNeg
-                          ? (k == TK::kInt || k == TK::kIntVar || k == TK::kFloat ||
-                             k == TK::kFloatVar || k == TK::kDuration || k == TK::kSize ||
-                             k == TK::kVar || t_.IsLoose(a) || k == TK::kParam)
-                          : (k == TK::kBool || k == TK::kInt || k == TK::kIntVar || k == TK::kVar ||
-                             t_.IsLoose(a) || k == TK::kParam);
-      const bool unsigned_neg = e.unary_op == UnaryOp::kNeg && IsUnsigned(a);
-      // A literal's type may be fixed later (`big > -1` with `big: U64`):
-      // whether it may be negated is then proved with the function's bounds.
-      if (e.unary_op == UnaryOp::kNeg && k == TK::kIntVar)
-        obligations_.push_back(Obligation{a, "Neg", e.loc});
-      if ((!ok || unsigned_neg) && !failed_) {
-        failed_ = true;
-        diags_.Error(
-            "MT2029", e.loc,
-            absl::StrCat("cannot apply unary operator `", e.unary_op == UnaryOp::kNeg ? "-" : "!",
-                         "` to type `", t_.Show(a), "`"));
-      }
-      return a;
-    }
+    case K::kUnary: return Unary(e, expect);
     case K::kBinary: return Binary(e, expect);
-    case K::kAssign: {
-      TypeId l = Expr_(*e.lhs, dyn);
-      TypeId r = Expr_(*e.rhs, l);
-      if (!e.has_op) {
-        Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
-      } else if (e.binary_op != BinaryOp::kShl && e.binary_op != BinaryOp::kShr) {
-        TK lk = t_.Kind(l), rk = t_.Kind(r);
-        const bool scaled =
-            (lk == TK::kDuration || lk == TK::kSize) && (rk == TK::kInt || rk == TK::kIntVar);
-        if (!scaled) Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
-      }
-      return t_.Prim(TK::kUnit);
-    }
+    case K::kAssign: return Assign(e);
     case K::kCall: return Call(e, expect);
     case K::kMethodCall: return MethodCall(e, expect);
     case K::kField: return Field(e);
-    case K::kTupleField: {
-      TypeId l = Strip(Expr_(*e.lhs, dyn));
-      const TNode& n = t_.At(l);
-      const size_t i = static_cast<size_t>(e.int_value);
-      if (n.kind == TK::kTuple) return i < n.args.size() ? n.args[i] : t_.Prim(TK::kErr);
-      if (n.kind == TK::kAdt && adts_.count(n.name) && !adts_.at(n.name).is_enum) {
-        const AdtInfo& a = adts_.at(n.name);
-        if (a.variants.empty() || i >= a.variants[0].fields.size()) return t_.Prim(TK::kErr);
-        std::vector<TypeId> args = n.args;
-        return t_.Subst(a.variants[0].fields[i], a.generics, args);
-      }
-      return dyn;
-    }
-    case K::kIndex: {
-      TypeId l = Strip(Expr_(*e.lhs, dyn));
-      TypeId i = Expr_(*e.rhs, dyn);
-      const TNode n = t_.At(l);
-      if (e.rhs->kind == K::kRange) return l;
-      if (n.kind == TK::kArray) {
-        TK ik = t_.Kind(i);
-        if (!(ik == TK::kInt || ik == TK::kIntVar || t_.IsLoose(i) || ik == TK::kVar ||
-              ik == TK::kNever))
-          Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), i, "an index");
-        return n.args[0];
-      }
-      if (n.kind == TK::kMap) {
-        Expect(i, n.args[0], *e.rhs, "MT2023", "the map's key type");
-        return n.args[1];
-      }
-      return dyn;
-    }
-    case K::kTuple: {
-      std::vector<TypeId> hint;
-      if (t_.Kind(expect) == TK::kTuple) hint = t_.At(expect).args;
-      std::vector<TypeId> a;
-      for (size_t i = 0; i < e.args.size(); ++i)
-        a.push_back(Expr_(*e.args[i], i < hint.size() ? hint[i] : dyn));
-      return t_.Tuple(std::move(a));
-    }
-    case K::kArray: {
-      TypeId elem = t_.Kind(expect) == TK::kArray ? t_.At(expect).args[0] : t_.Var(e.loc);
-      for (const ExprPtr& a : e.args)
-        Expect(Expr_(*a, elem), elem, *a, "MT2023", "the array's other elements");
-      if (e.rhs) {
-        TypeId n = Expr_(*e.rhs, dyn);
-        TK k = t_.Kind(n);
-        if (!(k == TK::kInt || k == TK::kIntVar || t_.IsLoose(n) || k == TK::kVar))
-          Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), n, "an array length");
-      }
-      return t_.Array(elem);
-    }
-    case K::kMap: {
-      TypeId k = t_.Var(e.loc), v = t_.Var(e.loc);
-      if (t_.Kind(expect) == TK::kMap) {
-        k = t_.At(expect).args[0];
-        v = t_.At(expect).args[1];
-      }
-      for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
-        Expect(Expr_(*e.args[i], k), k, *e.args[i], "MT2023", "the map's other keys");
-        Expect(Expr_(*e.args[i + 1], v), v, *e.args[i + 1], "MT2023", "the map's other values");
-      }
-      return t_.Map(k, v);
-    }
+    case K::kTupleField: return TupleField(e);
+    case K::kIndex: return Index(e);
+    case K::kTuple: return TupleLit(e, expect);
+    case K::kArray: return ArrayLit(e, expect);
+    case K::kMap: return MapLit(e, expect);
     case K::kStruct: return StructLit(e);
     case K::kBlock:
     case K::kUnsafe:
@@ -273,116 +170,18 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
     case K::kBudget:
       if (e.kind == K::kSandbox || e.kind == K::kBudget)
         for (const SandboxEntry& en : e.more->entries)
-          if (en.value) Expr_(*en.value, dyn);
+          if (en.value) Expr_(*en.value, t_.Prim(TK::kDyn));
       return e.then_block ? Block_(*e.then_block, expect) : t_.Prim(TK::kUnit);
-    case K::kIf: {
-      Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond, "MT2023",
-             "an `if` condition");
-      // Where a `dyn Trait` is wanted each branch gives one of its own type.
-      if (t_.Kind(expect) == TK::kDynTrait && e.more->else_expr) {
-        Expect(Block_(*e.then_block, expect), expect, e, "MT2023", "the wanted type");
-        Expect(Expr_(*e.more->else_expr, expect), expect, *e.more->else_expr, "MT2023",
-               "the wanted type");
-        return expect;
-      }
-      TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : dyn);
-      if (!e.more->else_expr) return t_.Prim(TK::kUnit);
-      if (!t_.IsLoose(expect) && t_.Fits(a, expect)) t_.Unify(a, expect);
-      TypeId b = Expr_(*e.more->else_expr, a);
-      if (t_.Kind(a) == TK::kNever) return b;
-      Expect(b, a, *e.more->else_expr, "MT2023",
-             "the `if` branch's type (`if` and `else` have incompatible types)");
-      return a;
-    }
-    case K::kIfLet: {
-      TypeId s = Expr_(*e.lhs, dyn);
-      Push();
-      Pattern_(*e.more->pat, s, false);
-      TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : dyn);
-      Pop();
-      if (!e.more->else_expr) return t_.Prim(TK::kUnit);
-      TypeId b = Expr_(*e.more->else_expr, a);
-      if (t_.Kind(a) == TK::kNever) return b;
-      Expect(b, a, *e.more->else_expr, "MT2023", "the `if let` branch's type");
-      return a;
-    }
-    case K::kMatch: {
-      TypeId s = Expr_(*e.lhs, dyn);
-      TypeId result = 0;
-      for (const MatchArm& arm : e.more->arms) {
-        Push();
-        Pattern_(*arm.pat, s, false);
-        if (arm.guard)
-          Expect(Expr_(*arm.guard, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *arm.guard, "MT2023",
-                 "a match guard");
-        TypeId b = Expr_(*arm.body, result ? result : expect);
-        Pop();
-        if (t_.Kind(b) == TK::kNever) continue;
-        if (t_.Kind(expect) == TK::kDynTrait) {
-          Expect(b, expect, *arm.body, "MT2023", "the wanted type");
-          result = expect;
-          continue;
-        }
-        if (!result) {
-          result = b;
-        } else {
-          Expect(b, result, *arm.body, "MT2023",
-                 "the first arm's type (`match` arms have incompatible types)");
-        }
-      }
-      CheckMatch(e, s);
-      return result ? result : t_.Prim(TK::kNever);
-    }
+    case K::kIf: return If(e, expect);
+    case K::kIfLet: return IfLet(e, expect);
+    case K::kMatch: return Match(e, expect);
     case K::kWhile:
     case K::kWhileLet:
     case K::kLoop:
-    case K::kFor: {
-      Push();
-      if (e.kind == K::kWhile)
-        Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond,
-               "MT2023", "a `while` condition");
-      if (e.kind == K::kWhileLet) Pattern_(*e.more->pat, Expr_(*e.lhs, dyn), false);
-      if (e.kind == K::kFor) {
-        TypeId it = Expr_(*e.lhs, dyn);
-        Pattern_(*e.more->pat, ForIter(it, e.lhs->loc), true);
-      }
-      TypeId brk = e.kind == K::kLoop ? t_.Var(e.loc) : t_.Prim(TK::kUnit);
-      if (!fn_.empty()) fn_.back().loops.emplace_back(e.more->label, brk);
-      Block_(*e.then_block, dyn);
-      if (!fn_.empty()) fn_.back().loops.pop_back();
-      Pop();
-      // A `loop` no `break` leaves never ends: Never.
-      if (e.kind == K::kLoop) return t_.Kind(brk) == TK::kVar ? t_.Prim(TK::kNever) : brk;
-      return t_.Prim(TK::kUnit);
-    }
-    case K::kBreak: {
-      const std::pair<std::string, TypeId>* loop = nullptr;
-      if (!fn_.empty())
-        for (auto it = fn_.back().loops.rbegin(); it != fn_.back().loops.rend() && !loop; ++it)
-          if (e.more->label.empty() || it->first == e.more->label) loop = &*it;
-      if (loop) {
-        TypeId want = loop->second;
-        if (e.lhs)
-          Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2023", "the loop's other `break`s");
-        else if (t_.Kind(want) == TK::kVar)
-          t_.Unify(want, t_.Prim(TK::kUnit));
-      } else if (e.lhs) {
-        Expr_(*e.lhs, dyn);
-      }
-      return t_.Prim(TK::kNever);
-    }
+    case K::kFor: return Loop(e);
+    case K::kBreak: return Break(e);
     case K::kContinue: return t_.Prim(TK::kNever);
-    case K::kReturn: {
-      if (fn_.empty()) return t_.Prim(TK::kNever);
-      TypeId want = fn_.back().ret;
-      if (e.lhs) {
-        Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2019", "the declared result");
-      } else if (!t_.Unify(t_.Prim(TK::kUnit), want)) {
-        Mismatch("MT2019", e.loc, NameEnd(e.loc, "return"), want, t_.Prim(TK::kUnit),
-                 "the declared result");
-      }
-      return t_.Prim(TK::kNever);
-    }
+    case K::kReturn: return Return(e);
     case K::kTry: return Try(e);
     case K::kClosure: return Closure(e, expect);
     case K::kRange: {
@@ -392,7 +191,7 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
       return t_.Adt("Range", {el});
     }
     case K::kCast: {
-      Expr_(*e.lhs, dyn);
+      Expr_(*e.lhs, t_.Prim(TK::kDyn));
       return FromType(e.more->type);
     }
     case K::kRef:
@@ -402,7 +201,242 @@ TypeId Checker::ExprInner(const Expr& e, TypeId expect) {
     case K::kSend:
     case K::kAsk: return AgentOp(e);
   }
+  return t_.Prim(TK::kDyn);
+}
+
+TypeId Checker::IntLit(const Expr& e) {
+  std::string w = IntSuffix(e.text);
+  if (!w.empty()) return t_.Int(w);
+  if (e.text.size() > 3 &&
+      (e.text.substr(e.text.size() - 3) == "f64" || e.text.substr(e.text.size() - 3) == "f32"))
+    return t_.Prim(TK::kFloat);
+  TypeId v = t_.IntVar(e.loc);
+  // `-1` (a negative literal, folded by the parser) cannot be unsigned.
+  if (!e.is_mut && e.int_value < 0) obligations_.push_back(Obligation{v, "Neg", e.loc});
+  return v;
+}
+
+TypeId Checker::Unary(const Expr& e, TypeId expect) {
+  TypeId a = Expr_(*e.lhs, expect);
+  TK k = t_.Kind(a);
+  const bool ok = e.unary_op == UnaryOp::kNeg
+                      ? (k == TK::kInt || k == TK::kIntVar || k == TK::kFloat ||
+                         k == TK::kFloatVar || k == TK::kDuration || k == TK::kSize ||
+                         k == TK::kVar || t_.IsLoose(a) || k == TK::kParam)
+                      : (k == TK::kBool || k == TK::kInt || k == TK::kIntVar || k == TK::kVar ||
+                         t_.IsLoose(a) || k == TK::kParam);
+  const bool unsigned_neg = e.unary_op == UnaryOp::kNeg && IsUnsigned(a);
+  // A literal's type may be fixed later (`big > -1` with `big: U64`):
+  // whether it may be negated is then proved with the function's bounds.
+  if (e.unary_op == UnaryOp::kNeg && k == TK::kIntVar)
+    obligations_.push_back(Obligation{a, "Neg", e.loc});
+  if ((!ok || unsigned_neg) && !failed_) {
+    failed_ = true;
+    diags_.Error(
+        "MT2029", e.loc,
+        absl::StrCat("cannot apply unary operator `", e.unary_op == UnaryOp::kNeg ? "-" : "!",
+                     "` to type `", t_.Show(a), "`"));
+  }
+  return a;
+}
+
+TypeId Checker::Assign(const Expr& e) {
+  TypeId l = Expr_(*e.lhs, t_.Prim(TK::kDyn));
+  TypeId r = Expr_(*e.rhs, l);
+  if (!e.has_op) {
+    Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
+  } else if (e.binary_op != BinaryOp::kShl && e.binary_op != BinaryOp::kShr) {
+    TK lk = t_.Kind(l), rk = t_.Kind(r);
+    const bool scaled =
+        (lk == TK::kDuration || lk == TK::kSize) && (rk == TK::kInt || rk == TK::kIntVar);
+    if (!scaled) Expect(r, l, *e.rhs, "MT2023", "the assigned place's type");
+  }
+  return t_.Prim(TK::kUnit);
+}
+
+TypeId Checker::TupleField(const Expr& e) {
+  TypeId l = Strip(Expr_(*e.lhs, t_.Prim(TK::kDyn)));
+  const TNode& n = t_.At(l);
+  const size_t i = static_cast<size_t>(e.int_value);
+  if (n.kind == TK::kTuple) return i < n.args.size() ? n.args[i] : t_.Prim(TK::kErr);
+  if (n.kind == TK::kAdt && adts_.count(n.name) && !adts_.at(n.name).is_enum) {
+    const AdtInfo& a = adts_.at(n.name);
+    if (a.variants.empty() || i >= a.variants[0].fields.size()) return t_.Prim(TK::kErr);
+    std::vector<TypeId> args = n.args;
+    return t_.Subst(a.variants[0].fields[i], a.generics, args);
+  }
+  return t_.Prim(TK::kDyn);
+}
+
+TypeId Checker::Index(const Expr& e) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  TypeId l = Strip(Expr_(*e.lhs, dyn));
+  TypeId i = Expr_(*e.rhs, dyn);
+  const TNode n = t_.At(l);
+  if (e.rhs->kind == Expr::Kind::kRange) return l;
+  if (n.kind == TK::kArray) {
+    if (!IsIntLike(i)) Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), i, "an index");
+    return n.args[0];
+  }
+  if (n.kind == TK::kMap) {
+    Expect(i, n.args[0], *e.rhs, "MT2023", "the map's key type");
+    return n.args[1];
+  }
   return dyn;
+}
+
+// An integer or what may be one (an index, an array length).
+bool Checker::IsIntLike(TypeId t) {
+  TK k = t_.Kind(t);
+  return k == TK::kInt || k == TK::kIntVar || t_.IsLoose(t) || k == TK::kVar || k == TK::kNever;
+}
+
+TypeId Checker::TupleLit(const Expr& e, TypeId expect) {
+  std::vector<TypeId> hint;
+  if (t_.Kind(expect) == TK::kTuple) hint = t_.At(expect).args;
+  std::vector<TypeId> a;
+  for (size_t i = 0; i < e.args.size(); ++i)
+    a.push_back(Expr_(*e.args[i], i < hint.size() ? hint[i] : t_.Prim(TK::kDyn)));
+  return t_.Tuple(std::move(a));
+}
+
+TypeId Checker::ArrayLit(const Expr& e, TypeId expect) {
+  TypeId elem = t_.Kind(expect) == TK::kArray ? t_.At(expect).args[0] : t_.Var(e.loc);
+  for (const ExprPtr& a : e.args)
+    Expect(Expr_(*a, elem), elem, *a, "MT2023", "the array's other elements");
+  if (e.rhs) {
+    TypeId n = Expr_(*e.rhs, t_.Prim(TK::kDyn));
+    if (!IsIntLike(n) || t_.Kind(n) == TK::kNever)
+      Mismatch("MT2023", e.rhs->begin, e.rhs->end, t_.Int("USize"), n, "an array length");
+  }
+  return t_.Array(elem);
+}
+
+TypeId Checker::MapLit(const Expr& e, TypeId expect) {
+  TypeId k = t_.Var(e.loc), v = t_.Var(e.loc);
+  if (t_.Kind(expect) == TK::kMap) {
+    k = t_.At(expect).args[0];
+    v = t_.At(expect).args[1];
+  }
+  for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+    Expect(Expr_(*e.args[i], k), k, *e.args[i], "MT2023", "the map's other keys");
+    Expect(Expr_(*e.args[i + 1], v), v, *e.args[i + 1], "MT2023", "the map's other values");
+  }
+  return t_.Map(k, v);
+}
+
+TypeId Checker::If(const Expr& e, TypeId expect) {
+  Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond, "MT2023",
+         "an `if` condition");
+  // Where a `dyn Trait` is wanted each branch gives one of its own type.
+  if (t_.Kind(expect) == TK::kDynTrait && e.more->else_expr) {
+    Expect(Block_(*e.then_block, expect), expect, e, "MT2023", "the wanted type");
+    Expect(Expr_(*e.more->else_expr, expect), expect, *e.more->else_expr, "MT2023",
+           "the wanted type");
+    return expect;
+  }
+  TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : t_.Prim(TK::kDyn));
+  if (!e.more->else_expr) return t_.Prim(TK::kUnit);
+  if (!t_.IsLoose(expect) && t_.Fits(a, expect)) t_.Unify(a, expect);
+  TypeId b = Expr_(*e.more->else_expr, a);
+  if (t_.Kind(a) == TK::kNever) return b;
+  Expect(b, a, *e.more->else_expr, "MT2023",
+         "the `if` branch's type (`if` and `else` have incompatible types)");
+  return a;
+}
+
+TypeId Checker::IfLet(const Expr& e, TypeId expect) {
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  TypeId s = Expr_(*e.lhs, dyn);
+  Push();
+  Pattern_(*e.more->pat, s, false);
+  TypeId a = Block_(*e.then_block, e.more->else_expr ? expect : dyn);
+  Pop();
+  if (!e.more->else_expr) return t_.Prim(TK::kUnit);
+  TypeId b = Expr_(*e.more->else_expr, a);
+  if (t_.Kind(a) == TK::kNever) return b;
+  Expect(b, a, *e.more->else_expr, "MT2023", "the `if let` branch's type");
+  return a;
+}
+
+TypeId Checker::Match(const Expr& e, TypeId expect) {
+  TypeId s = Expr_(*e.lhs, t_.Prim(TK::kDyn));
+  TypeId result = 0;
+  for (const MatchArm& arm : e.more->arms) {
+    Push();
+    Pattern_(*arm.pat, s, false);
+    if (arm.guard)
+      Expect(Expr_(*arm.guard, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *arm.guard, "MT2023",
+             "a match guard");
+    TypeId b = Expr_(*arm.body, result ? result : expect);
+    Pop();
+    if (t_.Kind(b) == TK::kNever) continue;
+    if (t_.Kind(expect) == TK::kDynTrait) {
+      Expect(b, expect, *arm.body, "MT2023", "the wanted type");
+      result = expect;
+      continue;
+    }
+    if (!result) {
+      result = b;
+    } else {
+      Expect(b, result, *arm.body, "MT2023",
+             "the first arm's type (`match` arms have incompatible types)");
+    }
+  }
+  CheckMatch(e, s);
+  return result ? result : t_.Prim(TK::kNever);
+}
+
+// `while`, `while let`, `loop`, `for`: a `loop` is of its `break`s' type
+// (Never when none leaves it), the others are ().
+TypeId Checker::Loop(const Expr& e) {
+  using K = Expr::Kind;
+  const TypeId dyn = t_.Prim(TK::kDyn);
+  Push();
+  if (e.kind == K::kWhile)
+    Expect(Expr_(*e.more->cond, t_.Prim(TK::kBool)), t_.Prim(TK::kBool), *e.more->cond, "MT2023",
+           "a `while` condition");
+  if (e.kind == K::kWhileLet) Pattern_(*e.more->pat, Expr_(*e.lhs, dyn), false);
+  if (e.kind == K::kFor) {
+    TypeId it = Expr_(*e.lhs, dyn);
+    Pattern_(*e.more->pat, ForIter(it, e.lhs->loc), true);
+  }
+  TypeId brk = e.kind == K::kLoop ? t_.Var(e.loc) : t_.Prim(TK::kUnit);
+  if (!fn_.empty()) fn_.back().loops.emplace_back(e.more->label, brk);
+  Block_(*e.then_block, dyn);
+  if (!fn_.empty()) fn_.back().loops.pop_back();
+  Pop();
+  if (e.kind == K::kLoop) return t_.Kind(brk) == TK::kVar ? t_.Prim(TK::kNever) : brk;
+  return t_.Prim(TK::kUnit);
+}
+
+TypeId Checker::Break(const Expr& e) {
+  const std::pair<std::string, TypeId>* loop = nullptr;
+  if (!fn_.empty())
+    for (auto it = fn_.back().loops.rbegin(); it != fn_.back().loops.rend() && !loop; ++it)
+      if (e.more->label.empty() || it->first == e.more->label) loop = &*it;
+  if (loop) {
+    TypeId want = loop->second;
+    if (e.lhs)
+      Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2023", "the loop's other `break`s");
+    else if (t_.Kind(want) == TK::kVar)
+      t_.Unify(want, t_.Prim(TK::kUnit));
+  } else if (e.lhs) {
+    Expr_(*e.lhs, t_.Prim(TK::kDyn));
+  }
+  return t_.Prim(TK::kNever);
+}
+
+TypeId Checker::Return(const Expr& e) {
+  if (fn_.empty()) return t_.Prim(TK::kNever);
+  TypeId want = fn_.back().ret;
+  if (e.lhs) {
+    Expect(Expr_(*e.lhs, want), want, *e.lhs, "MT2019", "the declared result");
+  } else if (!t_.Unify(t_.Prim(TK::kUnit), want)) {
+    Mismatch("MT2019", e.loc, NameEnd(e.loc, "return"), want, t_.Prim(TK::kUnit),
+             "the declared result");
+  }
+  return t_.Prim(TK::kNever);
 }
 
 TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
@@ -590,17 +624,7 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
       if (t_.Kind(expect) == TK::kAdt && t_.At(expect).name == a->name &&
           t_.At(expect).args.size() == targs.size())
         targs = t_.At(expect).args;
-      const VariantInfo& v = a->variants[vi];
-      for (size_t i = 0; i < args.size(); ++i) {
-        if (i >= v.fields.size()) {
-          Expr_(*args[i], dyn);
-          continue;
-        }
-        TypeId want = t_.Subst(v.fields[i], a->generics, targs);
-        Expect(Expr_(*args[i], want), want, *args[i], "MT2017",
-               a->is_enum ? "the variant's payload" : "the struct's field");
-      }
-      return t_.Adt(a->name, std::move(targs));
+      return Construct(*a, vi, args, std::move(targs));
     }
     return loose();
   }
@@ -611,16 +635,7 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
     if (const AdtInfo* a = VariantOf(callee.segs, dyn, &vi); a && a->is_enum) {
       std::vector<TypeId> targs;
       for (size_t i = 0; i < a->generics.size(); ++i) targs.push_back(t_.Var(e.loc));
-      const VariantInfo& v = a->variants[vi];
-      for (size_t i = 0; i < args.size(); ++i) {
-        if (i >= v.fields.size()) {
-          Expr_(*args[i], dyn);
-          continue;
-        }
-        TypeId want = t_.Subst(v.fields[i], a->generics, targs);
-        Expect(Expr_(*args[i], want), want, *args[i], "MT2017", "the variant's payload");
-      }
-      return t_.Adt(a->name, std::move(targs));
+      return Construct(*a, vi, args, std::move(targs));
     }
     return AssocCall(owner, name, args, e, expect);
   }
@@ -1119,6 +1134,23 @@ TypeId Checker::Try(const Expr& e) {
   return on.args[0];
 }
 
+// `Pair(1, "a")`, `Some(x)`, `Shape::Circle(1.0)`: the arguments against
+// the fields of variant `vi` of `a` with the type arguments `targs`.
+TypeId Checker::Construct(const AdtInfo& a, size_t vi, const std::vector<const Expr*>& args,
+                          std::vector<TypeId> targs) {
+  const VariantInfo& v = a.variants[vi];
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i >= v.fields.size()) {
+      Expr_(*args[i], t_.Prim(TK::kDyn));
+      continue;
+    }
+    TypeId want = t_.Subst(v.fields[i], a.generics, targs);
+    Expect(Expr_(*args[i], want), want, *args[i], "MT2017",
+           a.is_enum ? "the variant's payload" : "the struct's field");
+  }
+  return t_.Adt(a.name, std::move(targs));
+}
+
 TypeId Checker::ForIter(TypeId it, Loc at) {
   it = Strip(it);
   const TNode n = t_.At(it);
@@ -1129,14 +1161,8 @@ TypeId Checker::ForIter(TypeId it, Loc at) {
     case TK::kAdt:
       if (n.name == "Range" && n.args.size() == 1) return n.args[0];
       return t_.Prim(TK::kDyn);
-    case TK::kInt:
-    case TK::kIntVar:
-    case TK::kFloat:
-    case TK::kFloatVar:
-    case TK::kBool:
-    case TK::kChar:
-    case TK::kUnit:
-    case TK::kFn:
+    default:
+      if (!IsScalar(n.kind) && n.kind != TK::kFn) return t_.Prim(TK::kDyn);
       if (!failed_) {
         failed_ = true;
         diags_.Error("MT2023", at,
@@ -1146,7 +1172,6 @@ TypeId Checker::ForIter(TypeId it, Loc at) {
                      n.kind == TK::kInt || n.kind == TK::kIntVar ? "write a range: `0..n`" : "");
       }
       return t_.Prim(TK::kErr);
-    default: return t_.Prim(TK::kDyn);
   }
 }
 

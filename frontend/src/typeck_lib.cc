@@ -211,27 +211,10 @@ TypeId FromTy(Types& t, const TyP& ty, int depth) {
 
 std::optional<ir::Recv> RecvOfType(Types& t, TypeId id) {
   const TNode& n = t.At(id);
-  switch (n.kind) {
-    case TK::kStr: return ir::Recv::kStr;
-    case TK::kArray: return ir::Recv::kArray;
-    case TK::kMap: return ir::Recv::kMap;
-    case TK::kTuple: return ir::Recv::kTuple;
-    case TK::kAdt:
-      if (n.name == "Option") return ir::Recv::kOption;
-      if (n.name == "Result") return ir::Recv::kResult;
-      if (n.name == "Range" && n.args.size() == 1) return ir::Recv::kArray;
-      return std::nullopt;
-    case TK::kInt:
-    case TK::kIntVar: return ir::Recv::kInt;
-    case TK::kFloat:
-    case TK::kFloatVar: return ir::Recv::kFloat;
-    case TK::kDuration: return ir::Recv::kDuration;
-    case TK::kSize: return ir::Recv::kSize;
-    case TK::kBool: return ir::Recv::kBool;
-    case TK::kChar: return ir::Recv::kChar;
-    case TK::kCap: return ir::Recv::kCap;
-    default: return std::nullopt;
-  }
+  if (n.kind == TK::kIntVar) return ir::Recv::kInt;
+  if (n.kind == TK::kFloatVar) return ir::Recv::kFloat;
+  if (n.kind == TK::kAdt && n.name == "Range" && n.args.size() == 1) return ir::Recv::kArray;
+  return RecvOfKind(n.kind, n.name);
 }
 
 }  // namespace mty::frontend::tc

@@ -142,9 +142,6 @@ void Checker::Pattern_(const Pattern& p, TypeId t, bool is_let) {
       return;
     }
     case PK::kOr:
-      for (const PatPtr& s : p.subs)
-        if (s) Pattern_(*s, t, is_let);
-      return;
     case PK::kRef:
       for (const PatPtr& s : p.subs)
         if (s) Pattern_(*s, t, is_let);
@@ -279,14 +276,30 @@ struct PatternMatrix {
     return s;
   }
 
+  static DPat CtorPat(int ctor) {
+    DPat d;
+    d.wild = false;
+    d.ctor = ctor;
+    return d;
+  }
+  static DPat IntervalPat(__int128 lo, __int128 hi) {
+    DPat d;
+    d.wild = false;
+    d.interval = true;
+    d.lo = lo;
+    d.hi = hi;
+    return d;
+  }
+  // A pattern not followed: taken to match everything.
+  void Unfollowed(std::vector<DPat>& out) {
+    approx = true;
+    out.push_back(DPat{});
+  }
+
   // `p` against type `ty`, or-patterns expanded into `out` (each one a row's cell).
   void Lower(const Pattern& p, TypeId ty, std::vector<DPat>& out) {
     using PK = Pattern::Kind;
-    if (out.size() > 64) {
-      approx = true;
-      out.push_back(DPat{});
-      return;
-    }
+    if (out.size() > 64) return Unfollowed(out);
     switch (p.kind) {
       case PK::kWild: out.push_back(DPat{}); return;
       case PK::kBind: {
@@ -294,65 +307,23 @@ struct PatternMatrix {
         size_t vi = 0;
         if (p.subs.empty() && !p.is_mut)
           if (const AdtInfo* a = c.VariantOf(path, ty, &vi); a && a->variants[vi].fields.empty()) {
-            DPat d;
-            d.wild = false;
-            d.ctor = static_cast<int>(vi);
-            out.push_back(d);
+            out.push_back(CtorPat(static_cast<int>(vi)));
             return;
           }
         if (!p.subs.empty() && p.subs[0]) return Lower(*p.subs[0], ty, out);
         out.push_back(DPat{});
         return;
       }
-      case PK::kLit: {
-        const Expr* x = p.lit.get();
-        __int128 v = 0, dlo = 0, dhi = 0;
-        if (Domain(t, ty, &dlo, &dhi) && LitValue(x, &v)) {
-          DPat d;
-          d.wild = false;
-          d.interval = true;
-          d.lo = d.hi = v;
-          out.push_back(d);
-          return;
-        }
-        if (x && x->kind == Expr::Kind::kBool) {
-          DPat d;
-          d.wild = false;
-          d.ctor = x->int_value ? 1 : 0;
-          out.push_back(d);
-          return;
-        }
-        if (!x || x->kind == Expr::Kind::kFloat) approx = true;
-        std::string key =
-            x ? absl::StrCat(static_cast<int>(x->kind), ":", x->text, ":", x->int_value, ":",
-                             x->kind == Expr::Kind::kUnary ? "-" : "")
-              : "?";
-        if (x && x->kind == Expr::Kind::kUnary && x->lhs)
-          key = absl::StrCat("-", x->lhs->int_value, x->lhs->text);
-        auto [it, fresh] = literal_ids.emplace(key, static_cast<int>(literal_ids.size()));
-        (void)fresh;
-        DPat d;
-        d.wild = false;
-        d.ctor = it->second;
-        out.push_back(d);
-        return;
-      }
+      case PK::kLit: return LowerLit(p.lit.get(), ty, out);
       case PK::kRange: {
-        __int128 dlo = 0, dhi = 0, lo = 0, hi = 0;
-        if (!Domain(t, ty, &dlo, &dhi)) return Opaque(out);
-        lo = dlo;
-        hi = dhi;
+        __int128 lo = 0, hi = 0;
+        if (!Domain(t, ty, &lo, &hi)) return Opaque(out);
         if (p.lit && !LitValue(p.lit.get(), &lo)) return Opaque(out);
         if (p.hi) {
           if (!LitValue(p.hi.get(), &hi)) return Opaque(out);
           if (!p.inclusive) --hi;
         }
-        DPat d;
-        d.wild = false;
-        d.interval = true;
-        d.lo = lo;
-        d.hi = hi;
-        out.push_back(d);
+        out.push_back(IntervalPat(lo, hi));
         return;
       }
       case PK::kSlice: has_slice = true; return Opaque(out);
@@ -366,88 +337,105 @@ struct PatternMatrix {
         return;
       case PK::kTuple:
       case PK::kVariant:
-      case PK::kStruct: {
-        if (p.kind != PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty))) ty = Typed(p.path, ty);
-        if (p.kind == PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty)))
-          ty = t.Tuple(std::vector<TypeId>(p.subs.size(), t.Prim(TK::kDyn)));
-        CtorSet cs = Ctors(ty);
-        int ctor = 0;
-        if (p.kind != PK::kTuple) {
-          size_t vi = 0;
-          bool found = false;
-          if (cs.is_struct) {
-            found = true;
-          } else if (const AdtInfo* va = c.VariantOf(p.path, ty, &vi);
-                     va && t.Kind(ty) == TK::kAdt && va->name == t.At(ty).name &&
-                     vi < cs.fields.size()) {
-            ctor = static_cast<int>(vi);
-            found = true;
-          }
-          // A variant the checker does not know (the lowering reports it if
-          // it is wrong): taken to match everything, and not followed.
-          if (!found || !cs.finite) {
-            approx = true;
-            out.push_back(DPat{});
-            return;
-          }
-        } else if (!cs.finite || !cs.tuple) {
-          return Opaque(out);
-        }
-        const size_t arity = cs.fields[ctor].size();
-        // A wide or irrefutable constructor: every field a binding or `_`
-        // (the common `let Big(a, .., z) = b`) matches everything.
-        bool trivial = true;
-        for (const PatPtr& sp : p.subs)
-          trivial = trivial && sp &&
-                    (sp->kind == PK::kWild ||
-                     (sp->kind == PK::kBind && sp->subs.empty() &&
-                      !c.VariantOf({PathSeg{sp->name, sp->loc}}, t.Prim(TK::kDyn), nullptr)));
-        if (cs.fields.size() == 1 && trivial) {
-          out.push_back(DPat{});
-          return;
-        }
-        if (arity > 32) {  // not followed: taken to match everything
-          approx = true;
-          out.push_back(DPat{});
-          return;
-        }
-        // Fields in declaration order (struct patterns name theirs).
-        std::vector<const Pattern*> cells(arity, nullptr);
-        if (p.kind == PK::kStruct) {
-          for (size_t i = 0; i < p.subs.size() && i < p.field_names.size(); ++i)
-            for (size_t k = 0; k < arity && k < cs.fnames[ctor].size(); ++k)
-              if (cs.fnames[ctor][k] == p.field_names[i]) cells[k] = p.subs[i].get();
-        } else {
-          for (size_t i = 0; i < p.subs.size() && i < arity; ++i) cells[i] = p.subs[i].get();
-        }
-        // The cartesian product of the fields' alternatives.
-        std::vector<DPat> acc(1);
-        acc[0].wild = false;
-        acc[0].ctor = ctor;
-        acc[0].adt = t.Kind(ty) == TK::kAdt ? t.At(ty).name : "";
-        for (size_t k = 0; k < arity; ++k) {
-          std::vector<DPat> alts;
-          if (cells[k])
-            Lower(*cells[k], cs.fields[ctor][k], alts);
-          else
-            alts.push_back(DPat{});
-          std::vector<DPat> next;
-          for (const DPat& a : acc)
-            for (const DPat& b : alts) {
-              if (next.size() > 64) {
-                approx = true;
-                break;
-              }
-              DPat x = a;
-              x.subs.push_back(b);
-              next.push_back(std::move(x));
-            }
-          acc = std::move(next);
-        }
-        for (DPat& d : acc) out.push_back(std::move(d));
-        return;
-      }
+      case PK::kStruct: return LowerCtor(p, ty, out);
     }
+  }
+
+  // A literal `x`: an interval of one value (integers, chars), `true` or
+  // `false`, else a constructor of its own (its text).
+  void LowerLit(const Expr* x, TypeId ty, std::vector<DPat>& out) {
+    __int128 v = 0, dlo = 0, dhi = 0;
+    if (Domain(t, ty, &dlo, &dhi) && LitValue(x, &v)) {
+      out.push_back(IntervalPat(v, v));
+      return;
+    }
+    if (x && x->kind == Expr::Kind::kBool) {
+      out.push_back(CtorPat(x->int_value ? 1 : 0));
+      return;
+    }
+    if (!x || x->kind == Expr::Kind::kFloat) approx = true;
+    std::string key = x ? absl::StrCat(static_cast<int>(x->kind), ":", x->text, ":", x->int_value,
+                                       ":", x->kind == Expr::Kind::kUnary ? "-" : "")
+                        : "?";
+    if (x && x->kind == Expr::Kind::kUnary && x->lhs)
+      key = absl::StrCat("-", x->lhs->int_value, x->lhs->text);
+    auto [it, fresh] = literal_ids.emplace(key, static_cast<int>(literal_ids.size()));
+    (void)fresh;
+    out.push_back(CtorPat(it->second));
+  }
+
+  // A tuple, variant or struct pattern: its constructor and the cartesian
+  // product of its fields' alternatives.
+  void LowerCtor(const Pattern& p, TypeId ty, std::vector<DPat>& out) {
+    using PK = Pattern::Kind;
+    if (p.kind != PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty))) ty = Typed(p.path, ty);
+    if (p.kind == PK::kTuple && (t.IsLoose(ty) || t.IsVar(ty)))
+      ty = t.Tuple(std::vector<TypeId>(p.subs.size(), t.Prim(TK::kDyn)));
+    CtorSet cs = Ctors(ty);
+    int ctor = 0;
+    if (p.kind != PK::kTuple) {
+      size_t vi = 0;
+      bool found = false;
+      if (cs.is_struct) {
+        found = true;
+      } else if (const AdtInfo* va = c.VariantOf(p.path, ty, &vi); va && t.Kind(ty) == TK::kAdt &&
+                                                                   va->name == t.At(ty).name &&
+                                                                   vi < cs.fields.size()) {
+        ctor = static_cast<int>(vi);
+        found = true;
+      }
+      // A variant the checker does not know (the lowering reports it if
+      // it is wrong): taken to match everything, and not followed.
+      if (!found || !cs.finite) return Unfollowed(out);
+    } else if (!cs.finite || !cs.tuple) {
+      return Opaque(out);
+    }
+    const size_t arity = cs.fields[ctor].size();
+    // A wide or irrefutable constructor: every field a binding or `_`
+    // (the common `let Big(a, .., z) = b`) matches everything.
+    bool trivial = true;
+    for (const PatPtr& sp : p.subs)
+      trivial = trivial && sp &&
+                (sp->kind == PK::kWild ||
+                 (sp->kind == PK::kBind && sp->subs.empty() &&
+                  !c.VariantOf({PathSeg{sp->name, sp->loc}}, t.Prim(TK::kDyn), nullptr)));
+    if (cs.fields.size() == 1 && trivial) {
+      out.push_back(DPat{});
+      return;
+    }
+    if (arity > 32) return Unfollowed(out);
+    // Fields in declaration order (struct patterns name theirs).
+    std::vector<const Pattern*> cells(arity, nullptr);
+    if (p.kind == PK::kStruct) {
+      for (size_t i = 0; i < p.subs.size() && i < p.field_names.size(); ++i)
+        for (size_t k = 0; k < arity && k < cs.fnames[ctor].size(); ++k)
+          if (cs.fnames[ctor][k] == p.field_names[i]) cells[k] = p.subs[i].get();
+    } else {
+      for (size_t i = 0; i < p.subs.size() && i < arity; ++i) cells[i] = p.subs[i].get();
+    }
+    // The cartesian product of the fields' alternatives.
+    std::vector<DPat> acc(1, CtorPat(ctor));
+    acc[0].adt = t.Kind(ty) == TK::kAdt ? t.At(ty).name : "";
+    for (size_t k = 0; k < arity; ++k) {
+      std::vector<DPat> alts;
+      if (cells[k])
+        Lower(*cells[k], cs.fields[ctor][k], alts);
+      else
+        alts.push_back(DPat{});
+      std::vector<DPat> next;
+      for (const DPat& a : acc)
+        for (const DPat& b : alts) {
+          if (next.size() > 64) {
+            approx = true;
+            break;
+          }
+          DPat x = a;
+          x.subs.push_back(b);
+          next.push_back(std::move(x));
+        }
+      acc = std::move(next);
+    }
+    for (DPat& d : acc) out.push_back(std::move(d));
   }
 
   // The type a variant pattern names (`Some(_)` on an `Any`): its enum with

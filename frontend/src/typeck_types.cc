@@ -234,21 +234,20 @@ void Types::ShowAt(TypeId t, std::string& out, int depth) {
       ShowAt(n.args[i], out, depth + 1);
     }
   };
+  // The kinds spelled the same whatever their name and parts.
+  static constexpr std::pair<TK, const char*> kSpelled[] = {
+      {TK::kVar, "_"},     {TK::kIntVar, "{integer}"}, {TK::kFloatVar, "{float}"},
+      {TK::kDyn, "Any"},   {TK::kErr, "{error}"},      {TK::kNever, "Never"},
+      {TK::kFloat, "F64"}, {TK::kBool, "Bool"},        {TK::kChar, "Char"},
+      {TK::kStr, "Str"},   {TK::kUnit, "()"},          {TK::kDuration, "Duration"},
+      {TK::kSize, "Size"}};
+  for (const auto& [kind, text] : kSpelled)
+    if (kind == n.kind) {
+      out += text;
+      return;
+    }
   switch (n.kind) {
-    case TK::kVar: out += "_"; return;
-    case TK::kIntVar: out += "{integer}"; return;
-    case TK::kFloatVar: out += "{float}"; return;
-    case TK::kDyn: out += "Any"; return;
-    case TK::kErr: out += "{error}"; return;
-    case TK::kNever: out += "Never"; return;
-    case TK::kInt: out += n.name; return;
-    case TK::kFloat: out += "F64"; return;
-    case TK::kBool: out += "Bool"; return;
-    case TK::kChar: out += "Char"; return;
-    case TK::kStr: out += "Str"; return;
-    case TK::kUnit: out += "()"; return;
-    case TK::kDuration: out += "Duration"; return;
-    case TK::kSize: out += "Size"; return;
+    case TK::kInt:
     case TK::kAgent:
     case TK::kCap:
     case TK::kParam: out += n.name; return;
@@ -282,6 +281,7 @@ void Types::ShowAt(TypeId t, std::string& out, int depth) {
       out += ") -> ";
       ShowAt(n.args.back(), out, depth + 1);
       return;
+    default: return;  // spelled above
   }
 }
 

@@ -41,6 +41,13 @@ enum class TK : uint8_t {
   kDynTrait,  // name: `dyn Trait`
 };
 
+// A number (a literal's variable too), Bool, Char or Unit: a value with no
+// parts, never iterable.
+inline bool IsScalar(TK k) {
+  return k == TK::kInt || k == TK::kIntVar || k == TK::kFloat || k == TK::kFloatVar ||
+         k == TK::kBool || k == TK::kChar || k == TK::kUnit;
+}
+
 struct TNode {
   TK kind = TK::kVar;
   TypeId link = 0;  // kVar / kIntVar / kFloatVar: itself while unbound
