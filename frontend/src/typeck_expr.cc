@@ -832,6 +832,10 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
                        op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
   TypeId a = Expr_(*e.lhs, compare ? dyn : expect);
   TypeId b = Expr_(*e.rhs, a);
+  // An operand that never returns (`g + panic("x")`) is not coerced to the
+  // other's type: as rustc's `!`, it falls back to `()` (E0277 there).
+  for (TypeId* x : {&a, &b})
+    if (t_.Kind(*x) == TK::kNever) *x = t_.Prim(TK::kUnit);
   auto bad = [&] {
     if (failed_) return;
     failed_ = true;

@@ -1,0 +1,5 @@
+fn main() {
+    let g = 1;
+    let x = g + panic!("x");
+    println!("{}", x);
+}
