@@ -478,6 +478,20 @@ std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 
+// The event of an effect call or denial (stdlib::EffectCall, stdlib::Denial).
+template <typename Call>
+Event EffectEvent(Event::Kind kind, const Call& c) {
+  Event e;
+  e.kind = kind;
+  e.effect = std::string(c.effect);
+  e.family = std::string(c.family);
+  e.target = std::string(c.target);
+  e.line = static_cast<int>(c.loc.line);
+  e.column = static_cast<int>(c.loc.col);
+  e.sandbox = std::string(c.sandbox);
+  return e;
+}
+
 stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>* cancel,
                                     stdlib::HostFnDispatch* host_fns) {
   stdlib::HostOptions h;
@@ -488,27 +502,12 @@ stdlib::HostOptions MakeHostOptions(const RunOptions& o, const std::atomic<bool>
   h.host_fns = host_fns;
   if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kDenied)))
     h.on_denied = [cb = o.on_event](const stdlib::Denial& d) {
-      Event e;
-      e.kind = Event::Kind::kDenied;
-      e.effect = std::string(d.effect);
-      e.family = std::string(d.family);
-      e.target = std::string(d.target);
-      e.line = static_cast<int>(d.loc.line);
-      e.column = static_cast<int>(d.loc.col);
-      e.sandbox = std::string(d.sandbox);
-      cb(e);
+      cb(EffectEvent(Event::Kind::kDenied, d));
     };
   if (o.on_event && (o.event_kinds & RunOptions::EventBit(Event::Kind::kEffect)))
     h.on_effect = [cb = o.on_event](const stdlib::EffectCall& c) {
-      Event e;
-      e.kind = Event::Kind::kEffect;
-      e.effect = std::string(c.effect);
-      e.family = std::string(c.family);
-      e.target = std::string(c.target);
+      Event e = EffectEvent(Event::Kind::kEffect, c);
       e.allowed = c.allowed;
-      e.line = static_cast<int>(c.loc.line);
-      e.column = static_cast<int>(c.loc.col);
-      e.sandbox = std::string(c.sandbox);
       cb(e);
     };
   return h;

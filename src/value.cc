@@ -13,59 +13,31 @@ namespace mty {
 
 using A = ValueAccess;
 
-Value Value::Bool(bool b) {
+namespace {
+
+// A value of kind k with the one member Field (a ValueAccess accessor) set.
+template <auto Field, typename T>
+Value Of(Value::Kind k, T x) {
   Value v;
-  A::Make(v, Kind::kBool);
-  v.i_ = b ? 1 : 0;
+  A::Make(v, k);
+  Field(v) = std::move(x);
   return v;
 }
-Value Value::Int(int64_t i) {
-  Value v;
-  A::Make(v, Kind::kInt);
-  v.i_ = i;
-  return v;
-}
-Value Value::Float(double d) {
-  Value v;
-  A::Make(v, Kind::kFloat);
-  v.f_ = d;
-  return v;
-}
-Value Value::Char(char32_t c) {
-  Value v;
-  A::Make(v, Kind::kChar);
-  v.i_ = static_cast<int64_t>(c);
-  return v;
-}
-Value Value::Str(std::string s) {
-  Value v;
-  A::Make(v, Kind::kStr);
-  v.s_ = std::move(s);
-  return v;
-}
-Value Value::Bytes(std::string bytes) {
-  Value v;
-  A::Make(v, Kind::kBytes);
-  v.s_ = std::move(bytes);
-  return v;
-}
-Value Value::Vec(std::vector<Value> items) {
-  Value v;
-  A::Make(v, Kind::kVec);
-  v.items_ = std::move(items);
-  return v;
-}
+
+}  // namespace
+
+Value Value::Bool(bool b) { return Of<A::Int>(Kind::kBool, int64_t{b ? 1 : 0}); }
+Value Value::Int(int64_t i) { return Of<A::Int>(Kind::kInt, i); }
+Value Value::Float(double d) { return Of<A::Float>(Kind::kFloat, d); }
+Value Value::Char(char32_t c) { return Of<A::Int>(Kind::kChar, static_cast<int64_t>(c)); }
+Value Value::Str(std::string s) { return Of<A::Text>(Kind::kStr, std::move(s)); }
+Value Value::Bytes(std::string bytes) { return Of<A::Text>(Kind::kBytes, std::move(bytes)); }
+Value Value::Vec(std::vector<Value> items) { return Of<A::Items>(Kind::kVec, std::move(items)); }
 Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
-  Value v;
-  A::Make(v, Kind::kMap);
-  v.entries_ = std::move(entries);
-  return v;
+  return Of<A::Entries>(Kind::kMap, std::move(entries));
 }
 Value Value::Tuple(std::vector<Value> items) {
-  Value v;
-  A::Make(v, Kind::kTuple);
-  v.items_ = std::move(items);
-  return v;
+  return Of<A::Items>(Kind::kTuple, std::move(items));
 }
 Value Value::Struct(std::string type, std::vector<std::pair<std::string, Value>> fields) {
   Value v;

@@ -401,6 +401,20 @@ class Parser {
     return s;
   }
 
+  // Items up to `close`, separated by commas (a trailing one allowed), then
+  // `close`; `lines`: newlines may stand around the items.
+  template <typename F>
+  void List(std::string_view close, bool lines, F&& item) {
+    if (lines) SkipNewlines();
+    while (!IsPunct(close)) {
+      item();
+      if (lines) SkipNewlines();
+      if (!EatPunct(",")) break;
+      if (lines) SkipNewlines();
+    }
+    Expect(close);
+  }
+
   // A name with `::` separators (functions such as Point::norm).
   std::string Path(std::string_view what) { return Joined(what, "::"); }
   // A dotted path (std.fs.read, fs.read).
@@ -431,18 +445,13 @@ class Parser {
     return tok_.kind == Tok::kIdent && NumberedIdent(tok_.text, "_", &n);
   }
 
-  uint32_t Local() {
+  uint32_t Local() { return Numbered("_", "a local like _1"); }
+  uint32_t BlockRef() { return Numbered("bb", "a block like bb1"); }
+  // A name `prefix` N (_1, bb2): N.
+  uint32_t Numbered(std::string_view prefix, const char* what) {
     uint32_t n;
-    if (tok_.kind != Tok::kIdent || !NumberedIdent(tok_.text, "_", &n))
-      Fail(absl::StrCat("expected a local like _1, found ", Describe()));
-    Bump();
-    return n;
-  }
-
-  uint32_t BlockRef() {
-    uint32_t n;
-    if (tok_.kind != Tok::kIdent || !NumberedIdent(tok_.text, "bb", &n))
-      Fail(absl::StrCat("expected a block like bb1, found ", Describe()));
+    if (tok_.kind != Tok::kIdent || !NumberedIdent(tok_.text, prefix, &n))
+      Fail(absl::StrCat("expected ", what, ", found ", Describe()));
     Bump();
     return n;
   }
@@ -558,7 +567,7 @@ class Parser {
         case Key::Kind::kGrant: {
           std::vector<std::string> out;
           Expect("[");
-          while (!IsPunct("]")) {
+          List("]", false, [&] {
             if (tok_.kind != Tok::kStr)
               Fail(absl::StrCat("sandbox entry '", key, "' needs a list of strings, found ",
                                 Describe()));
@@ -566,9 +575,7 @@ class Parser {
               Fail(std::string(s.message()));
             out.push_back(tok_.text);
             Bump();
-            if (!EatPunct(",")) break;
-          }
-          Expect("]");
+          });
           d.policy.grants.Set(k->grant, std::move(out));
           break;
         }
@@ -612,8 +619,7 @@ class Parser {
 
   // `a: T, b: U }` after the `{`: named fields up to the closing brace.
   void ParseNamedFields(Variant& v) {
-    SkipNewlines();
-    while (!IsPunct("}")) {
+    List("}", true, [&] {
       Field f;
       Loc fat = tok_.loc;
       f.name = Ident("a field name");
@@ -622,22 +628,16 @@ class Parser {
       Expect(":");
       f.type = ParseType();
       v.fields.push_back(std::move(f));
-      SkipNewlines();
-      if (!EatPunct(",")) break;
-      SkipNewlines();
-    }
-    Expect("}");
+    });
   }
 
   // `T, U)` after the `(`: positional fields up to the closing parenthesis.
   void ParsePositionalFields(Variant& v) {
-    while (!IsPunct(")")) {
+    List(")", false, [&] {
       Field f;
       f.type = ParseType();
       v.fields.push_back(std::move(f));
-      if (!EatPunct(",")) break;
-    }
-    Expect(")");
+    });
   }
 
   void ParseEnum(Program& p) {
@@ -649,8 +649,7 @@ class Parser {
     a.name = Ident("an enum name");
     CheckNewAdt(a.name, at);
     Expect("{");
-    SkipNewlines();
-    while (!IsPunct("}")) {
+    List("}", true, [&] {
       Variant v;
       Loc vat = tok_.loc;
       v.name = Ident("a variant name");
@@ -663,11 +662,7 @@ class Parser {
         if (v.fields.empty()) FailAt(vat, "a struct-like variant needs at least one field");
       }
       a.variants.push_back(std::move(v));
-      SkipNewlines();
-      if (!EatPunct(",")) break;
-      SkipNewlines();
-    }
-    Expect("}");
+    });
     ExpectEol();
     if (a.variants.empty()) FailAt(a.loc, "an enum needs at least one variant");
     p.adts.push_back(std::move(a));
@@ -678,11 +673,7 @@ class Parser {
     Type t;
     if (EatPunct("(")) {
       t.kind = Type::Kind::kTuple;
-      while (!IsPunct(")")) {
-        t.args.push_back(ParseType());
-        if (!EatPunct(",")) break;
-      }
-      Expect(")");
+      List(")", false, [&] { t.args.push_back(ParseType()); });
     } else if (EatPunct("[")) {
       t.kind = Type::Kind::kArray;
       t.args.push_back(ParseType());
@@ -695,22 +686,12 @@ class Parser {
       Bump();
       t.kind = Type::Kind::kFn;
       Expect("(");
-      while (!IsPunct(")")) {
-        t.args.push_back(ParseType());
-        if (!EatPunct(",")) break;
-      }
-      Expect(")");
+      List(")", false, [&] { t.args.push_back(ParseType()); });
       Expect("->");
       t.args.push_back(ParseType());
     } else {
       t.name = Path("a type");
-      if (EatPunct("[")) {
-        while (!IsPunct("]")) {
-          t.args.push_back(ParseType());
-          if (!EatPunct(",")) break;
-        }
-        Expect("]");
-      }
+      if (EatPunct("[")) List("]", false, [&] { t.args.push_back(ParseType()); });
     }
     --depth_;
     return t;

@@ -300,29 +300,18 @@ std::optional<Value> StdHost::FsMetadata(Call& c) {
                                  Value::Bool(r->is_dir), Value::Int(r->mtime_ms)}));
 }
 
-std::optional<Value> StdHost::FsCreateDirAll(Call& c) {
+// A change to the file system (create a directory, remove a file or a
+// tree): the grant checked, then `op` on the path beneath it.
+std::optional<Value> StdHost::FsChange(Call& c, absl::Status (FsCap::*op)(std::string_view) const) {
   FS_TARGET(c, p, cap);
   if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
-  absl::Status s = cap.CreateDirAll(p);
+  absl::Status s = (cap.*op)(p);
   if (!s.ok()) return FromStatus(c, s, p);
   return MakeOk(Value::Unit());
 }
-
-std::optional<Value> StdHost::FsRemoveFile(Call& c) {
-  FS_TARGET(c, p, cap);
-  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
-  absl::Status s = cap.RemoveFile(p);
-  if (!s.ok()) return FromStatus(c, s, p);
-  return MakeOk(Value::Unit());
-}
-
-std::optional<Value> StdHost::FsRemoveDirAll(Call& c) {
-  FS_TARGET(c, p, cap);
-  if (WriteRefused(c.scope, c.err, 0)) return std::nullopt;
-  absl::Status s = cap.RemoveDirAll(p);
-  if (!s.ok()) return FromStatus(c, s, p);
-  return MakeOk(Value::Unit());
-}
+std::optional<Value> StdHost::FsCreateDirAll(Call& c) { return FsChange(c, &FsCap::CreateDirAll); }
+std::optional<Value> StdHost::FsRemoveFile(Call& c) { return FsChange(c, &FsCap::RemoveFile); }
+std::optional<Value> StdHost::FsRemoveDirAll(Call& c) { return FsChange(c, &FsCap::RemoveDirAll); }
 
 #undef FS_TARGET
 

@@ -118,6 +118,7 @@ class StdHost : public interp::Host {
   std::optional<interp::Value> FsCreateDirAll(Call& c);
   std::optional<interp::Value> FsRemoveFile(Call& c);
   std::optional<interp::Value> FsRemoveDirAll(Call& c);
+  std::optional<interp::Value> FsChange(Call& c, absl::Status (FsCap::*op)(std::string_view) const);
   std::optional<interp::Value> HttpGet(Call& c);
   std::optional<interp::Value> HttpPost(Call& c);
   std::optional<interp::Value> TimeNow(Call& c);
