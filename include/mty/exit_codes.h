@@ -9,19 +9,33 @@
 
 namespace mty {
 
+// X(name, code, meaning): every status once; the enum and the man page's
+// table are made from it. 64..76 are sysexits.h's (EX_USAGE, EX_DATAERR,
+// EX_NOINPUT, EX_UNAVAILABLE, EX_CANTCREAT, EX_TEMPFAIL, EX_PROTOCOL); 130
+// is 128 + SIGINT.
+#define MTY_EXITS(X)                                                                           \
+  X(kOk, 0, "main returned (a returned Int is the status, clamped to 0..255)")                 \
+  X(kFailed, 1, "a trap, main returned Err, or a compile error")                               \
+  X(kNoMain, 2, "no fn main")                                                                  \
+  X(kReplayDiverged, 10, "mty replay: the run diverged from its recording")                    \
+  X(kUsage, 64, "a usage error")                                                               \
+  X(kDataErr, 65,                                                                              \
+    "a malformed manifest or recording; mty replay: the program a recording names is not the " \
+    "recorded one")                                                                            \
+  X(kNoInput, 66, "an input that cannot be read")                                              \
+  X(kUnavailable, 69, "mty worker, submit, result: the NATS server cannot be used")            \
+  X(kCantCreate, 73, "a trace or recording file that cannot be created (nothing runs)")        \
+  X(kTempFail, 75, "mty submit, result: no result within --timeout")                           \
+  X(kRejected, 76,                                                                             \
+    "mty submit, result: a result refused (unsigned, signed by a key no --verify-key names, "  \
+    "altered, or written for another job than the one claimed under its id), or a job id "     \
+    "another job holds")                                                                       \
+  X(kInterrupted, 130, "interrupted (Ctrl-C)")
+
 enum class Exit : int {
-  kOk = 0,
-  kFailed = 1,           // a trap, main returned Err, or a compile error
-  kNoMain = 2,           // no fn main
-  kReplayDiverged = 10,  // mty replay did not reproduce the recording
-  kUsage = 64,           // a usage error (EX_USAGE)
-  kDataErr = 65,         // a malformed manifest or recording (EX_DATAERR)
-  kNoInput = 66,         // an input that cannot be read (EX_NOINPUT)
-  kUnavailable = 69,     // no NATS server to be reached (EX_UNAVAILABLE)
-  kCantCreate = 73,      // --trace-file or --record cannot be created (EX_CANTCREAT)
-  kTempFail = 75,        // mty submit / result: no result within --timeout (EX_TEMPFAIL)
-  kRejected = 76,        // mty submit / result: a result or id not this job's (EX_PROTOCOL)
-  kInterrupted = 130,    // Ctrl-C (128 + SIGINT)
+#define MTY_EXIT_ENUM(name, code, meaning) name = code,
+  MTY_EXITS(MTY_EXIT_ENUM)
+#undef MTY_EXIT_ENUM
 };
 
 struct ExitInfo {
@@ -30,23 +44,9 @@ struct ExitInfo {
 };
 
 inline constexpr ExitInfo kExits[] = {
-    {Exit::kOk, "main returned (a returned Int is the status, clamped to 0..255)"},
-    {Exit::kFailed, "a trap, main returned Err, or a compile error"},
-    {Exit::kNoMain, "no fn main"},
-    {Exit::kReplayDiverged, "mty replay: the run diverged from its recording"},
-    {Exit::kUsage, "a usage error"},
-    {Exit::kDataErr,
-     "a malformed manifest or recording; mty replay: the program a recording names is not the "
-     "recorded one"},
-    {Exit::kNoInput, "an input that cannot be read"},
-    {Exit::kUnavailable, "mty worker, submit, result: the NATS server cannot be used"},
-    {Exit::kCantCreate, "a trace or recording file that cannot be created (nothing runs)"},
-    {Exit::kTempFail, "mty submit, result: no result within --timeout"},
-    {Exit::kRejected,
-     "mty submit, result: a result refused (unsigned, signed by a key no --verify-key names, "
-     "altered, or written for another job than the one claimed under its id), or a job id "
-     "another job holds"},
-    {Exit::kInterrupted, "interrupted (Ctrl-C)"},
+#define MTY_EXIT_ROW(name, code, meaning) {Exit::name, meaning},
+    MTY_EXITS(MTY_EXIT_ROW)
+#undef MTY_EXIT_ROW
 };
 
 constexpr int ExitCode(Exit e) { return static_cast<int>(e); }
