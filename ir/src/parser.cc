@@ -589,18 +589,31 @@ class Parser {
     p.sandboxes.push_back(std::move(d));
   }
 
-  void CheckNewAdt(const std::string& name, Loc at) {
-    if (!names_.insert("adt " + name).second)
-      FailAt(at, absl::StrCat("duplicate ADT '", name, "'"));
-  }
-
-  void ParseStruct(Program& p) {
+  // `struct Name` or `enum Name`: an ADT of a new name.
+  Adt AdtHead(bool is_enum) {
     Adt a;
+    a.is_enum = is_enum;
     a.loc = tok_.loc;
     Bump();
     Loc at = tok_.loc;
-    a.name = Ident("a struct name");
-    CheckNewAdt(a.name, at);
+    a.name = Ident(is_enum ? "an enum name" : "a struct name");
+    if (!names_.insert("adt " + a.name).second)
+      FailAt(at, absl::StrCat("duplicate ADT '", a.name, "'"));
+    return a;
+  }
+
+  // A name not among `have`'s (fields of a variant, variants of an enum).
+  template <typename T>
+  std::string NewMemberName(const std::vector<T>& have, const char* what, const char* noun) {
+    Loc at = tok_.loc;
+    std::string name = Ident(what);
+    for (const T& x : have)
+      if (x.name == name) FailAt(at, absl::StrCat("duplicate ", noun, " '", name, "'"));
+    return name;
+  }
+
+  void ParseStruct(Program& p) {
+    Adt a = AdtHead(false);
     Variant v;
     v.name = a.name;
     if (EatPunct("(")) {  // a tuple struct: positional fields
@@ -621,10 +634,7 @@ class Parser {
   void ParseNamedFields(Variant& v) {
     List("}", true, [&] {
       Field f;
-      Loc fat = tok_.loc;
-      f.name = Ident("a field name");
-      for (const Field& g : v.fields)
-        if (g.name == f.name) FailAt(fat, absl::StrCat("duplicate field '", f.name, "'"));
+      f.name = NewMemberName(v.fields, "a field name", "field");
       Expect(":");
       f.type = ParseType();
       v.fields.push_back(std::move(f));
@@ -641,20 +651,12 @@ class Parser {
   }
 
   void ParseEnum(Program& p) {
-    Adt a;
-    a.is_enum = true;
-    a.loc = tok_.loc;
-    Bump();
-    Loc at = tok_.loc;
-    a.name = Ident("an enum name");
-    CheckNewAdt(a.name, at);
+    Adt a = AdtHead(true);
     Expect("{");
     List("}", true, [&] {
       Variant v;
       Loc vat = tok_.loc;
-      v.name = Ident("a variant name");
-      for (const Variant& w : a.variants)
-        if (w.name == v.name) FailAt(vat, absl::StrCat("duplicate variant '", v.name, "'"));
+      v.name = NewMemberName(a.variants, "a variant name", "variant");
       if (EatPunct("(")) {
         ParsePositionalFields(v);
       } else if (EatPunct("{")) {  // struct-like: `Circle { r: F64 }`
