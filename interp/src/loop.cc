@@ -31,6 +31,17 @@
 
 namespace mty::interp {
 
+namespace {
+
+// The target a switch takes for key: its case, or otherwise.
+inline int32_t CaseTarget(const CaseTable& ct, int64_t key) {
+  for (const auto& [val, tgt] : ct.cases)
+    if (val == key) return tgt;
+  return ct.otherwise;
+}
+
+}  // namespace
+
 template <Mode M>
 Stop Exec::Loop(Task& t) {
   const Module& mod = *t.module_;
@@ -252,6 +263,51 @@ dispatch:
     }                                    \
     NEXT();                              \
   } while (0)
+// A copy of the value at a resolved place into register a (the copy
+// before the store: the place may be register a itself).
+#define COPY_OUT(place)         \
+  do {                          \
+    Value copy = (place);       \
+    R[pc->a] = std::move(copy); \
+    NEXT_OR_EXACT();            \
+  } while (0)
+// A literal's arguments: each live, its estimate added to sum, moved or
+// copied into the new object's items.
+#define TAKE_ARGS(d, items, sum)                \
+  do {                                          \
+    for (const ArgDesc& a : (d).args) {         \
+      DEAD_CHECK(R[a.reg]);                     \
+      (sum) += Estimate(R[a.reg]);              \
+      if (a.move) {                             \
+        (items).push_back(std::move(R[a.reg])); \
+        R[a.reg].Kill();                        \
+      } else {                                  \
+        (items).push_back(R[a.reg]);            \
+      }                                         \
+    }                                           \
+  } while (0)
+// A long literal is work: one step per 64 elements.
+#define LONG_LITERAL_WORK(d)                             \
+  do {                                                   \
+    if ((d).args.size() >= 64) {                         \
+      SAVE();                                            \
+      if (!ChargeWork(t, (d).args.size())) WORK_SHORT(); \
+      steps = t.steps_left_;                             \
+    }                                                    \
+    MTY_WORK((d).args.size());                           \
+  } while (0)
+// Field c of the value register b refers to (GetField, GetTuple through
+// a reference): the place's step, then the copy.
+#define FIELD_THROUGH_REF(tuple)                                                                \
+  do {                                                                                          \
+    if (IsRef(R[pc->b])) {                                                                      \
+      SAVE();                                                                                   \
+      Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), tuple, \
+                      nullptr, false, nullptr);                                                 \
+      PLACE_OK(v);                                                                              \
+      COPY_OUT(*v);                                                                             \
+    }                                                                                           \
+  } while (0)
 
   CASE(Move) {
     DEAD_CHECK(R[pc->b]);
@@ -277,9 +333,7 @@ dispatch:
     Value* v = Resolve(t, R, fn->places[pc->b], false, nullptr);
     PLACE_OK(v);
     DEAD_CHECK(*v);
-    Value copy = *v;
-    R[pc->a] = std::move(copy);
-    NEXT_OR_EXACT();
+    COPY_OUT(*v);
   }
   CASE(StorePlace) {
     SAVE();
@@ -376,9 +430,7 @@ dispatch:
     Value* target = RefTarget(t, r, false, nullptr);
     PLACE_OK(target);
     DEAD_CHECK(*target);
-    Value copy = *target;
-    R[pc->a] = std::move(copy);
-    NEXT_OR_EXACT();
+    COPY_OUT(*target);
   }
   CASE(NewAdt) {
     const CallDesc& d = fn->calls[pc->b];
@@ -388,16 +440,7 @@ dispatch:
     o->variant = d.variant;
     o->fields.reserve(d.args.size());
     uint64_t est = cost::kHeader;
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      est += Estimate(R[a.reg]);
-      if (a.move) {
-        o->fields.push_back(std::move(R[a.reg]));
-        R[a.reg].Kill();
-      } else {
-        o->fields.push_back(R[a.reg]);
-      }
-    }
+    TAKE_ARGS(d, o->fields, est);
     o->est = est;
     CHARGE_MEM(est);
     R[pc->a] = std::move(v);
@@ -405,26 +448,12 @@ dispatch:
   }
   CASE(NewTuple) {
     const CallDesc& d = fn->calls[pc->b];
-    if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
-      SAVE();
-      if (!ChargeWork(t, d.args.size())) WORK_SHORT();
-      steps = t.steps_left_;
-    }
-    MTY_WORK(d.args.size());
+    LONG_LITERAL_WORK(d);
     auto* o = new ArrayObj(Tag::kTuple);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
     uint64_t sum = 0;
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      sum += Estimate(R[a.reg]);
-      if (a.move) {
-        o->items.push_back(std::move(R[a.reg]));
-        R[a.reg].Kill();
-      } else {
-        o->items.push_back(R[a.reg]);
-      }
-    }
+    TAKE_ARGS(d, o->items, sum);
     o->est = cost::kHeader + sum;  // the estimate; the charge is the original design's
     CHARGE_MEM(cost::kTupleCharge + sum);
     R[pc->a] = std::move(v);
@@ -432,26 +461,12 @@ dispatch:
   }
   CASE(NewArray) {
     const CallDesc& d = fn->calls[pc->b];
-    if (d.args.size() >= 64) {  // a long literal is work: one step per 64 elements
-      SAVE();
-      if (!ChargeWork(t, d.args.size())) WORK_SHORT();
-      steps = t.steps_left_;
-    }
-    MTY_WORK(d.args.size());
+    LONG_LITERAL_WORK(d);
     auto* o = new ArrayObj(Tag::kArray);
     Value v = Value::Heap(o);
     o->items.reserve(d.args.size());
     uint64_t est = cost::kHeader;
-    for (const ArgDesc& a : d.args) {
-      DEAD_CHECK(R[a.reg]);
-      est += Estimate(R[a.reg]);
-      if (a.move) {
-        o->items.push_back(std::move(R[a.reg]));
-        R[a.reg].Kill();
-      } else {
-        o->items.push_back(R[a.reg]);
-      }
-    }
+    TAKE_ARGS(d, o->items, est);
     o->est = est;
     CHARGE_MEM(est);
     R[pc->a] = std::move(v);
@@ -496,15 +511,7 @@ dispatch:
     NEXT_OR_EXACT();
   }
   CASE(GetField) {
-    if (IsRef(R[pc->b])) {
-      SAVE();
-      Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 0, nullptr,
-                      false, nullptr);
-      PLACE_OK(v);
-      Value copy = *v;
-      R[pc->a] = std::move(copy);
-      NEXT_OR_EXACT();
-    }
+    FIELD_THROUGH_REF(0);
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kAdt)) {
       DEAD_CHECK(s);
@@ -513,20 +520,10 @@ dispatch:
     auto* o = static_cast<AdtObj*>(s.h());
     if (static_cast<uint32_t>(pc->c) >= o->fields.size())
       TRAP(TrapCode::kType, absl::StrCat(mod.adts[o->adt].name, " has no field ", pc->c));
-    Value copy = o->fields[pc->c];
-    R[pc->a] = std::move(copy);
-    NEXT_OR_EXACT();
+    COPY_OUT(o->fields[pc->c]);
   }
   CASE(GetTuple) {
-    if (IsRef(R[pc->b])) {
-      SAVE();
-      Value* v = Step(t, &R[pc->b], RefStep::Kind::kField, static_cast<uint32_t>(pc->c), 1, nullptr,
-                      false, nullptr);
-      PLACE_OK(v);
-      Value copy = *v;
-      R[pc->a] = std::move(copy);
-      NEXT_OR_EXACT();
-    }
+    FIELD_THROUGH_REF(1);
     const Value& s = R[pc->b];
     if (!s.Is(Tag::kTuple)) {
       DEAD_CHECK(s);
@@ -536,9 +533,7 @@ dispatch:
     if (static_cast<uint32_t>(pc->c) >= o->items.size())
       TRAP(TrapCode::kIndex,
            absl::StrCat("tuple index ", pc->c, " out of range for a tuple of ", o->items.size()));
-    Value copy = o->items[pc->c];
-    R[pc->a] = std::move(copy);
-    NEXT_OR_EXACT();
+    COPY_OUT(o->items[pc->c]);
   }
   CASE(GetIndex) {
     if (R[pc->b].Is(Tag::kArray) && R[pc->c].Is(Tag::kInt)) {
@@ -554,9 +549,7 @@ dispatch:
     SAVE();
     Value* v = Step(t, &R[pc->b], RefStep::Kind::kIndex, 0, 0, &R[pc->c], false, nullptr);
     PLACE_OK(v);
-    Value copy = *v;
-    R[pc->a] = std::move(copy);
-    NEXT_OR_EXACT();
+    COPY_OUT(*v);
   }
   CASE(Len) {
     const Value* sp = &R[pc->b];
@@ -1038,14 +1031,7 @@ dispatch:
       DEAD_CHECK(v);
       TRAP(TrapCode::kType, absl::StrCat("switch_int on ", Kind(t, v)));
     }
-    const CaseTable& ct = fn->cases[pc->b];
-    int32_t target = ct.otherwise;
-    for (const auto& [val, tgt] : ct.cases)
-      if (val == key) {
-        target = tgt;
-        break;
-      }
-    JUMP(target);
+    JUMP(CaseTarget(fn->cases[pc->b], key));
   }
   CASE(SwitchVariant) {
     const Value& v = R[pc->a];
@@ -1054,14 +1040,7 @@ dispatch:
       TRAP(TrapCode::kType, absl::StrCat("switch_variant on ", Kind(t, v)));
     }
     int64_t key = static_cast<AdtObj*>(v.h())->variant;
-    const CaseTable& ct = fn->cases[pc->b];
-    int32_t target = ct.otherwise;
-    for (const auto& [val, tgt] : ct.cases)
-      if (val == key) {
-        target = tgt;
-        break;
-      }
-    JUMP(target);
+    JUMP(CaseTarget(fn->cases[pc->b], key));
   }
   CASE(TryReturnErr) {
     const Value& v = R[pc->a];
@@ -1195,6 +1174,10 @@ do_return : {
 #undef WORK_SHORT
 #undef PLACE_OK
 #undef NEXT_OR_EXACT
+#undef COPY_OUT
+#undef FIELD_THROUGH_REF
+#undef TAKE_ARGS
+#undef LONG_LITERAL_WORK
 }
 
 template Stop Exec::Loop<Mode::kFree>(Task& t);
