@@ -446,6 +446,23 @@ class Parser {
   }
 
   uint32_t Local() { return Numbered("_", "a local like _1"); }
+  // A parameter or `let` declaration's `_n: Type "name"?`, numbered next
+  // in f; what names it in the error, order says how they are numbered.
+  void ReadLocal(Function& f, bool is_mut, const char* what, const char* order) {
+    Loc at = tok_.loc;
+    uint32_t n = Local();
+    if (n != f.locals.size())
+      FailAt(at, absl::StrCat(what, " must be _", f.locals.size(), " (", order, ")"));
+    Expect(":");
+    ::mty::ir::Local l;
+    l.is_mut = is_mut;
+    l.type = ParseType();
+    if (tok_.kind == Tok::kStr) {
+      l.name = tok_.text;
+      Bump();
+    }
+    f.locals.push_back(std::move(l));
+  }
   uint32_t BlockRef() { return Numbered("bb", "a block like bb1"); }
   // A name `prefix` N (_1, bb2): N.
   uint32_t Numbered(std::string_view prefix, const char* what) {
@@ -711,19 +728,7 @@ class Parser {
     f.locals.emplace_back();  // _0, typed below
     Expect("(");
     while (!IsPunct(")")) {
-      Loc at = tok_.loc;
-      uint32_t n = Local();
-      if (n != f.locals.size())
-        FailAt(at, absl::StrCat("parameter must be _", f.locals.size(),
-                                " (parameters are numbered from _1 in order)"));
-      Expect(":");
-      ::mty::ir::Local l;
-      l.type = ParseType();
-      if (tok_.kind == Tok::kStr) {
-        l.name = tok_.text;
-        Bump();
-      }
-      f.locals.push_back(std::move(l));
+      ReadLocal(f, false, "parameter", "parameters are numbered from _1 in order");
       if (!EatPunct(",")) break;
     }
     Expect(")");
@@ -735,20 +740,8 @@ class Parser {
     ExpectEol();
     while (IsIdent("let")) {
       Bump();
-      ::mty::ir::Local l;
-      l.is_mut = EatWord("mut");
-      Loc at = tok_.loc;
-      uint32_t n = Local();
-      if (n != f.locals.size())
-        FailAt(at, absl::StrCat("local must be _", f.locals.size(),
-                                " (locals are numbered in order after the parameters)"));
-      Expect(":");
-      l.type = ParseType();
-      if (tok_.kind == Tok::kStr) {
-        l.name = tok_.text;
-        Bump();
-      }
-      f.locals.push_back(std::move(l));
+      const bool is_mut = EatWord("mut");
+      ReadLocal(f, is_mut, "local", "locals are numbered in order after the parameters");
       ExpectEol();
     }
     while (!IsPunct("}")) {

@@ -210,7 +210,7 @@ struct Rvalue {
 struct Statement {
   // The kinds, their keywords and text forms: kinds.def.
   enum class Kind : uint8_t {
-#define MTY_IR_STATEMENT(name, keyword, sample) k##name,
+#define MTY_IR_STATEMENT(name, keyword, storage, sample) k##name,
 #include "mty/ir/kinds.def"
   };
   Kind kind = Kind::kNop;

@@ -16,6 +16,7 @@ namespace mty::ir {
 struct StatementKindInfo {
   Statement::Kind kind;
   const char* keyword;  // "" for kAssign
+  bool storage;         // Statement::place is dropped or marked live/dead
   const char* sample;   // canonical text of one statement
 };
 
@@ -46,7 +47,8 @@ struct UnOpInfo {
 
 // Every kind and operator, in the order of kinds.def (= enumerator order).
 inline constexpr StatementKindInfo kStatementKinds[] = {
-#define MTY_IR_STATEMENT(name, keyword, sample) {Statement::Kind::k##name, keyword, sample},
+#define MTY_IR_STATEMENT(name, keyword, storage, sample) \
+  {Statement::Kind::k##name, keyword, storage, sample},
 #include "mty/ir/kinds.def"
 };
 inline constexpr RvalueKindInfo kRvalueKinds[] = {

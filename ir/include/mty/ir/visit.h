@@ -78,20 +78,10 @@ void ForEachOperand(R& r, F&& f) {
 // An assignment's rvalue's operands, an effect's arguments; no others.
 template <NodeOf<Statement> S, typename F>
 void ForEachOperand(S& s, F&& f) {
-  using K = Statement::Kind;
-  switch (s.kind) {
-    case K::kAssign: ForEachOperand(s.rvalue, f); return;
-    case K::kEffectInvoke:
-      for (auto& o : s.args) f(o);
-      return;
-    case K::kDrop:
-    case K::kStorageLive:
-    case K::kStorageDead:
-    case K::kArenaPush:
-    case K::kArenaPop:
-    case K::kNop:
-    case K::kSandboxEnter:
-    case K::kSandboxExit: return;
+  if (s.kind == Statement::Kind::kAssign) {
+    ForEachOperand(s.rvalue, f);
+  } else if (s.kind == Statement::Kind::kEffectInvoke) {
+    for (auto& o : s.args) f(o);
   }
 }
 
@@ -115,26 +105,16 @@ void ForEachPlace(R& r, F&& f) {
 // storage_live or storage_dead), then its operands' places.
 template <NodeOf<Statement> S, typename F>
 void ForEachPlace(S& s, F&& f) {
-  using K = Statement::Kind;
-  switch (s.kind) {
-    case K::kAssign:
-      f(s.place, PlaceAccess::kWrite);
-      ForEachPlace(s.rvalue, f);
-      return;
-    case K::kEffectInvoke:
-      if (s.has_dest) f(s.place, PlaceAccess::kWrite);
-      for (auto& o : s.args)
-        if (o.kind != Operand::Kind::kConst) f(o.place, PlaceAccess::kRead);
-      return;
-    case K::kDrop:
-    case K::kStorageLive:
-    case K::kStorageDead: f(s.place, PlaceAccess::kStorage); return;
-    case K::kArenaPush:
-    case K::kArenaPop:
-    case K::kNop:
-    case K::kSandboxEnter:
-    case K::kSandboxExit: return;
+  if (s.kind == Statement::Kind::kAssign) {
+    f(s.place, PlaceAccess::kWrite);
+    ForEachPlace(s.rvalue, f);
+    return;
   }
+  if (s.kind == Statement::Kind::kEffectInvoke && s.has_dest) f(s.place, PlaceAccess::kWrite);
+  if (Info(s.kind).storage) f(s.place, PlaceAccess::kStorage);
+  ForEachOperand(s, [&](auto& o) {
+    if (o.kind != Operand::Kind::kConst) f(o.place, PlaceAccess::kRead);
+  });
 }
 
 template <NodeOf<Terminator> T, typename F>
