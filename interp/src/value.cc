@@ -68,7 +68,7 @@ bool PopChild(HeapObj* h, Value* out) {
     case Tag::kClosure: return pop(static_cast<ClosureObj*>(h)->captures);
     case Tag::kMap: {
       auto* m = static_cast<MapObj*>(h);
-      if (!m->index.empty()) m->index.clear();  // its keys are copies of the entries'
+      m->index.Clear();
       for (; !m->entries.empty(); m->entries.pop_back()) {
         MapObj::Entry& e = m->entries.back();
         for (Value* x : {&e.first, &e.second})

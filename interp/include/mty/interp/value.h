@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "mty/interp/cost.h"
+#include "mty/interp/slot_index.h"
 
 namespace mty::interp {
 
@@ -300,7 +301,7 @@ struct MapObj : HeapObj {
     uint32_t prev = kNil, next = kNil;
   };
   std::vector<Entry> entries;  // slots; the free ones hold dead values
-  absl::flat_hash_map<Value, uint32_t, ValueHash, ValueKeyEq> index;
+  SlotIndex index;             // key -> slot (slot_index.h)
   uint32_t head = kNil, tail = kNil;
   std::vector<uint32_t> free_slots;
   MapObj() : HeapObj(Tag::kMap) {}
@@ -308,11 +309,15 @@ struct MapObj : HeapObj {
   bool empty() const { return index.empty(); }
   // The key's slot, or -1.
   int Find(const Value& k) const {
-    auto it = index.find(k);
-    return it == index.end() ? -1 : static_cast<int>(it->second);
+    if (index.empty()) return -1;
+    const uint32_t s =
+        index.Find(KeyHash(k), [&](uint32_t slot) { return ValueKeyEq{}(entries[slot].first, k); });
+    return s == SlotIndex::kNone ? -1 : static_cast<int>(s);
   }
+  static uint32_t KeyHash(const Value& k) { return SlotIndex::Mix(ValueHash{}(k)); }
   // Adds a key that is not in the map, last in order; returns its slot.
   uint32_t Append(Value k, Value v) {
+    const uint32_t h = KeyHash(k);
     uint32_t slot;
     if (!free_slots.empty()) {
       slot = free_slots.back();
@@ -321,6 +326,7 @@ struct MapObj : HeapObj {
       slot = static_cast<uint32_t>(entries.size());
       entries.emplace_back();
     }
+    index.Insert(h, slot);  // may throw (growing): the entry is still free
     Entry& e = entries[slot];
     e.first = std::move(k);
     e.second = std::move(v);
@@ -329,13 +335,12 @@ struct MapObj : HeapObj {
     if (tail != kNil) entries[tail].next = slot;
     tail = slot;
     if (head == kNil) head = slot;
-    index.emplace(e.first, slot);
     return slot;
   }
   // Removes the entry in `slot` (from Find); its key and value move out.
   void Erase(uint32_t slot, Value* key, Value* value) {
     Entry& e = entries[slot];
-    index.erase(e.first);
+    index.Erase(KeyHash(e.first), slot);
     if (e.prev != kNil)
       entries[e.prev].next = e.next;
     else
