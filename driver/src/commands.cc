@@ -13,24 +13,6 @@ namespace mty::driver {
 
 namespace {
 
-const char* ValueName(ir::Unit unit) {
-  switch (unit) {
-    case ir::Unit::kCount: return "N";
-    case ir::Unit::kSize: return "SIZE";
-    case ir::Unit::kDuration: return "DUR";
-  }
-  return "N";
-}
-
-const char* EntryName(ir::EntryKind kind) {
-  switch (kind) {
-    case ir::EntryKind::kPath: return "PATH";
-    case ir::EntryKind::kHost: return "HOST";
-    case ir::EntryKind::kName: return "NAME";
-  }
-  return "NAME";
-}
-
 OptionSpec Flag(std::string name, char short_name, std::string help) {
   return {std::move(name), short_name, ValueKind::kNone, "", std::move(help), {}};
 }
@@ -88,7 +70,7 @@ void PolicyOptions(CommandSpec* spec) {
     c.options.push_back({l.key,
                          0,
                          ValueKind::kRequired,
-                         ValueName(l.unit),
+                         ir::Info(l.unit).placeholder,
                          absl::StrCat(l.doc, ": ", ir::UnitExpectation(l.unit)),
                          {}});
   std::vector<std::string> policies = absl::StrSplit(ir::kMbPolicyChoice.values, '|');
@@ -98,7 +80,7 @@ void PolicyOptions(CommandSpec* spec) {
     c.options.push_back({g.flag,
                          0,
                          ValueKind::kList,
-                         EntryName(g.entry),
+                         ir::EntryPlaceholder(g.entry),
                          absl::StrCat("Allow ", g.doc, " (the `", g.key,
                                       "` grant); alone: all of them; repeatable"),
                          {}});

@@ -32,15 +32,6 @@ bool SuffixFits(Unit want, Unit suffix) {
   return false;
 }
 
-const char* UnitExpectation(Unit unit) {
-  switch (unit) {
-    case Unit::kCount: return "a count such as 1000 or 10k";
-    case Unit::kSize: return "a size such as 64MiB";
-    case Unit::kDuration: return "a duration such as 150ms";
-  }
-  return "a value";
-}
-
 namespace {
 
 std::string SuffixList(Unit unit) {

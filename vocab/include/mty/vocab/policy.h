@@ -71,8 +71,21 @@ absl::StatusOr<uint64_t> ParseQuantity(Unit unit, std::string_view text);
 // The canonical spelling: `1500` for counts, `64KiB` or `100B` for sizes,
 // `150ms` for durations. ParseQuantity(u, FormatQuantity(u, v)) == v.
 std::string FormatQuantity(Unit unit, uint64_t value);
-// "a count such as 1000 or 10k", "a size such as 64MiB", "a duration such as 150ms".
-const char* UnitExpectation(Unit unit);
+// What a unit's values are called: in option synopses (`--steps N`) and in
+// errors ("expected a size such as 64MiB"). Row i is Unit i.
+struct UnitInfo {
+  Unit unit;
+  const char* placeholder;  // "N", "SIZE", "DUR"
+  const char* expectation;  // "a count such as 1000 or 10k", ...
+};
+inline constexpr UnitInfo kUnits[] = {
+    {Unit::kCount, "N", "a count such as 1000 or 10k"},
+    {Unit::kSize, "SIZE", "a size such as 64MiB"},
+    {Unit::kDuration, "DUR", "a duration such as 150ms"},
+};
+constexpr const UnitInfo& Info(Unit unit) { return kUnits[static_cast<size_t>(unit)]; }
+static_assert(Info(Unit::kDuration).unit == Unit::kDuration);
+inline const char* UnitExpectation(Unit unit) { return Info(unit).expectation; }
 
 // ---- The table -------------------------------------------------------------
 
@@ -88,6 +101,11 @@ enum class GrantId : uint8_t {
 };
 enum class MailboxPolicy : uint8_t { kBlock, kDrop, kFail };
 enum class EntryKind : uint8_t { kPath, kHost, kName };
+// What a grant's entries are called in option synopses (`--allow-read PATH`).
+constexpr const char* EntryPlaceholder(EntryKind kind) {
+  constexpr const char* kNames[] = {"PATH", "HOST", "NAME"};
+  return kNames[static_cast<size_t>(kind)];
+}
 
 struct LimitInfo {
   LimitId id;
