@@ -19,6 +19,7 @@
 #include "mty/ir/host_fns.h"
 #include "mty/ir/ir.h"
 #include "mty/vocab/suggest.h"
+#include "prim_kinds.h"
 
 namespace mty::frontend {
 
@@ -65,13 +66,11 @@ struct Ty {
   enum class Kind : uint8_t {
     kUnknown,
     kInt,
-    kFloat,
-    kBool,
-    kChar,
-    kStr,
-    kUnit,
-    kDuration,
-    kSize,
+// clang-format off
+#define MTY_PRIM_KIND(name) k##name,
+    MTY_PRIM_KINDS(MTY_PRIM_KIND)
+#undef MTY_PRIM_KIND
+    // clang-format on
     kAdt,    // name + args (Option[T], Result[T, E], user structs and enums)
     kTuple,  // args
     kArray,  // args[0]

@@ -148,14 +148,11 @@ TyP ToTy(Types& t, TypeId id, int depth) {
   switch (n.kind) {
     case TK::kInt: return Ty::Int(n.name);
     case TK::kIntVar: return Ty::Int();
-    case TK::kFloat:
     case TK::kFloatVar: return Ty::Make(Ty::Kind::kFloat);
-    case TK::kBool: return Ty::Make(Ty::Kind::kBool);
-    case TK::kChar: return Ty::Make(Ty::Kind::kChar);
-    case TK::kStr: return Ty::Make(Ty::Kind::kStr);
-    case TK::kUnit: return Ty::Make(Ty::Kind::kUnit);
-    case TK::kDuration: return Ty::Make(Ty::Kind::kDuration);
-    case TK::kSize: return Ty::Make(Ty::Kind::kSize);
+#define MTY_PRIM_KIND(name) \
+  case TK::k##name: return Ty::Make(Ty::Kind::k##name);
+      MTY_PRIM_KINDS(MTY_PRIM_KIND)
+#undef MTY_PRIM_KIND
     case TK::kArray: return Ty::With(Ty::Kind::kArray, {sub(0)});
     case TK::kMap: return Ty::With(Ty::Kind::kMap, {sub(0), sub(1)});
     case TK::kTuple: {
@@ -183,13 +180,10 @@ TypeId FromTy(Types& t, const TyP& ty, int depth) {
   switch (ty->kind) {
     case Ty::Kind::kUnknown: return t.Prim(TK::kDyn);
     case Ty::Kind::kInt: return t.Int(ty->name.empty() ? "I64" : ty->name);
-    case Ty::Kind::kFloat: return t.Prim(TK::kFloat);
-    case Ty::Kind::kBool: return t.Prim(TK::kBool);
-    case Ty::Kind::kChar: return t.Prim(TK::kChar);
-    case Ty::Kind::kStr: return t.Prim(TK::kStr);
-    case Ty::Kind::kUnit: return t.Prim(TK::kUnit);
-    case Ty::Kind::kDuration: return t.Prim(TK::kDuration);
-    case Ty::Kind::kSize: return t.Prim(TK::kSize);
+#define MTY_PRIM_KIND(name) \
+  case Ty::Kind::k##name: return t.Prim(TK::k##name);
+      MTY_PRIM_KINDS(MTY_PRIM_KIND)
+#undef MTY_PRIM_KIND
     case Ty::Kind::kArray: return t.Array(sub(0));
     case Ty::Kind::kMap: return t.Map(sub(0), sub(1));
     case Ty::Kind::kTuple: {

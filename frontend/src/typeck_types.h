@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mty/frontend/ast.h"
+#include "prim_kinds.h"
 
 namespace mty::frontend::tc {
 
@@ -23,13 +24,11 @@ enum class TK : uint8_t {
   kErr,       // after an error: agrees with everything, reports nothing more
   kNever,     // `return`, `break`, `panic(..)`: fits every type
   kInt,       // name: the width (`I64`, `U8`, `USize`, ...)
-  kFloat,
-  kBool,
-  kChar,
-  kStr,
-  kUnit,
-  kDuration,
-  kSize,
+              // clang-format off
+#define MTY_PRIM_KIND(name) k##name,
+    MTY_PRIM_KINDS(MTY_PRIM_KIND)
+#undef MTY_PRIM_KIND
+              // clang-format on
   kAdt,       // name + args: Option, Result, Range and user structs and enums
   kTuple,     // args
   kArray,     // args[0]
