@@ -231,9 +231,12 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
       return Ty::With(Ty::Kind::kArray,
                       {t.args.empty() ? Ty::Unknown() : Resolve(t.args[0], generics)});
     case TypeExpr::Kind::kRef: {
-      auto r =
-          Ty::With(Ty::Kind::kRef, {t.args.empty() ? Ty::Unknown() : Resolve(t.args[0], generics)});
-      r->is_mut = t.is_mut;
+      TyP to = t.args.empty() ? Ty::Unknown() : Resolve(t.args[0], generics);
+      // A shared reference is its value (`&x` is `x`, docs/language.md
+      // §11): only `&mut T` is a reference at run time.
+      if (!t.is_mut) return to;
+      auto r = Ty::With(Ty::Kind::kRef, {std::move(to)});
+      r->is_mut = true;
       return r;
     }
     case TypeExpr::Kind::kFn: return Ty::Make(Ty::Kind::kFn);
