@@ -162,6 +162,10 @@ class Lexer {
       BlockComment(loc, start);
       return;
     }
+    if (c == 'b' && (Cur(1) == '\'' || Cur(1) == '"')) {
+      ByteLiteral(loc, start);
+      return;
+    }
     if (c == 'r' && (Cur(1) == '"' || (Cur(1) == '#' && (Cur(2) == '"' || Cur(2) == '#')))) {
       RawString(loc, start);
       return;
@@ -355,6 +359,49 @@ class Lexer {
     Token& t = Push(Tok::kStr, loc, start);
     t.text = std::move(value);
     t.bad = bad;
+  }
+
+  // Rust's byte literals: `b'a'` is the U8 integer 97; `b"hi"` the array
+  // of its bytes, `[104_u8, 105_u8]` (lexed as those tokens). Only ASCII
+  // may be written in them, as in Rust.
+  void ByteLiteral(Loc loc, size_t start) {
+    Advance();  // b
+    const bool single = Cur() == '\'';
+    if (single) {
+      Char(loc, start);
+    } else {
+      String(loc, start);
+    }
+    Token lit = std::move(out_.tokens.back());
+    out_.tokens.pop_back();
+    bool ascii = true;
+    if (single) {
+      ascii = lit.uint_value < 0x80;
+    } else {
+      for (unsigned char b : lit.text) ascii = ascii && b < 0x80;
+    }
+    if (!lit.bad && !ascii)
+      Error("MT0008", loc,
+            single ? "non-ASCII character in byte literal"
+                   : "non-ASCII character in byte string literal",
+            "write the byte as a number (`0xC3_u8`), or use a string");
+    auto byte = [&](uint64_t v) {
+      Token& t = Push(Tok::kInt, loc, start);
+      t.text = absl::StrCat(v, "u8");
+      t.suffix_len = 2;
+      t.uint_value = v;
+      t.bad = lit.bad;
+    };
+    if (single) {
+      byte(lit.uint_value);
+      return;
+    }
+    Push(Tok::kLBracket, loc, start);
+    for (size_t i = 0; i < lit.text.size(); ++i) {
+      if (i > 0) Push(Tok::kComma, loc, start);
+      byte(static_cast<unsigned char>(lit.text[i]));
+    }
+    Push(Tok::kRBracket, loc, start);
   }
 
   void RawString(Loc loc, size_t start) {

@@ -86,6 +86,18 @@ void Globals::Collect(const Module& m) {
   AdtsIntoProgram(m);
 }
 
+namespace {
+
+bool IsRustStdUse(const std::vector<std::string>& path) {
+  if (path.size() < 2 || path[0] != "std") return false;
+  const std::string prefix = absl::StrCat("std.", path[1], ".");
+  for (const ir::EffectInfo& e : ir::kEffects)
+    if (std::string_view(e.path).starts_with(prefix)) return false;  // std.fs, std.time, ...
+  return true;
+}
+
+}  // namespace
+
 void Globals::CollectTypeNames(const Module& m) {
   std::set<std::string> type_names = {"Option", "Result"};
   for (const Item& it : m.items) {
@@ -110,6 +122,11 @@ void Globals::CollectTypeNames(const Module& m) {
         break;
       case Item::Kind::kTrait: traits.insert(it.trait_decl->name); break;
       case Item::Kind::kUse: {
+        // Rust's `use std::collections::HashMap;`, `use std::fmt;`: names
+        // of Rust's standard library that are built in here (or modules a
+        // Rust program names only for paths that are), not an alias of a
+        // std effect module.
+        if (IsRustStdUse(it.use_decl->path)) break;
         std::string alias = it.use_decl->alias.empty() && !it.use_decl->path.empty()
                                 ? it.use_decl->path.back()
                                 : it.use_decl->alias;

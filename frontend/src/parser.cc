@@ -1053,6 +1053,7 @@ TypeExpr Parser::ParseType() {
       break;
     case Tok::kKeyword:
       if (s.text == "fn") {
+        Bump();
         ParseFnType(t);
         break;
       }
@@ -1060,6 +1061,10 @@ TypeExpr Parser::ParseType() {
         Bump();
         t.kind = TypeExpr::Kind::kPath;
         t.name = "self";
+        break;
+      }
+      if (s.text == "impl" && Look(1).kind == Tok::kIdent) {  // `impl Trait`, as `dyn Trait`
+        ParseTypePath(t);
         break;
       }
       FailExpected("a type", s);
@@ -1080,6 +1085,7 @@ TypeExpr Parser::ParseType() {
 void Parser::ParseRefType(TypeExpr& t) {
   Bump();
   t.kind = TypeExpr::Kind::kRef;
+  if (Peek().kind == Tok::kLabel) Bump();  // `&'a T`: lifetimes are parsed, not kept
   if (AtKw("mut")) {
     Bump();
     t.is_mut = true;
@@ -1089,10 +1095,9 @@ void Parser::ParseRefType(TypeExpr& t) {
   t.args.push_back(ParseType());
 }
 
-// `fn(A, B) -> R`: the parameters' types, then the result's (`()` when
+// `(A, B) -> R` after `fn` or `Fn`: the parameters' types, then the result's (`()` when
 // there is no arrow) as the last argument.
 void Parser::ParseFnType(TypeExpr& t) {
-  Bump();  // fn
   t.kind = TypeExpr::Kind::kFn;
   t.args = ParseTypeList(Tok::kLParen, Tok::kRParen);
   TypeExpr ret;
@@ -1116,6 +1121,12 @@ void Parser::ParseTypePath(TypeExpr& t) {
   if (size_t c = t.name.rfind("::"); c != std::string::npos && t.name.starts_with("std::"))
     t.name = t.name.substr(c + 2);
   t.name = std::string(MightyTypeName(t.name));
+  if ((t.name == "Fn" || t.name == "FnMut" || t.name == "FnOnce") && At(Tok::kLParen)) {
+    // `Fn(A, B) -> R` (`impl`/`dyn`/`Box<dyn ..>` alike) is the function type
+    // `fn(A, B) -> R`: closures are values (docs/language.md §11).
+    ParseFnType(t);
+    return;
+  }
   if (At(Tok::kLBracket)) {
     t.args = ParseTypeList(Tok::kLBracket, Tok::kRBracket);
   } else if (At(Tok::kLt) && !IsPrimitiveTypeName(t.name)) {
