@@ -1896,7 +1896,9 @@ ExprPtr Parser::ParsePathExpr() {
   const Token& first = Bump();
   if (!At(Tok::kColonColon)) return NamePath(first.text, first.loc);
   auto e = Make(EK::kPath, first.loc);
-  e->segs.push_back(PathSeg{first.text, first.loc});
+  // `u64::MAX`, `i32::from(x)`: a primitive's path takes Mighty's name, as
+  // its type does.
+  e->segs.push_back(PathSeg{std::string(MightyTypeName(first.text)), first.loc});
   while (At(Tok::kColonColon)) {
     Bump();
     if (AtGenerics()) {  // turbofish `Path::[T, U]` / `Path::<T, U>`

@@ -464,20 +464,11 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
   }
   const std::string& last = e.segs.back().name;
   if (e.segs.size() == 2) {
-    static const std::set<std::string> kIntNames = {
-        "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "ISize", "USize",
-        "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "isize", "usize"};
-    if (kIntNames.count(n) && (last == "MAX" || last == "MIN")) {
-      std::string w = n;
-      if (std::islower(static_cast<unsigned char>(w[0]))) {
-        w[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
-        if (w == "Isize") w = "ISize";
-        if (w == "Usize") w = "USize";
-      }
-      return t_.Int(w);
-    }
-    if ((n == "F64" || n == "f64" || n == "F32" || n == "f32") && std::isupper(last[0]))
-      return t_.Prim(TK::kFloat);
+    // (The parser wrote Rust's `u64::MAX` as `U64::MAX`.)
+    static const std::set<std::string> kIntNames = {"I8",  "I16", "I32", "I64",   "U8",
+                                                    "U16", "U32", "U64", "ISize", "USize"};
+    if (kIntNames.count(n) && (last == "MAX" || last == "MIN")) return t_.Int(n);
+    if ((n == "F64" || n == "F32") && std::isupper(last[0])) return t_.Prim(TK::kFloat);
     size_t vi = 0;
     if (const AdtInfo* a = VariantOf(e.segs, dyn, &vi); a && a->variants[vi].fields.empty()) {
       std::vector<TypeId> args;
