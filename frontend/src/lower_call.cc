@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "builtin_macros.h"
 #include "lower_internal.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/host_fns.h"
@@ -32,8 +33,10 @@ void CollectNames(const Expr& e, std::set<std::string>& out) {
   if (e.kind == K::kStruct)
     for (const FieldInit& f : e.more->fields)
       if (!f.value) out.insert(f.name);
-  if (e.kind == K::kMacro && !e.args.empty() && e.args[0]->kind == K::kStr) {
-    const std::string& s = e.args[0]->text;
+  // A format string's inline names (`{x}`), whichever argument it is.
+  for (const ExprPtr& fa : e.args) {
+    if (e.kind != K::kMacro || fa->kind != K::kStr) continue;
+    const std::string& s = fa->text;
     for (size_t i = 0; i < s.size(); ++i) {
       if (s[i] != '{') continue;
       size_t j = i + 1;
@@ -691,68 +694,113 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
 }
 
+// Traps MT5001 with the Str `msg` (the block ends: its successor is
+// unreachable).
+void FnLowerer::PanicWith(Operand msg, Loc loc) {
+  Assign(Place{Temp(Ty::Unknown()), {}}, CallBuiltin("panic", {std::move(msg)}), loc);
+  Term(ir::Terminator::Kind::kUnreachable);
+}
+
+// The built-in macros by their kind (builtin_macros.h). A message is Rust's:
+// `todo!()` "not yet implemented", `todo!("x {}", 1)` "not yet implemented:
+// x 1", `panic!("x {}", 1)` "x 1".
 FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
+  using MK = BuiltinMacro::Kind;
   const std::string& m = e.text;
-  if (m == "format") {
-    if (e.args.empty() || e.args[0]->kind != K::kStr) {
-      Error("MT2005", e.loc, "`format!` needs a string literal as its first argument");
-      return Unit();
-    }
-    return LowerFormat(e, 0);
-  }
-  if (m == "assert") {
-    if (e.args.empty() || e.args.size() > 2) {
-      Error("MT2001", e.loc, "`assert!` takes a condition and an optional message");
-      return Unit();
-    }
-    Val c = LowerExpr(*e.args[0]);
-    uint32_t bad = NewBlock(), ok = NewBlock();
-    Branch(c.op, ok, bad);
-    SetBlock(bad);
-    Operand msg = ConstOp(ir::Constant::Str("assertion failed"));
-    if (e.args.size() == 2) msg = LowerExpr(*e.args[1]).op;
-    Assign(Place{Temp(Ty::Unknown()), {}}, CallBuiltin("panic", {msg}), e.loc);
-    Term(ir::Terminator::Kind::kUnreachable);
-    SetBlock(ok);
+  const BuiltinMacro* bm = FindBuiltinMacro(m);
+  const MK kind = bm ? bm->kind : MK::kVec;  // kVec is parsed as an array
+  const size_t f = FormatArgIndex(kind);
+  const bool has_fmt = e.args.size() > f;
+  if (has_fmt && e.args[f]->kind != K::kStr) {
+    Error("MT2005", e.args[f]->loc, absl::StrCat("`", m, "!` needs a string literal there"));
     return Unit();
   }
-  if (m == "assert_eq" || m == "assert_ne") {
-    if (e.args.size() != 2) {
-      Error("MT2001", e.loc, absl::StrCat("`", m, "!` takes 2 arguments, given ", e.args.size()));
+  const TyP str = Ty::Make(Ty::Kind::kStr);
+  switch (kind) {
+    case MK::kFormat:
+      if (!has_fmt) {
+        Error("MT2005", e.loc, "`format!` needs a string literal as its first argument");
+        return Unit();
+      }
+      return LowerFormat(e, 0);
+    case MK::kPrint: {
+      // Only a macro that ends the line may be empty (`println!()`).
+      if (!has_fmt && !bm->newline && std::string_view(bm->text) != "log") {
+        Error("MT2001", e.loc, absl::StrCat("`", m, "!` needs a format string"));
+        return Unit();
+      }
+      Operand text = has_fmt ? LowerFormat(e, 0).op : ConstOp(ir::Constant::Str(""));
+      if (bm->newline)
+        text = Emit(CallBuiltin("concat", {text, ConstOp(ir::Constant::Str("\n"))}), str).op;
+      return Emit(CallBuiltin(bm->text, {text}), Ty::Make(Ty::Kind::kUnit));
+    }
+    case MK::kPanic: {
+      if (!has_fmt && m == "unreachable") {
+        Term(ir::Terminator::Kind::kUnreachable);  // trap MT5005
+        return Unit();
+      }
+      Operand msg = ConstOp(ir::Constant::Str(bm->text));
+      if (has_fmt) {
+        Operand text = LowerFormat(e, 0).op;
+        msg = bm->message_alone
+                  ? text
+                  : Emit(CallBuiltin("concat", {msg, ConstOp(ir::Constant::Str(": ")), text}), str)
+                        .op;
+      }
+      PanicWith(msg, e.loc);
       return Unit();
     }
-    Val a = LowerExpr(*e.args[0]);
-    Operand ao = ToLocalOp(a);
-    Val b = LowerExpr(*e.args[1]);
-    Operand bo = ToLocalOp(b);
-    Val c = Compare(m == "assert_eq" ? ir::BinOp::kEq : ir::BinOp::kNe, ao, bo);
-    uint32_t bad = NewBlock(), ok = NewBlock();
-    Branch(c.op, ok, bad);
-    SetBlock(bad);
-    Val da = Emit(CallBuiltin("debug_str", {ao}), Ty::Make(Ty::Kind::kStr));
-    Val db = Emit(CallBuiltin("debug_str", {bo}), Ty::Make(Ty::Kind::kStr));
-    Val msg =
-        Emit(CallBuiltin("concat", {ConstOp(ir::Constant::Str(absl::StrCat(
-                                        "assertion `left ",
-                                        m == "assert_eq" ? "==" : "!=", " right` failed: left: "))),
-                                    da.op, ConstOp(ir::Constant::Str(", right: ")), db.op}),
-             Ty::Make(Ty::Kind::kStr));
-    Assign(Place{Temp(Ty::Unknown()), {}}, CallBuiltin("panic", {msg.op}), e.loc);
-    Term(ir::Terminator::Kind::kUnreachable);
-    SetBlock(ok);
-    return Unit();
-  }
-  if (m == "unreachable") {
-    // Its arguments are not evaluated; the names they mention count as read.
-    std::set<std::string> names;
-    for (const ExprPtr& a : e.args) CollectNames(*a, names);
-    for (const std::string& n : names) ReadLocal(n);
-    Term(ir::Terminator::Kind::kUnreachable);
-    return Unit();
+    case MK::kAssert: {
+      if (e.args.empty()) {
+        Error("MT2001", e.loc, "`assert!` takes a condition and an optional message");
+        return Unit();
+      }
+      Val c = LowerExpr(*e.args[0]);
+      uint32_t bad = NewBlock(), ok = NewBlock();
+      Branch(c.op, ok, bad);
+      SetBlock(bad);
+      PanicWith(has_fmt ? LowerFormat(e, f).op : ConstOp(ir::Constant::Str("assertion failed")),
+                e.loc);
+      SetBlock(ok);
+      return Unit();
+    }
+    case MK::kAssertEq:
+    case MK::kAssertNe: {
+      if (e.args.size() < 2) {
+        Error("MT2001", e.loc, absl::StrCat("`", m, "!` takes 2 arguments, given ", e.args.size()));
+        return Unit();
+      }
+      const bool eq = kind == MK::kAssertEq;
+      Val a = LowerExpr(*e.args[0]);
+      Operand ao = ToLocalOp(a);
+      Val b = LowerExpr(*e.args[1]);
+      Operand bo = ToLocalOp(b);
+      Val c = Compare(eq ? ir::BinOp::kEq : ir::BinOp::kNe, ao, bo);
+      uint32_t bad = NewBlock(), ok = NewBlock();
+      Branch(c.op, ok, bad);
+      SetBlock(bad);
+      // Rust's text: "assertion `left == right` failed[: msg]\n  left: a\n right: b".
+      std::vector<Operand> parts = {ConstOp(
+          ir::Constant::Str(absl::StrCat("assertion `left ", eq ? "==" : "!=", " right` failed")))};
+      if (has_fmt) {
+        parts.push_back(ConstOp(ir::Constant::Str(": ")));
+        parts.push_back(LowerFormat(e, f).op);
+      }
+      parts.push_back(ConstOp(ir::Constant::Str("\n  left: ")));
+      parts.push_back(Emit(CallBuiltin("debug_str", {ao}), str).op);
+      parts.push_back(ConstOp(ir::Constant::Str("\n right: ")));
+      parts.push_back(Emit(CallBuiltin("debug_str", {bo}), str).op);
+      PanicWith(Emit(CallBuiltin("concat", std::move(parts)), str).op, e.loc);
+      SetBlock(ok);
+      return Unit();
+    }
+    case MK::kVec: break;
   }
   Error("MT1010", e.loc, absl::StrCat("cannot find macro `", m, "` in this scope"),
         g_.suggest.Help(m, [&]() -> std::vector<std::string> {
-          return {"assert", "assert_eq", "assert_ne", "format", "unreachable"};
+          std::vector<std::string> known;
+          for (const BuiltinMacro& k : kBuiltinMacros) known.emplace_back(k.name);
+          return known;
         }));
   return Unit();
 }

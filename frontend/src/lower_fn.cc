@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "builtin_macros.h"
 #include "lower_internal.h"
 #include "mty/ir/builtins.h"
 #include "mty/ir/visit.h"
@@ -192,7 +193,10 @@ bool FnLowerer::DivergesExpr(const Expr& e) const {
     case K::kReturn:
     case K::kBreak:
     case K::kContinue: return true;
-    case K::kMacro: return e.text == "unreachable";
+    case K::kMacro: {
+      const BuiltinMacro* m = FindBuiltinMacro(e.text);
+      return m && m->kind == BuiltinMacro::Kind::kPanic;
+    }
     case K::kCall: {
       if (!e.lhs || e.lhs->kind != K::kPath || e.lhs->segs.size() != 1) return false;
       const std::string& n = e.lhs->segs[0].name;

@@ -1114,6 +1114,7 @@ class FnLowerer {
                                     size_t skip = 0);
   Val LowerClosure(const Expr& e);
   Val LowerMacro(const Expr& e);
+  void PanicWith(Operand msg, Loc loc);
   Val LowerFormat(const Expr& e, size_t first_arg);
 
   // ---- agents and sandboxes in expressions (lower_agent.cc) ----

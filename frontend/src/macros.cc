@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "builtin_macros.h"
 #include "lexer.h"
 #include "mty/vocab/suggest.h"
 #include "parser_internal.h"
@@ -92,12 +93,6 @@ ExprPtr CloneExpr(const Expr* e, uint64_t& n) {
   for (const SandboxEntry& en : from.entries)
     to.entries.push_back(SandboxEntry{en.key, CloneExpr(en.value.get(), n), en.loc});
   return c;
-}
-
-// Built-in macros (language.md §2): parsed into kMacro, expanded by lowering.
-bool IsBuiltinMacro(std::string_view s) {
-  return s == "assert" || s == "assert_eq" || s == "assert_ne" || s == "format" ||
-         s == "unreachable";
 }
 
 }  // namespace
@@ -226,40 +221,71 @@ MacroDecl Parser::ParseMacroItem() {
 ExprPtr Parser::ParseMacroCall(bool bang) {
   const Token& name = Bump();
   if (bang) Bump();
+  const size_t open_end = Cur().end_offset;  // the `(`
   std::vector<ExprPtr> args = ParseArgs();
+  if (name.text == "assert" && args.size() == 1 && !sh_.macros.count(name.text) &&
+      Tk(pos_ - 1).kind == Tok::kRParen)
+    args.push_back(AssertMessage(open_end, Tk(pos_ - 1).offset, args[0]->loc));
   auto it = sh_.macros.find(name.text);
   if (it != sh_.macros.end()) return Expand(name.text, it->second, std::move(args), name.loc);
-  auto e = Make(EK::kMacro, name.loc);
-  e->text = name.text;
+  // Built-in macros (builtin_macros.h): parsed into kMacro, expanded by
+  // lowering; `vec!(a, b)` is the array literal as `vec![a, b]` is.
+  const BuiltinMacro* bm = FindBuiltinMacro(name.text);
+  auto e = Make(bm && bm->kind == BuiltinMacro::Kind::kVec ? EK::kArray : EK::kMacro, name.loc);
+  if (e->kind == EK::kMacro) e->text = name.text;
   e->args = std::move(args);
-  if (!IsBuiltinMacro(name.text)) {
+  if (!bm) {
     std::string help;
-    if (name.text == "println" || name.text == "print")
-      help = "use `log(x)` or `print(x)`";
-    else if (name.text == "panic")
-      help = "use `panic(msg)`";
-    else {
-      std::string near;
-      if (sh_.suggestions_left > 0 && name.text.size() <= 64) {
-        --sh_.suggestions_left;
-        std::vector<std::string> known = {"assert", "assert_eq", "assert_ne", "format",
-                                          "unreachable"};
-        for (const auto& [n, d] : sh_.macros)
-          if (known.size() < 5000) known.push_back(n);
-        near = ir::Nearest(name.text, known);
-      }
-      help =
-          near.empty()
-              ? "the built-in macros are assert!, assert_eq!, assert_ne!, format! and unreachable!"
-              : "did you mean `" + near + "!`?";
+    if (sh_.suggestions_left > 0 && name.text.size() <= 64) {
+      --sh_.suggestions_left;
+      std::vector<std::string> known;
+      for (const BuiltinMacro& m : kBuiltinMacros) known.emplace_back(m.name);
+      for (const auto& [n, d] : sh_.macros)
+        if (known.size() < 5000) known.push_back(n);
+      std::string near = ir::Nearest(name.text, known);
+      if (!near.empty()) help = "did you mean `" + near + "!`?";
+    }
+    if (help.empty()) {
+      help = "the built-in macros are";
+      for (const BuiltinMacro& m : kBuiltinMacros)
+        help += std::string(&m == kBuiltinMacros ? " " : ", ") + std::string(m.name) + "!";
     }
     ReportAt("MT1010", name.loc, "cannot find macro `" + name.text + "!` in this scope", help);
-  } else if (name.text == "format" && (e->args.empty() || e->args[0]->kind != EK::kStr)) {
-    ReportAt("MT0016", e->args.empty() ? name.loc : e->args[0]->loc,
-             "format! requires a string literal as its first argument",
+  } else if (const size_t f = FormatArgIndex(bm->kind); bm->kind != BuiltinMacro::Kind::kVec &&
+                                                        e->args.size() > f &&
+                                                        e->args[f]->kind != EK::kStr) {
+    ReportAt("MT0016", e->args[f]->loc,
+             name.text + "! requires a string literal as its " +
+                 (f == 0 ? std::string("first argument") : "message"),
+             "write `" + name.text + "!(\"{}\", x)`");
+  } else if (bm->kind == BuiltinMacro::Kind::kFormat && e->args.empty()) {
+    ReportAt("MT0016", name.loc, "format! requires a string literal as its first argument",
              "write `format!(\"{}\", x)`");
   }
   return e;
+}
+
+// `assert!(c)`'s message, as Rust's: "assertion failed: " and the source
+// text of `c` (between `open_end` and `close`), blanks collapsed, braces
+// escaped for the format string it becomes.
+ExprPtr Parser::AssertMessage(size_t open_end, size_t close, Loc loc) {
+  std::string text = "assertion failed: ";
+  bool blank = false;
+  for (size_t i = open_end; i < close && i < sh_.src.size(); ++i) {
+    const char c = sh_.src[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      blank = true;
+      continue;
+    }
+    if (blank && text.back() != ' ') text += ' ';
+    blank = false;
+    text += c;
+    if (c == '{' || c == '}') text += c;
+  }
+  while (!text.empty() && (text.back() == ',' || text.back() == ' ')) text.pop_back();
+  auto s = Make(EK::kStr, loc);
+  s->text = std::move(text);
+  return s;
 }
 
 // Parses the body of `def` with its parameters bound to `args` (AST

@@ -1820,6 +1820,13 @@ ExprPtr Parser::ParsePrimaryUnspanned() {
         return ParseMatches();
       if (t.text == "budget" && BudgetBlockAhead()) return ParseBudget();
       if (Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLParen) return ParseMacroCall(true);
+      // `vec![a, b]`, `vec![x; n]`: the array literal (builtin_macros.h).
+      if (t.text == "vec" && Look(1).kind == Tok::kBang && Look(2).kind == Tok::kLBracket &&
+          !sh_.macros.count(t.text)) {
+        Bump();
+        Bump();
+        return ParseArray();
+      }
       // Upstream compatibility: a plain call of a user macro expands too.
       if (Look(1).kind == Tok::kLParen && sh_.macros.count(t.text)) return ParseMacroCall(false);
       return ParsePathExpr();

@@ -441,6 +441,7 @@ class Parser {
   ExprPtr ParseBudget();
   // A macro call and the expansion of a user macro (macros.cc).
   ExprPtr ParseMacroCall(bool bang);
+  ExprPtr AssertMessage(size_t open_end, size_t close, Loc loc);
   ExprPtr Expand(const std::string& name, const MacroDef& def, std::vector<ExprPtr> args, Loc loc);
   std::vector<ExprPtr> ParseArgs();
   const Token& PeekOp();

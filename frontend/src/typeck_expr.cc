@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "builtin_macros.h"
 #include "mty/ir/builtins.h"
 #include "mty/vocab/policy.h"
 #include "typeck.h"
@@ -962,18 +963,27 @@ TypeId Checker::Closure(const Expr& e, TypeId expect) {
 TypeId Checker::Macro(const Expr& e) {
   const TypeId dyn = t_.Prim(TK::kDyn);
   for (size_t i = 0; i < e.args.size(); ++i) Expr_(*e.args[i], dyn);
-  if (e.text == "format") return t_.Prim(TK::kStr);
-  if (e.text == "assert") return t_.Prim(TK::kUnit);
-  if ((e.text == "assert_eq" || e.text == "assert_ne") && e.args.size() >= 2) {
-    TypeId a = info_.of[e.args[0].get()], b = info_.of[e.args[1].get()];
-    if (!t_.Unify(a, b) && !failed_) {
-      failed_ = true;
-      diags_.Error("MT2029", e.loc,
-                   absl::StrCat("cannot compare `", t_.Show(a), "` with `", t_.Show(b), "`"));
-    }
-    return t_.Prim(TK::kUnit);
+  using MK = BuiltinMacro::Kind;
+  const BuiltinMacro* m = FindBuiltinMacro(e.text);
+  if (!m) return dyn;
+  switch (m->kind) {
+    case MK::kFormat: return t_.Prim(TK::kStr);
+    case MK::kPanic: return t_.Prim(TK::kNever);
+    case MK::kAssertEq:
+    case MK::kAssertNe:
+      if (e.args.size() >= 2) {
+        TypeId a = info_.of[e.args[0].get()], b = info_.of[e.args[1].get()];
+        if (!t_.Unify(a, b) && !failed_) {
+          failed_ = true;
+          diags_.Error("MT2029", e.loc,
+                       absl::StrCat("cannot compare `", t_.Show(a), "` with `", t_.Show(b), "`"));
+        }
+      }
+      return t_.Prim(TK::kUnit);
+    case MK::kPrint:
+    case MK::kAssert: return t_.Prim(TK::kUnit);
+    case MK::kVec: break;
   }
-  if (e.text == "unreachable") return t_.Prim(TK::kNever);
   return dyn;
 }
 

@@ -343,7 +343,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     cx.Trap(TrapCode::kType, absl::StrCat("unsupported format spec '{:", std::string(spec), "}'"));
     return false;
   }
-  std::string body, sign;
+  std::string body, sign;  // sign: `-`/`+` then the `0x` prefix, before any zeros
   bool numeric = v.Is(Tag::kInt) || v.Is(Tag::kFloat);
   if (type == "x" || type == "X" || type == "b" || type == "o") {
     if (!v.Is(Tag::kInt)) {
@@ -358,7 +358,9 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
       body.insert(body.begin(), digits[u % base]);
       u /= base;
     } while (u);
-    if (alt) body = std::string(type == "b" ? "0b" : type == "o" ? "0o" : "0x") + body;
+    // The prefix goes before zero padding and counts in the width (Rust:
+    // `{:#06x}` of 255 is `0x00ff`).
+    if (alt) sign = type == "b" ? "0b" : type == "o" ? "0o" : "0x";
   } else if (type == "e") {
     if (!numeric) {
       cx.Trap(TrapCode::kType, absl::StrCat("{:e} needs a number, found ", KindName(cx.m, v)));
@@ -399,7 +401,7 @@ bool FormatSpec(Ctx& cx, const Value& v, std::string_view spec, std::string* out
     sign = "-";
     body.erase(0, 1);
   } else if (numeric && plus) {
-    sign = "+";
+    sign = "+" + sign;
   }
   size_t len = ir::Utf8Length(sign) + ir::Utf8Length(body);
   std::string r;

@@ -466,12 +466,24 @@ TEST(Exprs, UpstreamForms) {
 
 TEST(Exprs, BuiltinMacros) {
   EXPECT_EQ(Body("format!(\"{} {}\", a, b)"), "(format! \"{} {}\" a b)");
-  EXPECT_EQ(Body("assert!(x)"), "(assert! x)");
+  EXPECT_EQ(Body("assert!(x)"), "(assert! x \"assertion failed: x\")");
+  EXPECT_EQ(Body("assert!(m[{1}]\n  ==  2,)"),
+            "(assert! (== (index m (block 1)) 2) \"assertion failed: m[{{1}}] == 2\")");
+  EXPECT_EQ(Body("println!(\"{}\", a)"), "(println! \"{}\" a)");
+  EXPECT_EQ(Body("panic!()"), "(panic!)");
   EXPECT_EQ(Body("assert_eq!(a, b + 1)"), "(assert_eq! a (+ b 1))");
   EXPECT_EQ(Body("assert_ne!(a, b)"), "(assert_ne! a b)");
   EXPECT_EQ(Body("unreachable!()"), "(unreachable!)");
-  Result r = ParseText("fn main() { println!(\"x\") }");
+  EXPECT_EQ(Body("vec![a, b]"), Body("[a, b]"));
+  EXPECT_EQ(Body("vec!(a, b)"), Body("[a, b]"));
+  EXPECT_EQ(Body("vec![x; n]"), Body("[x; n]"));
+  EXPECT_EQ(Body("vec![]"), Body("[]"));
+  Result r = ParseText("fn main() { printn!(\"x\") }");
   EXPECT_EQ(Codes(r), std::vector<std::string>{"MT1010"});
+  r = ParseText("fn main() { println!(x) }");
+  EXPECT_EQ(Codes(r), std::vector<std::string>{"MT0016"});
+  r = ParseText("fn main() { assert!(c, x) }");
+  EXPECT_EQ(Codes(r), std::vector<std::string>{"MT0016"});
   r = ParseText("fn main() { format!(x) }");
   EXPECT_EQ(Codes(r), std::vector<std::string>{"MT0016"});
 }
