@@ -433,7 +433,7 @@ void FnLowerer::LowerLet(const Stmt& s) {
 
 // ---- typed boundaries ----
 
-FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want) {
+FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want, const Place* into) {
   if (!want || !want->Is(Ty::Kind::kInt)) return v;
   const TyP have = v.ty ? v.ty : Ty::Unknown();
   // A reference is read through where it is used; a function value or a
@@ -442,17 +442,22 @@ FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want) {
   if (have->Is(Ty::Kind::kRef)) return v;
   const bool is_const = v.op.kind == Operand::Kind::kConst;
   const ir::Constant::Kind ck = v.op.constant.kind;
+  auto convert = [&](const char* fn) {
+    if (!into) return Emit(CallBuiltin(fn, {ToLocalOp(v)}), want);
+    Assign(*into, CallBuiltin(fn, {ToLocalOp(v)}), loc_);
+    return Val{Operand::Copy(*into), want};
+  };
   if (want->Unsigned()) {
     if (have->Unsigned()) return v;
     if (is_const && ck == ir::Constant::Kind::kUInt) return Val{v.op, want};
     if (is_const && ck == ir::Constant::Kind::kInt && v.op.constant.i >= 0)
       return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(v.op.constant.i))), want};
-    return Emit(CallBuiltin("into_u64", {ToLocalOp(v)}), want);
+    return convert("into_u64");
   }
   if (!have->Unsigned()) return v;
   if (is_const && ck == ir::Constant::Kind::kUInt && v.op.constant.i >= 0)
     return Val{ConstOp(ir::Constant::Int(v.op.constant.i)), want};
-  return Emit(CallBuiltin("into_i64", {ToLocalOp(v)}), want);
+  return convert("into_i64");
 }
 
 FnLowerer::Val FnLowerer::LowerAs(const Expr& e, const TyP& want) {

@@ -537,9 +537,10 @@ class FnLowerer {
       li.binding = NewBinding(name, loc, warn, /*is_param=*/true);
       scopes_.back()[name] = li;
     }
-    if (convert && ty->Unsigned())
-      Assign(Place{l, {}}, UseR(Coerce(Val{Operand::Copy(Place{l, {}}), Ty::Unknown()}, ty).op),
-             loc);
+    if (convert && ty->Unsigned()) {
+      const Place p{l, {}};
+      Coerce(Val{Operand::Copy(p), Ty::Unknown()}, ty, &p);
+    }
     return l;
   }
 
@@ -603,7 +604,10 @@ class FnLowerer {
   // MT5016). Where `want` is a signed integer type, a value known to be a U64
   // goes through `@into_i64` (above I64::MAX traps MT5004). Other values are
   // returned as they are.
-  Val Coerce(Val v, const TyP& want);
+  // `into`: the place a conversion writes (a parameter converted in place on
+  // entry, so that no temporary is numbered among the parameters); else a
+  // new temporary.
+  Val Coerce(Val v, const TyP& want, const Place* into = nullptr);
   // `e` lowered for a place declared `want`: an integer literal for a U64
   // may be as large as 2^64-1, an array literal for `[U64]` converts each
   // element, and the value is Coerce'd.
