@@ -713,10 +713,20 @@ class FnLowerer {
   };
   std::map<uint32_t, Deferred> deferred_;
   std::vector<DeferredRead> deferred_reads_;
+  // `x = e` of an immutable deferred local: the statement that writes it.
+  struct DeferredWrite {
+    uint32_t local;
+    uint32_t block;
+    size_t stmt;
+    Loc loc;
+  };
+  std::vector<DeferredWrite> deferred_writes_;
   // MT3016 for a read of a deferred local that is not assigned on every
   // path reaching it (a forward "definitely assigned" analysis over the
   // function's blocks: branches meet by intersection, so a loop body's
-  // assignment does not count after the loop). Once per local.
+  // assignment does not count after the loop). Once per local. MT3014 for
+  // a DeferredWrite where the local may already be assigned (a union of
+  // the paths: twice in a row, or in a loop's body).
   void CheckDefiniteAssignment(const ir::Function& f);
   // The unread bindings as MT8001 warnings (at Finish).
   void WarnUnused();
