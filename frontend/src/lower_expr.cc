@@ -651,8 +651,13 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
     Error("MT2011", e.lhs->loc, "invalid left-hand side of assignment");
     return Unit();
   }
+  // `x = e` of an immutable `let x: T;` is its initialisation: checked at
+  // the end that no other may have run before it (CheckDefiniteAssignment).
+  const uint32_t local = whole ? whole->index : 0;
+  const bool first_write =
+      !root_mut && whole && whole->proj.empty() && !e.has_op && deferred_.count(local) > 0;
   if (CapturedWriteError(StartLoc(*e.lhs), root, "assign to")) {
-  } else if (!root_mut) {
+  } else if (!root_mut && !first_write) {
     ImmutableError(StartLoc(*e.lhs), root,
                    absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }
@@ -664,6 +669,9 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
   } else {
     Assign(*pl, UseR(Coerce(rhs, ty).op), e.loc);
   }
+  if (first_write)
+    deferred_writes_.push_back(
+        {local, cur_, fn_.blocks[cur_].block.stmts.size() - 1, StartLoc(*e.lhs)});
   return Unit();
 }
 

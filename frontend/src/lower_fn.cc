@@ -51,11 +51,12 @@ void FnLowerer::CheckDefiniteAssignment(const ir::Function& f) {
     ids.push_back(l);
   }
   const size_t k = ids.size(), n = f.blocks.size();
-  using State = std::vector<char>;  // per deferred local: surely assigned
+  using State = std::vector<char>;  // per deferred local: assigned
   auto tracked = [&](const Place& p) { return slot.find(p.local); };
   // Runs block b from `st`; on_read(local, stmt index) for each read of a
-  // local not surely assigned there.
-  auto transfer = [&](uint32_t b, State st, auto&& on_read) {
+  // local not assigned there, on_write(local, stmt index, assigned before)
+  // for each write of a whole one.
+  auto transfer = [&](uint32_t b, State st, auto&& on_read, auto&& on_write) {
     const ir::Block& blk = f.blocks[b];
     for (size_t i = 0; i < blk.stmts.size(); ++i) {
       const ir::Statement& s = blk.stmts[i];
@@ -69,6 +70,7 @@ void FnLowerer::CheckDefiniteAssignment(const ir::Function& f) {
         if (a != ir::PlaceAccess::kWrite || !p.proj.empty()) return;
         if (auto it = tracked(p); it != slot.end()) {
           const Deferred& d = deferred_.at(p.local);
+          on_write(p.local, i, st[it->second] != 0);
           st[it->second] = !(d.block == b && d.stmt == i);  // the `let` un-assigns it
         }
       });
@@ -80,53 +82,91 @@ void FnLowerer::CheckDefiniteAssignment(const ir::Function& f) {
     });
     return st;
   };
-  std::vector<State> in(n, State(k, 1));
-  std::vector<char> reached(n, 0);
-  if (n == 0) return;
-  in[0] = State(k, 0);
-  reached[0] = 1;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b = 0; b < n; ++b) {
-      if (!reached[b]) continue;
-      State out = transfer(b, in[b], [](uint32_t, size_t) {});
-      ir::ForEachTarget(f.blocks[b].term, [&](uint32_t t) {
-        if (t >= n) return;
-        State merged = in[t];
-        for (size_t j = 0; j < k; ++j) merged[j] = merged[j] && out[j];
-        if (!reached[t] || merged != in[t]) {
-          reached[t] = 1;
-          in[t] = std::move(merged);
-          changed = true;
-        }
-      });
+  auto no_read = [](uint32_t, size_t) {};
+  auto no_write = [](uint32_t, size_t, bool) {};
+  // The state entering each block: `surely` assigned on every path reaching
+  // it (branches meet by intersection), else `maybe` assigned on some path
+  // (by union, so a loop body's assignment reaches the loop's head again).
+  auto solve = [&](bool surely, std::vector<char>& reached) {
+    std::vector<State> in(n, State(k, surely ? 1 : 0));
+    reached.assign(n, 0);
+    in[0] = State(k, 0);
+    reached[0] = 1;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t b = 0; b < n; ++b) {
+        if (!reached[b]) continue;
+        State out = transfer(b, in[b], no_read, no_write);
+        ir::ForEachTarget(f.blocks[b].term, [&](uint32_t t) {
+          if (t >= n) return;
+          State merged = in[t];
+          for (size_t j = 0; j < k; ++j)
+            merged[j] = surely ? merged[j] && out[j] : merged[j] || out[j];
+          if (!reached[t] || merged != in[t]) {
+            reached[t] = 1;
+            in[t] = std::move(merged);
+            changed = true;
+          }
+        });
+      }
     }
-  }
+    return in;
+  };
+  if (n == 0) return;
+  std::vector<char> reached;
+  std::vector<State> in = solve(true, reached);
   std::set<uint32_t> reported;
   for (uint32_t b = 0; b < n; ++b) {
     if (!reached[b]) continue;
-    transfer(b, in[b], [&](uint32_t l, size_t i) {
-      if (!reported.insert(l).second) return;
-      const Deferred& d = deferred_.at(l);
-      // The read as written: the last one lowered into this block at or
-      // before the statement that consumes it; else the statement.
-      Loc at;
-      for (const DeferredRead& r : deferred_reads_)
-        if (r.local == l && r.block == b && r.stmt <= i && r.loc.line) at = r.loc;
-      if (!at.line) {
-        const ir::Loc il =
-            i < f.blocks[b].stmts.size() ? f.blocks[b].stmts[i].loc : f.blocks[b].term.loc;
-        at = Loc{il.line, il.col};
+    transfer(
+        b, in[b],
+        [&](uint32_t l, size_t i) {
+          if (!reported.insert(l).second) return;
+          const Deferred& d = deferred_.at(l);
+          // The read as written: the last one lowered into this block at or
+          // before the statement that consumes it; else the statement.
+          Loc at;
+          for (const DeferredRead& r : deferred_reads_)
+            if (r.local == l && r.block == b && r.stmt <= i && r.loc.line) at = r.loc;
+          if (!at.line) {
+            const ir::Loc il =
+                i < f.blocks[b].stmts.size() ? f.blocks[b].stmts[i].loc : f.blocks[b].term.loc;
+            at = Loc{il.line, il.col};
+          }
+          Diagnostic& e = Error(
+              "MT3016", at, absl::StrCat("`", d.name, "` is used before it is assigned"),
+              absl::StrCat("assign it on every path before this read (in each branch of an `if` "
+                           "or `match`; a loop's body may not run), or give it a value: `let mut ",
+                           d.name, " = ..`"));
+          e.end = NameEnd(at, d.name);
+          if (d.loc.line)
+            e.labels.push_back(
+                Label{d.loc, NameEnd(d.loc, d.name),
+                      absl::StrCat("`", d.name, "` is declared here without a value")});
+        },
+        no_write);
+  }
+  // An immutable `let x: T;` takes one assignment: none may run where an
+  // earlier one may have (Rust's E0384).
+  if (deferred_writes_.empty()) return;
+  in = solve(false, reached);
+  for (uint32_t b = 0; b < n; ++b) {
+    if (!reached[b]) continue;
+    transfer(b, in[b], no_read, [&](uint32_t l, size_t i, bool maybe) {
+      if (!maybe || !reported.insert(l).second) return;
+      for (const DeferredWrite& w : deferred_writes_) {
+        if (w.local != l || w.block != b || w.stmt != i) continue;
+        const Deferred& d = deferred_.at(l);
+        Diagnostic& e =
+            Error("MT3014", w.loc,
+                  absl::StrCat("cannot assign twice to immutable variable `", d.name, "`"),
+                  absl::StrCat("make it mutable: `let mut ", d.name, "`"));
+        e.end = NameEnd(w.loc, d.name);
+        if (d.loc.line)
+          e.labels.push_back(Label{d.loc, NameEnd(d.loc, d.name),
+                                   absl::StrCat("`", d.name, "` is declared here, without `mut`")});
+        return;
       }
-      Diagnostic& e = Error(
-          "MT3016", at, absl::StrCat("`", d.name, "` is used before it is assigned"),
-          absl::StrCat("assign it on every path before this read (in each branch of an `if` or "
-                       "`match`; a loop's body may not run), or give it a value: `let mut ",
-                       d.name, " = ..`"));
-      e.end = NameEnd(at, d.name);
-      if (d.loc.line)
-        e.labels.push_back(Label{d.loc, NameEnd(d.loc, d.name),
-                                 absl::StrCat("`", d.name, "` is declared here without a value")});
     });
   }
 }
@@ -437,7 +477,7 @@ void FnLowerer::LowerLet(const Stmt& s) {
 
 // ---- typed boundaries ----
 
-FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want) {
+FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want, const Place* into) {
   if (!want || !want->Is(Ty::Kind::kInt)) return v;
   const TyP have = v.ty ? v.ty : Ty::Unknown();
   // A reference is read through where it is used; a function value or a
@@ -446,17 +486,22 @@ FnLowerer::Val FnLowerer::Coerce(Val v, const TyP& want) {
   if (have->Is(Ty::Kind::kRef)) return v;
   const bool is_const = v.op.kind == Operand::Kind::kConst;
   const ir::Constant::Kind ck = v.op.constant.kind;
+  auto convert = [&](const char* fn) {
+    if (!into) return Emit(CallBuiltin(fn, {ToLocalOp(v)}), want);
+    Assign(*into, CallBuiltin(fn, {ToLocalOp(v)}), loc_);
+    return Val{Operand::Copy(*into), want};
+  };
   if (want->Unsigned()) {
     if (have->Unsigned()) return v;
     if (is_const && ck == ir::Constant::Kind::kUInt) return Val{v.op, want};
     if (is_const && ck == ir::Constant::Kind::kInt && v.op.constant.i >= 0)
       return Val{ConstOp(ir::Constant::UInt(static_cast<uint64_t>(v.op.constant.i))), want};
-    return Emit(CallBuiltin("into_u64", {ToLocalOp(v)}), want);
+    return convert("into_u64");
   }
   if (!have->Unsigned()) return v;
   if (is_const && ck == ir::Constant::Kind::kUInt && v.op.constant.i >= 0)
     return Val{ConstOp(ir::Constant::Int(v.op.constant.i)), want};
-  return Emit(CallBuiltin("into_i64", {ToLocalOp(v)}), want);
+  return convert("into_i64");
 }
 
 FnLowerer::Val FnLowerer::LowerAs(const Expr& e, const TyP& want) {
@@ -830,8 +875,10 @@ bool IntLiteralValue(const Expr& e, __int128* v) {
     return true;
   }
   if (e.kind != K::kInt) return false;
-  // A literal above I64::MAX keeps its 64 bits (the parser marks it).
-  *v = e.is_mut ? static_cast<__int128>(static_cast<uint64_t>(e.int_value)) : e.int_value;
+  // A literal above I64::MAX keeps its 64 bits: unsuffixed (the parser
+  // marks it) or with an unsigned suffix (`0xCAFE_BABE_DEAD_BEEF_u64`).
+  const bool unsigned_bits = e.is_mut || (!e.text.empty() && e.text[0] == 'u');
+  *v = unsigned_bits ? static_cast<__int128>(static_cast<uint64_t>(e.int_value)) : e.int_value;
   return true;
 }
 

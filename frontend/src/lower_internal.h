@@ -537,9 +537,10 @@ class FnLowerer {
       li.binding = NewBinding(name, loc, warn, /*is_param=*/true);
       scopes_.back()[name] = li;
     }
-    if (convert && ty->Unsigned())
-      Assign(Place{l, {}}, UseR(Coerce(Val{Operand::Copy(Place{l, {}}), Ty::Unknown()}, ty).op),
-             loc);
+    if (convert && ty->Unsigned()) {
+      const Place p{l, {}};
+      Coerce(Val{Operand::Copy(p), Ty::Unknown()}, ty, &p);
+    }
     return l;
   }
 
@@ -603,7 +604,10 @@ class FnLowerer {
   // MT5016). Where `want` is a signed integer type, a value known to be a U64
   // goes through `@into_i64` (above I64::MAX traps MT5004). Other values are
   // returned as they are.
-  Val Coerce(Val v, const TyP& want);
+  // `into`: the place a conversion writes (a parameter converted in place on
+  // entry, so that no temporary is numbered among the parameters); else a
+  // new temporary.
+  Val Coerce(Val v, const TyP& want, const Place* into = nullptr);
   // `e` lowered for a place declared `want`: an integer literal for a U64
   // may be as large as 2^64-1, an array literal for `[U64]` converts each
   // element, and the value is Coerce'd.
@@ -709,10 +713,20 @@ class FnLowerer {
   };
   std::map<uint32_t, Deferred> deferred_;
   std::vector<DeferredRead> deferred_reads_;
+  // `x = e` of an immutable deferred local: the statement that writes it.
+  struct DeferredWrite {
+    uint32_t local;
+    uint32_t block;
+    size_t stmt;
+    Loc loc;
+  };
+  std::vector<DeferredWrite> deferred_writes_;
   // MT3016 for a read of a deferred local that is not assigned on every
   // path reaching it (a forward "definitely assigned" analysis over the
   // function's blocks: branches meet by intersection, so a loop body's
-  // assignment does not count after the loop). Once per local.
+  // assignment does not count after the loop). Once per local. MT3014 for
+  // a DeferredWrite where the local may already be assigned (a union of
+  // the paths: twice in a row, or in a loop's body).
   void CheckDefiniteAssignment(const ir::Function& f);
   // The unread bindings as MT8001 warnings (at Finish).
   void WarnUnused();

@@ -424,8 +424,12 @@ dispatch:
   }
   CASE(Deref) {
     const Value& r = R[pc->b];
-    if (!IsRef(r))
-      TRAP(TrapCode::kType, absl::StrCat("deref of ", Kind(t, r), ", not a reference"));
+    if (!IsRef(r)) {
+      // A shared reference is its value: `*v` of a value is the value
+      // (as a place read, Exec::ResolveWalk).
+      DEAD_CHECK(r);
+      COPY_OUT(r);
+    }
     SAVE();
     Value* target = RefTarget(t, r, false, nullptr);
     PLACE_OK(target);

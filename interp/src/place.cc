@@ -210,6 +210,9 @@ Value* Exec::ResolveWalk(Task& t, Value* R, const PlaceDesc& d, bool write, Chai
     switch (pr.kind) {
       case ir::Projection::Kind::kDeref:
         if (!IsRef(*cur)) {
+          // A shared reference is its value (`&x` is `x`): reading through
+          // `*` a value reads the value (`*x` over `v.iter()`).
+          if (!write) break;
           Trap(t, TrapCode::kType, absl::StrCat("deref of ", Kind(t, *cur), ", not a reference"));
           return nullptr;
         }
