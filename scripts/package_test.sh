@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The package test (docs/embedding.md, "Using mty from CMake and
 # pkg-config"): a Release build with GCC in ./build-pkg (warnings as
-# errors, tests and benchmarks included), installed to a temporary prefix;
+# errors, the benchmarks included; the test suites are built with GCC in
+# ./build and with clang in ./build-san, warnings as errors), installed to a temporary prefix;
 # examples/embed built against that prefix with find_package(mty) and with
 # pkg-config, and run; examples/embed configured with mty as a subproject
 # (its options and flags checked); the Release tree built with clang in
-# ./build-pkg-clang (warnings as errors) and `mty run examples/hello.mty`.
+# ./build-pkg-clang (warnings as errors, the product only) and
+# `mty run examples/hello.mty`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -34,7 +36,8 @@ check_embed() {
 }
 
 step "Release build (GCC)"
-cmake -S . -B build-pkg -G Ninja -DCMAKE_BUILD_TYPE=Release -DMTY_WERROR=ON >/dev/null
+cmake -S . -B build-pkg -G Ninja -DCMAKE_BUILD_TYPE=Release -DMTY_WERROR=ON \
+  -DMTY_BUILD_TESTS=OFF >/dev/null
 ninja -C build-pkg
 cmake --install build-pkg --prefix "$prefix" >/dev/null
 for f in bin/mty lib/libmty_api.a lib/libmty_heap.a lib/libmty_ir.a lib/libmty_vocab.a include/mty/mty.h \
@@ -82,7 +85,7 @@ EOF
 
 step "Release build (clang)"
 CC=clang CXX=clang++ cmake -S . -B build-pkg-clang -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DMTY_WERROR=ON >/dev/null
+  -DMTY_WERROR=ON -DMTY_BUILD_TESTS=OFF -DMTY_BUILD_BENCH=OFF >/dev/null
 ninja -C build-pkg-clang
 [ "$(build-pkg-clang/mty run examples/hello.mty)" = "hello, Mighty" ] || fail "clang mty run"
 step "done"
