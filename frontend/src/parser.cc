@@ -288,6 +288,7 @@ void Parser::SyncItem(const Saved& sv) {
 // ====================================================================== items
 
 void Parser::ParseItems(Module& m) {
+  module_ = &m;
   while (true) {
     while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kSemi)) ++pos_;
     if (Peek().kind == Tok::kEof) break;
@@ -963,6 +964,11 @@ void Parser::ParseUse(Module& m) {
       Close(Tok::kRBrace, o);
       return;
     }
+    if (At(Tok::kStar)) {  // `use Shape::*`: an enum's variants (CollectTypeNames)
+      Bump();
+      path.push_back("*");
+      break;
+    }
     path.push_back(ExpectIdent("a module path segment"));
   }
   Item item;
@@ -1277,6 +1283,15 @@ void Parser::ParseStmt(Block& b) {
       ReportUnclosed(t.loc, "unclosed delimiter '{' before this item", block_open_, Tok::kRBrace,
                      "add the missing '}' before the item at line " + std::to_string(t.loc.line));
       throw UnclosedBlock{};
+    }
+    if (IsKw(t, "use") && module_) {
+      // Rust's `use Shape::*;` or `use std::collections::HashMap;` in a
+      // function: the names it brings are the program's already (enum
+      // variants, built-in types), so it is read as the same `use` at the
+      // top level.
+      ParseUse(*module_);
+      Eat(Tok::kSemi);
+      return;
     }
     if (!IsKw(t, "fn"))
       Fail(t, "items other than `fn` are not allowed inside a block",
