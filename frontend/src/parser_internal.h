@@ -407,6 +407,9 @@ class Parser {
   ExprPtr ParsePrimaryUnspanned();
   ExprPtr ParseLiteral(const Token& t, bool negative);
   ExprPtr ParsePathExpr();
+  // `Vec::new`, `String::from`, `i64::max` as a value: the closure calling it
+  // (null: not a library type's function).
+  ExprPtr LibraryFnValue(const Expr& path);
   ExprPtr ParseParenOrTuple();
   ExprPtr ParseArray();
   ExprPtr ParseBlockExpr();
