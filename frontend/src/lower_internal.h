@@ -435,6 +435,7 @@ std::optional<ir::Recv> RecvOfKind(Kind kind, const std::string& name) {
     case Kind::kAdt:
       if (name == "Option") return ir::Recv::kOption;
       if (name == "Result") return ir::Recv::kResult;
+      if (name == "Ordering") return ir::Recv::kOrdering;
       return std::nullopt;
     case Kind::kInt: return ir::Recv::kInt;
     case Kind::kFloat: return ir::Recv::kFloat;
