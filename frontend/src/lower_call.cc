@@ -344,7 +344,8 @@ std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {
   const bool bare_unit_variant = path.size() == 1 && IsUpper(path[0]) && !g_.adts.count(path[0]) &&
                                  !g_.methods.count(path[0]) && !generics_.count(path[0]) &&
                                  !FindLocal(path[0]) && g_.BareVariantOwner(path[0]) != nullptr;
-  if (path.empty() || FindLocal(path[0]) || g_.consts.count(path[0]) || bare_unit_variant)
+  if (path.empty() || FindLocal(path[0]) || g_.consts.count(path[0]) ||
+      (path.size() == 1 && g_.float_consts.count(path[0])) || bare_unit_variant)
     return std::nullopt;
   // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
   std::vector<std::string> full;

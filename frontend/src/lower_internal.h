@@ -221,6 +221,8 @@ struct Globals {
   std::set<std::string> const_cycle;
   std::map<std::string, TyP> aliases;
   std::map<std::string, std::vector<std::string>> uses;  // local alias -> module path
+  // `use std::f64::consts::PI;`: the constants a `use` names, by alias.
+  std::map<std::string, double> float_consts;
   std::map<std::string, const AgentDecl*> agents;
   std::map<std::string, const SandboxDecl*> sandboxes;
   std::map<std::string, const SupervisorDecl*> supervisors;
@@ -456,6 +458,9 @@ bool IsStructLike(const VariantDef& v);
 // ...), which a program may not declare as its own types (lower.cc); the
 // library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
 bool IsReservedTypeName(const std::string& n);
+// F64's associated constants (`F64::EPSILON`) and std::f64::consts
+// (`std::f64::consts::PI`) by their path (lower_expr.cc).
+std::optional<double> FloatConst(const std::vector<PathSeg>& segs);
 // The integer type names (`I8` … `U128`, `ISize`, `USize`, `Int`), lower.cc.
 bool IsIntName(const std::string& n);
 
@@ -986,6 +991,9 @@ class FnLowerer {
 
   // ---- expressions (lower_expr.cc) ----
   Val LowerPath(const Expr& e);
+  // `F64::max`, `I64::abs`, `Str::len` as a value: the closure
+  // `|x, a, ..| x.max(a, ..)` (lower_expr.cc).
+  std::optional<Val> MethodAsValue(const Expr& e);
   Val ConstValue(const std::string& name, Loc loc);
   Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
                   const std::vector<ExprPtr>* args, TyP expected, Loc loc);
