@@ -65,8 +65,18 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
     const TyP target = want->Arg(0);
     const TyP err = Ty::Make(Ty::Kind::kStr);
     // Any integer reads as an I64, converted where a typed place stores it.
-    if (target->Is(Ty::Kind::kInt))
-      return method("parse_int", {}, Ty::Adt("Result", {Ty::Int(), err}));
+    if (target->Is(Ty::Kind::kInt)) {
+      // A narrower or unsigned target passes its bounds (`"300".parse::<u8>()`
+      // is an Err, as in Rust).
+      std::vector<Operand> bounds;
+      __int128 lo, hi;
+      if (IntTypeRange(target->name, &lo, &hi) && (lo != INT64_MIN || hi != INT64_MAX)) {
+        bounds.push_back(ConstOp(ir::Constant::Int(static_cast<int64_t>(lo))));
+        bounds.push_back(hi > INT64_MAX ? ConstOp(ir::Constant::UInt(static_cast<uint64_t>(hi)))
+                                        : ConstOp(ir::Constant::Int(static_cast<int64_t>(hi))));
+      }
+      return method("parse_int", std::move(bounds), Ty::Adt("Result", {Ty::Int(), err}));
+    }
     if (target->Is(Ty::Kind::kFloat)) return method("parse_float", {}, want);
     if (target->Is(Ty::Kind::kBool)) return CallPrelude("parse_bool", {value().op}, want);
     if (target->Is(Ty::Kind::kChar)) return CallPrelude("parse_char", {value().op}, want);

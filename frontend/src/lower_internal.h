@@ -994,6 +994,7 @@ class FnLowerer {
   // `F64::max`, `I64::abs`, `Str::len` as a value: the closure
   // `|x, a, ..| x.max(a, ..)` (lower_expr.cc).
   std::optional<Val> MethodAsValue(const Expr& e);
+  std::optional<Val> LowerRefForm(const Expr& e, const Place& dst, const TyP& base);
   Val ConstValue(const std::string& name, Loc loc);
   Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
                   const std::vector<ExprPtr>* args, TyP expected, Loc loc);

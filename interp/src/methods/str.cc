@@ -383,6 +383,36 @@ CallStatus StrSlice(MethodCall& c) {
 }
 
 // parse_int, parse_float: Ok(the number), or Err quoting the text.
+namespace {
+
+// Rust's integer parsing: an optional sign (`-` only for a signed target),
+// then decimal digits, within [lo, hi]; nullptr and *v on success, else
+// ParseIntError's message.
+const char* ParseIntText(const std::string& s, __int128 lo, __int128 hi, Value* v) {
+  if (s.empty()) return "cannot parse integer from empty string";
+  size_t i = 0;
+  bool neg = false;
+  if (s[0] == '+' || (s[0] == '-' && lo < 0)) {
+    neg = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size()) return "invalid digit found in string";
+  __int128 x = 0;
+  bool over = false;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return "invalid digit found in string";
+    if (!over) x = x * 10 + (s[i] - '0');
+    over |= x > (static_cast<__int128>(1) << 65);
+  }
+  if (neg) x = -x;
+  if (over || x > hi) return neg ? "number too small to fit in target type" : "number too large to fit in target type";
+  if (x < lo) return "number too small to fit in target type";
+  *v = x > INT64_MAX ? Value::UInt(static_cast<uint64_t>(x)) : Value::Int(static_cast<int64_t>(x));
+  return nullptr;
+}
+
+}  // namespace
+
 CallStatus StrParse(MethodCall& c) {
   const std::string& s = Text(c);
   const bool is_int = c.id() == N::kParseInt;
@@ -391,23 +421,24 @@ CallStatus StrParse(MethodCall& c) {
   bool ok;
   Value v;
   if (is_int) {
-    int64_t x = 0;
-    const char* b = s.data();
-    if (!s.empty() && s[0] == '+') ++b;
-    auto res = std::from_chars(b, s.data() + s.size(), x);
-    ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
-    v = Value::Int(x);
-  } else {
-    double x = 0;
-    auto res = std::from_chars(s.data(), s.data() + s.size(), x);
-    ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
-    v = Value::Float(x);
+    // The target type's bounds (the front end passes a narrower type's,
+    // `parse::<u8>()`); Rust's ParseIntError messages.
+    __int128 lo = INT64_MIN, hi = INT64_MAX;
+    if (c.args.size() == 2) {
+      if (!c.args[0].Is(Tag::kInt) || !c.args[1].Is(Tag::kInt))
+        return c.Trap(TrapCode::kType, "parse_int bounds must be integers");
+      lo = c.args[0].IsUInt() ? static_cast<__int128>(c.args[0].u()) : c.args[0].i();
+      hi = c.args[1].IsUInt() ? static_cast<__int128>(c.args[1].u()) : c.args[1].i();
+    }
+    const char* err = ParseIntText(s, lo, hi, &v);
+    if (err) v = MakeStr(err);
+    return c.NewResult(err == nullptr, v);
   }
-  if (!ok) {
-    if (!c.Work(cost::Quoted(s.size()))) return Fail();  // the message quotes the text
-    MTY_WORK(cost::Quoted(s.size()));
-    v = MakeStr(absl::StrCat("invalid ", is_int ? "integer" : "float", ": ", QuoteDebug(s)));
-  }
+  double x = 0;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), x);
+  ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+  v = ok ? Value::Float(x)
+         : MakeStr(s.empty() ? "cannot parse float from empty string" : "invalid float literal");
   return c.NewResult(ok, v);
 }
 
