@@ -227,6 +227,8 @@ struct Globals {
   // enum it was imported from; a bare name two enums share means that one.
   std::map<std::string, std::string> variant_uses;
   void CollectVariantUse(const UseDecl& u);
+  // `use std::f64::consts::PI;`: the constants a `use` names, by alias.
+  std::map<std::string, double> float_consts;
   std::map<std::string, const AgentDecl*> agents;
   std::map<std::string, const SandboxDecl*> sandboxes;
   std::map<std::string, const SupervisorDecl*> supervisors;
@@ -441,6 +443,7 @@ std::optional<ir::Recv> RecvOfKind(Kind kind, const std::string& name) {
     case Kind::kAdt:
       if (name == "Option") return ir::Recv::kOption;
       if (name == "Result") return ir::Recv::kResult;
+      if (name == "Ordering") return ir::Recv::kOrdering;
       return std::nullopt;
     case Kind::kInt: return ir::Recv::kInt;
     case Kind::kFloat: return ir::Recv::kFloat;
@@ -461,6 +464,9 @@ bool IsStructLike(const VariantDef& v);
 // ...), which a program may not declare as its own types (lower.cc); the
 // library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
 bool IsReservedTypeName(const std::string& n);
+// F64's associated constants (`F64::EPSILON`) and std::f64::consts
+// (`std::f64::consts::PI`) by their path (lower_expr.cc).
+std::optional<double> FloatConst(const std::vector<PathSeg>& segs);
 // The integer type names (`I8` … `U128`, `ISize`, `USize`, `Int`), lower.cc.
 bool IsIntName(const std::string& n);
 
@@ -996,6 +1002,9 @@ class FnLowerer {
 
   // ---- expressions (lower_expr.cc) ----
   Val LowerPath(const Expr& e);
+  // `F64::max`, `I64::abs`, `Str::len` as a value: the closure
+  // `|x, a, ..| x.max(a, ..)` (lower_expr.cc).
+  std::optional<Val> LowerRefForm(const Expr& e, const Place& dst, const TyP& base);
   Val ConstValue(const std::string& name, Loc loc);
   Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
                   const std::vector<ExprPtr>* args, TyP expected, Loc loc);

@@ -131,7 +131,14 @@ void Globals::CollectTypeNames(const Module& m) {
         // of Rust's standard library that are built in here (or modules a
         // Rust program names only for paths that are), not an alias of a
         // std effect module.
-        if (IsRustStdUse(it.use_decl->path)) break;
+        if (IsRustStdUse(it.use_decl->path)) {
+          std::vector<PathSeg> segs;
+          for (const std::string& s : it.use_decl->path)
+            segs.push_back(PathSeg{s, it.use_decl->loc});
+          if (std::optional<double> c = FloatConst(segs))
+            float_consts[it.use_decl->alias.empty() ? segs.back().name : it.use_decl->alias] = *c;
+          break;
+        }
         if (it.use_decl->path.size() == 2 && type_names.count(it.use_decl->path[0]))
           break;  // `use Shape::*`: CollectVariantUse, once the variants are known
         if (it.use_decl->path.back() == "*") {

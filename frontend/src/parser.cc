@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lexer.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/text.h"
 #include "mty/vocab/suggest.h"
 #include "parser_internal.h"
@@ -1964,6 +1965,17 @@ int LibraryFnArity(std::string_view type, std::string_view name, bool* is_method
     return 1;
   if (name == "from_digit" || name == "from_str_radix") return 2;
   *is_method = true;
+  // A built-in method: its receiver and the arguments its row requires.
+  const std::optional<ir::Recv> recv =
+      type == "F64" || type == "F32"      ? std::optional(ir::Recv::kFloat)
+      : type == "Str" || type == "String" ? std::optional(ir::Recv::kStr)
+      : type == "Char"                    ? std::optional(ir::Recv::kChar)
+      : type == "Bool"                    ? std::optional(ir::Recv::kBool)
+      : type == "Vec"                     ? std::optional(ir::Recv::kArray)
+      : type[0] == 'I' || type[0] == 'U'  ? std::optional(ir::Recv::kInt)
+                                          : std::nullopt;
+  if (std::optional<ir::MethodName> id = ir::FindMethodName(name); recv && id)
+    if (const ir::MethodInfo* row = ir::FindMethod(*recv, *id)) return row->min + 1;
   static constexpr std::string_view kBinary[] = {
       "max",        "min",      "cmp",   "partial_cmp", "total_cmp", "pow",  "powi",
       "powf",       "abs_diff", "eq",    "ne",          "lt",        "le",   "gt",

@@ -447,6 +447,7 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
   if (e.segs.size() == 1) {
     if (const Local* l = Lookup(n)) return l->ty;
     if (auto c = consts_.find(n); c != consts_.end()) return c->second;
+    if (g_.float_consts.count(n)) return t_.Prim(TK::kFloat);
     if (auto f = fns_.find(n); f != fns_.end()) {
       std::vector<TypeId> ps;
       TypeId r = Instantiate(f->second, 0, &ps, e.loc);
@@ -464,6 +465,8 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
     return t_.Prim(TK::kErr);  // the lowering names it (MT1001)
   }
   const std::string& last = e.segs.back().name;
+  // `f64::consts::PI`, `std::f64::consts::E`.
+  if (e.segs.size() >= 3 && e.segs[e.segs.size() - 2].name == "consts") return t_.Prim(TK::kFloat);
   if (e.segs.size() == 2) {
     // (The parser wrote Rust's `u64::MAX` as `U64::MAX`.)
     static const std::set<std::string> kIntNames = {"I8",  "I16", "I32", "I64",   "U8",
@@ -1219,7 +1222,7 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
                             !Lookup(e.lhs->segs[0].name) && !adts_.count(e.lhs->segs[0].name) &&
                             variant_owners_.count(e.lhs->segs[0].name) > 0;
   if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name) &&
-      !unit_variant) {
+      !unit_variant && !g_.float_consts.count(e.lhs->segs[0].name)) {
     const std::string& n = e.lhs->segs[0].name;
     if (adts_.count(n) || generics_.count(n) || n == "Vec" || n == "Map" || n == "HashMap" ||
         n == "String" || n == "Str" || n == "Array")
