@@ -643,6 +643,58 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     if (params.count(n)) continue;
     if (const LocalInfo* li = ReadLocal(n, e.loc)) caps.push_back({n, *li});
   }
+  // Which captures the closure writes (docs/language.md §11): known from an
+  // earlier lowering of the same closure, else found by lowering it with
+  // every capture a copy and the writes recorded; a closure that writes
+  // one is lowered again with those captured by reference. A `move`
+  // closure keeps its copies (a write is MT3015).
+  std::set<std::string> by_ref;
+  auto known = g_.closure_writes.find(&e);
+  if (known != g_.closure_writes.end()) {
+    by_ref = known->second;
+  } else if (!e.more->is_move) {
+    const int counter = g_.closure_counter, nested = g_.nested_counter;
+    const size_t fns = g_.program.functions.size(), errors = g_.diags.Count();
+    const size_t warnings = g_.pending_warnings.size(), dropped = g_.warnings_dropped;
+    std::set<std::string> written;
+    std::string name = LowerClosureFn(e, caps, by_ref, &written);
+    if (written.empty() || g_.diags.Count() != errors)
+      return MakeClosure(name, caps, by_ref, e.loc);
+    g_.closure_counter = counter;
+    g_.nested_counter = nested;
+    g_.program.functions.resize(fns);
+    g_.pending_warnings.resize(warnings);
+    g_.warnings_dropped = dropped;
+    by_ref = std::move(written);
+  }
+  if (!by_ref.empty()) g_.closure_writes[&e] = by_ref;
+  return MakeClosure(LowerClosureFn(e, caps, by_ref, nullptr), caps, by_ref, e.loc);
+}
+
+// The closure value: its function and its captures, each a copy or (the
+// names in `by_ref`) a `&mut` to the variable, which this function writes
+// then too (an enclosing closure captures it by reference in turn).
+FnLowerer::Val FnLowerer::MakeClosure(const std::string& name,
+                                      const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                                      const std::set<std::string>& by_ref, Loc loc) {
+  Rvalue r;
+  r.kind = Rvalue::Kind::kClosure;
+  r.name = name;
+  for (const auto& [n, li] : caps) {
+    if (!by_ref.count(n)) {
+      r.ops.push_back(Operand::Copy(li.At()));
+      continue;
+    }
+    CapturedWriteError(loc, n, "let a closure write");
+    r.ops.push_back(MutRef(li.At(), li.ty).op);
+  }
+  return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
+}
+
+std::string FnLowerer::LowerClosureFn(const Expr& e,
+                                      const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                                      const std::set<std::string>& by_ref,
+                                      std::set<std::string>* written) {
   std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());
   inner.SetLoc(e.loc);
@@ -652,8 +704,22 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.spec_names_ = spec_names_;
   inner.spec_with_ = spec_with_;
   inner.enclosing_ = Snapshot();
+  inner.written_captures_ = written;
+  inner.move_closure_ = e.more->is_move;
   for (const auto& [n, li] : caps) {
-    inner.AddParam(n, li.ty, li.is_mut, false, {}, false, /*convert=*/false);
+    const bool ref = by_ref.count(n) > 0;
+    TyP pty = li.ty;
+    if (ref) {
+      pty = Ty::With(Ty::Kind::kRef, {li.ty});
+      pty->is_mut = true;
+    }
+    inner.AddParam(n, pty, li.is_mut, false, {}, false, /*convert=*/false);
+    if (ref) {
+      // The name is the variable itself, read and written through `*`.
+      LocalInfo& in = inner.scopes_.back()[n];
+      in.ty = li.ty;
+      in.proj = {{ir::Projection::Kind::kDeref, 0, 0}};
+    }
     if (li.binding >= 0) {
       // A captured name keeps its binding's place and kind (for MT3014's label).
       Binding& b = inner.bindings_.back();
@@ -665,7 +731,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
       for (const AgentState& st : agent_->state)
         if (st.name == n) inner.bindings_.back().loc = st.loc;
     }
-    inner.bindings_.back().captured = true;
+    inner.bindings_.back().captured = !ref;
   }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.more->params) {
@@ -687,11 +753,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     inner.SetBlock(ok);
   }
   g_.AddFn(inner.FinishWithExpr(*e.more->closure_body));
-  Rvalue r;
-  r.kind = Rvalue::Kind::kClosure;
-  r.name = name;
-  for (const auto& [n, li] : caps) r.ops.push_back(Operand::Copy(li.At()));
-  return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
+  return name;
 }
 
 // Traps MT5001 with the Str `msg` (the block ends: its successor is

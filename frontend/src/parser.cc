@@ -1541,8 +1541,12 @@ ExprPtr Parser::ParseUnaryUnspanned() {
       if (t.text == "spawn") return ParsePostfix(ParseSpawn(), false);
       break;
     case Tok::kIdent:
-      if (t.text == "move" && (Look(1).kind == Tok::kPipe || Look(1).kind == Tok::kPipePipe))
+      if (t.text == "move" && (Look(1).kind == Tok::kPipe || Look(1).kind == Tok::kPipePipe)) {
         Bump();
+        ExprPtr c = ParseClosure();
+        c->more->is_move = true;
+        return ParsePostfix(std::move(c), false);
+      }
       break;
     default: break;
   }

@@ -127,6 +127,7 @@ struct ExprMore {
   std::vector<ClosureParam> params;
   ExprPtr closure_body;
   TypeExpr type;                      // kCast; kClosure: the declared result (kInfer when absent)
+  bool is_move = false;               // kClosure: written `move |..|` (its captures are its own)
   std::vector<SandboxEntry> entries;  // kSandbox
   // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
   // without the quote; empty when unlabelled); kBreak / kContinue: the
