@@ -312,6 +312,12 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
     *ty = v.ty;
     return v;
   }
+  if (mutating && recv.kind == K::kIndex && recv.rhs->kind == K::kRange) {
+    // A slice is a copy: the change would not reach the array.
+    Error("MT2010", loc, "a method that changes its receiver on a slice `v[a..b]` is not supported",
+          "change the array itself over the range (`for i in a..b { .. v[i] .. }`), or take the "
+          "part, change it and write it back");
+  }
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
     if (mutating && CapturedWriteError(loc, root, "mutate")) {
     } else if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {

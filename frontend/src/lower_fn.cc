@@ -568,6 +568,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
     case K::kField:
     case K::kTupleField:
     case K::kIndex: {
+      if (e.kind == K::kIndex && e.rhs->kind == K::kRange) return std::nullopt;  // a copy
       TyP bt;
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;

@@ -582,6 +582,7 @@ class FnLowerer {
   Val LowerUnary(const Expr& e);
   Val LowerField(const Expr& e);
   Val LowerProjection(const Expr& e);
+  Val LowerRangeIndex(const Expr& e);
   // A field, tuple field or index (e) of a temporary value, or a deref.
   Val LowerTempProjection(const Expr& e);
   // The projection of `e` (a field, tuple field or index) applied to
