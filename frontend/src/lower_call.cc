@@ -762,6 +762,57 @@ std::string FnLowerer::LowerClosureFn(const Expr& e,
   return name;
 }
 
+std::optional<FnLowerer::Val> FnLowerer::UserFmt(const Val& v, bool debug) {
+  TyP base = v.ty;
+  Place p{ToLocal(v), {}};
+  AutoDeref(p, base, nullptr);
+  std::string fn;
+  bool is_mut = false;
+  if (!base->Is(Ty::Kind::kAdt) ||
+      !UserMethod(*base, debug ? "__debug_fmt" : "__display_fmt", &fn, &is_mut))
+    return std::nullopt;
+  const TyP str = Ty::Make(Ty::Kind::kStr);
+  uint32_t buf = Temp(str);
+  Assign(Place{buf, {}}, UseR(ConstOp(ir::Constant::Str(""))), loc_);
+  CallUser(g_.fns.at(fn), {Operand::Copy(p), MutRef(Place{buf, {}}, str).op}, loc_);
+  return Val{Operand::Copy(Place{buf, {}}), str};
+}
+
+// `write!(dst, f, ..)` / `writeln!`: the formatted text appended to the Str
+// `dst` (a `String` variable, or the `fmt::Formatter` a `Display` impl
+// gets, which is a `&mut Str`), and `Ok(())` (docs/language.md §11).
+FnLowerer::Val FnLowerer::LowerWrite(const Expr& e, const BuiltinMacro& bm) {
+  const TyP unit = Ty::Make(Ty::Kind::kUnit);
+  const TyP result = Ty::Adt("Result", {unit, unit});
+  if (e.args.size() < 2) {
+    Error("MT2001", e.loc,
+          absl::StrCat("`", e.text, "!` takes what it writes into and a format string"));
+    return Unit();
+  }
+  TyP ty;
+  bool root_mut = false;
+  std::string root;
+  std::optional<Place> pl = PlaceOf(*e.args[0], &ty, &root_mut, &root);
+  if (!pl) {
+    Error("MT2011", e.args[0]->loc,
+          absl::StrCat("`", e.text, "!` writes into a `String` variable or a `fmt::Formatter`"));
+    return Unit();
+  }
+  AutoDeref(*pl, ty, &root_mut);
+  if (CapturedWriteError(e.args[0]->loc, root, "write into")) {
+  } else if (!root_mut) {
+    ImmutableError(
+        e.args[0]->loc, root,
+        absl::StrCat("cannot write into `", root, "`, as it is not declared as mutable"));
+  }
+  const TyP str = Ty::Make(Ty::Kind::kStr);
+  Operand text = LowerFormat(e, 1).op;
+  if (bm.newline)
+    text = Emit(CallBuiltin("concat", {text, ConstOp(ir::Constant::Str("\n"))}), str).op;
+  Assign(*pl, CallBuiltin("concat", {Operand::Copy(*pl), text}), e.loc);
+  return Emit(AdtInit("Result", "Ok", {UnitOp()}), result);
+}
+
 // Traps MT5001 with the Str `msg` (the block ends: its successor is
 // unreachable).
 void FnLowerer::PanicWith(Operand msg, Loc loc) {
@@ -802,6 +853,7 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
         text = Emit(CallBuiltin("concat", {text, ConstOp(ir::Constant::Str("\n"))}), str).op;
       return Emit(CallBuiltin(bm->text, {text}), Ty::Make(Ty::Kind::kUnit));
     }
+    case MK::kWrite: return LowerWrite(e, *bm);
     case MK::kPanic: {
       if (!has_fmt && m == "unreachable") {
         Term(ir::Terminator::Kind::kUnreachable);  // trap MT5005
@@ -908,11 +960,13 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
   // evaluated once, in order, before the string is built; each must be used.
   std::vector<std::string> names = PlaceholderNames(f);
   const bool positional = std::any_of(names.begin(), names.end(), IsPositional);
-  std::vector<Operand> pre;
+  std::vector<Val> pre;
   std::vector<bool> arg_used(given, false);
   if (positional)
-    for (size_t k = first + 1; k < e.args.size(); ++k)
-      pre.push_back(ToLocalOp(LowerExpr(*e.args[k])));
+    for (size_t k = first + 1; k < e.args.size(); ++k) {
+      Val a = LowerExpr(*e.args[k]);
+      pre.push_back(Val{ToLocalOp(a), a.ty});
+    }
   auto flush = [&] {
     if (!lit.empty()) parts.push_back(ConstOp(ir::Constant::Str(lit)));
     lit.clear();
@@ -952,7 +1006,7 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
       spec = inner.substr(colon + 1);
     }
     flush();
-    Operand v;
+    Val v;
     if (name.empty()) {
       if (next_arg >= e.args.size()) {
         ++used;
@@ -964,7 +1018,7 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
         v = pre[k];
         arg_used[k] = true;
       } else {
-        v = LowerExpr(*e.args[first + 1 + k]).op;
+        v = LowerExpr(*e.args[first + 1 + k]);
       }
       ++used;
     } else if (IsPositional(name)) {
@@ -984,16 +1038,21 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
       p.kind = K::kPath;
       p.loc = e.args[first]->loc;
       p.segs = {{name, p.loc}};
-      v = LowerExpr(p).op;
+      v = LowerExpr(p);
     }
-    if (spec.empty()) {
-      parts.push_back(v);
+    // A type's own `Display`/`Debug` impl writes it (a width or precision
+    // is then not applied, as Rust's `write!` in an impl ignores them).
+    const bool debug = !spec.empty() && spec.back() == '?';
+    if (std::optional<Val> own = UserFmt(v, debug)) {
+      parts.push_back(own->op);
+    } else if (spec.empty()) {
+      parts.push_back(v.op);
     } else if (spec == "?") {
-      parts.push_back(Emit(CallBuiltin("debug_str", {v}), Ty::Make(Ty::Kind::kStr)).op);
+      parts.push_back(Emit(CallBuiltin("debug_str", {v.op}), Ty::Make(Ty::Kind::kStr)).op);
     } else {
-      parts.push_back(
-          Emit(CallBuiltin("fmt", {v, ConstOp(ir::Constant::Str(spec))}), Ty::Make(Ty::Kind::kStr))
-              .op);
+      parts.push_back(Emit(CallBuiltin("fmt", {v.op, ConstOp(ir::Constant::Str(spec))}),
+                           Ty::Make(Ty::Kind::kStr))
+                          .op);
     }
   }
   flush();

@@ -724,6 +724,21 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
   Operand ao = a.op;
   if (ao.kind != Operand::Kind::kConst) ao = ToLocalOp(a);
   Val b = LowerExpr(*e.rhs);
+  // `impl Add for Q`: `a + b` is `Q::add(a, b)` (`!=` the negated `eq`).
+  TyP base = a.ty;
+  while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  std::string fn;
+  bool is_mut = false;
+  if (const char* m = OperatorMethodName(e.binary_op);
+      m && base->Is(Ty::Kind::kAdt) && UserMethod(*base, m, &fn, &is_mut)) {
+    Val r = CallUser(g_.fns.at(fn), {ao, b.op}, e.loc);
+    if (e.binary_op != BinaryOp::kNe) return r;
+    Rvalue n;
+    n.kind = Rvalue::Kind::kUnOp;
+    n.un = ir::UnOp::kNot;
+    n.ops = {ToLocalOp(r)};
+    return Emit(std::move(n), Ty::Make(Ty::Kind::kBool));
+  }
   return Emit(BinR(IrBin(e.binary_op), ao, b.op), BinaryTy(a.ty, b.ty, e.binary_op));
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "builtin_macros.h"
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
 #include "mty/ir/builtins.h"
@@ -25,8 +26,17 @@ namespace mty::frontend {
 
 // The library's traits a program may implement without declaring them:
 // `impl Default for T` (`Default::default()`), `impl From[X] for T`
-// (`T::from(x)`, `x.into()`); docs/language.md §6.
-inline bool IsLibraryTrait(const std::string& name) { return name == "Default" || name == "From"; }
+// (`T::from(x)`, `x.into()`), `impl Display for T` and `Debug` (`{}`,
+// `{:?}`, `to_string()`), the operator traits (`a + b` calls `add`) and
+// `PartialEq`/`PartialOrd` (`==`, `<` call `eq`, `partial_cmp`);
+// docs/language.md §6.
+inline bool IsLibraryTrait(const std::string& name) {
+  static const std::set<std::string> kTraits = {
+      "Default",   "From",      "Display",    "Debug",     "Add",       "Sub",       "Mul",
+      "Div",       "Rem",       "Neg",        "AddAssign", "SubAssign", "MulAssign", "DivAssign",
+      "RemAssign", "PartialEq", "PartialOrd", "Eq",        "Ord"};
+  return kTraits.count(name) > 0;
+}
 
 // The methods whose meaning is the type they give (docs/language.md §6
 // "Type-directed calls"): typeck_directed.cc types them, lower_directed.cc
@@ -1142,6 +1152,10 @@ class FnLowerer {
                   const std::vector<std::pair<std::string, LocalInfo>>& caps,
                   const std::set<std::string>& by_ref, Loc loc);
   Val LowerMacro(const Expr& e);
+  // The text of `v` by its type's own `Display` impl (`Debug` when `debug`),
+  // nullopt when its static type has none (the built-in form is used).
+  std::optional<Val> UserFmt(const Val& v, bool debug);
+  Val LowerWrite(const Expr& e, const BuiltinMacro& bm);
   void PanicWith(Operand msg, Loc loc);
   Val LowerFormat(const Expr& e, size_t first_arg);
 

@@ -88,6 +88,23 @@ enum class BinaryOp : uint8_t {
   kAnd,
   kOr,
 };
+
+// The method of a program's type that an operator calls when the type
+// implements the operator's trait (`a + b` is `a.add(b)`; `a == b` and
+// `a != b` are `a.eq(&b)`), or null (docs/language.md §6).
+inline const char* OperatorMethodName(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "add";
+    case BinaryOp::kSub: return "sub";
+    case BinaryOp::kMul: return "mul";
+    case BinaryOp::kDiv: return "div";
+    case BinaryOp::kRem: return "rem";
+    case BinaryOp::kEq:
+    case BinaryOp::kNe: return "eq";
+    default: return nullptr;
+  }
+}
+
 enum class UnaryOp : uint8_t { kNeg, kNot };
 // The operator as written (`+`, `<<`, `&&`), for dumps and messages (ast_dump.cc).
 const char* BinaryOpText(BinaryOp op);
