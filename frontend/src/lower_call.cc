@@ -286,14 +286,17 @@ FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
     return CallUser(def, LowerArgsFor(def, e.args), e.loc);
   }
   if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
-    if (e.args.size() != 1) {
-      Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
+    if (static_cast<int>(e.args.size()) != b->min) {
+      Error("MT2001", e.loc,
+            absl::StrCat("`", n, "` takes ", b->min, " argument(s), given ", e.args.size()));
       return Unit();
     }
-    Val v = LowerExpr(*e.args[0]);
     const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
-    Val r = Emit(CallBuiltin(b->name, {v.op}),
-                 Ty::Make(is_type_name ? Ty::Kind::kStr : Ty::Kind::kUnit));
+    const bool is_has_method = b->id == ir::BuiltinFnId::kHasMethod;
+    Val r = Emit(CallBuiltin(b->name, LowerArgs(e.args)),
+                 Ty::Make(is_type_name    ? Ty::Kind::kStr
+                          : is_has_method ? Ty::Kind::kBool
+                                          : Ty::Kind::kUnit));
     if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
     return r;
   }

@@ -857,6 +857,17 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   } else {
     Val v = LowerExpr(it);
     items = Temp(Ty::Unknown());
+    TyP vt = v.ty;
+    while (vt->Is(Ty::Kind::kRef)) vt = vt->Arg(0);
+    if (auto iter = g_.fns.find(vt->name + "::iter");
+        vt->Is(Ty::Kind::kAdt) && g_.std_types.count(vt->name) && iter != g_.fns.end()) {
+      // A std collection (lower_std.cc) walks what its iter() gives.
+      Place p{ToLocal(v), {}};
+      AutoDeref(p, v.ty, nullptr);
+      v = CallUser(iter->second, {Emit(UseR(Operand::Copy(p)), vt).op}, e.loc);
+      elem = vt->args.size() == 1 ? vt->Arg(0)
+                                  : Ty::With(Ty::Kind::kTuple, {vt->Arg(0), vt->Arg(1)});
+    }
     Assign(Place{items, {}}, CallBuiltin("iter_items", {v.op}), e.loc);
     n = Temp(Ty::Make(Ty::Kind::kInt));
     Rvalue len;
@@ -866,7 +877,7 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
     Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
     TyP t = v.ty;
     while (t->Is(Ty::Kind::kRef)) t = t->Arg(0);
-    elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
+    if (!elem) elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
            : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
            : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
                                    : Ty::Unknown();

@@ -339,6 +339,7 @@ struct Globals {
   void LowerInstances();
   int nested_counter = 0;  // nested `fn` items of the same IR name
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
+  std::set<std::string> std_types;  // Module::std_types
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
 };
@@ -397,6 +398,10 @@ inline Loc NameEnd(Loc l, const std::string& name) {
 }
 // An IR type as the type a program writes (`_` is kInfer), lower.cc.
 TypeExpr ToTypeExpr(const ir::Type& t);
+
+// Adds to m the items of Rust's std collections its text names and does not
+// declare (lower_std.cc); returns the names added.
+std::vector<std::string> AddStdTypes(Module& m, std::string_view text, Diagnostics& diags);
 // The static type of `a op b` (lower_expr.cc).
 TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op);
 // Whether `t` mentions one of `names` (a struct's generic parameters).

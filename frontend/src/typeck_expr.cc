@@ -1165,6 +1165,9 @@ TypeId Checker::ForIter(TypeId it, Loc at) {
     case TK::kStr: return t_.Prim(TK::kChar);
     case TK::kAdt:
       if (n.name == "Range" && n.args.size() == 1) return n.args[0];
+      // A std collection (lower_std.cc): what its iter() gives.
+      if (g_.std_types.count(n.name) && (n.args.size() == 1 || n.args.size() == 2))
+        return n.args.size() == 1 ? n.args[0] : t_.Tuple({n.args[0], n.args[1]});
       return t_.Prim(TK::kDyn);
     default:
       if (!IsScalar(n.kind) && n.kind != TK::kFn) return t_.Prim(TK::kDyn);
