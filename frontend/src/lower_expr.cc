@@ -250,6 +250,12 @@ FnLowerer::Val FnLowerer::LowerTempProjection(const Expr& e) {
     return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
   }
   AutoDeref(p, bt, nullptr);
+  if (auto index = g_.fns.find(bt->name + "::index");
+      e.kind == K::kIndex && IsStdType(bt) && index != g_.fns.end()) {
+    // `d[i]` of a std collection (lower_std.cc): its index(i).
+    Val recv = Emit(UseR(Operand::Copy(p)), bt);
+    return CallUser(index->second, {recv.op, LowerExpr(*e.rhs).op}, e.loc);
+  }
   std::optional<TyP> t = Project(e, p, bt);
   if (!t) return Unit();
   return Emit(UseR(Operand::Copy(p)), *t);

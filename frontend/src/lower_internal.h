@@ -942,6 +942,10 @@ class FnLowerer {
             "use `s.char_at(i)` for the i-th char (an `Option[Char]`) or `s.slice(a, b)` for a "
             "part");
   }
+  // Whether ty is one of the std collections the program uses (lower_std.cc).
+  bool IsStdType(const TyP& ty) const {
+    return ty->Is(Ty::Kind::kAdt) && g_.std_types.count(ty->name);
+  }
   static void AutoDeref(Place& place, TyP& ty, bool* root_mut) {
     while (ty->Is(Ty::Kind::kRef)) {
       if (root_mut && ty->is_mut) *root_mut = true;

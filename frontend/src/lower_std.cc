@@ -555,7 +555,7 @@ std::vector<std::string> AddStdTypes(Module& m, std::string_view text, Diagnosti
   // A type the IR's prelude already has (ir::PreludeAdts) is not added.
   for (const ir::Adt& a : ir::PreludeAdts()) want.erase(a.name);
   if (want.empty()) return {};
-  SourceFile src{"<std>", kStdSource};
+  SourceFile src{"<std>", kStdSource, true};
   Diagnostics pd;
   Module std_m = Parse(src, pd);
   if (pd.HasErrors()) {

@@ -283,6 +283,14 @@ TypeId Checker::Index(const Expr& e) {
     Expect(i, n.args[0], *e.rhs, "MT2023", "the map's key type");
     return n.args[1];
   }
+  // `d[i]` of a std collection (lower_std.cc): its index(i).
+  if (n.kind == TK::kAdt && g_.std_types.count(n.name)) {
+    TypeId self;
+    if (const FnSig* f = FindMethod(l, "index", &self)) {
+      std::vector<const Expr*> args{e.rhs.get()};
+      return Apply(*f, args, e, self);
+    }
+  }
   return dyn;
 }
 
