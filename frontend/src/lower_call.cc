@@ -529,7 +529,11 @@ FnLowerer::Val FnLowerer::CallUserMethod(const Expr& e, const FnDef& def, bool b
     Place p = place;
     TyP t = rty;
     AutoDeref(p, t, nullptr);
-    ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
+    // The receiver's copy moves into the call: a temporary left holding it
+    // would share the receiver's storage, and the caller's next write to
+    // the receiver (`q.push_back(x)` after `q.len()`) would copy it whole.
+    Val self = Emit(UseR(Operand::Copy(p)), t);
+    ops.push_back(Operand::Move(self.op.place));
   }
   for (Operand& o : LowerArgsFor(def, e.args)) ops.push_back(std::move(o));
   return CallUser(def, std::move(ops), e.loc);

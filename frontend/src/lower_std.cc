@@ -57,11 +57,9 @@ trait PartialOrd { fn partial_cmp(&self, other: &Self) -> Option<Ordering>; }
 // The order: a value's own `cmp` (an `impl Ord`, Reverse),: a value's own `cmp` (an `impl Ord`, Reverse),
 // else the built-in order of `<`; -1, 0 or 1.
 fn __std_cmp(a: Any, b: Any) -> i64 {
+    if __has_method(a, "__std_rev") { return __std_cmp(b.__std_rev(), a.__std_rev()); }
     if __has_method(a, "cmp") {
-        let o = a.cmp(b);
-        if o == Ordering::Less { return -1; }
-        if o == Ordering::Greater { return 1; }
-        return 0;
+        return match a.cmp(b) { Ordering::Less => -1, Ordering::Equal => 0, Ordering::Greater => 1 };
     }
     if a < b { -1 } else if b < a { 1 } else { 0 }
 }
@@ -71,6 +69,7 @@ fn __std_eq(a: Any, b: Any) -> bool { a == b }
 struct Reverse<T>(T);
 
 impl<T> Reverse<T> {
+    fn __std_rev(&self) -> T { self.0 }
     fn cmp(&self, other: &Reverse<T>) -> Ordering {
         let c = __std_cmp(other.0, self.0);
         if c < 0 { Ordering::Less } else if c > 0 { Ordering::Greater } else { Ordering::Equal }
