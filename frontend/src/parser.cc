@@ -1925,17 +1925,6 @@ ExprPtr Parser::ParsePathExpr() {
     Bump();
     e->segs.push_back(PathSeg{n.text, n.loc});
   }
-  // A library constructor as a function value (`or_insert_with(Vec::new)`):
-  // the closure `|| Vec::new()`.
-  static const std::set<std::string_view> kCtors = {"Vec", "String", "Str", "HashMap", "Map"};
-  if (e->segs.size() == 2 && e->segs[1].name == "new" && kCtors.count(e->segs[0].name) &&
-      !At(Tok::kLParen) && !e->more->has_type_args) {
-    auto call = Make(EK::kCall, e->loc);
-    auto closure = Make(EK::kClosure, e->loc);
-    call->lhs = std::move(e);
-    closure->more->closure_body = std::move(call);
-    return closure;
-  }
   return e;
 }
 
