@@ -364,6 +364,8 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
     variant_index_size_ = adts.size();
   }
   auto it = variant_index_.find(v);
+  if (it != variant_index_.end() && !it->second)  // two enums have it: `use E::*` picks one
+    if (auto u = variant_uses.find(v); u != variant_uses.end()) return &adts.at(u->second);
   return it == variant_index_.end() ? nullptr : it->second;
 }
 

@@ -333,7 +333,14 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (std::optional<Val> v = LowerEntry(e)) return *v;
   if (std::optional<Val> v = LowerPathCall(e)) return *v;
-  return LowerValueMethod(e);
+  Val v = LowerValueMethod(e);
+  // A built-in's integer result (`len()`, `find()`, ...) takes the type
+  // the checker found for it; a `usize` one becomes unsigned here.
+  if (v.ty && v.ty->Is(Ty::Kind::kInt) && !v.ty->Unsigned()) {
+    const TyP checked = CheckedType(e);
+    if (checked->Unsigned()) return Coerce(v, checked);
+  }
+  return v;
 }
 
 std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {

@@ -43,6 +43,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   };
   auto value = [&] { return Emit(UseR(Operand::Copy(dst)), base); };
   if (name == "collect") {
+    if (want->Is(Ty::Kind::kStr) && base->Is(Ty::Kind::kStr)) return value();  // FORM(Str, Collect)
     if (want->Is(Ty::Kind::kStr)) return method("join", {ConstOp(ir::Constant::Str(""))}, want);
     if (want->Is(Ty::Kind::kMap)) return CallPrelude("collect_map", {value().op}, want);
     if ((IsAdt(want, "Option") || IsAdt(want, "Result")) && !want->args.empty())

@@ -221,6 +221,10 @@ struct Globals {
   std::set<std::string> const_cycle;
   std::map<std::string, TyP> aliases;
   std::map<std::string, std::vector<std::string>> uses;  // local alias -> module path
+  // `use Shape::*` / `use Shape::{Circle, Square}`: a variant name -> the
+  // enum it was imported from; a bare name two enums share means that one.
+  std::map<std::string, std::string> variant_uses;
+  void CollectVariantUse(const UseDecl& u);
   std::map<std::string, const AgentDecl*> agents;
   std::map<std::string, const SandboxDecl*> sandboxes;
   std::map<std::string, const SupervisorDecl*> supervisors;
