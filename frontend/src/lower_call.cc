@@ -293,10 +293,10 @@ FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
     }
     const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
     const bool is_has_method = b->id == ir::BuiltinFnId::kHasMethod;
-    Val r = Emit(CallBuiltin(b->name, LowerArgs(e.args)),
-                 Ty::Make(is_type_name    ? Ty::Kind::kStr
-                          : is_has_method ? Ty::Kind::kBool
-                                          : Ty::Kind::kUnit));
+    Val r =
+        Emit(CallBuiltin(b->name, LowerArgs(e.args)), Ty::Make(is_type_name    ? Ty::Kind::kStr
+                                                               : is_has_method ? Ty::Kind::kBool
+                                                                               : Ty::Kind::kUnit));
     if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
     return r;
   }

@@ -706,6 +706,21 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
   Operand ao = a.op;
   if (ao.kind != Operand::Kind::kConst) ao = ToLocalOp(a);
   Val b = LowerExpr(*e.rhs);
+  TyP at = a.ty;
+  while (at->Is(Ty::Kind::kRef)) at = at->Arg(0);
+  if (auto eq = g_.fns.find(at->name + "::eq");
+      (e.binary_op == BinaryOp::kEq || e.binary_op == BinaryOp::kNe) && IsStdType(at) &&
+      eq != g_.fns.end()) {
+    // `==` of two std collections (lower_std.cc): their elements, not their
+    // layout (a VecDeque's dead prefix).
+    Val same = CallUser(eq->second, {ao, b.op}, e.loc);
+    if (e.binary_op == BinaryOp::kEq) return same;
+    Rvalue r;
+    r.kind = Rvalue::Kind::kUnOp;
+    r.un = ir::UnOp::kNot;
+    r.ops = {ToLocalOp(same)};
+    return Emit(std::move(r), Ty::Make(Ty::Kind::kBool));
+  }
   return Emit(BinR(IrBin(e.binary_op), ao, b.op), BinaryTy(a.ty, b.ty, e.binary_op));
 }
 
@@ -871,8 +886,8 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
       Place p{ToLocal(v), {}};
       AutoDeref(p, v.ty, nullptr);
       v = CallUser(iter->second, {Emit(UseR(Operand::Copy(p)), vt).op}, e.loc);
-      elem = vt->args.size() == 1 ? vt->Arg(0)
-                                  : Ty::With(Ty::Kind::kTuple, {vt->Arg(0), vt->Arg(1)});
+      elem =
+          vt->args.size() == 1 ? vt->Arg(0) : Ty::With(Ty::Kind::kTuple, {vt->Arg(0), vt->Arg(1)});
     }
     Assign(Place{items, {}}, CallBuiltin("iter_items", {v.op}), e.loc);
     n = Temp(Ty::Make(Ty::Kind::kInt));
@@ -883,10 +898,11 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
     Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
     TyP t = v.ty;
     while (t->Is(Ty::Kind::kRef)) t = t->Arg(0);
-    if (!elem) elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
-           : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
-           : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
-                                   : Ty::Unknown();
+    if (!elem)
+      elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
+             : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
+             : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
+                                     : Ty::Unknown();
   }
   CountedLoopHead(head, body, exit, i, n, is_range && it.inclusive);
   uint32_t x = Temp(elem);

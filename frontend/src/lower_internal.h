@@ -26,7 +26,11 @@ namespace mty::frontend {
 // The library's traits a program may implement without declaring them:
 // `impl Default for T` (`Default::default()`), `impl From[X] for T`
 // (`T::from(x)`, `x.into()`); docs/language.md §6.
-inline bool IsLibraryTrait(const std::string& name) { return name == "Default" || name == "From"; }
+// Traits of Rust's library a program may implement without declaring them
+// (`impl Ord for Task`: its `cmp` orders a BinaryHeap or BTreeSet of them).
+inline bool IsLibraryTrait(const std::string& name) {
+  return name == "Default" || name == "From" || name == "Ord" || name == "PartialOrd";
+}
 
 // The methods whose meaning is the type they give (docs/language.md §6
 // "Type-directed calls"): typeck_directed.cc types them, lower_directed.cc

@@ -1,5 +1,5 @@
 // Rust's standard collections (VecDeque, HashSet, BTreeSet, BTreeMap,
-// BinaryHeap) and `std::cmp::{Ordering, Reverse, Ord, PartialOrd}`, written
+// BinaryHeap) and `std::cmp::{Ordering, Reverse}`, written
 // as typed generic structs in Mighty source (Rust spelling) over arrays and
 // maps. The items a program names are added to it before it is checked, so
 // they are type-checked, lowered and budgeted as its own code; a program that
@@ -30,8 +30,6 @@ constexpr StdType kStdTypes[] = {
     {"BTreeMap", {"BTreeEntry", "__std_cmp", "Ordering"}},
     {"BinaryHeap", {"__std_cmp", "Ordering"}},
     {"Reverse", {"__std_cmp", "Ordering"}},
-    {"Ord", {"Ordering"}},
-    {"PartialOrd", {"Ordering"}},
     {"Ordering", {}},
 };
 
@@ -49,9 +47,6 @@ impl Ordering {
     fn is_le(self) -> bool { self != Ordering::Greater }
     fn is_ge(self) -> bool { self != Ordering::Less }
 }
-
-trait Ord { fn cmp(&self, other: &Self) -> Ordering; }
-trait PartialOrd { fn partial_cmp(&self, other: &Self) -> Option<Ordering>; }
 
 // Rust's order and equality for the collections' elements.
 // The order: a value's own `cmp` (an `impl Ord`, Reverse),: a value's own `cmp` (an `impl Ord`, Reverse),
@@ -148,6 +143,7 @@ impl<T> VecDeque<T> {
         false
     }
     fn iter(&self) -> Vec<T> { self.__deque.slice(self.head, self.__deque.len() as i64) }
+    fn eq(&self, other: &VecDeque<T>) -> bool { __std_eq(self.iter(), other.iter()) }
     fn into_iter(self) -> Vec<T> { self.iter() }
     fn clear(&mut self) { self.__deque = Vec::new(); self.head = 0; }
     fn extend(&mut self, v: Vec<T>) { self.__deque.extend(v); }
@@ -338,6 +334,9 @@ impl<K, V> BTreeMap<K, V> {
         self.map.insert(k, v)
     }
     fn get(&self, k: &K) -> Option<V> { self.map.get(k) }
+    fn index(&self, k: &K) -> V {
+        match self.map.get(k) { Some(v) => v, None => panic!("key not found in BTreeMap") }
+    }
     fn get_mut(&mut self, k: &K) -> Option<&mut V> {
         if !self.map.contains_key(k) { return None; }
         Some(self.map.entry(*k).or_insert_with(|| panic!("get_mut")))
