@@ -506,6 +506,23 @@ FnLowerer::Val FnLowerer::LowerValueMethod(const Expr& e) {
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   const bool is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
   if (user_fn.empty()) UserMethod(*base, name, &user_fn, &user_mut);
+  if (name == "or_default" && IsStdType(base) && e.args.empty())
+    if (auto ins = g_.fns.find(base->name + "::or_insert"); ins != g_.fns.end()) {
+      // A BTreeMap entry's or_default() (lower_std.cc): or_insert of the
+      // default of the value type the checker found.
+      TyP v = CheckedType(e);
+      while (v->Is(Ty::Kind::kRef)) v = v->Arg(0);
+      std::optional<Operand> d =
+          DefaultFor(v, e.loc, "`or_default` needs the map's value type",
+                     "annotate the map (`let mut m: BTreeMap<&str, i64> = BTreeMap::new()`), or "
+                     "use `or_insert(v)`",
+                     "use `or_insert(v)`");
+      if (!d) return Unit();
+      Place p = place;
+      TyP t = rty;
+      AutoDeref(p, t, nullptr);
+      return CallUser(ins->second, {Emit(UseR(Operand::Copy(p)), t).op, *d}, e.loc);
+    }
   if (user_fn.empty())
     if (std::optional<Val> v = LowerDirected(e, place, rty)) return *v;
   if (user_fn.empty())

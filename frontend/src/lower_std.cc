@@ -147,6 +147,12 @@ impl<T> VecDeque<T> {
     fn into_iter(self) -> Vec<T> { self.iter() }
     fn clear(&mut self) { self.__deque = Vec::new(); self.head = 0; }
     fn extend(&mut self, v: Vec<T>) { self.__deque.extend(v); }
+    fn retain(&mut self, f: fn(&T) -> bool) {
+        let mut kept: Vec<T> = Vec::new();
+        for x in self.iter() { if f(&x) { kept.push(x); } }
+        self.__deque = kept;
+        self.head = 0;
+    }
     fn remove(&mut self, i: usize) -> Option<T> {
         let k = i as i64;
         if k < 0 || k >= self.len() as i64 { return None; }
@@ -219,6 +225,11 @@ impl<T> HashSet<T> {
     }
     fn is_superset(&self, other: &HashSet<T>) -> bool { other.is_subset(self) }
     fn is_disjoint(&self, other: &HashSet<T>) -> bool { self.intersection(other).is_empty() }
+    fn retain(&mut self, f: fn(&T) -> bool) {
+        let mut kept: HashMap<T, ()> = HashMap::new();
+        for x in self.__set.keys() { if f(&x) { kept.insert(x, ()); } }
+        self.__set = kept;
+    }
 }
 
 // A sorted set: its elements in order, found by binary search.
@@ -295,6 +306,11 @@ impl<T> BTreeSet<T> {
     }
     fn is_superset(&self, other: &BTreeSet<T>) -> bool { other.is_subset(self) }
     fn is_disjoint(&self, other: &BTreeSet<T>) -> bool { self.intersection(other).is_empty() }
+    fn retain(&mut self, f: fn(&T) -> bool) {
+        let mut kept: Vec<T> = Vec::new();
+        for x in self.__set { if f(&x) { kept.push(x); } }
+        self.__set = kept;
+    }
 }
 
 // A sorted map: its keys in order (binary search) and a map for the values.
@@ -378,6 +394,19 @@ impl<K, V> BTreeMap<K, V> {
         for (k, x) in v { self.insert(k, x); }
     }
     fn entry(&mut self, k: K) -> BTreeEntry<K, V> { BTreeEntry { m: self, k: k } }
+    fn retain(&mut self, f: fn(&K, &mut V) -> bool) {
+        let mut keys: Vec<K> = Vec::new();
+        let mut map: HashMap<K, V> = HashMap::new();
+        for k in self.__map_keys {
+            let mut v = self.map.get(&k).unwrap();
+            if f(&k, &mut v) {
+                keys.push(k);
+                map.insert(k, v);
+            }
+        }
+        self.__map_keys = keys;
+        self.map = map;
+    }
     fn __slot(&mut self, k: K, v: V) -> &mut V {
         if !self.map.contains_key(&k) { self.__add_key(&k); }
         self.map.entry(k).or_insert(v)
@@ -397,6 +426,9 @@ impl<'a, K, V> BTreeEntry<'a, K, V> {
         self
     }
     fn key(&self) -> K { self.k }
+    // The checker reads this signature; the front end lowers each call as
+    // or_insert(the default of V), which it knows there (lower_call.cc).
+    fn or_default(self) -> &'a mut V { panic!("or_default without a known value type") }
 }
 
 // A max-heap, by the order of __std_cmp, with Rust's sift algorithms (so
