@@ -260,7 +260,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
   if (n == "Bool") return Ty::Make(Ty::Kind::kBool);
   if (n == "Char") return Ty::Make(Ty::Kind::kChar);
-  if (n == "Str" || n == "String") return Ty::Make(Ty::Kind::kStr);
+  if (IsStrTypeName(n)) return Ty::Make(Ty::Kind::kStr);
   if (n == "Unit" || n == "Never") return Ty::Make(Ty::Kind::kUnit);
   if (n == "Duration") return Ty::Make(Ty::Kind::kDuration);
   if (n == "Size") return Ty::Make(Ty::Kind::kSize);

@@ -71,31 +71,9 @@ bool IsComparison(BinaryOp op) {
 
 bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
 
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi) {
-  struct B {
-    const char* n;
-    __int128 lo, hi;
-  };
-  // 128-bit names hold 64 bits at run time (language.md §4).
-  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
-                        {"I16", INT16_MIN, INT16_MAX},
-                        {"I32", INT32_MIN, INT32_MAX},
-                        {"I64", INT64_MIN, INT64_MAX},
-                        {"ISize", INT64_MIN, INT64_MAX},
-                        {"I128", INT64_MIN, INT64_MAX},
-                        {"U8", 0, UINT8_MAX},
-                        {"U16", 0, UINT16_MAX},
-                        {"U32", 0, UINT32_MAX},
-                        {"U64", 0, UINT64_MAX},
-                        {"USize", 0, UINT64_MAX},
-                        {"U128", 0, UINT64_MAX}};
-  for (const B& b : k)
-    if (t == b.n) {
-      *lo = b.lo;
-      *hi = b.hi;
-      return true;
-    }
-  return false;
+bool IsStrTypeName(const std::string& t) {
+  return t == "Str" || t == "String" || t == "str" || t == "ParseIntError" ||
+         t == "ParseFloatError";
 }
 
 // An integer literal: a U64 constant with a u64/usize/u128 suffix or where a
@@ -347,6 +325,24 @@ FnLowerer::Val FnLowerer::LowerReturn(const Expr& e) {
   return Unit();
 }
 
+// `e?` whose error the checker found converted by a user `impl From[X] for
+// T`: returns `Err(T::from(x))` from the Err(x) in local `t`.
+bool FnLowerer::TryFromReturn(const Expr& e, uint32_t t) {
+  if (!g_.types) return false;
+  const std::string to = tc::TryFromType(*g_.types, e);
+  if (to.empty()) return false;
+  auto ms = g_.methods.find(to);
+  if (ms == g_.methods.end() || !ms->second.count("from")) return false;
+  const FnDef& from = g_.fns.at(ms->second.at("from"));
+  Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 1}}};
+  Val x = Emit(UseR(Operand::Copy(payload)), Ty::Unknown());
+  Val converted = CallUser(from, {ToLocalOp(x)}, e.loc);
+  Val err = Emit(AdtInit("Result", "Err", {ToLocalOp(converted)}), Ty::Adt("Result"));
+  Assign(Place{0, {}}, UseR(err.op), e.loc);
+  Term(ir::Terminator::Kind::kReturn);
+  return true;
+}
+
 // `e?`: the payload of an Ok/Some, else the Err/None returned.
 FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   Val v = LowerExpr(*e.lhs);
@@ -359,10 +355,12 @@ FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   sw.target = err;
   SetTerm(std::move(sw));
   SetBlock(err);
-  ir::Terminator tr;
-  tr.kind = ir::Terminator::Kind::kTryReturnErr;
-  tr.op = Operand::Copy(Place{t, {}});
-  TermWith(tr);
+  if (!TryFromReturn(e, t)) {
+    ir::Terminator tr;
+    tr.kind = ir::Terminator::Kind::kTryReturnErr;
+    tr.op = Operand::Copy(Place{t, {}});
+    TermWith(tr);
+  }
   SetBlock(ok);
   Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
   TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")

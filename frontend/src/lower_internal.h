@@ -65,6 +65,8 @@ namespace tc {
 // The static type the checker gave `e`, as the lowering writes types
 // (Unknown when it gave none, or `Any`; typeck.cc).
 TyP StaticType(TypeInfo& info, const Expr& e);
+// The type whose user `from` converts the error of `e?` (empty: none).
+std::string TryFromType(const TypeInfo& info, const Expr& e);
 }  // namespace tc
 struct Ty {
   enum class Kind : uint8_t {
@@ -500,9 +502,13 @@ inline Rvalue BinR(ir::BinOp op, Operand a, Operand b) {
 
 // Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
 bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
+// The names of the string type: `Str`, Rust's `String` and `str`, and
+// Rust's `ParseIntError`/`ParseFloatError`, which are the Err message of
+// `parse()` here (docs/language.md §11).
+bool IsStrTypeName(const std::string& t);
 // The values of an integer type name (`U8`: 0 … 255; `U64`: 0 … 2^64-1),
 // false for another name (lower_expr.cc).
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi);
+using ir::IntTypeRange;
 // The value of an integer literal, negated or not (`-5`), as written (lower_fn.cc).
 bool IntLiteralValue(const Expr& e, __int128* v);
 bool FlattenPath(const Expr& e, std::vector<std::string>* out);
@@ -604,6 +610,7 @@ class FnLowerer {
   Val LowerJump(const Expr& e);
   Val LowerReturn(const Expr& e);
   Val LowerTry(const Expr& e);
+  bool TryFromReturn(const Expr& e, uint32_t t);
   Val LowerCast(const Expr& e);
   Val LowerRef(const Expr& e);
   Val MutRef(const Place& place, const TyP& ty);
