@@ -76,6 +76,10 @@ impl<T> Reverse<T> {
 // front (amortised O(1) each).
 struct VecDeque<T> { __deque: Vec<T>, head: i64 }
 
+impl<T> Default for VecDeque<T> {
+    fn default() -> VecDeque<T> { VecDeque::new() }
+}
+
 impl<T> VecDeque<T> {
     fn new() -> VecDeque<T> { VecDeque { __deque: Vec::new(), head: 0 } }
     fn with_capacity(_n: usize) -> VecDeque<T> { VecDeque { __deque: Vec::new(), head: 0 } }
@@ -168,6 +172,10 @@ impl<T> VecDeque<T> {
 // A hash set: the keys of a map (insertion order; Rust's is unspecified).
 struct HashSet<T> { __set: HashMap<T, ()> }
 
+impl<T> Default for HashSet<T> {
+    fn default() -> HashSet<T> { HashSet::new() }
+}
+
 impl<T> HashSet<T> {
     fn new() -> HashSet<T> { HashSet { __set: HashMap::new() } }
     fn with_capacity(_n: usize) -> HashSet<T> { HashSet { __set: HashMap::new() } }
@@ -234,6 +242,10 @@ impl<T> HashSet<T> {
 
 // A sorted set: its elements in order, found by binary search.
 struct BTreeSet<T> { __set: Vec<T> }
+
+impl<T> Default for BTreeSet<T> {
+    fn default() -> BTreeSet<T> { BTreeSet::new() }
+}
 
 impl<T> BTreeSet<T> {
     fn new() -> BTreeSet<T> { BTreeSet { __set: Vec::new() } }
@@ -317,6 +329,10 @@ impl<T> BTreeSet<T> {
 struct BTreeMap<K, V> { __map_keys: Vec<K>, map: HashMap<K, V> }
 
 struct BTreeEntry<'a, K, V> { m: &'a mut BTreeMap<K, V>, k: K }
+
+impl<K, V> Default for BTreeMap<K, V> {
+    fn default() -> BTreeMap<K, V> { BTreeMap::new() }
+}
 
 impl<K, V> BTreeMap<K, V> {
     fn new() -> BTreeMap<K, V> { BTreeMap { __map_keys: Vec::new(), map: HashMap::new() } }
@@ -434,6 +450,10 @@ impl<'a, K, V> BTreeEntry<'a, K, V> {
 // A max-heap, by the order of __std_cmp, with Rust's sift algorithms (so
 // into_vec and the debug form show Rust's layout).
 struct BinaryHeap<T> { __heap: Vec<T> }
+
+impl<T> Default for BinaryHeap<T> {
+    fn default() -> BinaryHeap<T> { BinaryHeap::new() }
+}
 
 impl<T> BinaryHeap<T> {
     fn new() -> BinaryHeap<T> { BinaryHeap { __heap: Vec::new() } }
