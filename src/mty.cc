@@ -475,6 +475,8 @@ class CallbackHost : public interp::Host {
 std::string Where(const std::string& file, const interp::BacktraceFrame& f) {
   // Library functions of the Mighty prelude have no user source location.
   if (f.function.rfind("__mty_", 0) == 0) return absl::StrCat(f.function, " (prelude)");
+  // The std collections (frontend/src/lower_std.cc) have none either.
+  if (f.loc.line == 0) return absl::StrCat(f.function, " (std)");
   return absl::StrCat(f.function, " (", file, ":", f.loc.line, ":", f.loc.col, ")");
 }
 

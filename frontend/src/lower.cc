@@ -470,6 +470,8 @@ ir::Program CompileSource(const SourceFile& file, Diagnostics& diags,
   Module m = Parse(file, diags);
   if (diags.HasErrors()) return {};
   m.file = file.name;
+  m.std_types = AddStdTypes(m, file.text, diags);
+  if (diags.HasErrors()) return {};
   return Lower(m, diags, host_fns);
 }
 

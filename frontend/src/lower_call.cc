@@ -286,16 +286,17 @@ FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
     return CallUser(def, LowerArgsFor(def, e.args), e.loc);
   }
   if (const ir::BuiltinFnInfo* b = ir::FindSourceBuiltin(n)) {
-    if (e.args.size() != 1) {
-      Error("MT2001", e.loc, absl::StrCat("`", n, "` takes 1 argument, given ", e.args.size()));
+    if (static_cast<int>(e.args.size()) != b->min) {
+      Error("MT2001", e.loc,
+            absl::StrCat("`", n, "` takes ", b->min, " argument(s), given ", e.args.size()));
       return Unit();
     }
-    Val v = LowerExpr(*e.args[0]);
     const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
-    Val r = Emit(CallBuiltin(b->name, {v.op}),
-                 Ty::Make(is_type_name                         ? Ty::Kind::kStr
-                          : b->id == ir::BuiltinFnId::kOrdSign ? Ty::Kind::kInt
-                                                               : Ty::Kind::kUnit));
+    Val r = Emit(CallBuiltin(b->name, LowerArgs(e.args)),
+                 Ty::Make(is_type_name                           ? Ty::Kind::kStr
+                          : b->id == ir::BuiltinFnId::kHasMethod ? Ty::Kind::kBool
+                          : b->id == ir::BuiltinFnId::kOrdSign   ? Ty::Kind::kInt
+                                                                 : Ty::Kind::kUnit));
     if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
     return r;
   }
@@ -512,6 +513,23 @@ FnLowerer::Val FnLowerer::LowerValueMethod(const Expr& e) {
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   const bool is_prelude = IsPreludeCall(*base, name);  // the receiver's type is known now
   if (user_fn.empty()) UserMethod(*base, name, &user_fn, &user_mut);
+  if (name == "or_default" && IsStdType(base) && e.args.empty())
+    if (auto ins = g_.fns.find(base->name + "::or_insert"); ins != g_.fns.end()) {
+      // A BTreeMap entry's or_default() (lower_std.cc): or_insert of the
+      // default of the value type the checker found.
+      TyP v = CheckedType(e);
+      while (v->Is(Ty::Kind::kRef)) v = v->Arg(0);
+      std::optional<Operand> d =
+          DefaultFor(v, e.loc, "`or_default` needs the map's value type",
+                     "annotate the map (`let mut m: BTreeMap<&str, i64> = BTreeMap::new()`), or "
+                     "use `or_insert(v)`",
+                     "use `or_insert(v)`");
+      if (!d) return Unit();
+      Place p = place;
+      TyP t = rty;
+      AutoDeref(p, t, nullptr);
+      return CallUser(ins->second, {Emit(UseR(Operand::Copy(p)), t).op, *d}, e.loc);
+    }
   if (user_fn.empty())
     if (std::optional<Val> v = LowerDirected(e, place, rty)) return *v;
   if (user_fn.empty())
@@ -542,7 +560,11 @@ FnLowerer::Val FnLowerer::CallUserMethod(const Expr& e, const FnDef& def, bool b
     Place p = place;
     TyP t = rty;
     AutoDeref(p, t, nullptr);
-    ops.push_back(Emit(UseR(Operand::Copy(p)), t).op);
+    // The receiver's copy moves into the call: a temporary left holding it
+    // would share the receiver's storage, and the caller's next write to
+    // the receiver (`q.push_back(x)` after `q.len()`) would copy it whole.
+    Val self = Emit(UseR(Operand::Copy(p)), t);
+    ops.push_back(Operand::Move(self.op.place));
   }
   for (Operand& o : LowerArgsFor(def, e.args)) ops.push_back(std::move(o));
   return CallUser(def, std::move(ops), e.loc);

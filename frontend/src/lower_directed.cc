@@ -49,6 +49,10 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
     if ((IsAdt(want, "Option") || IsAdt(want, "Result")) && !want->args.empty())
       return CallPrelude(IsAdt(want, "Option") ? "collect_option" : "collect_result",
                          {value().op, ConstOp(ir::Constant::Int(CollectKind(want->Arg(0))))}, want);
+    // A std collection (lower_std.cc): its `from` of the elements.
+    if (want->Is(Ty::Kind::kAdt) && g_.std_types.count(want->name))
+      if (auto from = g_.fns.find(want->name + "::from"); from != g_.fns.end())
+        return CallUser(from->second, {value().op}, e.loc);
     return std::nullopt;  // a Vec: the array itself
   }
   if (name == "sum" || name == "product") {

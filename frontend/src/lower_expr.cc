@@ -280,6 +280,12 @@ FnLowerer::Val FnLowerer::LowerTempProjection(const Expr& e) {
     return Emit(UseR(Operand::Copy(p)), bt->Is(Ty::Kind::kRef) ? bt->Arg(0) : Ty::Unknown());
   }
   AutoDeref(p, bt, nullptr);
+  if (auto index = g_.fns.find(bt->name + "::index");
+      e.kind == K::kIndex && IsStdType(bt) && index != g_.fns.end()) {
+    // `d[i]` of a std collection (lower_std.cc): its index(i).
+    Val recv = Emit(UseR(Operand::Copy(p)), bt);
+    return CallUser(index->second, {recv.op, LowerExpr(*e.rhs).op}, e.loc);
+  }
   std::optional<TyP> t = Project(e, p, bt);
   if (!t) return Unit();
   return Emit(UseR(Operand::Copy(p)), *t);
@@ -929,6 +935,17 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
   } else {
     Val v = LowerExpr(it);
     items = Temp(Ty::Unknown());
+    TyP vt = v.ty;
+    while (vt->Is(Ty::Kind::kRef)) vt = vt->Arg(0);
+    if (auto iter = g_.fns.find(vt->name + "::iter");
+        vt->Is(Ty::Kind::kAdt) && g_.std_types.count(vt->name) && iter != g_.fns.end()) {
+      // A std collection (lower_std.cc) walks what its iter() gives.
+      Place p{ToLocal(v), {}};
+      AutoDeref(p, v.ty, nullptr);
+      v = CallUser(iter->second, {Emit(UseR(Operand::Copy(p)), vt).op}, e.loc);
+      elem =
+          vt->args.size() == 1 ? vt->Arg(0) : Ty::With(Ty::Kind::kTuple, {vt->Arg(0), vt->Arg(1)});
+    }
     Assign(Place{items, {}}, CallBuiltin("iter_items", {v.op}), e.loc);
     n = Temp(Ty::Make(Ty::Kind::kInt));
     Rvalue len;
@@ -938,10 +955,11 @@ FnLowerer::Val FnLowerer::LowerFor(const Expr& e) {
     Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
     TyP t = v.ty;
     while (t->Is(Ty::Kind::kRef)) t = t->Arg(0);
-    elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
-           : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
-           : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
-                                   : Ty::Unknown();
+    if (!elem)
+      elem = t->Is(Ty::Kind::kArray) ? t->Arg(0)
+             : t->Is(Ty::Kind::kMap) ? Ty::With(Ty::Kind::kTuple, {t->Arg(0), t->Arg(1)})
+             : t->Is(Ty::Kind::kStr) ? Ty::Make(Ty::Kind::kChar)
+                                     : Ty::Unknown();
   }
   CountedLoopHead(head, body, exit, i, n, is_range && it.inclusive);
   uint32_t x = Temp(elem);

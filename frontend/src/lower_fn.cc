@@ -573,6 +573,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;
       AutoDeref(*base, bt, root_mut);
+      if (e.kind == K::kIndex && IsStdType(bt)) return std::nullopt;  // its index()
       std::optional<TyP> t = Project(e, *base, bt);
       if (!t) return std::nullopt;
       *ty = *t;

@@ -359,6 +359,7 @@ struct Globals {
   void LowerInstances();
   int nested_counter = 0;  // nested `fn` items of the same IR name
   void AddFn(ir::Function f) { program.functions.push_back(std::move(f)); }
+  std::set<std::string> std_types;  // Module::std_types
   // Compiles the prelude functions in prelude_needed (lower_prelude.cc).
   void LowerPrelude();
 };
@@ -417,6 +418,10 @@ inline Loc NameEnd(Loc l, const std::string& name) {
 }
 // An IR type as the type a program writes (`_` is kInfer), lower.cc.
 TypeExpr ToTypeExpr(const ir::Type& t);
+
+// Adds to m the items of Rust's std collections its text names and does not
+// declare (lower_std.cc); returns the names added.
+std::vector<std::string> AddStdTypes(Module& m, std::string_view text, Diagnostics& diags);
 // The static type of `a op b` (lower_expr.cc).
 TyP BinaryTy(const TyP& a, const TyP& b, BinaryOp op);
 // Whether `t` mentions one of `names` (a struct's generic parameters).
@@ -968,6 +973,10 @@ class FnLowerer {
       Error("MT2022", e.loc, "cannot index a `Str` by position",
             "use `s.char_at(i)` for the i-th char (an `Option[Char]`) or `s.slice(a, b)` for a "
             "part");
+  }
+  // Whether ty is one of the std collections the program uses (lower_std.cc).
+  bool IsStdType(const TyP& ty) const {
+    return ty->Is(Ty::Kind::kAdt) && g_.std_types.count(ty->name);
   }
   static void AutoDeref(Place& place, TyP& ty, bool* root_mut) {
     while (ty->Is(Ty::Kind::kRef)) {

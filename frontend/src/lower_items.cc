@@ -56,6 +56,7 @@ void Globals::CheckParamNames(const std::vector<Param>& params, const std::strin
 }
 
 void Globals::Collect(const Module& m) {
+  std_types.insert(m.std_types.begin(), m.std_types.end());
   CollectTypeNames(m);
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kTypeAlias)

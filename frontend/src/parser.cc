@@ -2792,6 +2792,8 @@ Module Parse(const SourceFile& file, Diagnostics& diags) {
   }
   Diagnostics lex_diags, parse_diags;
   LexResult lexed = Lex(file.text, lex_diags);
+  if (file.library)
+    for (auto& t : lexed.tokens) t.loc = Loc{};
   Shared sh;
   sh.diags = &parse_diags;
   for (const Diagnostic& d : lex_diags.list()) sh.reported.insert({d.loc.line, d.loc.col});

@@ -299,6 +299,11 @@ bool Checker::SettleCollect(TypeId target, TypeId elem, const Expr& e, bool fina
         if (t_.Kind(inner) == TK::kVar && !final) return false;
         return SettleCollect(inner, inner_args[0], e, final);
       }
+      // A std collection (lower_std.cc) of its elements, a BTreeMap of pairs.
+      if (g_.std_types.count(tn.name) && (tn.args.size() == 1 || tn.args.size() == 2)) {
+        TypeId want = tn.args.size() == 1 ? tn.args[0] : t_.Tuple({tn.args[0], tn.args[1]});
+        return t_.Unify(elem, want) ? true : refuse();
+      }
       return refuse();
     default: return refuse();
   }

@@ -283,6 +283,14 @@ TypeId Checker::Index(const Expr& e) {
     Expect(i, n.args[0], *e.rhs, "MT2023", "the map's key type");
     return n.args[1];
   }
+  // `d[i]` of a std collection (lower_std.cc): its index(i).
+  if (n.kind == TK::kAdt && g_.std_types.count(n.name)) {
+    TypeId self;
+    if (const FnSig* f = FindMethod(l, "index", &self)) {
+      std::vector<const Expr*> args{e.rhs.get()};
+      return Apply(*f, args, e, self);
+    }
+  }
   return dyn;
 }
 
@@ -1207,6 +1215,9 @@ TypeId Checker::ForIter(TypeId it, Loc at) {
     case TK::kStr: return t_.Prim(TK::kChar);
     case TK::kAdt:
       if (n.name == "Range" && n.args.size() == 1) return n.args[0];
+      // A std collection (lower_std.cc): what its iter() gives.
+      if (g_.std_types.count(n.name) && (n.args.size() == 1 || n.args.size() == 2))
+        return n.args.size() == 1 ? n.args[0] : t_.Tuple({n.args[0], n.args[1]});
       return t_.Prim(TK::kDyn);
     default:
       if (!IsScalar(n.kind) && n.kind != TK::kFn) return t_.Prim(TK::kDyn);

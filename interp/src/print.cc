@@ -89,6 +89,68 @@ size_t QuotedSize(std::string_view s) {
 }
 
 void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out,
+           Render& r);
+
+// The std collections (frontend/src/lower_std.cc) print as Rust's Debug
+// does, by the name of their first field: `__deque` [elements from the index
+// in field 1], `__heap` [its array], `__set` {its array's elements or its
+// map's keys}, `__map_keys` {key: value, in the order of its keys, the
+// values from the map in field 1}. False for any other struct.
+bool PrintStd(const Module& m, const AdtObj& o, const std::vector<std::string>& names, bool debug,
+              int depth, std::string& out, Render& r) {
+  if (names.empty() || o.fields.empty() || !names[0].starts_with("__")) return false;
+  const std::string& kind = names[0];
+  const Value& f0 = o.fields[0];
+  auto list = [&](const std::vector<Value>& items, size_t from, const char* open,
+                  const char* close) {
+    out += open;
+    for (size_t i = from; i < items.size(); ++i) {
+      if (i > from) out += ", ";
+      Print(m, items[i], debug, false, depth + 1, out, r);
+    }
+    out += close;
+    return true;
+  };
+  if (kind == "__deque" && f0.Is(Tag::kArray) && o.fields.size() == 2 &&
+      o.fields[1].Is(Tag::kInt)) {
+    const auto& items = static_cast<ArrayObj*>(f0.h())->items;
+    const size_t from = static_cast<size_t>(std::max<int64_t>(0, o.fields[1].i()));
+    return list(items, std::min(from, items.size()), "[", "]");
+  }
+  if (kind == "__heap" && f0.Is(Tag::kArray))
+    return list(static_cast<ArrayObj*>(f0.h())->items, 0, "[", "]");
+  if (kind == "__set" && f0.Is(Tag::kArray))
+    return list(static_cast<ArrayObj*>(f0.h())->items, 0, "{", "}");
+  if (kind == "__set" && f0.Is(Tag::kMap)) {
+    out += "{";
+    bool first = true;
+    static_cast<MapObj*>(f0.h())->ForEach([&](const Value& k, const Value&) {
+      if (!first) out += ", ";
+      first = false;
+      Print(m, k, debug, false, depth + 1, out, r);
+    });
+    out += "}";
+    return true;
+  }
+  if (kind == "__map_keys" && f0.Is(Tag::kArray) && o.fields.size() == 2 &&
+      o.fields[1].Is(Tag::kMap)) {
+    const auto* map = static_cast<MapObj*>(o.fields[1].h());
+    const auto& keys = static_cast<ArrayObj*>(f0.h())->items;
+    out += "{";
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (i) out += ", ";
+      Print(m, keys[i], debug, false, depth + 1, out, r);
+      out += ": ";
+      const int slot = map->Find(keys[i]);
+      if (slot >= 0) Print(m, map->entries[slot].second, debug, false, depth + 1, out, r);
+    }
+    out += "}";
+    return true;
+  }
+  return false;
+}
+
+void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std::string& out,
            Render& r) {
   // The work: one unit per node, per byte written and per byte of a quoted
   // string scanned. Checked against what the step budget can pay before
@@ -204,6 +266,7 @@ void Print(const Module& m, const Value& v, bool debug, bool top, int depth, std
       const std::string& vname = info.variant_names[o->variant];
       const auto& names = info.field_names[o->variant];
       bool named = !names.empty() && !names[0].empty();
+      if (!info.is_enum && PrintStd(m, *o, names, debug, depth, out, r)) return;
       out += info.is_enum ? vname : info.name;
       if (o->fields.empty()) return;
       if (named) {

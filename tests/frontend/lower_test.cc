@@ -429,7 +429,7 @@ bb0:
   _3 = &mut _2 @10:3
   _4 = call Counter::bump(copy _3) @10:3
   _5 = copy _2 @11:3
-  _6 = call Counter::get(copy _5) @11:3
+  _6 = call Counter::get(move _5) @11:3
   _7 = call @log(copy _6) @11:3
   _0 = () @8:4
   return @8:4

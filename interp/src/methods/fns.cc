@@ -255,6 +255,16 @@ CallStatus IndexRange(Ctx& cx, const std::vector<Value>& args, Value& out) {
   return Return(out, std::move(v));
 }
 
+// has_method(v, name): whether v is an ADT value whose type has a method
+// `name` (Module::methods).
+bool HasUserMethod(const Module& m, const Value& v, const Value& name) {
+  if (!v.Is(Tag::kAdt) || !name.Is(Tag::kStr)) return false;
+  auto id = m.method_ids.find(static_cast<StrObj*>(name.h())->s);
+  if (id == m.method_ids.end()) return false;
+  const uint32_t adt = static_cast<AdtObj*>(v.h())->adt;
+  return adt < m.methods.size() && m.methods[adt].contains(id->second);
+}
+
 }  // namespace
 
 CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
@@ -272,6 +282,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     case F::kIntoI64: return DoInto(cx, args[0], id == F::kIntoU64, out) ? Ok() : Fail();
     // A short constant-like name: not charged.
     case F::kTypeName: return Return(out, MakeStr(KindName(cx.m, args[0])));
+    case F::kHasMethod: return Return(out, Value::Bool(HasUserMethod(cx.m, args[0], args[1])));
     case F::kUnsupported: return Trapped(cx, TrapCode::kUnknown, Display(cx.m, args[0]));
     case F::kChild: return ChildFn(cx, args[0], args[1], out);
     case F::kIterItems: return methods::IterItems(cx, args[0], out);

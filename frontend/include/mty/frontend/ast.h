@@ -487,6 +487,9 @@ struct Item {
 struct Module {
   std::string file;
   std::vector<Item> items;
+  // The std collection types added to items (lower_std.cc: VecDeque,
+  // BTreeMap, ...), which `for` walks through their `iter()`.
+  std::vector<std::string> std_types;
 };
 
 }  // namespace mty::frontend

@@ -17,6 +17,10 @@ namespace mty::frontend {
 struct SourceFile {
   std::string name;  // as given on the command line
   std::string text;
+  // A library source of the front end (the std collections, lower_std.cc):
+  // its code carries no location (line 0), so a trap inside it shows the
+  // function and `(std)` in the backtrace.
+  bool library = false;
   // The text of 1-based line n without its newline ("" when out of range).
   std::string_view Line(uint32_t n) const;
 };
