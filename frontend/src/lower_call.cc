@@ -209,9 +209,51 @@ FnLowerer::Val FnLowerer::CallIndirect(Operand f, const std::vector<ExprPtr>& ar
   return Emit(std::move(r), Ty::Unknown());
 }
 
+// std::mem::swap(&mut a, &mut b), replace(&mut a, v) (the old value),
+// take(&mut a) (the old value; the type's default left behind): writes
+// through the `&mut` references, as Rust's.
+FnLowerer::Val FnLowerer::LowerMemFn(const Expr& e, const std::string& f) {
+  const size_t want = f == "take" ? 1 : 2;
+  if (e.args.size() != want) {
+    Error("MT2001", e.loc,
+          absl::StrCat("function `std::mem::", f, "` takes ", want, " argument(s), given ",
+                       e.args.size()));
+    return Unit();
+  }
+  auto target = [&](const Expr& a) -> std::optional<Place> {
+    Val r = LowerExpr(a);
+    if (!r.ty->Is(Ty::Kind::kRef)) {
+      Error("MT2017", a.loc,
+            absl::StrCat("`std::mem::", f, "` writes through a reference: pass `&mut` a place"));
+      return std::nullopt;
+    }
+    return Place{ToLocal(r), {{ir::Projection::Kind::kDeref, 0, 0}}};
+  };
+  std::optional<Place> pa = target(*e.args[0]);
+  if (!pa) return Unit();
+  const TyP ty = CheckedType(*e.args[0]);
+  Val old = Emit(UseR(Operand::Copy(*pa)), ty);
+  if (f == "swap") {
+    std::optional<Place> pb = target(*e.args[1]);
+    if (!pb) return Unit();
+    Assign(*pa, UseR(Operand::Copy(*pb)), e.loc);
+    Assign(*pb, UseR(old.op), e.loc);
+    return Unit();
+  }
+  std::optional<Operand> fresh =
+      f == "replace"
+          ? std::optional(ToLocalOp(LowerAs(*e.args[1], ty)))
+          : DefaultFor(ty, e.loc, "`std::mem::take` needs the type of the place",
+                       "annotate the variable's type", "use `std::mem::replace(&mut x, v)`");
+  if (!fresh) return Unit();
+  Assign(*pa, UseR(*fresh), e.loc);
+  return old;
+}
+
 FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   const Expr& callee = *e.lhs;
   if (callee.kind == K::kPath && callee.segs.size() == 1) return LowerNamedCall(e);
+  if (const char* f = MemFnName(callee)) return LowerMemFn(e, f);
   if (std::optional<Val> d = LowerDefaultCall(e)) return *d;
   // `Box::new(x)`, `Rc::new(x)`, `Arc::new(x)`: values are not boxed, so
   // the value itself (docs/language.md §6).

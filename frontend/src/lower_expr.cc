@@ -72,6 +72,15 @@ bool IsComparison(BinaryOp op) {
 
 bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
 
+const char* MemFnName(const Expr& callee) {
+  if (callee.kind != Expr::Kind::kPath || callee.segs.size() != 3 || callee.segs[0].name != "std" ||
+      callee.segs[1].name != "mem")
+    return nullptr;
+  for (const char* f : {"swap", "replace", "take"})
+    if (callee.segs[2].name == f) return f;
+  return nullptr;
+}
+
 bool IsStrTypeName(const std::string& t) {
   return t == "Str" || t == "String" || t == "str" || t == "ParseIntError" ||
          t == "ParseFloatError";
@@ -777,6 +786,16 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
     n.un = ir::UnOp::kNot;
     n.ops = {ToLocalOp(r)};
     return Emit(std::move(n), Ty::Make(Ty::Kind::kBool));
+  }
+  // `<` of a type with its own `impl Ord` (`Reverse`): the sign of its
+  // `cmp` against 0, as Rust's PartialOrd derived from Ord.
+  if (const bool ordering = e.binary_op == BinaryOp::kLt || e.binary_op == BinaryOp::kLe ||
+                            e.binary_op == BinaryOp::kGt || e.binary_op == BinaryOp::kGe;
+      ordering && base->Is(Ty::Kind::kAdt) && UserMethod(*base, "cmp", &fn, &is_mut)) {
+    Val ord = CallUser(g_.fns.at(fn), {ao, b.op}, e.loc);
+    Val sign = Emit(CallBuiltin("ord_sign", {ToLocalOp(ord)}), Ty::Int());
+    return Emit(BinR(IrBin(e.binary_op), sign.op, ConstOp(ir::Constant::Int(0))),
+                Ty::Make(Ty::Kind::kBool));
   }
   return Emit(BinR(IrBin(e.binary_op), ao, b.op), BinaryTy(a.ty, b.ty, e.binary_op));
 }

@@ -520,6 +520,9 @@ bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
 // Rust's `ParseIntError`/`ParseFloatError`, which are the Err message of
 // `parse()` here (docs/language.md §11).
 bool IsStrTypeName(const std::string& t);
+// `std::mem::swap`, `replace` or `take` called as `callee` (its name), else
+// null.
+const char* MemFnName(const Expr& callee);
 // The values of an integer type name (`U8`: 0 … 255; `U64`: 0 … 2^64-1),
 // false for another name (lower_expr.cc).
 using ir::IntTypeRange;
@@ -1141,6 +1144,7 @@ class FnLowerer {
   std::optional<Val> LowerDirected(const Expr& e, const Place& place, const TyP& rty);
   // `Default::default()`, `T::default()` without a user `default`.
   std::optional<Val> LowerDefaultCall(const Expr& e);
+  Val LowerMemFn(const Expr& e, const std::string& f);
   std::optional<Val> LowerEntry(const Expr& e);
   std::optional<Operand> DefaultOf(const TyP& t);
   // DefaultOf, else MT2030: the type is not known (`needs`: what needs it,

@@ -410,6 +410,7 @@ class Parser {
   // `Vec::new`, `String::from`, `i64::max` as a value: the closure calling it
   // (null: not a library type's function).
   ExprPtr LibraryFnValue(const Expr& path);
+  void StripRustStdPath(std::vector<PathSeg>& segs);
   ExprPtr ParseParenOrTuple();
   ExprPtr ParseArray();
   ExprPtr ParseBlockExpr();

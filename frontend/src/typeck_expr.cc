@@ -583,6 +583,14 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
   for (const ExprPtr& a : e.args) args.push_back(a.get());
   auto loose = [&] { return LooseArgs(args); };
   const Expr& callee = *e.lhs;
+  if (const char* f = MemFnName(callee)) {
+    // std::mem::swap(&mut a, &mut b), replace(&mut a, v), take(&mut a):
+    // references are values to the checker, so both sides have one type.
+    const TypeId t = t_.Var(e.loc);
+    for (const Expr* a : args) Expect(Expr_(*a, t), t, *a, "MT2017");
+    if (std::string_view(f) == "take") DefaultCall(e, t);
+    return std::string_view(f) == "swap" ? t_.Prim(TK::kUnit) : t;
+  }
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
     if (auto f = fns_.find(n); f != fns_.end()) {
