@@ -691,7 +691,6 @@ ImplDecl Parser::ParseImpl() {
       std::string n = ExpectIdent("an associated type name");
       ExpectEq();
       assoc.push_back({"Self::" + n, ParseType()});
-      Eat(Tok::kSemi);
       return;
     }
     d.fns.push_back(ParseMember(false, "an impl block holds methods"));
@@ -755,7 +754,6 @@ TraitDecl Parser::ParseTrait() {
         ParseType();
         while (Eat(Tok::kPlus)) ParseType();
       }
-      Eat(Tok::kSemi);
       return;
     }
     d.fns.push_back(ParseMember(true, "a trait holds method signatures"));
