@@ -299,7 +299,9 @@ FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
     Val v = LowerExpr(*e.args[0]);
     const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
     Val r = Emit(CallBuiltin(b->name, {v.op}),
-                 Ty::Make(is_type_name ? Ty::Kind::kStr : Ty::Kind::kUnit));
+                 Ty::Make(is_type_name                         ? Ty::Kind::kStr
+                          : b->id == ir::BuiltinFnId::kOrdSign ? Ty::Kind::kInt
+                                                               : Ty::Kind::kUnit));
     if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
     return r;
   }
@@ -342,7 +344,14 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (std::optional<Val> v = LowerEntry(e)) return *v;
   if (std::optional<Val> v = LowerPathCall(e)) return *v;
-  return LowerValueMethod(e);
+  Val v = LowerValueMethod(e);
+  // A built-in's integer result (`len()`, `find()`, ...) takes the type
+  // the checker found for it; a `usize` one becomes unsigned here.
+  if (v.ty && v.ty->Is(Ty::Kind::kInt) && !v.ty->Unsigned()) {
+    const TyP checked = CheckedType(e);
+    if (checked->Unsigned()) return Coerce(v, checked);
+  }
+  return v;
 }
 
 std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {
@@ -354,7 +363,8 @@ std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {
   const bool bare_unit_variant = path.size() == 1 && IsUpper(path[0]) && !g_.adts.count(path[0]) &&
                                  !g_.methods.count(path[0]) && !generics_.count(path[0]) &&
                                  !FindLocal(path[0]) && g_.BareVariantOwner(path[0]) != nullptr;
-  if (path.empty() || FindLocal(path[0]) || g_.consts.count(path[0]) || bare_unit_variant)
+  if (path.empty() || FindLocal(path[0]) || g_.consts.count(path[0]) ||
+      (path.size() == 1 && g_.float_consts.count(path[0])) || bare_unit_variant)
     return std::nullopt;
   // A module path: `std.fs.read(p)`, or `fs.read(p)` after `use std.fs`.
   std::vector<std::string> full;
@@ -567,6 +577,26 @@ void FnLowerer::UnknownMethod(const Expr& e, const TyP& base) {
       .end = NameEnd(e.loc, name);
 }
 
+namespace {
+
+// The bit methods of a narrower integer type take its width (negative for
+// a signed type) as a last argument: `5u32.reverse_bits()` reverses 32 bits.
+std::optional<int64_t> BitWidthArg(const Ty& base, const std::string& name) {
+  static const std::set<std::string> kBitMethods = {
+      "count_ones",  "count_zeros",  "leading_zeros", "trailing_zeros",
+      "rotate_left", "rotate_right", "reverse_bits",  "swap_bytes"};
+  if (!base.Is(Ty::Kind::kInt) || !kBitMethods.count(name)) return std::nullopt;
+  const std::string& n = base.name;
+  const int64_t w = n == "U8" || n == "I8"     ? 8
+                    : n == "U16" || n == "I16" ? 16
+                    : n == "U32" || n == "I32" ? 32
+                                               : 0;
+  if (w == 0) return std::nullopt;
+  return n[0] == 'I' ? -w : w;
+}
+
+}  // namespace
+
 FnLowerer::Val FnLowerer::LowerBuiltinMethod(const Expr& e, const Val& rv, const Place& place,
                                              const TyP& rty, const TyP& base, bool is_prelude) {
   const std::string& name = e.text;
@@ -616,6 +646,10 @@ FnLowerer::Val FnLowerer::LowerBuiltinMethod(const Expr& e, const Val& rv, const
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
   if (is_prelude) return CallPreludeMethod(e, rv, place, rty, base, std::move(ops), result);
+  // The receiver's width: its type here, else the checker's (a literal).
+  const TyP checked = base->Is(Ty::Kind::kInt) && base->name.empty() ? CheckedType(*e.lhs) : base;
+  if (std::optional<int64_t> w = BitWidthArg(*checked, name))
+    ops.push_back(ConstOp(ir::Constant::Int(*w)));
   Rvalue r;
   r.kind = Rvalue::Kind::kMethodCall;
   r.place = place;
@@ -636,7 +670,12 @@ FnLowerer::Val FnLowerer::CallPreludeMethod(const Expr& e, const Val& rv, const 
   // A mutating one (sort_by) gives the new receiver, written back below
   // (through a `&mut` reference when the receiver is one).
   const bool mutates = MethodMutates(e.text, base.get());
-  Val v = CallPrelude(e.text, std::move(all), mutates ? base : result);
+  // Rust's unstable sorts are the stable ones (the same order, and no
+  // worse).
+  const std::string fn = e.text == "sort_unstable_by"       ? "sort_by"
+                         : e.text == "sort_unstable_by_key" ? "sort_by_key"
+                                                            : e.text;
+  Val v = CallPrelude(fn, std::move(all), mutates ? base : result);
   if (!mutates) return v;
   Assign(val, UseR(v.op), e.loc);
   return Unit();

@@ -43,6 +43,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   };
   auto value = [&] { return Emit(UseR(Operand::Copy(dst)), base); };
   if (name == "collect") {
+    if (want->Is(Ty::Kind::kStr) && base->Is(Ty::Kind::kStr)) return value();  // FORM(Str, Collect)
     if (want->Is(Ty::Kind::kStr)) return method("join", {ConstOp(ir::Constant::Str(""))}, want);
     if (want->Is(Ty::Kind::kMap)) return CallPrelude("collect_map", {value().op}, want);
     if ((IsAdt(want, "Option") || IsAdt(want, "Result")) && !want->args.empty())
@@ -64,9 +65,13 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   if (name == "parse") {
     const TyP target = want->Arg(0);
     const TyP err = Ty::Make(Ty::Kind::kStr);
-    // Any integer reads as an I64, converted where a typed place stores it.
-    if (target->Is(Ty::Kind::kInt))
-      return method("parse_int", {}, Ty::Adt("Result", {Ty::Int(), err}));
+    // An integer is read in its type's range (a U64 as unsigned), as Rust's.
+    if (target->Is(Ty::Kind::kInt)) {
+      __int128 lo, hi;
+      const std::string type = IntTypeRange(target->name, &lo, &hi) ? target->name : "I64";
+      return method("parse_int", {ConstOp(ir::Constant::Str(type))},
+                    Ty::Adt("Result", {Ty::Int(type), err}));
+    }
     if (target->Is(Ty::Kind::kFloat)) return method("parse_float", {}, want);
     if (target->Is(Ty::Kind::kBool)) return CallPrelude("parse_bool", {value().op}, want);
     if (target->Is(Ty::Kind::kChar)) return CallPrelude("parse_char", {value().op}, want);

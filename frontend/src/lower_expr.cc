@@ -3,6 +3,7 @@
 // assignment, control flow (`if`, loops, `for`), struct literals.
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,31 +72,9 @@ bool IsComparison(BinaryOp op) {
 
 bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
 
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi) {
-  struct B {
-    const char* n;
-    __int128 lo, hi;
-  };
-  // 128-bit names hold 64 bits at run time (language.md §4).
-  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
-                        {"I16", INT16_MIN, INT16_MAX},
-                        {"I32", INT32_MIN, INT32_MAX},
-                        {"I64", INT64_MIN, INT64_MAX},
-                        {"ISize", INT64_MIN, INT64_MAX},
-                        {"I128", INT64_MIN, INT64_MAX},
-                        {"U8", 0, UINT8_MAX},
-                        {"U16", 0, UINT16_MAX},
-                        {"U32", 0, UINT32_MAX},
-                        {"U64", 0, UINT64_MAX},
-                        {"USize", 0, UINT64_MAX},
-                        {"U128", 0, UINT64_MAX}};
-  for (const B& b : k)
-    if (t == b.n) {
-      *lo = b.lo;
-      *hi = b.hi;
-      return true;
-    }
-  return false;
+bool IsStrTypeName(const std::string& t) {
+  return t == "Str" || t == "String" || t == "str" || t == "ParseIntError" ||
+         t == "ParseFloatError";
 }
 
 // An integer literal: a U64 constant with a u64/usize/u128 suffix or where a
@@ -115,6 +94,40 @@ FnLowerer::Val FnLowerer::LowerIntLiteral(const Expr& e, bool want_unsigned) {
           absl::StrCat("a U64 literal: write `", static_cast<uint64_t>(e.int_value),
                        "_u64` or give it a `U64` type"));
   return Val{ConstOp(ir::Constant::Int(e.int_value)), Ty::Make(Ty::Kind::kInt)};
+}
+
+// F64's associated constants (`F64::EPSILON`, Rust's `f64::MAX`) and those
+// of std::f64::consts (`f64::consts::PI`, `std::f64::consts::E`).
+std::optional<double> FloatConst(const std::vector<PathSeg>& segs) {
+  size_t i = !segs.empty() && segs[0].name == "std" ? 1 : 0;
+  if (segs.size() < i + 2) return std::nullopt;
+  const std::string& ty = segs[i].name;
+  if (ty != "F64" && ty != "F32" && ty != "f64" && ty != "f32") return std::nullopt;
+  const bool consts = segs.size() == i + 3 && segs[i + 1].name == "consts";
+  if (segs.size() != i + 2 && !consts) return std::nullopt;
+  const std::string& n = segs.back().name;
+  static const std::map<std::string, double> kAssoc = {{"MAX", 1.7976931348623157e308},
+                                                       {"MIN", -1.7976931348623157e308},
+                                                       {"INFINITY", HUGE_VAL},
+                                                       {"NEG_INFINITY", -HUGE_VAL},
+                                                       {"NAN", std::nan("")},
+                                                       {"EPSILON", 2.220446049250313e-16},
+                                                       {"MIN_POSITIVE", 2.2250738585072014e-308}};
+  static const std::map<std::string, double> kConsts = {{"PI", 3.14159265358979323846},
+                                                        {"E", 2.71828182845904523536},
+                                                        {"TAU", 6.28318530717958647692},
+                                                        {"SQRT_2", 1.41421356237309504880},
+                                                        {"LN_2", 0.693147180559945309417},
+                                                        {"LN_10", 2.30258509299404568402},
+                                                        {"FRAC_PI_2", 1.57079632679489661923},
+                                                        {"FRAC_PI_4", 0.785398163397448309616},
+                                                        {"FRAC_1_SQRT_2", 0.707106781186547524401},
+                                                        {"LOG2_E", 1.44269504088896340736},
+                                                        {"LOG10_E", 0.434294481903251827651}};
+  const auto& table = consts ? kConsts : kAssoc;
+  auto it = table.find(n);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
 }
 
 bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
@@ -363,6 +376,24 @@ FnLowerer::Val FnLowerer::LowerReturn(const Expr& e) {
   return Unit();
 }
 
+// `e?` whose error the checker found converted by a user `impl From[X] for
+// T`: returns `Err(T::from(x))` from the Err(x) in local `t`.
+bool FnLowerer::TryFromReturn(const Expr& e, uint32_t t) {
+  if (!g_.types) return false;
+  const std::string to = tc::TryFromType(*g_.types, e);
+  if (to.empty()) return false;
+  auto ms = g_.methods.find(to);
+  if (ms == g_.methods.end() || !ms->second.count("from")) return false;
+  const FnDef& from = g_.fns.at(ms->second.at("from"));
+  Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 1}}};
+  Val x = Emit(UseR(Operand::Copy(payload)), Ty::Unknown());
+  Val converted = CallUser(from, {ToLocalOp(x)}, e.loc);
+  Val err = Emit(AdtInit("Result", "Err", {ToLocalOp(converted)}), Ty::Adt("Result"));
+  Assign(Place{0, {}}, UseR(err.op), e.loc);
+  Term(ir::Terminator::Kind::kReturn);
+  return true;
+}
+
 // `e?`: the payload of an Ok/Some, else the Err/None returned.
 FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   Val v = LowerExpr(*e.lhs);
@@ -375,10 +406,12 @@ FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   sw.target = err;
   SetTerm(std::move(sw));
   SetBlock(err);
-  ir::Terminator tr;
-  tr.kind = ir::Terminator::Kind::kTryReturnErr;
-  tr.op = Operand::Copy(Place{t, {}});
-  TermWith(tr);
+  if (!TryFromReturn(e, t)) {
+    ir::Terminator tr;
+    tr.kind = ir::Terminator::Kind::kTryReturnErr;
+    tr.op = Operand::Copy(Place{t, {}});
+    TermWith(tr);
+  }
   SetBlock(ok);
   Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
   TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")
@@ -616,6 +649,8 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
   if (e.segs.size() == 1) {
     if (const LocalInfo* li = ReadLocal(a, e.loc)) return Val{Operand::Copy(li->At()), li->ty};
     if (g_.consts.count(a)) return ConstValue(a, e.loc);
+    if (auto fc = g_.float_consts.find(a); fc != g_.float_consts.end())
+      return Val{ConstOp(ir::Constant::Float(fc->second)), Ty::Make(Ty::Kind::kFloat)};
     if (const FnDef* nf = NestedFn(a))
       return Val{ConstOp(ir::Constant::Fn(nf->ir_name)), Ty::Make(Ty::Kind::kFn)};
     if (IsPerType(a)) {
@@ -638,13 +673,8 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     if (IntTypeRange(a, &lo, &hi) && (b == "MAX" || b == "MIN"))
       return Val{ConstOp(ir::Constant::Int(static_cast<int64_t>(b == "MAX" ? hi : lo))),
                  Ty::Int(a)};
-    if ((a == "F64" || a == "F32") && (b == "MAX" || b == "MIN" || b == "INFINITY" || b == "NAN")) {
-      double v = b == "MAX"        ? 1.7976931348623157e308
-                 : b == "MIN"      ? -1.7976931348623157e308
-                 : b == "INFINITY" ? HUGE_VAL
-                                   : std::nan("");
-      return Val{ConstOp(ir::Constant::Float(v)), Ty::Make(Ty::Kind::kFloat)};
-    }
+    if (std::optional<double> c = FloatConst(e.segs))
+      return Val{ConstOp(ir::Constant::Float(*c)), Ty::Make(Ty::Kind::kFloat)};
     auto it = g_.adts.find(a);
     if (it != g_.adts.end() && it->second.is_enum) {
       std::string adt;
@@ -656,6 +686,9 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     std::string fname = absl::StrCat(a, "::", b);
     if (g_.fns.count(fname)) return Val{ConstOp(ir::Constant::Fn(fname)), Ty::Make(Ty::Kind::kFn)};
   }
+  // `f64::consts::PI`, `std::f64::consts::E`: the constants of std::f64::consts.
+  if (std::optional<double> c = FloatConst(e.segs))
+    return Val{ConstOp(ir::Constant::Float(*c)), Ty::Make(Ty::Kind::kFloat)};
   std::string full;
   for (size_t i = 0; i < e.segs.size(); ++i) full += (i ? "::" : "") + e.segs[i].name;
   Error("MT1001", e.loc, absl::StrCat("cannot find value `", full, "` in this scope"));

@@ -110,9 +110,12 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   Place dst = place;
   for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
     dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
+  // FORM rows: the value itself (a map's `into_iter()` is its pairs, a METHOD row).
   if (e.args.empty() &&
-      (name == "cloned" || name == "copied" || name == "to_vec" || name == "into_iter"))
-    return Emit(UseR(Operand::Copy(dst)), base);  // FORM rows: the value itself
+      (name == "cloned" || name == "copied" || name == "to_vec" || name == "as_str" ||
+       name == "as_slice" || (name == "collect" && base->Is(Ty::Kind::kStr)) ||
+       (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
+    return Emit(UseR(Operand::Copy(dst)), base);
   if (name == "clone" && e.args.empty()) {
     // Values are copied on assignment (copy on write): a clone is the value.
     // A receiver of unknown type keeps a user `clone` reachable.
@@ -123,7 +126,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   }
   // `b.as_ref()`, `b.borrow()`: a reference is the value here (a `Box`, an
   // `Rc`, an Option's `as_ref` alike), unless the type defines its own.
-  if ((name == "as_ref" || name == "borrow") && e.args.empty()) {
+  if ((name == "as_ref" || name == "borrow" || name == "as_deref") && e.args.empty()) {
     bool user = false;
     if (base->Is(Ty::Kind::kUnknown))
       for (const auto& [type, ms] : g_.methods) user |= ms.count(name) > 0;
@@ -176,6 +179,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     payload.proj.push_back({ir::Projection::Kind::kVariantField, 0, 0});
     return MutRef(payload, base->Arg(0));
   }
+  if (std::optional<Val> r = LowerRefForm(e, dst, base)) return *r;
   if (name == "entry" && (base->Is(Ty::Kind::kMap) || base->Is(Ty::Kind::kUnknown))) {
     Error("MT2004", e.loc,
           "`entry(k)` is used as `m.entry(k).or_insert(v)`: follow it by `or_insert(v)`, "
@@ -184,6 +188,132 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     return Unit();
   }
   return std::nullopt;
+}
+
+// The forms that give references into the receiver at `dst` (the FORM
+// rows iter_mut, values_mut, get_mut, first_mut, last_mut, as_mut): each
+// `&mut dst[i]` is a reference to that element of the receiver's place, so
+// a write through it (`*x += 1`) writes the receiver, as in Rust.
+std::optional<FnLowerer::Val> FnLowerer::LowerRefForm(const Expr& e, const Place& dst,
+                                                      const TyP& base) {
+  const std::string& name = e.text;
+  const bool arr = base->Is(Ty::Kind::kArray), map = base->Is(Ty::Kind::kMap);
+  const bool unknown = base->Is(Ty::Kind::kUnknown);
+  const bool opt = base->Is(Ty::Kind::kAdt) && base->name == "Option";
+  const bool all =
+      (name == "iter_mut" && (arr || unknown)) || (name == "values_mut" && (map || unknown));
+  const bool one = (name == "get_mut" && (arr || map || unknown)) ||
+                   ((name == "first_mut" || name == "last_mut") && (arr || unknown));
+  const bool payload = name == "as_mut" && (opt || unknown);
+  if (!all && !one && !payload) return std::nullopt;
+  const size_t want = name == "get_mut" ? 1 : 0;
+  if (e.args.size() != want) {
+    Error("MT2001", e.loc,
+          absl::StrCat("method `", name, "` takes ", want, " argument(s), given ", e.args.size()));
+    return Unit();
+  }
+  const TyP elem = map ? base->Arg(1) : base->Arg(0);
+  TyP ref = Ty::With(Ty::Kind::kRef, {elem});
+  ref->is_mut = true;
+  const TyP int_ty = Ty::Make(Ty::Kind::kInt);
+  auto method = [&](const char* m, std::vector<Operand> ops, TyP ty) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kMethodCall;
+    r.place = dst;
+    r.name = m;
+    r.ops = std::move(ops);
+    return Emit(std::move(r), std::move(ty));
+  };
+  auto at = [&](uint32_t key) {
+    Place p = dst;
+    p.proj.push_back({ir::Projection::Kind::kIndex, key, 0});
+    return p;
+  };
+  const TyP opt_ref = Ty::Adt("Option", {ref});
+  uint32_t out = Temp(all ? Ty::With(Ty::Kind::kArray, {ref}) : opt_ref);
+  if (payload) {
+    // if let Some(_) = self { Some(&mut self.0) } else { None }
+    Val some = method("is_some", {}, Ty::Make(Ty::Kind::kBool));
+    uint32_t yes = NewBlock(), no = NewBlock(), join = NewBlock();
+    Branch(some.op, yes, no);
+    SetBlock(yes);
+    Place p = dst;
+    p.proj.push_back({ir::Projection::Kind::kVariantField, 0, 0});
+    Assign(Place{out, {}}, AdtInit("Option", "Some", {MutRef(p, elem).op}), e.loc);
+    Goto(join);
+    SetBlock(no);
+    Assign(Place{out, {}}, AdtInit("Option", "None", {}), e.loc);
+    Goto(join);
+    SetBlock(join);
+    return Val{Operand::Copy(Place{out, {}}), opt_ref};
+  }
+  if (one) {
+    // The key (an index, a map key), then Some(&mut dst[key]) when present.
+    uint32_t key = Temp(map ? base->Arg(0) : int_ty);
+    uint32_t yes = NewBlock(), no = NewBlock(), join = NewBlock();
+    if (name == "get_mut") Assign(Place{key, {}}, UseR(LowerExpr(*e.args[0]).op), e.loc);
+    if (map) {
+      Branch(method("contains_key", {Operand::Copy(Place{key, {}})}, Ty::Make(Ty::Kind::kBool)).op,
+             yes, no);
+    } else {
+      Rvalue len;
+      len.kind = Rvalue::Kind::kLen;
+      len.ops = {Operand::Copy(dst)};
+      uint32_t n = ToLocal(Emit(std::move(len), int_ty));
+      if (name == "first_mut") Assign(Place{key, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
+      if (name == "last_mut")
+        Assign(Place{key, {}},
+               BinR(ir::BinOp::kSub, Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(1))),
+               e.loc);
+      uint32_t below = NewBlock();
+      Branch(
+          Compare(ir::BinOp::kGe, Operand::Copy(Place{key, {}}), ConstOp(ir::Constant::Int(0))).op,
+          below, no);
+      SetBlock(below);
+      Branch(Compare(ir::BinOp::kLt, Operand::Copy(Place{key, {}}), Operand::Copy(Place{n, {}})).op,
+             yes, no);
+    }
+    SetBlock(yes);
+    Assign(Place{out, {}}, AdtInit("Option", "Some", {MutRef(at(key), elem).op}), e.loc);
+    Goto(join);
+    SetBlock(no);
+    Assign(Place{out, {}}, AdtInit("Option", "None", {}), e.loc);
+    Goto(join);
+    SetBlock(join);
+    return Val{Operand::Copy(Place{out, {}}), opt_ref};
+  }
+  // The array of references: for i in 0..len { out.push(&mut dst[i]) }, a
+  // map's by its keys.
+  Rvalue init;
+  init.kind = Rvalue::Kind::kArrayInit;
+  Assign(Place{out, {}}, std::move(init), e.loc);
+  uint32_t keys = 0;
+  if (map) keys = ToLocal(method("keys", {}, Ty::With(Ty::Kind::kArray, {base->Arg(0)})));
+  Rvalue len;
+  len.kind = Rvalue::Kind::kLen;
+  len.ops = {map ? Operand::Copy(Place{keys, {}}) : Operand::Copy(dst)};
+  uint32_t n = ToLocal(Emit(std::move(len), int_ty));
+  uint32_t i = Temp(int_ty);
+  Assign(Place{i, {}}, UseR(ConstOp(ir::Constant::Int(0))), e.loc);
+  uint32_t head = NewBlock(), body = NewBlock(), exit = NewBlock();
+  CountedLoopHead(head, body, exit, i, n, false);
+  uint32_t key = i;
+  if (map) {
+    key = Temp(base->Arg(0));
+    Place k{keys, {{ir::Projection::Kind::kIndex, i, 0}}};
+    Assign(Place{key, {}}, UseR(Operand::Copy(k)), e.loc);
+  }
+  Rvalue push;
+  push.kind = Rvalue::Kind::kMethodCall;
+  push.place = Place{out, {}};
+  push.name = "push";
+  push.ops = {MutRef(at(key), elem).op};
+  Emit(std::move(push), Ty::Make(Ty::Kind::kUnit));
+  Increment(i, e.loc);
+  scopes_.pop_back();
+  Goto(head);
+  SetBlock(exit);
+  return Val{Operand::Copy(Place{out, {}}), Ty::With(Ty::Kind::kArray, {ref})};
 }
 
 std::optional<FnLowerer::Val> FnLowerer::LowerEntry(const Expr& e) {

@@ -71,6 +71,8 @@ namespace tc {
 // The static type the checker gave `e`, as the lowering writes types
 // (Unknown when it gave none, or `Any`; typeck.cc).
 TyP StaticType(TypeInfo& info, const Expr& e);
+// The type whose user `from` converts the error of `e?` (empty: none).
+std::string TryFromType(const TypeInfo& info, const Expr& e);
 }  // namespace tc
 struct Ty {
   enum class Kind : uint8_t {
@@ -231,6 +233,12 @@ struct Globals {
   std::set<std::string> const_cycle;
   std::map<std::string, TyP> aliases;
   std::map<std::string, std::vector<std::string>> uses;  // local alias -> module path
+  // `use Shape::*` / `use Shape::{Circle, Square}`: a variant name -> the
+  // enum it was imported from; a bare name two enums share means that one.
+  std::map<std::string, std::string> variant_uses;
+  void CollectVariantUse(const UseDecl& u);
+  // `use std::f64::consts::PI;`: the constants a `use` names, by alias.
+  std::map<std::string, double> float_consts;
   std::map<std::string, const AgentDecl*> agents;
   std::map<std::string, const SandboxDecl*> sandboxes;
   std::map<std::string, const SupervisorDecl*> supervisors;
@@ -447,6 +455,7 @@ std::optional<ir::Recv> RecvOfKind(Kind kind, const std::string& name) {
     case Kind::kAdt:
       if (name == "Option") return ir::Recv::kOption;
       if (name == "Result") return ir::Recv::kResult;
+      if (name == "Ordering") return ir::Recv::kOrdering;
       return std::nullopt;
     case Kind::kInt: return ir::Recv::kInt;
     case Kind::kFloat: return ir::Recv::kFloat;
@@ -467,6 +476,9 @@ bool IsStructLike(const VariantDef& v);
 // ...), which a program may not declare as its own types (lower.cc); the
 // library names (`Size`, `Duration`, `String`, `Vec`, `Map`) it may shadow.
 bool IsReservedTypeName(const std::string& n);
+// F64's associated constants (`F64::EPSILON`) and std::f64::consts
+// (`std::f64::consts::PI`) by their path (lower_expr.cc).
+std::optional<double> FloatConst(const std::vector<PathSeg>& segs);
 // The integer type names (`I8` … `U128`, `ISize`, `USize`, `Int`), lower.cc.
 bool IsIntName(const std::string& n);
 
@@ -499,9 +511,13 @@ inline Rvalue BinR(ir::BinOp op, Operand a, Operand b) {
 
 // Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
 bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
+// The names of the string type: `Str`, Rust's `String` and `str`, and
+// Rust's `ParseIntError`/`ParseFloatError`, which are the Err message of
+// `parse()` here (docs/language.md §11).
+bool IsStrTypeName(const std::string& t);
 // The values of an integer type name (`U8`: 0 … 255; `U64`: 0 … 2^64-1),
 // false for another name (lower_expr.cc).
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi);
+using ir::IntTypeRange;
 // The value of an integer literal, negated or not (`-5`), as written (lower_fn.cc).
 bool IntLiteralValue(const Expr& e, __int128* v);
 bool FlattenPath(const Expr& e, std::vector<std::string>* out);
@@ -604,6 +620,7 @@ class FnLowerer {
   Val LowerJump(const Expr& e);
   Val LowerReturn(const Expr& e);
   Val LowerTry(const Expr& e);
+  bool TryFromReturn(const Expr& e, uint32_t t);
   Val LowerCast(const Expr& e);
   Val LowerRef(const Expr& e);
   Val MutRef(const Place& place, const TyP& ty);
@@ -1000,6 +1017,9 @@ class FnLowerer {
 
   // ---- expressions (lower_expr.cc) ----
   Val LowerPath(const Expr& e);
+  // `F64::max`, `I64::abs`, `Str::len` as a value: the closure
+  // `|x, a, ..| x.max(a, ..)` (lower_expr.cc).
+  std::optional<Val> LowerRefForm(const Expr& e, const Place& dst, const TyP& base);
   Val ConstValue(const std::string& name, Loc loc);
   Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,
                   const std::vector<ExprPtr>* args, TyP expected, Loc loc);

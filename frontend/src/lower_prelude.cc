@@ -249,6 +249,106 @@ fn __mty_sort_by_key(r, f) {
   out
 }
 
+fn __mty_take_while(r, f) {
+  // The elements before the first one f rejects (f is not called after it).
+  let mut out = []
+  for x in r {
+    if !f(x) { return out }
+    out.push(x)
+  }
+  out
+}
+
+fn __mty_skip_while(r, f) {
+  // The elements from the first one f rejects on.
+  let mut out = []
+  let mut skipping = true
+  for x in r {
+    if skipping && f(x) { continue }
+    skipping = false
+    out.push(x)
+  }
+  out
+}
+
+fn __mty_scan(r, init, f) {
+  // Rust's scan: f(&mut state, x) gives Some(y) to go on, None to stop.
+  let mut st = init
+  let mut out = []
+  for x in r {
+    match f(&mut st, x) {
+      Option::Some(y) => out.push(y),
+      _ => return out,
+    }
+  }
+  out
+}
+
+fn __mty_partition(r, f) {
+  // (the elements f accepts, the others), each in order.
+  let mut yes = []
+  let mut no = []
+  for x in r {
+    if f(x) { yes.push(x) } else { no.push(x) }
+  }
+  (yes, no)
+}
+
+fn __mty_filter_map(r, f) {
+  let mut out = []
+  for x in r {
+    match f(x) {
+      Option::Some(y) => out.push(y),
+      _ => {}
+    }
+  }
+  out
+}
+
+fn __mty_partition_point(r, f) {
+  // The first index where f turns false (f true on a prefix): a binary
+  // search, O(log n) calls of f.
+  let mut lo = 0
+  let mut hi = r.len()
+  while lo < hi {
+    let mid = lo + (hi - lo) / 2
+    if f(r[mid]) { lo = mid + 1 } else { hi = mid }
+  }
+  lo
+}
+
+fn __mty_max_by(r, f) {
+  // The last of the largest, as Rust's max_by.
+  let mut best = Option::None
+  for x in r {
+    best = match best {
+      Option::Some(b) => if __ord_sign(f(x, b)) >= 0 { Option::Some(x) } else { Option::Some(b) },
+      _ => Option::Some(x),
+    }
+  }
+  best
+}
+
+fn __mty_min_by(r, f) {
+  // The first of the smallest, as Rust's min_by.
+  let mut best = Option::None
+  for x in r {
+    best = match best {
+      Option::Some(b) => if __ord_sign(f(x, b)) < 0 { Option::Some(x) } else { Option::Some(b) },
+      _ => Option::Some(x),
+    }
+  }
+  best
+}
+
+fn __mty_then_with(o, f) {
+  // Ordering::then_with: f() only when o is Equal.
+  match o {
+    Ordering::Equal => f(),
+    _ => o,
+  }
+}
+
 fn __mty_fold(r, init, f) {
   let mut acc = init
   for x in r { acc = f(acc, x) }
@@ -329,8 +429,9 @@ fn __mty_for_each(r, f) {
 
 fn __mty_sort_by(r, f) {
   // A stable bottom-up merge sort: ceil(log2 n) passes of n moves and at
-  // most n comparisons each; f(a, b) returns a negative, zero or positive
-  // Int, and of two elements that compare equal the earlier stays first.
+  // most n comparisons each; f(a, b) returns an Ordering or a negative,
+  // zero or positive Int, and of two elements that compare equal the
+  // earlier stays first.
   let mut v = r
   let n = v.len()
   let mut buf = v
@@ -344,7 +445,7 @@ fn __mty_sort_by(r, f) {
       let mut j = mid
       let mut k = lo
       while k < hi {
-        if i < mid && (j >= hi || f(v[i], v[j]) <= 0) {
+        if i < mid && (j >= hi || __ord_sign(f(v[i], v[j])) <= 0) {
           buf[k] = v[i]
           i += 1
         } else {

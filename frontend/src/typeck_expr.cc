@@ -455,6 +455,7 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
   if (e.segs.size() == 1) {
     if (const Local* l = Lookup(n)) return l->ty;
     if (auto c = consts_.find(n); c != consts_.end()) return c->second;
+    if (g_.float_consts.count(n)) return t_.Prim(TK::kFloat);
     if (auto f = fns_.find(n); f != fns_.end()) {
       std::vector<TypeId> ps;
       TypeId r = Instantiate(f->second, 0, &ps, e.loc);
@@ -472,6 +473,8 @@ TypeId Checker::Path(const Expr& e, TypeId /*expect*/) {
     return t_.Prim(TK::kErr);  // the lowering names it (MT1001)
   }
   const std::string& last = e.segs.back().name;
+  // `f64::consts::PI`, `std::f64::consts::E`.
+  if (e.segs.size() >= 3 && e.segs[e.segs.size() - 2].name == "consts") return t_.Prim(TK::kFloat);
   if (e.segs.size() == 2) {
     // (The parser wrote Rust's `u64::MAX` as `U64::MAX`.)
     static const std::set<std::string> kIntNames = {"I8",  "I16", "I32", "I64",   "U8",
@@ -1154,7 +1157,8 @@ TypeId Checker::Try(const Expr& e) {
     }
     return on.args[0];
   }
-  if (is_result && !t_.Unify(rn.args[1], on.args[1]) && !failed_) {
+  if (is_result && !t_.Unify(rn.args[1], on.args[1]) && !TryFrom(e, rn.args[1], on.args[1]) &&
+      !failed_) {
     failed_ = true;
     Diagnostic& d =
         diags_.Error("MT2028", e.loc,
@@ -1167,6 +1171,22 @@ TypeId Checker::Try(const Expr& e) {
           Label{fn_.back().ret_loc, {}, "the function's error type is declared here"});
   }
   return on.args[0];
+}
+
+// `?` converting the error `from` into the function's `to` by the user's
+// `impl From[from] for to`, as Rust's `?` calls `From::from`.
+bool Checker::TryFrom(const Expr& e, TypeId to, TypeId from) {
+  const TNode tn = t_.At(t_.Find(to));
+  if (tn.kind != TK::kAdt) return false;
+  auto m = methods_.find(tn.name);
+  if (m == methods_.end()) return false;
+  auto f = m->second.find("from");
+  if (f == m->second.end() || f->second.has_self || f->second.params.size() != 1) return false;
+  std::vector<TypeId> ps;
+  TypeId r = Instantiate(f->second, to, &ps, e.loc);
+  if (!t_.Unify(ps[0], from) || !t_.Unify(r, to)) return false;
+  info_.try_from[&e] = tn.name;
+  return true;
 }
 
 // `Pair(1, "a")`, `Some(x)`, `Shape::Circle(1.0)`: the arguments against
@@ -1232,7 +1252,7 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
                             !Lookup(e.lhs->segs[0].name) && !adts_.count(e.lhs->segs[0].name) &&
                             variant_owners_.count(e.lhs->segs[0].name) > 0;
   if (e.lhs->kind == Expr::Kind::kPath && e.lhs->segs.size() == 1 && !Lookup(e.lhs->segs[0].name) &&
-      !unit_variant) {
+      !unit_variant && !g_.float_consts.count(e.lhs->segs[0].name)) {
     const std::string& n = e.lhs->segs[0].name;
     if (adts_.count(n) || generics_.count(n) || n == "Vec" || n == "Map" || n == "HashMap" ||
         n == "String" || n == "Str" || n == "Array")

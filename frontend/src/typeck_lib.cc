@@ -77,7 +77,7 @@ struct SigParser {
     if (n == "F64") return t.Prim(TK::kFloat);
     if (n == "Duration") return t.Prim(TK::kDuration);
     if (n == "Size") return t.Prim(TK::kSize);
-    if (n == "Metadata" || n == "Response") return t.Adt(n);  // the prelude's structs
+    if (n == "Metadata" || n == "Response" || n == "Ordering") return t.Adt(n);  // the prelude's
     if (n == "Any") return t.Prim(TK::kDyn);
     if (n == "Vec") return t.Array(args.empty() ? t.Var(at) : args[0]);
     if (n == "Map") return t.Map(args.at(0), args.at(1));

@@ -97,6 +97,11 @@ const std::vector<Adt>& PreludeAdts() {
     ask.variants[p::kAgentFailed] = {"AgentFailed", {{"", str}}};
     ask.variants[p::kDeadAgent] = {"DeadAgent", {}};
     ask.variants[p::kMailboxFull] = {"MailboxFull", {}};
+    // What `a.cmp(&b)` gives (language.md §5, Ordering).
+    Adt& ord = adt(p::kOrdering, true, "Ordering", p::kOrderingVariants);
+    ord.variants[p::kLess] = {"Less", {}};
+    ord.variants[p::kEqual] = {"Equal", {}};
+    ord.variants[p::kGreater] = {"Greater", {}};
     return v;
   }();
   return *table;

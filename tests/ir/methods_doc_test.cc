@@ -16,7 +16,7 @@ namespace {
 // The receiver kinds in the order of enum Recv, by their §5 headings.
 constexpr const char* kRecvHeadings[kNumRecv] = {
     "Str",   "Array",    "Map",  "Tuple", "Option", "Result", "Int",
-    "Float", "Duration", "Size", "Bool",  "Char",   "Cap",
+    "Float", "Duration", "Size", "Bool",  "Char",   "Cap",    "Ordering",
 };
 
 // heading -> method names in the first column of its table.

@@ -482,4 +482,136 @@ CallStatus ArrayDedup(MethodCall& c) {
   return c.Unit();
 }
 
+// An index argument below n, else MT5017 naming the method.
+static bool NeedIndex(MethodCall& c, const Value& v, uint64_t n, uint64_t* i) {
+  int64_t x;
+  if (!NeedInt(c.cx, v, &x)) return false;
+  if (x >= 0 && static_cast<uint64_t>(x) < n) {
+    *i = static_cast<uint64_t>(x);
+    return true;
+  }
+  return c.cx.Trap(TrapCode::kIndex,
+                   absl::StrCat(c.name(), " index ", x, " out of range for length ", n));
+}
+
+CallStatus ArraySwap(MethodCall& c) {
+  const uint64_t n = Items(c).size();
+  uint64_t i, j;
+  if (!NeedIndex(c, c.args[0], n, &i) || !NeedIndex(c, c.args[1], n, &j)) return Fail();
+  if (i != j) std::swap(Unique(c)->items[i], Unique(c)->items[j]);
+  return c.Unit();
+}
+
+// fill(x): every element becomes x.
+CallStatus ArrayFill(MethodCall& c) {
+  const uint64_t n = Items(c).size();
+  if (!c.Work(n)) return Fail();
+  MTY_WORK(n);
+  const uint64_t e = Estimate(c.args[0]);
+  ArrayObj* a = Unique(c);
+  const uint64_t before = a->est;
+  const uint64_t after = cost::kHeader + n * e;
+  if (after > before && !c.Charge(after - before)) return Fail();
+  for (Value& x : a->items) x = c.args[0];
+  a->est = after;
+  *c.delta = static_cast<int64_t>(after) - static_cast<int64_t>(before);
+  return c.Unit();
+}
+
+// truncate(k): keeps the first k elements (k past the end: nothing).
+CallStatus ArrayTruncate(MethodCall& c) {
+  uint64_t k;
+  if (!NeedCount(c.cx, c.args[0], c.name(), &k)) return Fail();
+  if (k >= Items(c).size()) return c.Unit();
+  ArrayObj* a = Unique(c);
+  uint64_t removed = 0;
+  for (uint64_t i = k; i < a->items.size(); ++i) removed += Estimate(a->items[i]);
+  MTY_WORK(a->items.size() - k);
+  a->items.resize(k);
+  a->est -= removed;
+  *c.delta = -static_cast<int64_t>(removed);
+  return c.Unit();
+}
+
+// resize(k, x): truncates, or appends copies of x up to k elements (each
+// charged as a push before any is made).
+CallStatus ArrayResize(MethodCall& c) {
+  uint64_t k;
+  if (!NeedCount(c.cx, c.args[0], c.name(), &k)) return Fail();
+  const uint64_t n = Items(c).size();
+  if (k <= n) {
+    std::vector<Value> one{c.args[0]};
+    MethodCall t{c.cx, c.recv, c.row, one, c.out, c.delta};
+    return ArrayTruncate(t);
+  }
+  const uint64_t more = k - n, e = Estimate(c.args[1]);
+  if (!c.Work(more)) return Fail();
+  MTY_WORK(more);
+  // A count whose estimate does not fit in 63 bits is a memory breach.
+  const uint64_t bytes = e != 0 && more > (UINT64_MAX / 2) / e ? UINT64_MAX / 2 : more * e;
+  if (!c.Charge(bytes)) return Fail();
+  ArrayObj* a = Unique(c);
+  a->items.reserve(k);
+  for (uint64_t i = 0; i < more; ++i) a->items.push_back(c.args[1]);
+  a->est += more * e;
+  *c.delta = static_cast<int64_t>(more * e);
+  return c.Unit();
+}
+
+// rotate_left(k), rotate_right(k): k at most the length, else a panic (as
+// Rust's).
+CallStatus ArrayRotate(MethodCall& c) {
+  uint64_t k;
+  if (!NeedCount(c.cx, c.args[0], c.name(), &k)) return Fail();
+  const uint64_t n = Items(c).size();
+  if (k > n)
+    return c.Trap(TrapCode::kPanic,
+                  absl::StrCat(c.name(), ": ", k, " is greater than the length ", n));
+  if (!c.Work(n)) return Fail();
+  MTY_WORK(n);
+  ArrayObj* a = Unique(c);
+  const uint64_t by = c.id() == N::kRotateLeft ? k : (n - k) % (n == 0 ? 1 : n);
+  std::rotate(a->items.begin(), a->items.begin() + by, a->items.end());
+  return c.Unit();
+}
+
+// split_at(i): (the first i elements, the rest); i past the length panics.
+CallStatus ArraySplitAt(MethodCall& c) {
+  const std::vector<Value>& v = Items(c);
+  uint64_t i;
+  if (!NeedCount(c.cx, c.args[0], c.name(), &i)) return Fail();
+  if (i > v.size())
+    return c.Trap(TrapCode::kPanic,
+                  absl::StrCat("split_at: mid ", i, " is greater than the length ", v.size()));
+  Value left, right;
+  if (Build(c, i, i, [&](uint64_t j) { return v[j]; }) != Ok()) return Fail();
+  left = std::move(c.out);
+  if (Build(c, v.size() - i, v.size() - i, [&](uint64_t j) { return v[i + j]; }) != Ok())
+    return Fail();
+  right = std::move(c.out);
+  Value p = Pair(left, right);
+  if (!c.Charge(cost::kHeader)) return Fail();
+  return c.Return(std::move(p));
+}
+
+// binary_search(x) over a sorted array: Ok(an index of x) or Err(where x
+// would go), as Rust's (O(log n) comparisons).
+CallStatus ArrayBinarySearch(MethodCall& c) {
+  const std::vector<Value>& v = Items(c);
+  uint64_t lo = 0, hi = v.size();
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (!c.Work(1 + cost::Compare(v[mid], c.args[0]))) return Fail();
+    const int order = CompareValues(v[mid], c.args[0]);
+    if (order == 2)
+      return c.Trap(TrapCode::kType, "binary_search needs elements of the searched kind");
+    if (order == 0) return c.NewResult(true, Value::Int(static_cast<int64_t>(mid)));
+    if (order < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return c.NewResult(false, Value::Int(static_cast<int64_t>(lo)));
+}
+
 }  // namespace mty::interp::methods

@@ -35,6 +35,7 @@ std::optional<ir::Recv> RecvOf(const Value& v) {
       uint32_t adt = static_cast<AdtObj*>(v.h())->adt;
       if (adt == kAdtOption) return ir::Recv::kOption;
       if (adt == kAdtResult) return ir::Recv::kResult;
+      if (adt == ir::prelude::kOrdering) return ir::Recv::kOrdering;
       return std::nullopt;
     }
     case Tag::kInt: return ir::Recv::kInt;

@@ -89,4 +89,51 @@ CallStatus FloatClamp(MethodCall& c) {
   });
 }
 
+// The one-operand functions of the C library (trunc, exp, ln, sin, ...).
+CallStatus FloatUnary(MethodCall& c) {
+  return WithFloats(c, [](Floats& k) {
+    const double x = k.x;
+    switch (k.c.id()) {
+      case N::kTrunc: return k.Num(std::trunc(x));
+      case N::kFract: return k.Num(x - std::trunc(x));
+      case N::kExp: return k.Num(std::exp(x));
+      case N::kLn: return k.Num(std::log(x));
+      case N::kLog10: return k.Num(std::log10(x));
+      case N::kLog2: return k.Num(std::log2(x));
+      case N::kSin: return k.Num(std::sin(x));
+      case N::kCos: return k.Num(std::cos(x));
+      case N::kTan: return k.Num(std::tan(x));
+      case N::kAsin: return k.Num(std::asin(x));
+      case N::kAcos: return k.Num(std::acos(x));
+      case N::kAtan: return k.Num(std::atan(x));
+      case N::kCbrt: return k.Num(std::cbrt(x));
+      case N::kToDegrees: return k.Num(x * (180.0 / 3.14159265358979323846));
+      default: return k.Num(x * (3.14159265358979323846 / 180.0));  // to_radians
+    }
+  });
+}
+
+// atan2(y), hypot(y).
+CallStatus FloatBinary(MethodCall& c) {
+  return WithFloats(c, [](Floats& k) {
+    return k.Num(k.c.id() == N::kAtan2 ? std::atan2(k.x, k.arg[0]) : std::hypot(k.x, k.arg[0]));
+  });
+}
+
+// mul_add(a, b): x * a + b with one rounding.
+CallStatus FloatMulAdd(MethodCall& c) {
+  return WithFloats(c, [](Floats& k) { return k.Num(std::fma(k.x, k.arg[0], k.arg[1])); });
+}
+
+// is_nan, is_finite, is_infinite.
+CallStatus FloatIs(MethodCall& c) {
+  return WithFloats(c, [](Floats& k) {
+    const double x = k.x;
+    const ir::MethodName id = k.c.id();
+    return k.c.Bool(id == N::kIsNan      ? std::isnan(x)
+                    : id == N::kIsFinite ? std::isfinite(x)
+                                         : std::isinf(x));
+  });
+}
+
 }  // namespace mty::interp::methods

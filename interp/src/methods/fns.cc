@@ -280,6 +280,15 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     case F::kRangeArray: return RangeArray(cx, args, out);
     case F::kRangePlan: return RangePlan(cx, args, out);
     case F::kIndexRange: return IndexRange(cx, args, out);
+    case F::kOrdSign: {
+      if (args[0].Is(Tag::kInt)) return Return(out, args[0]);
+      const int sign = methods::OrdSign(args[0]);
+      if (sign == 2)
+        return Trapped(cx, TrapCode::kType,
+                       absl::StrCat("a comparator must return an Ordering or an Int, found ",
+                                    KindName(cx.m, args[0])));
+      return Return(out, Value::Int(sign));
+    }
   }
   return Trapped(cx, TrapCode::kUnknown, "unknown builtin function");
 }

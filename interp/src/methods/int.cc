@@ -15,7 +15,8 @@ namespace mty::interp::methods {
 
 namespace {
 
-static_assert(FixedArity(ir::Recv::kInt, 2));
+// Ints::Read reads at most 2 arguments: the row's, and for the bit methods
+// the width the front end adds (BitWidth).
 
 // An integer method's operands: the receiver as T, and the arguments its
 // METHOD row takes, each read by the receiver's rule: an I64's arguments are
@@ -45,7 +46,7 @@ struct Ints {
   }
 
   bool Read() {
-    for (int i = 0; i < c.row.max; ++i)
+    for (size_t i = 0; i < c.args.size() && i < 2; ++i)
       if (!ReadArg(c.args[i], &arg[i])) return false;
     return true;
   }
@@ -271,29 +272,107 @@ CallStatus IntAbsDiff(MethodCall& c) {
   });
 }
 
-// rotate_left(k), rotate_right(k): by k % 64 bits.
+namespace {
+
+// The bit methods' view of a receiver: its low `w` bits (the static type's
+// width, the last argument beyond the row's own when the front end gives
+// one; negative for a signed type), and back.
+struct BitWidth {
+  int w = 64;
+  bool is_signed = false;
+  uint64_t mask() const { return w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
+  // A w-bit result as the receiver's type: sign-extended for a signed one.
+  uint64_t Extend(uint64_t r) const {
+    r &= mask();
+    if (is_signed && w < 64 && (r >> (w - 1) & 1)) r |= ~mask();
+    return r;
+  }
+};
+
+template <typename K>
+BitWidth WidthOf(K& k) {
+  BitWidth b;
+  if (k.c.args.size() > static_cast<size_t>(k.c.row.min) && !k.kSigned) return b;
+  if (k.c.args.size() > static_cast<size_t>(k.c.row.min)) {
+    const int64_t w = static_cast<int64_t>(k.arg[k.c.args.size() - 1]);
+    const int64_t a = w < 0 ? -w : w;
+    if (a == 8 || a == 16 || a == 32) {
+      b.w = static_cast<int>(a);
+      b.is_signed = w < 0;
+    }
+  }
+  return b;
+}
+
+}  // namespace
+
+// rotate_left(k), rotate_right(k): by k % width bits.
 CallStatus IntRotate(MethodCall& c) {
   return WithInts(c, [](auto& k) {
     if (!k.NonNegative("count")) return Fail();
-    const int by = static_cast<int>(k.y() % 64);
-    return k.Bits(k.c.id() == N::kRotateLeft ? std::rotl(U(k.x), by) : std::rotr(U(k.x), by));
+    const BitWidth b = WidthOf(k);
+    const uint64_t x = U(k.x) & b.mask();
+    int by = static_cast<int>(U(k.y()) % static_cast<uint64_t>(b.w));
+    if (k.c.id() == N::kRotateRight) by = (b.w - by) % b.w;
+    const uint64_t r = by == 0 ? x : (x << by | x >> (b.w - by));
+    return k.Bits(b.Extend(r));
   });
 }
 
 CallStatus IntCountOnes(MethodCall& c) {
-  return WithInts(c, [](auto& k) { return k.c.Int(std::popcount(U(k.x))); });
+  return WithInts(c, [](auto& k) { return k.c.Int(std::popcount(U(k.x) & WidthOf(k).mask())); });
 }
 
 CallStatus IntCountZeros(MethodCall& c) {
-  return WithInts(c, [](auto& k) { return k.c.Int(64 - std::popcount(U(k.x))); });
+  return WithInts(c, [](auto& k) {
+    const BitWidth b = WidthOf(k);
+    return k.c.Int(b.w - std::popcount(U(k.x) & b.mask()));
+  });
 }
 
 CallStatus IntLeadingZeros(MethodCall& c) {
-  return WithInts(c, [](auto& k) { return k.c.Int(std::countl_zero(U(k.x))); });
+  return WithInts(c, [](auto& k) {
+    const BitWidth b = WidthOf(k);
+    return k.c.Int(std::countl_zero(U(k.x) & b.mask()) - (64 - b.w));
+  });
 }
 
 CallStatus IntTrailingZeros(MethodCall& c) {
-  return WithInts(c, [](auto& k) { return k.c.Int(std::countr_zero(U(k.x))); });
+  return WithInts(c, [](auto& k) {
+    const BitWidth b = WidthOf(k);
+    return k.c.Int(std::min(std::countr_zero(U(k.x) & b.mask()), b.w));
+  });
+}
+
+// reverse_bits(), swap_bytes(): of the low `width` bits.
+CallStatus IntBitsWidth(MethodCall& c) {
+  return WithInts(c, [](auto& k) {
+    const BitWidth b = WidthOf(k);
+    uint64_t x = U(k.x), r = 0;
+    if (k.c.id() == N::kSwapBytes) {
+      r = __builtin_bswap64(x) >> (64 - b.w);
+    } else {
+      for (int i = 0; i < 64; ++i) r |= (x >> i & 1) << (63 - i);
+      r >>= 64 - b.w;
+    }
+    return k.Bits(b.Extend(r));
+  });
+}
+
+CallStatus IntIsPowerOfTwo(MethodCall& c) {
+  return WithInts(c, [](auto& k) { return k.c.Bool(k.x > 0 && std::has_single_bit(U(k.x))); });
+}
+
+// The smallest power of two >= x (1 for 0); past the type's bounds MT5004
+// (Rust's debug-build panic).
+CallStatus IntNextPowerOfTwo(MethodCall& c) {
+  return WithInts(c, [](auto& k) {
+    if (k.x <= 1) return k.Num(1);
+    if (U(k.x) > uint64_t{1} << 63) return k.Overflow();
+    const uint64_t r = std::bit_ceil(U(k.x));
+    if (r == 0 || r > U(k.kMax)) return k.Overflow();
+    return k.Num(static_cast<decltype(k.x)>(r));
+  });
 }
 
 CallStatus IntSignum(MethodCall& c) {

@@ -116,6 +116,9 @@ bool NeedSize(Ctx& cx, const Value& v, const char* what, uint64_t* k);
 bool NeedRadix(Ctx& cx, const Value& v, const char* what, uint32_t* radix);
 // The value of digit `c` in `radix` (-1 when it is not one).
 int DigitValue(uint32_t c, uint32_t radix);
+// An Ordering value's sign (Less -1, Equal 0, Greater 1), 2 for another
+// value (ordering.cc).
+int OrdSign(const Value& v);
 // Ok(v) (good) or Err(v) in out, charged.
 CallStatus NewResult(Ctx& cx, bool good, const Value& v, Value& out);
 // An Option or Result's parts: nullptr when v is not that ADT.

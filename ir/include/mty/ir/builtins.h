@@ -33,15 +33,16 @@ enum class Recv : uint8_t {
   kBool,
   kChar,
   kCap,
+  kOrdering,  // the prelude's Ordering (what `cmp` gives)
 };
-inline constexpr size_t kNumRecv = 13;
+inline constexpr size_t kNumRecv = 14;
 
 // The type name a program's methods on a built-in kind are declared under
 // (`impl Area for I64` defines the function `I64::area`), and back: the one
 // table the front end and the interpreter's dispatch share.
 inline constexpr const char* kRecvTypeNames[kNumRecv] = {
     "Str", "Array",    "Map",  "Tuple", "Option", "Result", "I64",
-    "F64", "Duration", "Size", "Bool",  "Char",   "Cap"};
+    "F64", "Duration", "Size", "Bool",  "Char",   "Cap",    "Ordering"};
 inline const char* RecvTypeName(Recv r) { return kRecvTypeNames[static_cast<size_t>(r)]; }
 inline std::optional<Recv> RecvOfTypeName(std::string_view n) {
   for (size_t i = 0; i < kNumRecv; ++i)
@@ -261,6 +262,10 @@ bool IsNativeMethod(MethodName name);
 // `recv` is nullopt.
 const PreludeInfo* FindPreludeMethod(std::optional<Recv> recv, MethodName name);
 const EffectInfo* FindEffect(std::string_view path);
+// The range of an integer type name (`I8` ... `U128`, `ISize`, `USize`):
+// 128-bit names hold 64 bits at run time (docs/language.md §4). False for
+// a name that is not an integer type.
+bool IntTypeRange(std::string_view name, __int128* lo, __int128* hi);
 const CastInfo* FindCast(std::string_view name);
 inline const EffectInfo& Effect(EffectId id) { return kEffects[static_cast<size_t>(id)]; }
 

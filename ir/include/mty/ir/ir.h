@@ -334,20 +334,25 @@ class ProgramIndex {
 };
 
 // The ADTs every program may use without declaring them: Option and Result,
-// the standard library's Metadata and Response structs, and AskError (why an
-// ask with a deadline got no reply). They are implicit: not stored in
+// the standard library's Metadata and Response structs, AskError (why an
+// ask with a deadline got no reply) and Ordering (what `cmp` gives: Rust's
+// std::cmp::Ordering). They are implicit: not stored in
 // Program::adts, found by Program::FindAdt unless the program declares an ADT
 // of the same name. PreludeAdts() lists them at these indices, with their
 // variants at these numbers; a compiled module gives them the same ids, so
 // hosts build them by these names (one table: PreludeAdts() is made from it).
 namespace prelude {
-inline constexpr uint32_t kOption = 0, kResult = 1, kMetadata = 2, kResponse = 3, kAskError = 4;
-inline constexpr uint32_t kCount = 5;
+inline constexpr uint32_t kOption = 0, kResult = 1, kMetadata = 2, kResponse = 3, kAskError = 4,
+                          kOrdering = 5;
+inline constexpr uint32_t kCount = 6;
 inline constexpr uint32_t kSome = 0, kNone = 1;  // Option
 inline constexpr uint32_t kOk = 0, kErr = 1;     // Result
 // AskError: DeadlineExceeded, AgentFailed(Str), DeadAgent, MailboxFull.
 inline constexpr uint32_t kDeadlineExceeded = 0, kAgentFailed = 1, kDeadAgent = 2, kMailboxFull = 3,
                           kAskErrorVariants = 4;
+// Ordering: Less, Equal, Greater (in this order, so comparing them is
+// comparing their variants, as Rust's derive).
+inline constexpr uint32_t kLess = 0, kEqual = 1, kGreater = 2, kOrderingVariants = 3;
 }  // namespace prelude
 const std::vector<Adt>& PreludeAdts();
 
