@@ -279,7 +279,6 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     case F::kCharFromDigit: return CharFromDigit(cx, args[0], args[1], out);
     case F::kRangeArray: return RangeArray(cx, args, out);
     case F::kRangePlan: return RangePlan(cx, args, out);
-    case F::kIndexRange: return IndexRange(cx, args, out);
     case F::kOrdSign: {
       if (args[0].Is(Tag::kInt)) return Return(out, args[0]);
       const int sign = methods::OrdSign(args[0]);
@@ -289,6 +288,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
                                     KindName(cx.m, args[0])));
       return Return(out, Value::Int(sign));
     }
+    case F::kIndexRange: return IndexRange(cx, args, out);
   }
   return Trapped(cx, TrapCode::kUnknown, "unknown builtin function");
 }
