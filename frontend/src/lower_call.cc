@@ -297,7 +297,13 @@ FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
 FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
   const Expr& callee = *e.lhs;
   const std::string& n = callee.segs[0].name;
-  if (const LocalInfo* li = ReadLocal(n)) return CallIndirect(Operand::Copy(li->At()), e.args);
+  if (const LocalInfo* li = ReadLocal(n)) {
+    // `f: &mut dyn FnMut(A)` is called through the reference.
+    Place p = li->At();
+    TyP ty = li->ty;
+    AutoDeref(p, ty, nullptr);
+    return CallIndirect(Operand::Copy(p), e.args);
+  }
   if (agent_) {
     for (const FnDecl& h : agent_->fns)
       if (h.name == n) {
@@ -546,6 +552,9 @@ FnLowerer::Val FnLowerer::LowerValueMethod(const Expr& e) {
     if (const LocalInfo* li = FindLocal(recv.segs[0].name)) base = li->ty;
   while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
   const bool builtin_mut = MethodMutates(name, base.get());
+  if (name == "to_string" && e.args.empty() && base->Is(Ty::Kind::kAdt) &&
+      UserMethod(*base, "__display_fmt", &user_fn, &user_mut))
+    if (std::optional<Val> own = UserFmt(LowerExpr(recv), false)) return *own;
   if (!UserMethod(*base, name, &user_fn, &user_mut))
     user_fn = BuiltinKindMethod(*base, name, &user_mut);
   Place place;
@@ -895,7 +904,9 @@ FnLowerer::Val FnLowerer::LowerWrite(const Expr& e, const BuiltinMacro& bm) {
   TyP ty;
   bool root_mut = false;
   std::string root;
-  std::optional<Place> pl = PlaceOf(*e.args[0], &ty, &root_mut, &root);
+  const Expr* dst = e.args[0].get();
+  if (dst->kind == K::kRef && dst->is_mut) dst = dst->lhs.get();  // `write!(&mut s, ..)`
+  std::optional<Place> pl = PlaceOf(*dst, &ty, &root_mut, &root);
   if (!pl) {
     Error("MT2011", e.args[0]->loc,
           absl::StrCat("`", e.text, "!` writes into a `String` variable or a `fmt::Formatter`"));

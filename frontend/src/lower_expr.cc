@@ -224,6 +224,11 @@ FnLowerer::Val FnLowerer::LowerUnary(const Expr& e) {
     return Val{ConstOp(ir::Constant::Float(-e.lhs->float_value)), Ty::Make(Ty::Kind::kFloat)};
   Val v = LowerExpr(*e.lhs);
   Operand o = ToLocalOp(v);
+  std::string fn;
+  bool is_mut = false;
+  if (e.unary_op == UnaryOp::kNeg && v.ty->Is(Ty::Kind::kAdt) &&
+      UserMethod(*v.ty, "neg", &fn, &is_mut))
+    return CallUser(g_.fns.at(fn), {o}, e.loc);  // `impl Neg for Q`
   Rvalue r;
   r.kind = Rvalue::Kind::kUnOp;
   r.un = e.unary_op == UnaryOp::kNeg ? ir::UnOp::kNeg : ir::UnOp::kNot;
@@ -734,6 +739,22 @@ FnLowerer::Val FnLowerer::LowerAssign(const Expr& e) {
                    absl::StrCat("cannot assign to `", root, "`, as it is not declared as mutable"));
   }
   Val rhs = e.has_op ? LowerExpr(*e.rhs) : LowerAs(*e.rhs, ty);
+  std::string fn;
+  bool is_mut = false;
+  if (const char* m = e.has_op ? OperatorMethodName(e.binary_op) : nullptr;
+      m && ty->Is(Ty::Kind::kAdt)) {
+    // `impl AddAssign for Q`: `a += b` is `Q::add_assign(&mut a, b)`;
+    // with only `impl Add`, `a = a + b`.
+    if (UserMethod(*ty, absl::StrCat(m, "_assign"), &fn, &is_mut)) {
+      CallUser(g_.fns.at(fn), {MutRef(*pl, ty).op, rhs.op}, e.loc);
+      return Unit();
+    }
+    if (UserMethod(*ty, m, &fn, &is_mut)) {
+      Val r = CallUser(g_.fns.at(fn), {Operand::Copy(*pl), rhs.op}, e.loc);
+      Assign(*pl, UseR(r.op), e.loc);
+      return Unit();
+    }
+  }
   if (e.has_op) {
     Val t = Emit(BinR(IrBin(e.binary_op), Operand::Copy(*pl), rhs.op),
                  BinaryTy(ty, rhs.ty, e.binary_op));

@@ -228,7 +228,13 @@ fn __mty_sort_by_key(r, f) {
       let mut j = mid
       let mut k = lo
       while k < hi {
-        if i < mid && (j >= hi || !(v[j].0 < v[i].0)) {
+        // A key with its own order (`impl Ord`, `std::cmp::Reverse`) by its cmp.
+        let later_first = i < mid && j < hi && (if __has_method(v[j].0, "cmp") {
+          __ord_sign(v[j].0.cmp(v[i].0)) < 0
+        } else {
+          v[j].0 < v[i].0
+        })
+        if i < mid && !later_first {
           buf[k] = v[i]
           i += 1
         } else {

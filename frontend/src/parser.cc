@@ -496,6 +496,16 @@ std::vector<std::string> Parser::ParseGenerics(std::vector<std::vector<std::stri
     }
     names.push_back(ExpectIdent("a generic parameter name"));
     std::vector<std::string> mine;
+    if (At(Tok::kColon) && Look(1).kind == Tok::kIdent &&
+        (Look(1).text == "Fn" || Look(1).text == "FnMut" || Look(1).text == "FnOnce") &&
+        Look(2).kind == Tok::kLParen) {
+      // `F: FnMut(A) -> R`: F is that function type (FnGenerics).
+      Bump();
+      fn_bounds_.push_back({names.back(), ParseType()});
+      names.pop_back();
+      if (!Eat(Tok::kComma)) break;
+      continue;
+    }
     if (Eat(Tok::kColon)) {  // bounds: `T: Hash + Eq`; a bound's own arguments are skipped
       int depth = 0;
       while (!At(Tok::kEof) && !(depth == 0 && (At(Tok::kComma) || At(close)))) {
@@ -562,6 +572,7 @@ FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
   Expect(Tok::kKeyword);  // fn
   f.loc = Peek().loc;
   f.name = ExpectIdent("a function name");
+  fn_bounds_.clear();
   if (AtGenerics()) f.generics = ParseGenerics(&f.bounds);
   if (!At(Tok::kLParen)) FailExpected("'('", Peek());
   f.params = ParseParams(true);
@@ -570,6 +581,13 @@ FnDecl Parser::ParseFn(bool is_pub, bool allow_no_body) {
     Bump();
     f.ret = ParseType();
   }
+  // A generic parameter bounded by `Fn(A) -> R` (also `FnMut`, `FnOnce`) is
+  // the function type `fn(A) -> R`, as `impl Fn(A) -> R` is (closures are
+  // values, docs/language.md §11).
+  std::vector<std::pair<std::string, TypeExpr>> fn_bounds = std::move(fn_bounds_);
+  fn_bounds_.clear();
+  for (Param& p : f.params) SubstAssoc(p.type, fn_bounds);
+  SubstAssoc(f.ret, fn_bounds);
   // Effect, where and requires clauses are documentary and skipped.
   while (true) {
     const Token& t = PeekPastNl();
@@ -695,7 +713,6 @@ ImplDecl Parser::ParseImpl() {
       std::string n = ExpectIdent("an associated type name");
       ExpectEq();
       assoc.push_back({"Self::" + n, ParseType()});
-      Eat(Tok::kSemi);
       return;
     }
     d.fns.push_back(ParseMember(false, "an impl block holds methods"));
@@ -759,7 +776,6 @@ TraitDecl Parser::ParseTrait() {
         ParseType();
         while (Eat(Tok::kPlus)) ParseType();
       }
-      Eat(Tok::kSemi);
       return;
     }
     d.fns.push_back(ParseMember(true, "a trait holds method signatures"));

@@ -435,6 +435,9 @@ class Parser {
   ExprPtr ParseFor();
   ExprPtr ParseClosure();
   bool FmtType(TypeExpr& t);
+  // The generic parameters of the function being parsed whose bound is a
+  // function type (`F: Fn(A) -> R`), with that type.
+  std::vector<std::pair<std::string, TypeExpr>> fn_bounds_;
   static std::string LibraryTraitName(const std::string& n);
   static void SubstAssoc(TypeExpr& t, const std::vector<std::pair<std::string, TypeExpr>>& assoc);
   // `fn(x: I64) -> I64 { x + 1 }`: upstream's closure syntax, the same

@@ -220,6 +220,14 @@ TypeId Checker::IntLit(const Expr& e) {
 TypeId Checker::Unary(const Expr& e, TypeId expect) {
   TypeId a = Expr_(*e.lhs, expect);
   TK k = t_.Kind(a);
+  // `impl Neg for Q`: `-q` is `q.neg()`.
+  TypeId self;
+  if (const FnSig* sig =
+          k == TK::kAdt && e.unary_op == UnaryOp::kNeg ? FindMethod(a, "neg", &self) : nullptr;
+      sig && sig->params.empty()) {
+    std::vector<TypeId> ps;
+    return Instantiate(*sig, self, &ps, e.loc);
+  }
   const bool ok = e.unary_op == UnaryOp::kNeg
                       ? (k == TK::kInt || k == TK::kIntVar || k == TK::kFloat ||
                          k == TK::kFloatVar || k == TK::kDuration || k == TK::kSize ||
@@ -1281,6 +1289,9 @@ TypeId Checker::MethodCall(const Expr& e, TypeId expect) {
   if (rn.kind == TK::kVar || t_.IsLoose(r) || rn.kind == TK::kNever) return loose();
   TypeId self = r;
   if (const FnSig* sig = FindMethod(r, e.text, &self)) return Apply(*sig, args, e, self);
+  // `to_string()` of a type with its own `Display` impl.
+  if (e.text == "to_string" && args.empty() && FindMethod(r, "__display_fmt", &self))
+    return t_.Prim(TK::kStr);
   if (rn.kind != TK::kParam && rn.kind != TK::kDynTrait)
     if (std::optional<TypeId> d = DirectedMethod(r, e, expect)) return *d;
   if (rn.kind == TK::kParam || rn.kind == TK::kDynTrait) {
