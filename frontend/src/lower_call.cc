@@ -293,9 +293,9 @@ FnLowerer::Val FnLowerer::LowerNamedCall(const Expr& e) {
     Val v = LowerExpr(*e.args[0]);
     const bool is_type_name = b->id == ir::BuiltinFnId::kTypeName;
     Val r = Emit(CallBuiltin(b->name, {v.op}),
-                 Ty::Make(is_type_name                          ? Ty::Kind::kStr
+                 Ty::Make(is_type_name                         ? Ty::Kind::kStr
                           : b->id == ir::BuiltinFnId::kOrdSign ? Ty::Kind::kInt
-                                                                : Ty::Kind::kUnit));
+                                                               : Ty::Kind::kUnit));
     if (b->id == ir::BuiltinFnId::kPanic) Term(ir::Terminator::Kind::kUnreachable);
     return r;
   }
@@ -565,9 +565,10 @@ std::optional<int64_t> BitWidthArg(const Ty& base, const std::string& name) {
       "rotate_left", "rotate_right", "reverse_bits",  "swap_bytes"};
   if (!base.Is(Ty::Kind::kInt) || !kBitMethods.count(name)) return std::nullopt;
   const std::string& n = base.name;
-  const int64_t w = n == "U8" || n == "I8" ? 8 : n == "U16" || n == "I16" ? 16
-                    : n == "U32" || n == "I32"                            ? 32
-                                                                          : 0;
+  const int64_t w = n == "U8" || n == "I8"     ? 8
+                    : n == "U16" || n == "I16" ? 16
+                    : n == "U32" || n == "I32" ? 32
+                                               : 0;
   if (w == 0) return std::nullopt;
   return n[0] == 'I' ? -w : w;
 }

@@ -128,18 +128,24 @@ std::optional<double> FloatConst(const std::vector<PathSeg>& segs) {
   const bool consts = segs.size() == i + 3 && segs[i + 1].name == "consts";
   if (segs.size() != i + 2 && !consts) return std::nullopt;
   const std::string& n = segs.back().name;
-  static const std::map<std::string, double> kAssoc = {
-      {"MAX", 1.7976931348623157e308}, {"MIN", -1.7976931348623157e308},
-      {"INFINITY", HUGE_VAL},          {"NEG_INFINITY", -HUGE_VAL},
-      {"NAN", std::nan("")},           {"EPSILON", 2.220446049250313e-16},
-      {"MIN_POSITIVE", 2.2250738585072014e-308}};
-  static const std::map<std::string, double> kConsts = {
-      {"PI", 3.14159265358979323846},    {"E", 2.71828182845904523536},
-      {"TAU", 6.28318530717958647692},   {"SQRT_2", 1.41421356237309504880},
-      {"LN_2", 0.693147180559945309417}, {"LN_10", 2.30258509299404568402},
-      {"FRAC_PI_2", 1.57079632679489661923}, {"FRAC_PI_4", 0.785398163397448309616},
-      {"FRAC_1_SQRT_2", 0.707106781186547524401}, {"LOG2_E", 1.44269504088896340736},
-      {"LOG10_E", 0.434294481903251827651}};
+  static const std::map<std::string, double> kAssoc = {{"MAX", 1.7976931348623157e308},
+                                                       {"MIN", -1.7976931348623157e308},
+                                                       {"INFINITY", HUGE_VAL},
+                                                       {"NEG_INFINITY", -HUGE_VAL},
+                                                       {"NAN", std::nan("")},
+                                                       {"EPSILON", 2.220446049250313e-16},
+                                                       {"MIN_POSITIVE", 2.2250738585072014e-308}};
+  static const std::map<std::string, double> kConsts = {{"PI", 3.14159265358979323846},
+                                                        {"E", 2.71828182845904523536},
+                                                        {"TAU", 6.28318530717958647692},
+                                                        {"SQRT_2", 1.41421356237309504880},
+                                                        {"LN_2", 0.693147180559945309417},
+                                                        {"LN_10", 2.30258509299404568402},
+                                                        {"FRAC_PI_2", 1.57079632679489661923},
+                                                        {"FRAC_PI_4", 0.785398163397448309616},
+                                                        {"FRAC_1_SQRT_2", 0.707106781186547524401},
+                                                        {"LOG2_E", 1.44269504088896340736},
+                                                        {"LOG10_E", 0.434294481903251827651}};
   const auto& table = consts ? kConsts : kAssoc;
   auto it = table.find(n);
   if (it == table.end()) return std::nullopt;
@@ -148,12 +154,12 @@ std::optional<double> FloatConst(const std::vector<PathSeg>& segs) {
 
 std::optional<FnLowerer::Val> FnLowerer::MethodAsValue(const Expr& e) {
   const std::string& a = e.segs[0].name;
-  std::optional<ir::Recv> recv = a == "F64" || a == "F32"     ? std::optional(ir::Recv::kFloat)
-                                 : IsIntName(a)               ? std::optional(ir::Recv::kInt)
+  std::optional<ir::Recv> recv = a == "F64" || a == "F32"      ? std::optional(ir::Recv::kFloat)
+                                 : IsIntName(a)                ? std::optional(ir::Recv::kInt)
                                  : a == "Str" || a == "String" ? std::optional(ir::Recv::kStr)
-                                 : a == "Char"                ? std::optional(ir::Recv::kChar)
-                                 : a == "Bool"                ? std::optional(ir::Recv::kBool)
-                                                              : std::nullopt;
+                                 : a == "Char"                 ? std::optional(ir::Recv::kChar)
+                                 : a == "Bool"                 ? std::optional(ir::Recv::kBool)
+                                                               : std::nullopt;
   std::optional<ir::MethodName> id = ir::FindMethodName(e.segs[1].name);
   if (!recv || !id) return std::nullopt;
   const ir::MethodInfo* row = ir::FindMethod(*recv, *id);
@@ -696,7 +702,8 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     if (std::optional<Val> m = MethodAsValue(e)) return *m;
   }
   // `f64::consts::PI`, `std::f64::consts::E`: the constants of std::f64::consts.
-  if (std::optional<double> c = FloatConst(e.segs)) return Val{ConstOp(ir::Constant::Float(*c)), Ty::Make(Ty::Kind::kFloat)};
+  if (std::optional<double> c = FloatConst(e.segs))
+    return Val{ConstOp(ir::Constant::Float(*c)), Ty::Make(Ty::Kind::kFloat)};
   std::string full;
   for (size_t i = 0; i < e.segs.size(); ++i) full += (i ? "::" : "") + e.segs[i].name;
   Error("MT1001", e.loc, absl::StrCat("cannot find value `", full, "` in this scope"));

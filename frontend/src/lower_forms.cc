@@ -197,7 +197,8 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRefForm(const Expr& e, const Place
   const bool arr = base->Is(Ty::Kind::kArray), map = base->Is(Ty::Kind::kMap);
   const bool unknown = base->Is(Ty::Kind::kUnknown);
   const bool opt = base->Is(Ty::Kind::kAdt) && base->name == "Option";
-  const bool all = (name == "iter_mut" && (arr || unknown)) || (name == "values_mut" && (map || unknown));
+  const bool all =
+      (name == "iter_mut" && (arr || unknown)) || (name == "values_mut" && (map || unknown));
   const bool one = (name == "get_mut" && (arr || map || unknown)) ||
                    ((name == "first_mut" || name == "last_mut") && (arr || unknown));
   const bool payload = name == "as_mut" && (opt || unknown);
@@ -262,8 +263,9 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRefForm(const Expr& e, const Place
                BinR(ir::BinOp::kSub, Operand::Copy(Place{n, {}}), ConstOp(ir::Constant::Int(1))),
                e.loc);
       uint32_t below = NewBlock();
-      Branch(Compare(ir::BinOp::kGe, Operand::Copy(Place{key, {}}), ConstOp(ir::Constant::Int(0))).op,
-             below, no);
+      Branch(
+          Compare(ir::BinOp::kGe, Operand::Copy(Place{key, {}}), ConstOp(ir::Constant::Int(0))).op,
+          below, no);
       SetBlock(below);
       Branch(Compare(ir::BinOp::kLt, Operand::Copy(Place{key, {}}), Operand::Copy(Place{n, {}})).op,
              yes, no);

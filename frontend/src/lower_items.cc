@@ -128,7 +128,8 @@ void Globals::CollectTypeNames(const Module& m) {
         // std effect module.
         if (IsRustStdUse(it.use_decl->path)) {
           std::vector<PathSeg> segs;
-          for (const std::string& s : it.use_decl->path) segs.push_back(PathSeg{s, it.use_decl->loc});
+          for (const std::string& s : it.use_decl->path)
+            segs.push_back(PathSeg{s, it.use_decl->loc});
           if (std::optional<double> c = FloatConst(segs))
             float_consts[it.use_decl->alias.empty() ? segs.back().name : it.use_decl->alias] = *c;
           break;

@@ -130,8 +130,9 @@ CallStatus FloatIs(MethodCall& c) {
   return WithFloats(c, [](Floats& k) {
     const double x = k.x;
     const ir::MethodName id = k.c.id();
-    return k.c.Bool(id == N::kIsNan ? std::isnan(x) : id == N::kIsFinite ? std::isfinite(x)
-                                                                          : std::isinf(x));
+    return k.c.Bool(id == N::kIsNan      ? std::isnan(x)
+                    : id == N::kIsFinite ? std::isfinite(x)
+                                         : std::isinf(x));
   });
 }
 

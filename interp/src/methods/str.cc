@@ -405,7 +405,9 @@ const char* ParseIntText(const std::string& s, __int128 lo, __int128 hi, Value* 
     over |= x > (static_cast<__int128>(1) << 65);
   }
   if (neg) x = -x;
-  if (over || x > hi) return neg ? "number too small to fit in target type" : "number too large to fit in target type";
+  if (over || x > hi)
+    return neg ? "number too small to fit in target type"
+               : "number too large to fit in target type";
   if (x < lo) return "number too small to fit in target type";
   *v = x > INT64_MAX ? Value::UInt(static_cast<uint64_t>(x)) : Value::Int(static_cast<int64_t>(x));
   return nullptr;

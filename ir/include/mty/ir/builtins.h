@@ -42,7 +42,7 @@ inline constexpr size_t kNumRecv = 14;
 // table the front end and the interpreter's dispatch share.
 inline constexpr const char* kRecvTypeNames[kNumRecv] = {
     "Str", "Array",    "Map",  "Tuple", "Option", "Result", "I64",
-    "F64", "Duration", "Size", "Bool",  "Char",   "Cap", "Ordering"};
+    "F64", "Duration", "Size", "Bool",  "Char",   "Cap",    "Ordering"};
 inline const char* RecvTypeName(Recv r) { return kRecvTypeNames[static_cast<size_t>(r)]; }
 inline std::optional<Recv> RecvOfTypeName(std::string_view n) {
   for (size_t i = 0; i < kNumRecv; ++i)
