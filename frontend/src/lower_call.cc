@@ -211,6 +211,14 @@ FnLowerer::Val FnLowerer::CallIndirect(Operand f, const std::vector<ExprPtr>& ar
 
 FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   const Expr& callee = *e.lhs;
+  // `std::cmp::max(a, b)`: b when they are equal (min: a), as Rust's.
+  if (callee.kind == K::kPath && e.args.size() == 2 &&
+      !(callee.segs.size() == 1 &&
+        (FindLocal(callee.segs[0].name) || g_.fns.count(callee.segs[0].name))))
+    if (std::string f = CmpFn(callee.segs, g_.cmp_fns); !f.empty()) {
+      std::vector<Operand> ops = LowerArgs(e.args);
+      return CallPrelude("cmp_" + f, std::move(ops), CheckedType(e));
+    }
   if (callee.kind == K::kPath && callee.segs.size() == 1) return LowerNamedCall(e);
   if (std::optional<Val> d = LowerDefaultCall(e)) return *d;
   // `Box::new(x)`, `Rc::new(x)`, `Arc::new(x)`: values are not boxed, so
@@ -331,6 +339,17 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (std::optional<Val> v = LowerEntry(e)) return *v;
+  // `s.chars().next()`: `s.char_at(0)`, without building the chars.
+  if (e.text == "next" && e.args.empty() && e.lhs->kind == K::kMethodCall &&
+      e.lhs->text == "chars" && e.lhs->args.empty() &&
+      CheckedType(*e.lhs->lhs)->Is(Ty::Kind::kStr)) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kMethodCall;
+    r.place = Place{ToLocal(LowerExpr(*e.lhs->lhs)), {}};
+    r.name = "char_at";
+    r.ops = {ConstOp(ir::Constant::Int(0))};
+    return Emit(std::move(r), Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
+  }
   if (std::optional<Val> v = LowerPathCall(e)) return *v;
   return LowerValueMethod(e);
 }

@@ -349,6 +349,16 @@ fn __mty_then_with(o, f) {
   }
 }
 
+fn __mty_cmp_max(a, b) {
+  // std::cmp::max: b when they are equal.
+  if b < a { a } else { b }
+}
+
+fn __mty_cmp_min(a, b) {
+  // std::cmp::min: a when they are equal.
+  if b < a { b } else { a }
+}
+
 fn __mty_fold(r, init, f) {
   let mut acc = init
   for x in r { acc = f(acc, x) }

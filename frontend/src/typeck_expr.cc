@@ -575,6 +575,15 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
   for (const ExprPtr& a : e.args) args.push_back(a.get());
   auto loose = [&] { return LooseArgs(args); };
   const Expr& callee = *e.lhs;
+  // `std::cmp::max(a, b)`, `min`: both of one type, the result too.
+  if (callee.kind == Expr::Kind::kPath && args.size() == 2 &&
+      !(callee.segs.size() == 1 &&
+        (Lookup(callee.segs[0].name) || fns_.count(callee.segs[0].name))) &&
+      !CmpFn(callee.segs, g_.cmp_fns).empty()) {
+    TypeId a = Expr_(*args[0], expect);
+    Expect(Expr_(*args[1], a), a, *args[1], "MT2023", "the other argument");
+    return a;
+  }
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
     if (auto f = fns_.find(n); f != fns_.end()) {
