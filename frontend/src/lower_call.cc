@@ -339,6 +339,17 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (std::optional<Val> v = LowerEntry(e)) return *v;
+  // `(lo..hi).take_while(f)`, `(lo..).take_while(f)`: walked, not built,
+  // so a huge or open range stops at the first element f rejects.
+  if (e.text == "take_while" && e.args.size() == 1 && e.lhs->kind == K::kRange && e.lhs->lhs) {
+    const Expr& range = *e.lhs;
+    Val lo = LowerExpr(*range.lhs);
+    Operand hi = range.rhs ? LowerExpr(*range.rhs).op : ConstOp(ir::Constant::Int(INT64_MAX));
+    Operand incl = ConstOp(ir::Constant::Bool(range.rhs ? range.inclusive : true));
+    Operand f = LowerExpr(*e.args[0]).op;
+    return CallPrelude("range_take_while", {lo.op, hi, incl, f},
+                       Ty::With(Ty::Kind::kArray, {lo.ty}));
+  }
   // `s.chars().next()`: `s.char_at(0)`, without building the chars.
   if (e.text == "next" && e.args.empty() && e.lhs->kind == K::kMethodCall &&
       e.lhs->text == "chars" && e.lhs->args.empty() &&
