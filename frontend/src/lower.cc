@@ -260,7 +260,7 @@ TyP Globals::Resolve(const TypeExpr& t, const std::map<std::string, TyP>* generi
   if (n == "F32" || n == "F64" || n == "Float") return Ty::Make(Ty::Kind::kFloat);
   if (n == "Bool") return Ty::Make(Ty::Kind::kBool);
   if (n == "Char") return Ty::Make(Ty::Kind::kChar);
-  if (n == "Str" || n == "String") return Ty::Make(Ty::Kind::kStr);
+  if (IsStrTypeName(n)) return Ty::Make(Ty::Kind::kStr);
   if (n == "Unit" || n == "Never") return Ty::Make(Ty::Kind::kUnit);
   if (n == "Duration") return Ty::Make(Ty::Kind::kDuration);
   if (n == "Size") return Ty::Make(Ty::Kind::kSize);
@@ -364,6 +364,8 @@ const AdtDef* Globals::BareVariantOwner(const std::string& v) const {
     variant_index_size_ = adts.size();
   }
   auto it = variant_index_.find(v);
+  if (it != variant_index_.end() && !it->second)  // two enums have it: `use E::*` picks one
+    if (auto u = variant_uses.find(v); u != variant_uses.end()) return &adts.at(u->second);
   return it == variant_index_.end() ? nullptr : it->second;
 }
 

@@ -362,7 +362,14 @@ FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
     return Emit(std::move(r), Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
   }
   if (std::optional<Val> v = LowerPathCall(e)) return *v;
-  return LowerValueMethod(e);
+  Val v = LowerValueMethod(e);
+  // A built-in's integer result (`len()`, `find()`, ...) takes the type
+  // the checker found for it; a `usize` one becomes unsigned here.
+  if (v.ty && v.ty->Is(Ty::Kind::kInt) && !v.ty->Unsigned()) {
+    const TyP checked = CheckedType(e);
+    if (checked->Unsigned()) return Coerce(v, checked);
+  }
+  return v;
 }
 
 std::optional<FnLowerer::Val> FnLowerer::LowerPathCall(const Expr& e) {

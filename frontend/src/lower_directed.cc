@@ -43,6 +43,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   };
   auto value = [&] { return Emit(UseR(Operand::Copy(dst)), base); };
   if (name == "collect") {
+    if (want->Is(Ty::Kind::kStr) && base->Is(Ty::Kind::kStr)) return value();  // FORM(Str, Collect)
     if (want->Is(Ty::Kind::kStr)) return method("join", {ConstOp(ir::Constant::Str(""))}, want);
     if (want->Is(Ty::Kind::kMap)) return CallPrelude("collect_map", {value().op}, want);
     if ((IsAdt(want, "Option") || IsAdt(want, "Result")) && !want->args.empty())
@@ -64,18 +65,12 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   if (name == "parse") {
     const TyP target = want->Arg(0);
     const TyP err = Ty::Make(Ty::Kind::kStr);
-    // Any integer reads as an I64, converted where a typed place stores it.
+    // An integer is read in its type's range (a U64 as unsigned), as Rust's.
     if (target->Is(Ty::Kind::kInt)) {
-      // A narrower or unsigned target passes its bounds (`"300".parse::<u8>()`
-      // is an Err, as in Rust).
-      std::vector<Operand> bounds;
       __int128 lo, hi;
-      if (IntTypeRange(target->name, &lo, &hi) && (lo != INT64_MIN || hi != INT64_MAX)) {
-        bounds.push_back(ConstOp(ir::Constant::Int(static_cast<int64_t>(lo))));
-        bounds.push_back(hi > INT64_MAX ? ConstOp(ir::Constant::UInt(static_cast<uint64_t>(hi)))
-                                        : ConstOp(ir::Constant::Int(static_cast<int64_t>(hi))));
-      }
-      return method("parse_int", std::move(bounds), Ty::Adt("Result", {Ty::Int(), err}));
+      const std::string type = IntTypeRange(target->name, &lo, &hi) ? target->name : "I64";
+      return method("parse_int", {ConstOp(ir::Constant::Str(type))},
+                    Ty::Adt("Result", {Ty::Int(type), err}));
     }
     if (target->Is(Ty::Kind::kFloat)) return method("parse_float", {}, want);
     if (target->Is(Ty::Kind::kBool)) return CallPrelude("parse_bool", {value().op}, want);

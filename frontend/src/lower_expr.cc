@@ -72,31 +72,9 @@ bool IsComparison(BinaryOp op) {
 
 bool IsUnsignedTypeName(const std::string& t) { return t == "U64" || t == "USize" || t == "U128"; }
 
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi) {
-  struct B {
-    const char* n;
-    __int128 lo, hi;
-  };
-  // 128-bit names hold 64 bits at run time (language.md §4).
-  static const B k[] = {{"I8", INT8_MIN, INT8_MAX},
-                        {"I16", INT16_MIN, INT16_MAX},
-                        {"I32", INT32_MIN, INT32_MAX},
-                        {"I64", INT64_MIN, INT64_MAX},
-                        {"ISize", INT64_MIN, INT64_MAX},
-                        {"I128", INT64_MIN, INT64_MAX},
-                        {"U8", 0, UINT8_MAX},
-                        {"U16", 0, UINT16_MAX},
-                        {"U32", 0, UINT32_MAX},
-                        {"U64", 0, UINT64_MAX},
-                        {"USize", 0, UINT64_MAX},
-                        {"U128", 0, UINT64_MAX}};
-  for (const B& b : k)
-    if (t == b.n) {
-      *lo = b.lo;
-      *hi = b.hi;
-      return true;
-    }
-  return false;
+bool IsStrTypeName(const std::string& t) {
+  return t == "Str" || t == "String" || t == "str" || t == "ParseIntError" ||
+         t == "ParseFloatError";
 }
 
 // An integer literal: a U64 constant with a u64/usize/u128 suffix or where a
@@ -162,47 +140,6 @@ std::string CmpFn(const std::vector<PathSeg>& segs,
   if (segs.size() != i + 2 || segs[i].name != "cmp") return "";
   const std::string& n = segs.back().name;
   return n == "max" || n == "min" ? n : "";
-}
-
-std::optional<FnLowerer::Val> FnLowerer::MethodAsValue(const Expr& e) {
-  const std::string& a = e.segs[0].name;
-  std::optional<ir::Recv> recv = a == "F64" || a == "F32"      ? std::optional(ir::Recv::kFloat)
-                                 : IsIntName(a)                ? std::optional(ir::Recv::kInt)
-                                 : a == "Str" || a == "String" ? std::optional(ir::Recv::kStr)
-                                 : a == "Char"                 ? std::optional(ir::Recv::kChar)
-                                 : a == "Bool"                 ? std::optional(ir::Recv::kBool)
-                                                               : std::nullopt;
-  std::optional<ir::MethodName> id = ir::FindMethodName(e.segs[1].name);
-  if (!recv || !id) return std::nullopt;
-  const ir::MethodInfo* row = ir::FindMethod(*recv, *id);
-  if (!row) return std::nullopt;
-  Expr c;
-  c.kind = K::kClosure;
-  c.loc = c.begin = c.end = e.loc;
-  auto call = std::make_unique<Expr>();
-  call->kind = K::kMethodCall;
-  call->loc = e.loc;
-  call->text = e.segs[1].name;
-  auto name = [](int i) { return absl::StrCat("__arg", i); };
-  auto path = [&](int i) {
-    auto p = std::make_unique<Expr>();
-    p->kind = K::kPath;
-    p->loc = e.loc;
-    p->segs = {PathSeg{name(i), e.loc}};
-    return p;
-  };
-  call->lhs = path(0);
-  for (int i = 0; i <= row->min; ++i) {
-    ClosureParam param;
-    param.pat = std::make_unique<Pattern>();
-    param.pat->kind = Pattern::Kind::kBind;
-    param.pat->loc = e.loc;
-    param.pat->name = name(i);
-    c.more->params.push_back(std::move(param));
-    if (i > 0) call->args.push_back(path(i));
-  }
-  c.more->closure_body = std::move(call);
-  return LowerClosure(c);
 }
 
 bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
@@ -429,6 +366,24 @@ FnLowerer::Val FnLowerer::LowerReturn(const Expr& e) {
   return Unit();
 }
 
+// `e?` whose error the checker found converted by a user `impl From[X] for
+// T`: returns `Err(T::from(x))` from the Err(x) in local `t`.
+bool FnLowerer::TryFromReturn(const Expr& e, uint32_t t) {
+  if (!g_.types) return false;
+  const std::string to = tc::TryFromType(*g_.types, e);
+  if (to.empty()) return false;
+  auto ms = g_.methods.find(to);
+  if (ms == g_.methods.end() || !ms->second.count("from")) return false;
+  const FnDef& from = g_.fns.at(ms->second.at("from"));
+  Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 1}}};
+  Val x = Emit(UseR(Operand::Copy(payload)), Ty::Unknown());
+  Val converted = CallUser(from, {ToLocalOp(x)}, e.loc);
+  Val err = Emit(AdtInit("Result", "Err", {ToLocalOp(converted)}), Ty::Adt("Result"));
+  Assign(Place{0, {}}, UseR(err.op), e.loc);
+  Term(ir::Terminator::Kind::kReturn);
+  return true;
+}
+
 // `e?`: the payload of an Ok/Some, else the Err/None returned.
 FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   Val v = LowerExpr(*e.lhs);
@@ -441,10 +396,12 @@ FnLowerer::Val FnLowerer::LowerTry(const Expr& e) {
   sw.target = err;
   SetTerm(std::move(sw));
   SetBlock(err);
-  ir::Terminator tr;
-  tr.kind = ir::Terminator::Kind::kTryReturnErr;
-  tr.op = Operand::Copy(Place{t, {}});
-  TermWith(tr);
+  if (!TryFromReturn(e, t)) {
+    ir::Terminator tr;
+    tr.kind = ir::Terminator::Kind::kTryReturnErr;
+    tr.op = Operand::Copy(Place{t, {}});
+    TermWith(tr);
+  }
   SetBlock(ok);
   Place payload{t, {{ir::Projection::Kind::kVariantField, 0, 0}}};
   TyP inner = v.ty->Is(Ty::Kind::kAdt) && (v.ty->name == "Option" || v.ty->name == "Result")
@@ -711,7 +668,6 @@ FnLowerer::Val FnLowerer::LowerPath(const Expr& e) {
     }
     std::string fname = absl::StrCat(a, "::", b);
     if (g_.fns.count(fname)) return Val{ConstOp(ir::Constant::Fn(fname)), Ty::Make(Ty::Kind::kFn)};
-    if (std::optional<Val> m = MethodAsValue(e)) return *m;
   }
   // `f64::consts::PI`, `std::f64::consts::E`: the constants of std::f64::consts.
   if (std::optional<double> c = FloatConst(e.segs))

@@ -110,9 +110,12 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   Place dst = place;
   for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
     dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
-  if (e.args.empty() && (name == "cloned" || name == "copied" || name == "to_vec" ||
-                         (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
-    return Emit(UseR(Operand::Copy(dst)), base);  // FORM rows: the value itself
+  // FORM rows: the value itself (a map's `into_iter()` is its pairs, a METHOD row).
+  if (e.args.empty() &&
+      (name == "cloned" || name == "copied" || name == "to_vec" || name == "as_str" ||
+       name == "as_slice" || (name == "collect" && base->Is(Ty::Kind::kStr)) ||
+       (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
+    return Emit(UseR(Operand::Copy(dst)), base);
   if (name == "clone" && e.args.empty()) {
     // Values are copied on assignment (copy on write): a clone is the value.
     // A receiver of unknown type keeps a user `clone` reachable.

@@ -61,6 +61,8 @@ namespace tc {
 // The static type the checker gave `e`, as the lowering writes types
 // (Unknown when it gave none, or `Any`; typeck.cc).
 TyP StaticType(TypeInfo& info, const Expr& e);
+// The type whose user `from` converts the error of `e?` (empty: none).
+std::string TryFromType(const TypeInfo& info, const Expr& e);
 }  // namespace tc
 struct Ty {
   enum class Kind : uint8_t {
@@ -221,6 +223,10 @@ struct Globals {
   std::set<std::string> const_cycle;
   std::map<std::string, TyP> aliases;
   std::map<std::string, std::vector<std::string>> uses;  // local alias -> module path
+  // `use Shape::*` / `use Shape::{Circle, Square}`: a variant name -> the
+  // enum it was imported from; a bare name two enums share means that one.
+  std::map<std::string, std::string> variant_uses;
+  void CollectVariantUse(const UseDecl& u);
   // `use std::f64::consts::PI;`: the constants a `use` names, by alias.
   std::map<std::string, double> float_consts;
   // `use std::cmp::max;`: the alias of std::cmp's max or min, by name.
@@ -499,9 +505,13 @@ inline Rvalue BinR(ir::BinOp op, Operand a, Operand b) {
 
 // Flattens `a.b.c` (kPath / kField chains of plain names) into segments.
 bool IsUnsignedTypeName(const std::string& t);  // U64, USize, U128
+// The names of the string type: `Str`, Rust's `String` and `str`, and
+// Rust's `ParseIntError`/`ParseFloatError`, which are the Err message of
+// `parse()` here (docs/language.md §11).
+bool IsStrTypeName(const std::string& t);
 // The values of an integer type name (`U8`: 0 … 255; `U64`: 0 … 2^64-1),
 // false for another name (lower_expr.cc).
-bool IntTypeRange(const std::string& t, __int128* lo, __int128* hi);
+using ir::IntTypeRange;
 // The value of an integer literal, negated or not (`-5`), as written (lower_fn.cc).
 bool IntLiteralValue(const Expr& e, __int128* v);
 bool FlattenPath(const Expr& e, std::vector<std::string>* out);
@@ -603,6 +613,7 @@ class FnLowerer {
   Val LowerJump(const Expr& e);
   Val LowerReturn(const Expr& e);
   Val LowerTry(const Expr& e);
+  bool TryFromReturn(const Expr& e, uint32_t t);
   Val LowerCast(const Expr& e);
   Val LowerRef(const Expr& e);
   Val MutRef(const Place& place, const TyP& ty);
@@ -999,7 +1010,6 @@ class FnLowerer {
   Val LowerPath(const Expr& e);
   // `F64::max`, `I64::abs`, `Str::len` as a value: the closure
   // `|x, a, ..| x.max(a, ..)` (lower_expr.cc).
-  std::optional<Val> MethodAsValue(const Expr& e);
   std::optional<Val> LowerRefForm(const Expr& e, const Place& dst, const TyP& base);
   Val ConstValue(const std::string& name, Loc loc);
   Val MakeVariant(const std::string& adt, uint32_t vi, const VariantDef& vd,

@@ -64,6 +64,11 @@ void Globals::Collect(const Module& m) {
     if (it.kind == Item::Kind::kStruct) CollectStructFields(*it.struct_decl);
     if (it.kind == Item::Kind::kEnum) CollectVariants(*it.enum_decl);
   }
+  for (const Item& it : m.items) {
+    if (it.kind == Item::Kind::kUse && it.use_decl->path.size() == 2 &&
+        adts.count(it.use_decl->path[0]))
+      CollectVariantUse(*it.use_decl);
+  }
   CollectFns(m);
   for (const Item& it : m.items)
     if (it.kind == Item::Kind::kConst) {
@@ -138,6 +143,14 @@ void Globals::CollectTypeNames(const Module& m) {
             cmp_fns[alias] = segs[2].name;
           break;
         }
+        if (it.use_decl->path.size() == 2 && type_names.count(it.use_decl->path[0]))
+          break;  // `use Shape::*`: CollectVariantUse, once the variants are known
+        if (it.use_decl->path.back() == "*") {
+          diags.Error("MT1003", it.use_decl->loc,
+                      "a glob `use` (`::*`) imports only an enum's variants",
+                      "name the enum declared in this program: `use Shape::*;`");
+          break;
+        }
         std::string alias = it.use_decl->alias.empty() && !it.use_decl->path.empty()
                                 ? it.use_decl->path.back()
                                 : it.use_decl->alias;
@@ -147,6 +160,45 @@ void Globals::CollectTypeNames(const Module& m) {
       default: break;
     }
   }
+}
+
+void Globals::CollectVariantUse(const UseDecl& u) {
+  const AdtDef& a = adts.at(u.path[0]);
+  const std::string& name = u.path[1];
+  if (!a.is_enum) {
+    diags.Error("MT1003", u.loc,
+                absl::StrCat("`use ", u.path[0], "::", name, "`: `", u.path[0],
+                             "` is a struct; only an enum's variants can be imported"));
+    return;
+  }
+  // A `use` is program-wide here (one in a function is read as one at the
+  // top level): two that import a variant name from two enums would give
+  // it two meanings.
+  auto import = [&](const std::string& v) {
+    auto [it, fresh] = variant_uses.insert({v, a.name});
+    if (!fresh && it->second != a.name)
+      diags.Error("MT1008", u.loc,
+                  absl::StrCat("`", v, "` is imported from both `", it->second, "` and `", a.name,
+                               "`: a `use` of variants applies to the whole program"),
+                  absl::StrCat("write `", a.name, "::", v, "` where it is meant"));
+  };
+  if (name == "*") {
+    for (const VariantDef& v : a.variants) import(v.name);
+    return;
+  }
+  uint32_t vi;
+  if (!FindVariant(a.name, name, &vi)) {
+    diags.Error("MT2003", u.loc,
+                absl::StrCat("no variant named `", name, "` in enum `", a.name, "`"));
+    return;
+  }
+  if (!u.alias.empty() && u.alias != name) {
+    diags.Error("MT1003", u.loc,
+                absl::StrCat("a variant cannot be renamed by `use`: `", name, " as ", u.alias, "`"),
+                absl::StrCat("write `", a.name, "::", name, "`"));
+    return;
+  }
+  import(name);
 }
 
 void Globals::DeclareAdt(const std::string& name, Loc loc, const std::vector<std::string>& generics,

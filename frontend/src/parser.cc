@@ -3,6 +3,7 @@
 #include "mty/frontend/parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -12,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "lexer.h"
+#include "mty/ir/builtins.h"
 #include "mty/ir/text.h"
 #include "mty/vocab/suggest.h"
 #include "parser_internal.h"
@@ -288,6 +291,7 @@ void Parser::SyncItem(const Saved& sv) {
 // ====================================================================== items
 
 void Parser::ParseItems(Module& m) {
+  module_ = &m;
   while (true) {
     while (pos_ < end_ && (Cur().kind == Tok::kNewline || Cur().kind == Tok::kSemi)) ++pos_;
     if (Peek().kind == Tok::kEof) break;
@@ -963,6 +967,11 @@ void Parser::ParseUse(Module& m) {
       Close(Tok::kRBrace, o);
       return;
     }
+    if (At(Tok::kStar)) {  // `use Shape::*`: an enum's variants (CollectTypeNames)
+      Bump();
+      path.push_back("*");
+      break;
+    }
     path.push_back(ExpectIdent("a module path segment"));
   }
   Item item;
@@ -1277,6 +1286,15 @@ void Parser::ParseStmt(Block& b) {
       ReportUnclosed(t.loc, "unclosed delimiter '{' before this item", block_open_, Tok::kRBrace,
                      "add the missing '}' before the item at line " + std::to_string(t.loc.line));
       throw UnclosedBlock{};
+    }
+    if (IsKw(t, "use") && module_) {
+      // Rust's `use Shape::*;` or `use std::collections::HashMap;` in a
+      // function: the names it brings are the program's already (enum
+      // variants, built-in types), so it is read as the same `use` at the
+      // top level.
+      ParseUse(*module_);
+      Eat(Tok::kSemi);
+      return;
     }
     if (!IsKw(t, "fn"))
       Fail(t, "items other than `fn` are not allowed inside a block",
@@ -1925,7 +1943,84 @@ ExprPtr Parser::ParsePathExpr() {
     Bump();
     e->segs.push_back(PathSeg{n.text, n.loc});
   }
+  if (e->segs.size() == 2 && !At(Tok::kLParen) && !e->more->has_type_args)
+    if (ExprPtr f = LibraryFnValue(*e)) return f;
   return e;
+}
+
+namespace {
+// How many arguments `T::name` takes as a function value (Rust's
+// `String::from`, `i64::max`), its receiver included for a method; -1: not
+// a function of a library type this parser knows.
+int LibraryFnArity(std::string_view type, std::string_view name, bool* is_method) {
+  static constexpr std::string_view kTypes[] = {
+      "Vec",  "String", "Str", "HashMap", "Map", "Char", "Bool", "I8",    "I16", "I32", "I64",
+      "I128", "ISize",  "U8",  "U16",     "U32", "U64",  "U128", "USize", "F32", "F64", "Option"};
+  if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes)) return -1;
+  if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) return -1;
+  *is_method = false;
+  if (name == "new" || name == "default") return 0;
+  if (name == "from" || name == "with_capacity" || name == "from_u32" || name == "from_utf8" ||
+      name == "from_str")
+    return 1;
+  if (name == "from_digit" || name == "from_str_radix") return 2;
+  *is_method = true;
+  // A built-in method: its receiver and the arguments its row requires.
+  const std::optional<ir::Recv> recv =
+      type == "F64" || type == "F32"      ? std::optional(ir::Recv::kFloat)
+      : type == "Str" || type == "String" ? std::optional(ir::Recv::kStr)
+      : type == "Char"                    ? std::optional(ir::Recv::kChar)
+      : type == "Bool"                    ? std::optional(ir::Recv::kBool)
+      : type == "Vec"                     ? std::optional(ir::Recv::kArray)
+      : type[0] == 'I' || type[0] == 'U'  ? std::optional(ir::Recv::kInt)
+                                          : std::nullopt;
+  if (std::optional<ir::MethodName> id = ir::FindMethodName(name); recv && id)
+    if (const ir::MethodInfo* row = ir::FindMethod(*recv, *id)) return row->min + 1;
+  static constexpr std::string_view kBinary[] = {
+      "max",        "min",      "cmp",   "partial_cmp", "total_cmp", "pow",  "powi",
+      "powf",       "abs_diff", "eq",    "ne",          "lt",        "le",   "gt",
+      "ge",         "contains", "push",  "push_str",    "extend",    "get",  "rem_euclid",
+      "div_euclid", "atan2",    "hypot", "starts_with", "ends_with", "then", "unwrap_or"};
+  if (std::find(std::begin(kBinary), std::end(kBinary), name) != std::end(kBinary) ||
+      name.starts_with("wrapping_") || name.starts_with("saturating_") ||
+      name.starts_with("checked_") || name.starts_with("overflowing_"))
+    return 2;
+  return 1;
+}
+}  // namespace
+
+ExprPtr Parser::LibraryFnValue(const Expr& path) {
+  bool is_method = false;
+  const int n = LibraryFnArity(path.segs[0].name, path.segs[1].name, &is_method);
+  if (n < 0) return nullptr;
+  // The closure that calls it: `|a| String::from(a)`, `|a, b| a.max(b)`.
+  const Loc at = path.loc;
+  auto closure = Make(EK::kClosure, at);
+  std::vector<ExprPtr> args;
+  for (int i = 0; i < n; ++i) {
+    ClosureParam p;
+    p.pat = std::make_unique<Pattern>();
+    p.pat->kind = Pattern::Kind::kBind;
+    p.pat->loc = at;
+    p.pat->name = absl::StrCat("__mty_arg", i);
+    closure->more->params.push_back(std::move(p));
+    args.push_back(NamePath(absl::StrCat("__mty_arg", i), at));
+  }
+  ExprPtr call;
+  if (is_method) {
+    call = Make(EK::kMethodCall, at);
+    call->lhs = std::move(args[0]);
+    call->text = path.segs[1].name;
+    for (size_t i = 1; i < args.size(); ++i) call->args.push_back(std::move(args[i]));
+  } else {
+    call = Make(EK::kCall, at);
+    auto callee = Make(EK::kPath, at);
+    callee->segs = path.segs;
+    call->lhs = std::move(callee);
+    call->args = std::move(args);
+  }
+  closure->more->closure_body = std::move(call);
+  return closure;
 }
 
 ExprPtr Parser::ParseParenOrTuple() {

@@ -407,6 +407,9 @@ class Parser {
   ExprPtr ParsePrimaryUnspanned();
   ExprPtr ParseLiteral(const Token& t, bool negative);
   ExprPtr ParsePathExpr();
+  // `Vec::new`, `String::from`, `i64::max` as a value: the closure calling it
+  // (null: not a library type's function).
+  ExprPtr LibraryFnValue(const Expr& path);
   ExprPtr ParseParenOrTuple();
   ExprPtr ParseArray();
   ExprPtr ParseBlockExpr();
@@ -471,6 +474,7 @@ class Parser {
   // The first `>` of a `>>` closed an inner `<..>` list; the next close
   // takes the token.
   bool half_gt_ = false;
+  Module* module_ = nullptr;     // the module ParseItems fills (a `use` in a block adds to it)
   bool derive_default_ = false;  // the attributes before this item derive `Default`
   bool minus_entry_ = false;     // match arms, map entries: `-1 => ..` on the next line is an entry
   ExprPtr pre_primary_;          // a block-like statement continued by `.` or `?`

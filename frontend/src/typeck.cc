@@ -30,6 +30,11 @@ std::string FieldOwner(const TypeInfo& info, const Expr& e) {
   return it == info.field_owner.end() ? "" : it->second;
 }
 
+std::string TryFromType(const TypeInfo& info, const Expr& e) {
+  auto it = info.try_from.find(&e);
+  return it == info.try_from.end() ? "" : it->second;
+}
+
 TyP StaticType(TypeInfo& info, const Expr& e) {
   auto it = info.of.find(&e);
   return it == info.of.end() ? Ty::Unknown() : ToTy(info.types, it->second);
@@ -109,7 +114,7 @@ TypeId Checker::FromType(const TypeExpr& t, int depth) {
   if (n == "F32" || n == "F64" || n == "Float") return t_.Prim(TK::kFloat);
   if (n == "Bool") return t_.Prim(TK::kBool);
   if (n == "Char") return t_.Prim(TK::kChar);
-  if (n == "Str" || n == "String" || n == "str") return t_.Prim(TK::kStr);
+  if (IsStrTypeName(n)) return t_.Prim(TK::kStr);
   if (n == "Unit") return t_.Prim(TK::kUnit);
   if (n == "Never") return t_.Prim(TK::kNever);
   if (n == "Duration") return t_.Prim(TK::kDuration);

@@ -37,6 +37,9 @@ struct TypeInfo {
   // time (`T::empty()`, `T::default()`, or a call of such a function at a
   // type of their own parameters): lowered once per instantiation.
   std::set<std::string> per_type;
+  // `e?` whose error converts to the function's by a user `impl From[X]
+  // for T` (Rust's `?`): the type T whose `from` the lowering calls.
+  std::unordered_map<const Expr*, std::string> try_from;
   // An error after which the program must not be lowered (a type too large
   // to write out): the lowering's own findings are not added.
   bool fatal = false;
@@ -206,6 +209,7 @@ class Checker {
   TypeId StructLit(const Expr& e);
   TypeId AgentOp(const Expr& e);
   TypeId Try(const Expr& e);
+  bool TryFrom(const Expr& e, TypeId to, TypeId from);
   TypeId ForIter(TypeId iterable, Loc at);
   TypeId Construct(const AdtInfo& a, size_t vi, const std::vector<const Expr*>& args,
                    std::vector<TypeId> targs);

@@ -1136,7 +1136,8 @@ TypeId Checker::Try(const Expr& e) {
     }
     return on.args[0];
   }
-  if (is_result && !t_.Unify(rn.args[1], on.args[1]) && !failed_) {
+  if (is_result && !t_.Unify(rn.args[1], on.args[1]) && !TryFrom(e, rn.args[1], on.args[1]) &&
+      !failed_) {
     failed_ = true;
     Diagnostic& d =
         diags_.Error("MT2028", e.loc,
@@ -1149,6 +1150,22 @@ TypeId Checker::Try(const Expr& e) {
           Label{fn_.back().ret_loc, {}, "the function's error type is declared here"});
   }
   return on.args[0];
+}
+
+// `?` converting the error `from` into the function's `to` by the user's
+// `impl From[from] for to`, as Rust's `?` calls `From::from`.
+bool Checker::TryFrom(const Expr& e, TypeId to, TypeId from) {
+  const TNode tn = t_.At(t_.Find(to));
+  if (tn.kind != TK::kAdt) return false;
+  auto m = methods_.find(tn.name);
+  if (m == methods_.end()) return false;
+  auto f = m->second.find("from");
+  if (f == m->second.end() || f->second.has_self || f->second.params.size() != 1) return false;
+  std::vector<TypeId> ps;
+  TypeId r = Instantiate(f->second, to, &ps, e.loc);
+  if (!t_.Unify(ps[0], from) || !t_.Unify(r, to)) return false;
+  info_.try_from[&e] = tn.name;
+  return true;
 }
 
 // `Pair(1, "a")`, `Some(x)`, `Shape::Circle(1.0)`: the arguments against

@@ -43,8 +43,14 @@ const AdtInfo* Checker::VariantOf(const std::vector<PathSeg>& path, TypeId scrut
   }
   // The one enum that has a variant of that name (an index, not a scan).
   auto owners = variant_owners_.find(v);
-  if (owners == variant_owners_.end() || owners->second.size() != 1) return nullptr;
-  const AdtInfo& a = adts_.at(owners->second[0]);
+  if (owners == variant_owners_.end()) return nullptr;
+  std::string owner = owners->second[0];
+  if (owners->second.size() != 1) {  // two enums have it: `use E::*` picks one
+    auto u = g_.variant_uses.find(v);
+    if (u == g_.variant_uses.end()) return nullptr;
+    owner = u->second;
+  }
+  const AdtInfo& a = adts_.at(owner);
   return find_in(a) ? &a : nullptr;
 }
 

@@ -83,6 +83,32 @@ bool IsHostPath(std::string_view path) {
   return true;
 }
 
+bool IntTypeRange(std::string_view name, __int128* lo, __int128* hi) {
+  struct B {
+    std::string_view n;
+    __int128 lo, hi;
+  };
+  static constexpr B k[] = {{"I8", INT8_MIN, INT8_MAX},
+                            {"I16", INT16_MIN, INT16_MAX},
+                            {"I32", INT32_MIN, INT32_MAX},
+                            {"I64", INT64_MIN, INT64_MAX},
+                            {"ISize", INT64_MIN, INT64_MAX},
+                            {"I128", INT64_MIN, INT64_MAX},
+                            {"U8", 0, UINT8_MAX},
+                            {"U16", 0, UINT16_MAX},
+                            {"U32", 0, UINT32_MAX},
+                            {"U64", 0, UINT64_MAX},
+                            {"USize", 0, UINT64_MAX},
+                            {"U128", 0, UINT64_MAX}};
+  for (const B& b : k)
+    if (name == b.n) {
+      *lo = b.lo;
+      *hi = b.hi;
+      return true;
+    }
+  return false;
+}
+
 const CastInfo* FindCast(std::string_view name) {
   for (const CastInfo& c : kCasts)
     if (name == c.name) return &c;

@@ -113,6 +113,16 @@ CallStatus ResultOk(MethodCall& c) { return c.Opt(Good(c) ? &Inner(c) : nullptr)
 // err(): Some(the Err value), or None.
 CallStatus ResultErr(MethodCall& c) { return c.Opt(Good(c) ? nullptr : &Inner(c)); }
 
+// unwrap_err and expect_err(msg): the Err's value; an Ok panics as Rust's.
+CallStatus ResultUnwrapErr(MethodCall& c) {
+  if (!Good(c)) return c.Return(Inner(c));
+  const std::string ok = Debug(c.cx.m, Inner(c));
+  return c.Trap(TrapCode::kPanic,
+                c.id() == N::kExpectErr
+                    ? absl::StrCat(Display(c.cx.m, c.args[0]), ": ", ok)
+                    : absl::StrCat("called `Result::unwrap_err()` on an `Ok` value: ", ok));
+}
+
 // Ok(None) -> None; Ok(Some(x)) -> Some(Ok(x)); Err(e) -> Some(Err(e)).
 CallStatus ResultTranspose(MethodCall& c) {
   Value r;

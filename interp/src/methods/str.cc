@@ -382,66 +382,79 @@ CallStatus StrSlice(MethodCall& c) {
   return c.NewStr(s.substr(r.lo, r.hi - r.lo));
 }
 
-// parse_int, parse_float: Ok(the number), or Err quoting the text.
 namespace {
 
-// Rust's integer parsing: an optional sign (`-` only for a signed target),
-// then decimal digits, within [lo, hi]; nullptr and *v on success, else
-// ParseIntError's message.
-const char* ParseIntText(const std::string& s, __int128 lo, __int128 hi, Value* v) {
+constexpr const char* kInvalidDigit = "invalid digit found in string";
+
+// Rust's `str::parse` of an integer of the range [lo, hi] (radix 10: an
+// optional sign, then digits; `-` only for a signed type), with Rust's
+// error messages, found in Rust's order (the first bad digit or the first
+// digit past the range).
+const char* ParseRustInt(std::string_view s, __int128 lo, __int128 hi, __int128* out) {
   if (s.empty()) return "cannot parse integer from empty string";
   size_t i = 0;
-  bool neg = false;
-  if (s[0] == '+' || (s[0] == '-' && lo < 0)) {
-    neg = s[0] == '-';
-    i = 1;
-  }
-  if (i == s.size()) return "invalid digit found in string";
-  __int128 x = 0;
-  bool over = false;
+  const bool neg = s[0] == '-';
+  if (s[0] == '+' || (neg && lo < 0)) i = 1;
+  if (i == s.size()) return kInvalidDigit;
+  __int128 v = 0;
   for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') return "invalid digit found in string";
-    if (!over) x = x * 10 + (s[i] - '0');
-    over |= x > (static_cast<__int128>(1) << 65);
+    if (s[i] < '0' || s[i] > '9') return kInvalidDigit;
+    v = v * 10 + (neg ? -(s[i] - '0') : s[i] - '0');
+    if (v > hi) return "number too large to fit in target type";
+    if (v < lo) return "number too small to fit in target type";
   }
-  if (neg) x = -x;
-  if (over || x > hi)
-    return neg ? "number too small to fit in target type"
-               : "number too large to fit in target type";
-  if (x < lo) return "number too small to fit in target type";
-  *v = x > INT64_MAX ? Value::UInt(static_cast<uint64_t>(x)) : Value::Int(static_cast<int64_t>(x));
+  *out = v;
+  return nullptr;
+}
+
+// Rust's `str::parse` of an f64: an optional sign, a decimal with an
+// optional exponent, or inf/infinity/nan in any case.
+const char* ParseRustFloat(std::string_view s, double* out) {
+  if (s.empty()) return "cannot parse float from empty string";
+  const char* kInvalid = "invalid float literal";
+  if (s[0] == '+' && s.size() > 1 && s[1] != '-') s.remove_prefix(1);
+  // from_chars also reads `nan(...)` and hexadecimal digits after `0x`
+  // in no case; Rust reads neither.
+  if (s.find('(') != std::string_view::npos) return kInvalid;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), *out);
+  if (res.ec != std::errc() || res.ptr != s.data() + s.size()) return kInvalid;
   return nullptr;
 }
 
 }  // namespace
 
+// parse_int([type]), parse_float: Ok(the number), or Err with Rust's
+// message (`"300".parse::<u8>()` is Err("number too large to fit in target
+// type")). The optional type name (`"U8"`) gives the range; I64 without it.
 CallStatus StrParse(MethodCall& c) {
   const std::string& s = Text(c);
-  const bool is_int = c.id() == N::kParseInt;
   if (!c.Work(s.size())) return Fail();
   MTY_WORK(s.size());
-  bool ok;
+  const char* err;
   Value v;
-  if (is_int) {
-    // The target type's bounds (the front end passes a narrower type's,
-    // `parse::<u8>()`); Rust's ParseIntError messages.
-    __int128 lo = INT64_MIN, hi = INT64_MAX;
-    if (c.args.size() == 2) {
-      if (!c.args[0].Is(Tag::kInt) || !c.args[1].Is(Tag::kInt))
-        return c.Trap(TrapCode::kType, "parse_int bounds must be integers");
-      lo = c.args[0].IsUInt() ? static_cast<__int128>(c.args[0].u()) : c.args[0].i();
-      hi = c.args[1].IsUInt() ? static_cast<__int128>(c.args[1].u()) : c.args[1].i();
+  if (c.id() == N::kParseInt) {
+    std::string_view type = "I64";
+    if (!c.args.empty()) {
+      if (!c.args[0].Is(Tag::kStr))
+        return c.Trap(TrapCode::kType,
+                      absl::StrCat("parse_int needs an integer type's name, found ",
+                                   KindName(c.cx.m, c.args[0])));
+      type = static_cast<StrObj*>(c.args[0].h())->s;
     }
-    const char* err = ParseIntText(s, lo, hi, &v);
-    if (err) v = MakeStr(err);
-    return c.NewResult(err == nullptr, v);
+    __int128 lo, hi, x = 0;
+    if (!ir::IntTypeRange(type, &lo, &hi))
+      return c.Trap(TrapCode::kType,
+                    absl::StrCat("parse_int: `", std::string(type), "` is not an integer type"));
+    err = ParseRustInt(s, lo, hi, &x);
+    v = hi > INT64_MAX ? Value::UInt(static_cast<uint64_t>(x))
+                       : Value::Int(static_cast<int64_t>(x));
+  } else {
+    double x = 0;
+    err = ParseRustFloat(s, &x);
+    v = Value::Float(x);
   }
-  double x = 0;
-  auto res = std::from_chars(s.data(), s.data() + s.size(), x);
-  ok = !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
-  v = ok ? Value::Float(x)
-         : MakeStr(s.empty() ? "cannot parse float from empty string" : "invalid float literal");
-  return c.NewResult(ok, v);
+  if (err) v = MakeStr(err);
+  return c.NewResult(!err, v);
 }
 
 CallStatus StrPushStr(MethodCall& c) {

@@ -262,6 +262,10 @@ bool IsNativeMethod(MethodName name);
 // `recv` is nullopt.
 const PreludeInfo* FindPreludeMethod(std::optional<Recv> recv, MethodName name);
 const EffectInfo* FindEffect(std::string_view path);
+// The range of an integer type name (`I8` ... `U128`, `ISize`, `USize`):
+// 128-bit names hold 64 bits at run time (docs/language.md §4). False for
+// a name that is not an integer type.
+bool IntTypeRange(std::string_view name, __int128* lo, __int128* hi);
 const CastInfo* FindCast(std::string_view name);
 inline const EffectInfo& Effect(EffectId id) { return kEffects[static_cast<size_t>(id)]; }
 
