@@ -483,6 +483,9 @@ std::optional<FnLowerer::Val> FnLowerer::LowerLibraryCtor(const Expr& e, const s
     r.kind = Rvalue::Kind::kMapInit;
     return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
   }
+  if ((tn == "String" || tn == "Str") && name == "from_utf8" && e.args.size() == 1)
+    return Emit(CallBuiltin("str_from_utf8", LowerArgs(e.args)),
+                Ty::Adt("Result", {Ty::Make(Ty::Kind::kStr), Ty::Make(Ty::Kind::kStr)}));
   if ((tn == "String" || tn == "Str") &&
       (name == "new" || name == "from" || name == "with_capacity")) {
     if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
