@@ -17,13 +17,14 @@ struct BuiltinMacro {
     kAssertEq,  // assert_eq!(a, b) / assert_eq!(a, b, f, ..)
     kAssertNe,  // assert_ne!(a, b) / assert_ne!(a, b, f, ..)
     kVec,       // vec![a, b] / vec![x; n]: the array literal (parsed as one)
+    kWrite,     // write!(dst, f, ..) / writeln!: appends to the Str dst, gives Ok(())
   };
   std::string_view name;
   Kind kind;
   // kPrint: the builtin function that writes; kPanic: the message alone
   // (without arguments), which a formatted message follows after ": ".
   const char* text = "";
-  bool newline = false;  // kPrint: a newline added to the text (`log` adds its own)
+  bool newline = false;  // kPrint, kWrite: a newline added to the text (`log` adds its own)
   // kPanic: with a format string, the message is the formatted text alone
   // (panic!), not `text` followed by it.
   bool message_alone = false;
@@ -43,6 +44,8 @@ inline constexpr BuiltinMacro kBuiltinMacros[] = {
     {"assert_eq", BuiltinMacro::Kind::kAssertEq},
     {"assert_ne", BuiltinMacro::Kind::kAssertNe},
     {"vec", BuiltinMacro::Kind::kVec},
+    {"write", BuiltinMacro::Kind::kWrite},
+    {"writeln", BuiltinMacro::Kind::kWrite, "", true},
 };
 
 inline const BuiltinMacro* FindBuiltinMacro(std::string_view name) {
@@ -54,7 +57,8 @@ inline const BuiltinMacro* FindBuiltinMacro(std::string_view name) {
 // The argument that is the format string, for the kinds that take one.
 inline size_t FormatArgIndex(BuiltinMacro::Kind k) {
   switch (k) {
-    case BuiltinMacro::Kind::kAssert: return 1;
+    case BuiltinMacro::Kind::kAssert:
+    case BuiltinMacro::Kind::kWrite: return 1;
     case BuiltinMacro::Kind::kAssertEq:
     case BuiltinMacro::Kind::kAssertNe: return 2;
     default: return 0;

@@ -322,6 +322,12 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
     *ty = v.ty;
     return v;
   }
+  if (mutating && recv.kind == K::kIndex && recv.rhs->kind == K::kRange) {
+    // A slice is a copy: the change would not reach the array.
+    Error("MT2010", loc, "a method that changes its receiver on a slice `v[a..b]` is not supported",
+          "change the array itself over the range (`for i in a..b { .. v[i] .. }`), or take the "
+          "part, change it and write it back");
+  }
   if (auto pl = PlaceOf(recv, ty, &root_mut, &root)) {
     if (mutating && CapturedWriteError(loc, root, "mutate")) {
     } else if (mutating && !root_mut && !(*ty)->Is(Ty::Kind::kRef)) {
@@ -715,6 +721,58 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     if (params.count(n)) continue;
     if (const LocalInfo* li = ReadLocal(n, e.loc)) caps.push_back({n, *li});
   }
+  // Which captures the closure writes (docs/language.md §11): known from an
+  // earlier lowering of the same closure, else found by lowering it with
+  // every capture a copy and the writes recorded; a closure that writes
+  // one is lowered again with those captured by reference. A `move`
+  // closure keeps its copies (a write is MT3015).
+  std::set<std::string> by_ref;
+  auto known = g_.closure_writes.find(&e);
+  if (known != g_.closure_writes.end()) {
+    by_ref = known->second;
+  } else if (!e.more->is_move) {
+    const int counter = g_.closure_counter, nested = g_.nested_counter;
+    const size_t fns = g_.program.functions.size(), errors = g_.diags.Count();
+    const size_t warnings = g_.pending_warnings.size(), dropped = g_.warnings_dropped;
+    std::set<std::string> written;
+    std::string name = LowerClosureFn(e, caps, by_ref, &written);
+    if (written.empty() || g_.diags.Count() != errors)
+      return MakeClosure(name, caps, by_ref, e.loc);
+    g_.closure_counter = counter;
+    g_.nested_counter = nested;
+    g_.program.functions.resize(fns);
+    g_.pending_warnings.resize(warnings);
+    g_.warnings_dropped = dropped;
+    by_ref = std::move(written);
+  }
+  if (!by_ref.empty()) g_.closure_writes[&e] = by_ref;
+  return MakeClosure(LowerClosureFn(e, caps, by_ref, nullptr), caps, by_ref, e.loc);
+}
+
+// The closure value: its function and its captures, each a copy or (the
+// names in `by_ref`) a `&mut` to the variable, which this function writes
+// then too (an enclosing closure captures it by reference in turn).
+FnLowerer::Val FnLowerer::MakeClosure(const std::string& name,
+                                      const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                                      const std::set<std::string>& by_ref, Loc loc) {
+  Rvalue r;
+  r.kind = Rvalue::Kind::kClosure;
+  r.name = name;
+  for (const auto& [n, li] : caps) {
+    if (!by_ref.count(n)) {
+      r.ops.push_back(Operand::Copy(li.At()));
+      continue;
+    }
+    CapturedWriteError(loc, n, "let a closure write");
+    r.ops.push_back(MutRef(li.At(), li.ty).op);
+  }
+  return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
+}
+
+std::string FnLowerer::LowerClosureFn(const Expr& e,
+                                      const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                                      const std::set<std::string>& by_ref,
+                                      std::set<std::string>* written) {
   std::string name = absl::StrCat(fn_.name, "::__closure", g_.closure_counter++);
   FnLowerer inner(g_, name, Ty::Unknown());
   inner.SetLoc(e.loc);
@@ -724,8 +782,22 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
   inner.spec_names_ = spec_names_;
   inner.spec_with_ = spec_with_;
   inner.enclosing_ = Snapshot();
+  inner.written_captures_ = written;
+  inner.move_closure_ = e.more->is_move;
   for (const auto& [n, li] : caps) {
-    inner.AddParam(n, li.ty, li.is_mut, false, {}, false, /*convert=*/false);
+    const bool ref = by_ref.count(n) > 0;
+    TyP pty = li.ty;
+    if (ref) {
+      pty = Ty::With(Ty::Kind::kRef, {li.ty});
+      pty->is_mut = true;
+    }
+    inner.AddParam(n, pty, li.is_mut, false, {}, false, /*convert=*/false);
+    if (ref) {
+      // The name is the variable itself, read and written through `*`.
+      LocalInfo& in = inner.scopes_.back()[n];
+      in.ty = li.ty;
+      in.proj = {{ir::Projection::Kind::kDeref, 0, 0}};
+    }
     if (li.binding >= 0) {
       // A captured name keeps its binding's place and kind (for MT3014's label).
       Binding& b = inner.bindings_.back();
@@ -737,7 +809,7 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
       for (const AgentState& st : agent_->state)
         if (st.name == n) inner.bindings_.back().loc = st.loc;
     }
-    inner.bindings_.back().captured = true;
+    inner.bindings_.back().captured = !ref;
   }
   std::vector<std::pair<uint32_t, const ClosureParam*>> pattern_params;
   for (const ClosureParam& p : e.more->params) {
@@ -759,11 +831,58 @@ FnLowerer::Val FnLowerer::LowerClosure(const Expr& e) {
     inner.SetBlock(ok);
   }
   g_.AddFn(inner.FinishWithExpr(*e.more->closure_body));
-  Rvalue r;
-  r.kind = Rvalue::Kind::kClosure;
-  r.name = name;
-  for (const auto& [n, li] : caps) r.ops.push_back(Operand::Copy(li.At()));
-  return Emit(std::move(r), Ty::Make(Ty::Kind::kFn));
+  return name;
+}
+
+std::optional<FnLowerer::Val> FnLowerer::UserFmt(const Val& v, bool debug) {
+  TyP base = v.ty;
+  Place p{ToLocal(v), {}};
+  AutoDeref(p, base, nullptr);
+  std::string fn;
+  bool is_mut = false;
+  if (!base->Is(Ty::Kind::kAdt) ||
+      !UserMethod(*base, debug ? "__debug_fmt" : "__display_fmt", &fn, &is_mut))
+    return std::nullopt;
+  const TyP str = Ty::Make(Ty::Kind::kStr);
+  uint32_t buf = Temp(str);
+  Assign(Place{buf, {}}, UseR(ConstOp(ir::Constant::Str(""))), loc_);
+  CallUser(g_.fns.at(fn), {Operand::Copy(p), MutRef(Place{buf, {}}, str).op}, loc_);
+  return Val{Operand::Copy(Place{buf, {}}), str};
+}
+
+// `write!(dst, f, ..)` / `writeln!`: the formatted text appended to the Str
+// `dst` (a `String` variable, or the `fmt::Formatter` a `Display` impl
+// gets, which is a `&mut Str`), and `Ok(())` (docs/language.md §11).
+FnLowerer::Val FnLowerer::LowerWrite(const Expr& e, const BuiltinMacro& bm) {
+  const TyP unit = Ty::Make(Ty::Kind::kUnit);
+  const TyP result = Ty::Adt("Result", {unit, unit});
+  if (e.args.size() < 2) {
+    Error("MT2001", e.loc,
+          absl::StrCat("`", e.text, "!` takes what it writes into and a format string"));
+    return Unit();
+  }
+  TyP ty;
+  bool root_mut = false;
+  std::string root;
+  std::optional<Place> pl = PlaceOf(*e.args[0], &ty, &root_mut, &root);
+  if (!pl) {
+    Error("MT2011", e.args[0]->loc,
+          absl::StrCat("`", e.text, "!` writes into a `String` variable or a `fmt::Formatter`"));
+    return Unit();
+  }
+  AutoDeref(*pl, ty, &root_mut);
+  if (CapturedWriteError(e.args[0]->loc, root, "write into")) {
+  } else if (!root_mut) {
+    ImmutableError(
+        e.args[0]->loc, root,
+        absl::StrCat("cannot write into `", root, "`, as it is not declared as mutable"));
+  }
+  const TyP str = Ty::Make(Ty::Kind::kStr);
+  Operand text = LowerFormat(e, 1).op;
+  if (bm.newline)
+    text = Emit(CallBuiltin("concat", {text, ConstOp(ir::Constant::Str("\n"))}), str).op;
+  Assign(*pl, CallBuiltin("concat", {Operand::Copy(*pl), text}), e.loc);
+  return Emit(AdtInit("Result", "Ok", {UnitOp()}), result);
 }
 
 // Traps MT5001 with the Str `msg` (the block ends: its successor is
@@ -806,6 +925,7 @@ FnLowerer::Val FnLowerer::LowerMacro(const Expr& e) {
         text = Emit(CallBuiltin("concat", {text, ConstOp(ir::Constant::Str("\n"))}), str).op;
       return Emit(CallBuiltin(bm->text, {text}), Ty::Make(Ty::Kind::kUnit));
     }
+    case MK::kWrite: return LowerWrite(e, *bm);
     case MK::kPanic: {
       if (!has_fmt && m == "unreachable") {
         Term(ir::Terminator::Kind::kUnreachable);  // trap MT5005
@@ -912,11 +1032,13 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
   // evaluated once, in order, before the string is built; each must be used.
   std::vector<std::string> names = PlaceholderNames(f);
   const bool positional = std::any_of(names.begin(), names.end(), IsPositional);
-  std::vector<Operand> pre;
+  std::vector<Val> pre;
   std::vector<bool> arg_used(given, false);
   if (positional)
-    for (size_t k = first + 1; k < e.args.size(); ++k)
-      pre.push_back(ToLocalOp(LowerExpr(*e.args[k])));
+    for (size_t k = first + 1; k < e.args.size(); ++k) {
+      Val a = LowerExpr(*e.args[k]);
+      pre.push_back(Val{ToLocalOp(a), a.ty});
+    }
   auto flush = [&] {
     if (!lit.empty()) parts.push_back(ConstOp(ir::Constant::Str(lit)));
     lit.clear();
@@ -956,7 +1078,7 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
       spec = inner.substr(colon + 1);
     }
     flush();
-    Operand v;
+    Val v;
     if (name.empty()) {
       if (next_arg >= e.args.size()) {
         ++used;
@@ -968,7 +1090,7 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
         v = pre[k];
         arg_used[k] = true;
       } else {
-        v = LowerExpr(*e.args[first + 1 + k]).op;
+        v = LowerExpr(*e.args[first + 1 + k]);
       }
       ++used;
     } else if (IsPositional(name)) {
@@ -988,16 +1110,21 @@ FnLowerer::Val FnLowerer::LowerFormat(const Expr& e, size_t first) {
       p.kind = K::kPath;
       p.loc = e.args[first]->loc;
       p.segs = {{name, p.loc}};
-      v = LowerExpr(p).op;
+      v = LowerExpr(p);
     }
-    if (spec.empty()) {
-      parts.push_back(v);
+    // A type's own `Display`/`Debug` impl writes it (a width or precision
+    // is then not applied, as Rust's `write!` in an impl ignores them).
+    const bool debug = !spec.empty() && spec.back() == '?';
+    if (std::optional<Val> own = UserFmt(v, debug)) {
+      parts.push_back(own->op);
+    } else if (spec.empty()) {
+      parts.push_back(v.op);
     } else if (spec == "?") {
-      parts.push_back(Emit(CallBuiltin("debug_str", {v}), Ty::Make(Ty::Kind::kStr)).op);
+      parts.push_back(Emit(CallBuiltin("debug_str", {v.op}), Ty::Make(Ty::Kind::kStr)).op);
     } else {
-      parts.push_back(
-          Emit(CallBuiltin("fmt", {v, ConstOp(ir::Constant::Str(spec))}), Ty::Make(Ty::Kind::kStr))
-              .op);
+      parts.push_back(Emit(CallBuiltin("fmt", {v.op, ConstOp(ir::Constant::Str(spec))}),
+                           Ty::Make(Ty::Kind::kStr))
+                          .op);
     }
   }
   flush();

@@ -177,8 +177,10 @@ FnLowerer::Val FnLowerer::LowerExpr(const Expr& e) {
     case K::kCall: return LowerCall(e);
     case K::kMethodCall: return LowerMethodCall(e);
     case K::kField: return LowerField(e);
-    case K::kTupleField:
     case K::kIndex:
+      if (e.rhs->kind == K::kRange) return LowerRangeIndex(e);
+      return LowerProjection(e);
+    case K::kTupleField:
     case K::kDeref: return LowerProjection(e);
     case K::kTuple:
     case K::kArray:
@@ -263,6 +265,21 @@ FnLowerer::Val FnLowerer::LowerProjection(const Expr& e) {
   std::string root;
   if (auto pl = PlaceOf(e, &ty, &root_mut, &root)) return Emit(UseR(Operand::Copy(*pl)), ty);
   return LowerTempProjection(e);
+}
+
+// `x[lo..hi]`, `x[..hi]`, `x[lo..]`, `x[..]`, `x[lo..=hi]` of an array or a
+// string: a copy of that part (index_range; a string's bounds are bytes).
+FnLowerer::Val FnLowerer::LowerRangeIndex(const Expr& e) {
+  Val base = LowerExpr(*e.lhs);
+  Place p{ToLocal(base), {}};
+  TyP bt = base.ty;
+  AutoDeref(p, bt, nullptr);
+  const Expr& r = *e.rhs;
+  Operand lo = r.lhs ? LowerExpr(*r.lhs).op : ConstOp(ir::Constant::Int(0));
+  Operand hi = r.rhs ? LowerExpr(*r.rhs).op : UnitOp();
+  return Emit(CallBuiltin("index_range", {Operand::Copy(p), lo, hi,
+                                          ConstOp(ir::Constant::Bool(r.inclusive && r.rhs))}),
+              bt);
 }
 
 FnLowerer::Val FnLowerer::LowerTempProjection(const Expr& e) {
@@ -432,6 +449,13 @@ FnLowerer::Val FnLowerer::LowerCast(const Expr& e) {
 // on write makes it cheap); `&mut x` is a reference to its place.
 FnLowerer::Val FnLowerer::LowerRef(const Expr& e) {
   if (!e.is_mut) return LowerExpr(*e.lhs);
+  if (e.lhs->kind == K::kIndex && e.lhs->rhs->kind == K::kRange) {
+    // A slice is a copy: writes through it would not reach the array.
+    Error("MT2010", e.lhs->loc, "a mutable slice `&mut v[a..b]` is not supported",
+          "pass the whole array as `&mut v` with the bounds (`f(&mut v, a, b)`), or take the "
+          "part, change it and write it back");
+    return Unit();
+  }
   TyP ty;
   bool root_mut = false;
   std::string root;
@@ -745,6 +769,21 @@ FnLowerer::Val FnLowerer::LowerBinary(const Expr& e) {
   Operand ao = a.op;
   if (ao.kind != Operand::Kind::kConst) ao = ToLocalOp(a);
   Val b = LowerExpr(*e.rhs);
+  // `impl Add for Q`: `a + b` is `Q::add(a, b)` (`!=` the negated `eq`).
+  TyP base = a.ty;
+  while (base->Is(Ty::Kind::kRef)) base = base->Arg(0);
+  std::string fn;
+  bool is_mut = false;
+  if (const char* m = OperatorMethodName(e.binary_op);
+      m && base->Is(Ty::Kind::kAdt) && UserMethod(*base, m, &fn, &is_mut)) {
+    Val r = CallUser(g_.fns.at(fn), {ao, b.op}, e.loc);
+    if (e.binary_op != BinaryOp::kNe) return r;
+    Rvalue n;
+    n.kind = Rvalue::Kind::kUnOp;
+    n.un = ir::UnOp::kNot;
+    n.ops = {ToLocalOp(r)};
+    return Emit(std::move(n), Ty::Make(Ty::Kind::kBool));
+  }
   return Emit(BinR(IrBin(e.binary_op), ao, b.op), BinaryTy(a.ty, b.ty, e.binary_op));
 }
 

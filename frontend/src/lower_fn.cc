@@ -409,16 +409,19 @@ bool FnLowerer::CapturedWriteError(Loc loc, const std::string& root, const char*
   const LocalInfo* li = FindLocal(root);
   if (!li || li->binding < 0 || !bindings_[li->binding].captured || li->ty->Is(Ty::Kind::kRef))
     return false;
+  if (written_captures_) {
+    written_captures_->insert(root);  // captured by reference instead (LowerClosure)
+    return true;
+  }
   const Binding& b = bindings_[li->binding];
-  Diagnostic& d =
-      Error("MT3015", loc,
-            absl::StrCat("cannot ", verb, " `", root,
-                         "` inside a closure: the closure captured a copy of it"),
-            absl::StrCat("the write would change only the copy: return the new value (`", root,
-                         " = f(", root,
-                         ")`) or take a `&mut` parameter (`|r: &mut T| *r = ..`, "
-                         "called as `f(&mut ",
-                         root, ")`)"));
+  // Only a `move` closure keeps copies it writes (LowerClosure).
+  Diagnostic& d = Error(
+      "MT3015", loc,
+      absl::StrCat("cannot ", verb, " `", root,
+                   "` inside a `move` closure: the closure owns a copy of it"),
+      absl::StrCat("a `move` closure's copy is not kept from one call to the next: drop `move` "
+                   "to write `",
+                   root, "` itself, or return the new value"));
   if (b.loc.line)
     d.labels.push_back(Label{b.loc, NameEnd(b.loc, root),
                              absl::StrCat("`", root, "` is declared here, outside the closure")});
@@ -565,6 +568,7 @@ std::optional<Place> FnLowerer::PlaceOf(const Expr& e, TyP* ty, bool* root_mut,
     case K::kField:
     case K::kTupleField:
     case K::kIndex: {
+      if (e.kind == K::kIndex && e.rhs->kind == K::kRange) return std::nullopt;  // a copy
       TyP bt;
       auto base = PlaceOf(*e.lhs, &bt, root_mut, root_name);
       if (!base) return std::nullopt;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "builtin_macros.h"
 #include "mty/frontend/ast.h"
 #include "mty/frontend/diagnostics.h"
 #include "mty/ir/builtins.h"
@@ -25,8 +26,17 @@ namespace mty::frontend {
 
 // The library's traits a program may implement without declaring them:
 // `impl Default for T` (`Default::default()`), `impl From[X] for T`
-// (`T::from(x)`, `x.into()`); docs/language.md §6.
-inline bool IsLibraryTrait(const std::string& name) { return name == "Default" || name == "From"; }
+// (`T::from(x)`, `x.into()`), `impl Display for T` and `Debug` (`{}`,
+// `{:?}`, `to_string()`), the operator traits (`a + b` calls `add`) and
+// `PartialEq`/`PartialOrd` (`==`, `<` call `eq`, `partial_cmp`);
+// docs/language.md §6.
+inline bool IsLibraryTrait(const std::string& name) {
+  static const std::set<std::string> kTraits = {
+      "Default",   "From",      "Display",    "Debug",     "Add",       "Sub",       "Mul",
+      "Div",       "Rem",       "Neg",        "AddAssign", "SubAssign", "MulAssign", "DivAssign",
+      "RemAssign", "PartialEq", "PartialOrd", "Eq",        "Ord"};
+  return kTraits.count(name) > 0;
+}
 
 // The methods whose meaning is the type they give (docs/language.md §6
 // "Type-directed calls"): typeck_directed.cc types them, lower_directed.cc
@@ -238,6 +248,8 @@ struct Globals {
   std::set<std::string> traits;
   ir::Program program;
   int closure_counter = 0;
+  // The captures each closure writes (captured by reference), once found.
+  std::map<const Expr*, std::set<std::string>> closure_writes;
   // Declares the IR sandbox for a manifest (a named item or an inline
   // `sandbox Name with {..}`) and returns its IR name: the source name, or
   // `Name@line:col` when a different manifest already uses that name
@@ -602,6 +614,7 @@ class FnLowerer {
   Val LowerUnary(const Expr& e);
   Val LowerField(const Expr& e);
   Val LowerProjection(const Expr& e);
+  Val LowerRangeIndex(const Expr& e);
   // A field, tuple field or index (e) of a temporary value, or a deref.
   Val LowerTempProjection(const Expr& e);
   // The projection of `e` (a field, tuple field or index) applied to
@@ -693,7 +706,7 @@ class FnLowerer {
     bool used = false;
     bool assigned = false;
     // A closure's copy of a variable of the enclosing function (captured by
-    // value): writing it is MT3015 (CapturedWriteError).
+    // value): writing it is recorded or MT3015 (CapturedWriteError).
     bool captured = false;
   };
   int NewBinding(const std::string& name, Loc loc, bool warn, bool is_param) {
@@ -756,10 +769,12 @@ class FnLowerer {
   // MT3014 for a write through the immutable local `root`: `what` is the
   // message, the label points at the binding.
   void ImmutableError(Loc loc, const std::string& root, std::string what);
-  // MT3015 when `root` is a closure's by-value copy of a captured variable
-  // (a write would change only the copy): "cannot VERB `root`", at `loc`, a label at
-  // the captured binding and the alternatives. True when it reported. A
-  // write through a captured reference (`*r = x`) is not one.
+  // A write of `root`, a closure's copy of a captured variable: recorded
+  // (written_captures_: the closure is lowered again capturing it by
+  // reference), or in a `move` closure MT3015 ("cannot VERB `root`", at
+  // `loc`, a label at the captured binding and the alternatives). True when
+  // it did either. A write through a captured reference (`*r = x`, or a
+  // variable captured by reference) is not one.
   bool CapturedWriteError(Loc loc, const std::string& root, const char* verb);
   struct LoopCtx {
     uint32_t brk;
@@ -1153,7 +1168,20 @@ class FnLowerer {
   std::vector<Operand> LowerArgsFor(const FnDef& def, const std::vector<ExprPtr>& args,
                                     size_t skip = 0);
   Val LowerClosure(const Expr& e);
+  // Lowers the function of closure `e` with `caps` (those in `by_ref` by
+  // reference) and returns its IR name; `written`: the captured copies the
+  // body writes are recorded there instead of reported (MT3015).
+  std::string LowerClosureFn(const Expr& e,
+                             const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                             const std::set<std::string>& by_ref, std::set<std::string>* written);
+  Val MakeClosure(const std::string& name,
+                  const std::vector<std::pair<std::string, LocalInfo>>& caps,
+                  const std::set<std::string>& by_ref, Loc loc);
   Val LowerMacro(const Expr& e);
+  // The text of `v` by its type's own `Display` impl (`Debug` when `debug`),
+  // nullopt when its static type has none (the built-in form is used).
+  std::optional<Val> UserFmt(const Val& v, bool debug);
+  Val LowerWrite(const Expr& e, const BuiltinMacro& bm);
   void PanicWith(Operand msg, Loc loc);
   Val LowerFormat(const Expr& e, size_t first_arg);
 
@@ -1225,6 +1253,10 @@ class FnLowerer {
   std::shared_ptr<const NestedScope> snapshot_;
   std::shared_ptr<const NestedScope> Snapshot();
   TyP check_ret_;  // see SetCheckedReturn
+  // In a closure's function: where its writes of captured copies are
+  // recorded (null: they are MT3015), and whether it is a `move` closure.
+  std::set<std::string>* written_captures_ = nullptr;
+  bool move_closure_ = false;
   Loc ret_loc_;
   std::string ret_fn_;
   friend struct Globals;

@@ -683,13 +683,52 @@ ImplDecl Parser::ParseImpl() {
   TypeExpr first = ParseType();
   if (AtKw("for")) {
     Bump();
-    d.trait_name = first.name;
+    d.trait_name = LibraryTraitName(first.name);
     d.self_type = ParseType();
   } else {
     d.self_type = std::move(first);
   }
-  BraceList([&] { d.fns.push_back(ParseMember(false, "an impl block holds methods")); });
+  std::vector<std::pair<std::string, TypeExpr>> assoc;
+  BraceList([&] {
+    if (AtKw("type")) {  // `type Output = Q;`: `Self::Output` in the impl is `Q`
+      Bump();
+      std::string n = ExpectIdent("an associated type name");
+      ExpectEq();
+      assoc.push_back({"Self::" + n, ParseType()});
+      Eat(Tok::kSemi);
+      return;
+    }
+    d.fns.push_back(ParseMember(false, "an impl block holds methods"));
+  });
+  for (FnDecl& f : d.fns) {
+    for (Param& p : f.params) SubstAssoc(p.type, assoc);
+    SubstAssoc(f.ret, assoc);
+    // `fmt` of `Display` and of `Debug` may both be given: each has its own
+    // name (what `{}` and `{:?}` call, docs/language.md §11).
+    if (f.name == "fmt" && (d.trait_name == "Display" || d.trait_name == "Debug"))
+      f.name = d.trait_name == "Display" ? "__display_fmt" : "__debug_fmt";
+  }
   return d;
+}
+
+// `fmt::Display`, `std::ops::Add`, `ops::AddAssign`, `cmp::PartialOrd`:
+// the library's traits by their last name.
+std::string Parser::LibraryTraitName(const std::string& n) {
+  for (const char* prefix : {"std::fmt::", "fmt::", "std::ops::", "ops::", "std::cmp::", "cmp::"})
+    if (n.starts_with(prefix)) return n.substr(std::string_view(prefix).size());
+  return n;
+}
+
+void Parser::SubstAssoc(TypeExpr& t, const std::vector<std::pair<std::string, TypeExpr>>& assoc) {
+  if (t.kind == TypeExpr::Kind::kPath && t.args.empty())
+    for (const auto& [n, with] : assoc)
+      if (t.name == n) {
+        const Loc at = t.loc;
+        t = with;
+        t.loc = at;
+        return;
+      }
+  for (TypeExpr& a : t.args) SubstAssoc(a, assoc);
 }
 
 // A method of an impl or a trait (`in_trait`: its `pub` is not kept, and it
@@ -712,7 +751,19 @@ TraitDecl Parser::ParseTrait() {
     ParseType();
     while (Eat(Tok::kPlus)) ParseType();
   }
-  BraceList([&] { d.fns.push_back(ParseMember(true, "a trait holds method signatures")); });
+  BraceList([&] {
+    if (AtKw("type")) {  // `type Output;`, `type Item: Bound;`: declared by each impl
+      Bump();
+      ExpectIdent("an associated type name");
+      if (Eat(Tok::kColon)) {
+        ParseType();
+        while (Eat(Tok::kPlus)) ParseType();
+      }
+      Eat(Tok::kSemi);
+      return;
+    }
+    d.fns.push_back(ParseMember(true, "a trait holds method signatures"));
+  });
   return d;
 }
 
@@ -1126,9 +1177,12 @@ void Parser::ParseTypePath(TypeExpr& t) {
     t.name += Bump().text;
     t.name += Bump().text;
   }
+  // `std::fmt::Formatter` is `fmt::Formatter` (below).
+  if (t.name.starts_with("std::fmt::")) t.name = t.name.substr(5);
   // `std::collections::HashMap`: the last segment names the type.
   if (size_t c = t.name.rfind("::"); c != std::string::npos && t.name.starts_with("std::"))
     t.name = t.name.substr(c + 2);
+  if (FmtType(t)) return;
   t.name = std::string(MightyTypeName(t.name));
   if ((t.name == "Fn" || t.name == "FnMut" || t.name == "FnOnce") && At(Tok::kLParen)) {
     // `Fn(A, B) -> R` (`impl`/`dyn`/`Box<dyn ..>` alike) is the function type
@@ -1154,6 +1208,32 @@ TypeExpr NamedType(std::string name, Loc loc) {
   t.loc = loc;
   return t;
 }
+
+}  // namespace
+
+// Rust's `fmt::Formatter` is the `Str` a `Display`/`Debug` impl writes
+// (`write!(f, ..)` appends to it), `fmt::Error` is `()` and `fmt::Result`
+// `Result[(), ()]` (docs/language.md §11). True when `t` was one of them.
+bool Parser::FmtType(TypeExpr& t) {
+  if (t.name != "fmt::Formatter" && t.name != "fmt::Result" && t.name != "fmt::Error") return false;
+  if (At(Tok::kLt)) ParseAngleTypes();  // `Formatter<'_>`
+  if (t.name == "fmt::Formatter") {
+    t.name = "Str";
+    return true;
+  }
+  TypeExpr unit;
+  unit.kind = TypeExpr::Kind::kTuple;
+  unit.loc = t.loc;
+  if (t.name == "fmt::Error") {
+    t = unit;
+    return true;
+  }
+  t.name = "Result";
+  t.args = {unit, unit};
+  return true;
+}
+
+namespace {
 
 TypeExpr ResultType(TypeExpr ok, TypeExpr err) {
   TypeExpr r = NamedType("Result", ok.loc);
@@ -1559,8 +1639,12 @@ ExprPtr Parser::ParseUnaryUnspanned() {
       if (t.text == "spawn") return ParsePostfix(ParseSpawn(), false);
       break;
     case Tok::kIdent:
-      if (t.text == "move" && (Look(1).kind == Tok::kPipe || Look(1).kind == Tok::kPipePipe))
+      if (t.text == "move" && (Look(1).kind == Tok::kPipe || Look(1).kind == Tok::kPipePipe)) {
         Bump();
+        ExprPtr c = ParseClosure();
+        c->more->is_move = true;
+        return ParsePostfix(std::move(c), false);
+      }
       break;
     default: break;
   }

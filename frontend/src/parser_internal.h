@@ -433,6 +433,9 @@ class Parser {
   ExprPtr ParseWhile();
   ExprPtr ParseFor();
   ExprPtr ParseClosure();
+  bool FmtType(TypeExpr& t);
+  static std::string LibraryTraitName(const std::string& n);
+  static void SubstAssoc(TypeExpr& t, const std::vector<std::pair<std::string, TypeExpr>>& assoc);
   // `fn(x: I64) -> I64 { x + 1 }`: upstream's closure syntax, the same
   // kClosure node as `|x: I64| -> I64 { x + 1 }`.
   ExprPtr ParseLambda();

@@ -204,6 +204,10 @@ class Checker {
   TypeId MethodCall(const Expr& e, TypeId expect);
   TypeId Field(const Expr& e);
   TypeId Binary(const Expr& e, TypeId expect);
+  // `a op b` on a program's type that implements the operator's trait
+  // (`impl Add for Q`: `add`; `PartialEq`: `eq`): the method's result
+  // (a `Bool` for `==`/`!=`), nullopt when `a`'s type has no such method.
+  std::optional<TypeId> OperatorMethod(const Expr& e, TypeId a, TypeId b);
   TypeId Closure(const Expr& e, TypeId expect);
   TypeId Macro(const Expr& e);
   TypeId StructLit(const Expr& e);

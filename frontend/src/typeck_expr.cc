@@ -841,6 +841,7 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
   // other's type: as rustc's `!`, it falls back to `()` (E0277 there).
   for (TypeId* x : {&a, &b})
     if (t_.Kind(*x) == TK::kNever) *x = t_.Prim(TK::kUnit);
+  if (std::optional<TypeId> r = OperatorMethod(e, a, b)) return *r;
   auto bad = [&] {
     if (failed_) return;
     failed_ = true;
@@ -932,6 +933,19 @@ TypeId Checker::Binary(const Expr& e, TypeId expect) {
   return a;
 }
 
+std::optional<TypeId> Checker::OperatorMethod(const Expr& e, TypeId a, TypeId b) {
+  const char* name = OperatorMethodName(e.binary_op);
+  if (!name || t_.Kind(Strip(a)) != TK::kAdt) return std::nullopt;
+  TypeId self;
+  const FnSig* sig = FindMethod(a, name, &self);
+  if (!sig || sig->params.size() != 1) return std::nullopt;
+  std::vector<TypeId> ps;
+  TypeId r = Instantiate(*sig, self, &ps, e.loc);
+  Expect(b, ps[0], *e.rhs, "MT2017", absl::StrCat("the parameter of `", name, "`"));
+  if (e.binary_op == BinaryOp::kNe || e.binary_op == BinaryOp::kEq) return t_.Prim(TK::kBool);
+  return r;
+}
+
 TypeId Checker::Closure(const Expr& e, TypeId expect) {
   const ExprMore& m = *e.more;
   TypeId ex = t_.Find(expect);
@@ -996,6 +1010,14 @@ TypeId Checker::Macro(const Expr& e) {
     case MK::kPrint:
     case MK::kAssert: return t_.Prim(TK::kUnit);
     case MK::kVec: break;
+    case MK::kWrite: {
+      // Into a `String` or a `Formatter` (a Str, docs/language.md §11).
+      if (!e.args.empty())
+        Expect(info_.of[e.args[0].get()], t_.Prim(TK::kStr), *e.args[0], "MT2023",
+               "what `write!` writes into (a `String` or a `fmt::Formatter`)");
+      const TypeId unit = t_.Prim(TK::kUnit);
+      return t_.Adt("Result", {unit, unit});
+    }
   }
   return dyn;
 }

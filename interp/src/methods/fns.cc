@@ -220,6 +220,79 @@ CallStatus RangePlan(Ctx& cx, const std::vector<Value>& args, Value& out) {
   return Return(out, std::move(tv));
 }
 
+// index_range: `x[lo..hi]` of an array or a string (hi () for `x[lo..]`;
+// the fourth argument true for `lo..=hi`),
+// a copy of that part, as Rust's slicing: bounds out of range or
+// decreasing trap MT5017 with Rust's message; a string's are byte offsets,
+// each on a char boundary.
+CallStatus IndexRange(Ctx& cx, const std::vector<Value>& args, Value& out) {
+  const Value& x = args[0];
+  const bool is_str = x.Is(Tag::kStr);
+  if (!is_str && !IsArray(x))
+    return Trapped(cx, TrapCode::kType,
+                   absl::StrCat("cannot slice a value of type ", KindName(cx.m, x)));
+  const size_t n = is_str              ? static_cast<StrObj*>(x.h())->s.size()
+                   : x.Is(Tag::kBytes) ? static_cast<BytesObj*>(x.h())->b.size()
+                                       : static_cast<ArrayObj*>(x.h())->items.size();
+  int64_t lo, hi = static_cast<int64_t>(n);
+  if (!NeedInt(cx, args[1], &lo) || (!args[2].Is(Tag::kUnit) && !NeedInt(cx, args[2], &hi)))
+    return Fail();
+  // `lo..=hi` is `lo..hi + 1` (hi past every length stays past it).
+  if (args[3].Is(Tag::kBool) && args[3].b() && !args[2].Is(Tag::kUnit))
+    hi = args[2].IsUInt() && hi < 0 ? hi : hi == std::numeric_limits<int64_t>::max() ? hi : hi + 1;
+  // A U64 above I64::MAX is out of range as any index past the end is.
+  const auto shown = [](const Value& v, int64_t i) {
+    return v.IsUInt() ? absl::StrCat(static_cast<uint64_t>(i)) : absl::StrCat(i);
+  };
+  const bool lo_out = lo < 0 || static_cast<uint64_t>(lo) > n;
+  const bool hi_out = hi < 0 || static_cast<uint64_t>(hi) > n;
+  std::string bad;  // Rust's panic message, in Rust's order of checks
+  if (is_str) {
+    const std::string& s = static_cast<StrObj*>(x.h())->s;
+    auto inside = [&](int64_t i) {
+      return static_cast<uint64_t>(i) < n && !ir::StartsScalar(s[static_cast<size_t>(i)]);
+    };
+    if (lo_out || hi_out)
+      bad = absl::StrCat("byte index ", lo_out ? shown(args[1], lo) : shown(args[2], hi),
+                         " is out of range of a string of ", n, " bytes");
+    else if (lo > hi)
+      bad = absl::StrCat("begin <= end (", lo, " <= ", hi, ") when slicing a string");
+    else if (inside(lo) || inside(hi))
+      bad = absl::StrCat("byte index ", inside(lo) ? lo : hi, " is not a char boundary");
+  } else if (lo_out && (args[2].Is(Tag::kUnit) || lo < 0)) {
+    bad = absl::StrCat("range start index ", shown(args[1], lo),
+                       " out of range for slice of length ", n);
+  } else if (lo > hi || (lo_out && !hi_out)) {
+    bad = absl::StrCat("slice index starts at ", shown(args[1], lo), " but ends at ",
+                       shown(args[2], hi));
+  } else if (hi_out) {
+    bad = absl::StrCat("range end index ", shown(args[2], hi), " out of range for slice of length ",
+                       n);
+  }
+  if (!bad.empty()) return Trapped(cx, TrapCode::kIndex, std::move(bad));
+  const size_t a = static_cast<size_t>(lo), len = static_cast<size_t>(hi - lo);
+  if (!cx.Work(len)) return Fail();
+  MTY_WORK(len);
+  Value v;
+  if (is_str || x.Is(Tag::kBytes)) {
+    const std::string& b =
+        is_str ? static_cast<StrObj*>(x.h())->s : static_cast<BytesObj*>(x.h())->b;
+    v = is_str ? MakeStr(b.substr(a, len)) : Value::Heap(new BytesObj(b.substr(a, len)));
+  } else {
+    const std::vector<Value>& items = static_cast<ArrayObj*>(x.h())->items;
+    auto* r = new ArrayObj(Tag::kArray);
+    v = Value::Heap(r);
+    r->est = cost::kHeader;
+    r->items.reserve(len);
+    for (size_t i = a; i < a + len; ++i) {
+      r->items.push_back(items[i]);
+      r->est += Estimate(items[i]);
+    }
+  }
+  if (!cx.Charge(v.h()->est)) return Fail();
+  return Return(out, std::move(v));
+}
+
 }  // namespace
 
 CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Value& out) {
@@ -254,6 +327,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
                                     KindName(cx.m, args[0])));
       return Return(out, Value::Int(sign));
     }
+    case F::kIndexRange: return IndexRange(cx, args, out);
   }
   return Trapped(cx, TrapCode::kUnknown, "unknown builtin function");
 }

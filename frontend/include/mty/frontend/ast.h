@@ -88,6 +88,23 @@ enum class BinaryOp : uint8_t {
   kAnd,
   kOr,
 };
+
+// The method of a program's type that an operator calls when the type
+// implements the operator's trait (`a + b` is `a.add(b)`; `a == b` and
+// `a != b` are `a.eq(&b)`), or null (docs/language.md §6).
+inline const char* OperatorMethodName(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "add";
+    case BinaryOp::kSub: return "sub";
+    case BinaryOp::kMul: return "mul";
+    case BinaryOp::kDiv: return "div";
+    case BinaryOp::kRem: return "rem";
+    case BinaryOp::kEq:
+    case BinaryOp::kNe: return "eq";
+    default: return nullptr;
+  }
+}
+
 enum class UnaryOp : uint8_t { kNeg, kNot };
 // The operator as written (`+`, `<<`, `&&`), for dumps and messages (ast_dump.cc).
 const char* BinaryOpText(BinaryOp op);
@@ -127,6 +144,7 @@ struct ExprMore {
   std::vector<ClosureParam> params;
   ExprPtr closure_body;
   TypeExpr type;                      // kCast; kClosure: the declared result (kInfer when absent)
+  bool is_move = false;               // kClosure: written `move |..|` (its captures are its own)
   std::vector<SandboxEntry> entries;  // kSandbox
   // kLoop / kWhile / kWhileLet / kFor: the loop's label (`'outer: for`,
   // without the quote; empty when unlabelled); kBreak / kContinue: the
