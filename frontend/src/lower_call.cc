@@ -252,6 +252,14 @@ FnLowerer::Val FnLowerer::LowerMemFn(const Expr& e, const std::string& f) {
 
 FnLowerer::Val FnLowerer::LowerCall(const Expr& e) {
   const Expr& callee = *e.lhs;
+  // `std::cmp::max(a, b)`: b when they are equal (min: a), as Rust's.
+  if (callee.kind == K::kPath && e.args.size() == 2 &&
+      !(callee.segs.size() == 1 &&
+        (FindLocal(callee.segs[0].name) || g_.fns.count(callee.segs[0].name))))
+    if (std::string f = CmpFn(callee.segs, g_.cmp_fns); !f.empty()) {
+      std::vector<Operand> ops = LowerArgs(e.args);
+      return CallPrelude("cmp_" + f, std::move(ops), CheckedType(e));
+    }
   if (callee.kind == K::kPath && callee.segs.size() == 1) return LowerNamedCall(e);
   if (const char* f = MemFnName(callee)) return LowerMemFn(e, f);
   if (std::optional<Val> d = LowerDefaultCall(e)) return *d;
@@ -386,6 +394,28 @@ FnLowerer::Val FnLowerer::Receiver(const Expr& recv, Place* place, TyP* ty, bool
 
 FnLowerer::Val FnLowerer::LowerMethodCall(const Expr& e) {
   if (std::optional<Val> v = LowerEntry(e)) return *v;
+  // `(lo..hi).take_while(f)`, `(lo..).take_while(f)`: walked, not built,
+  // so a huge or open range stops at the first element f rejects.
+  if (e.text == "take_while" && e.args.size() == 1 && e.lhs->kind == K::kRange && e.lhs->lhs) {
+    const Expr& range = *e.lhs;
+    Val lo = LowerExpr(*range.lhs);
+    Operand hi = range.rhs ? LowerExpr(*range.rhs).op : ConstOp(ir::Constant::Int(INT64_MAX));
+    Operand incl = ConstOp(ir::Constant::Bool(range.rhs ? range.inclusive : true));
+    Operand f = LowerExpr(*e.args[0]).op;
+    return CallPrelude("range_take_while", {lo.op, hi, incl, f},
+                       Ty::With(Ty::Kind::kArray, {lo.ty}));
+  }
+  // `s.chars().next()`: `s.char_at(0)`, without building the chars.
+  if (e.text == "next" && e.args.empty() && e.lhs->kind == K::kMethodCall &&
+      e.lhs->text == "chars" && e.lhs->args.empty() &&
+      CheckedType(*e.lhs->lhs)->Is(Ty::Kind::kStr)) {
+    Rvalue r;
+    r.kind = Rvalue::Kind::kMethodCall;
+    r.place = Place{ToLocal(LowerExpr(*e.lhs->lhs)), {}};
+    r.name = "char_at";
+    r.ops = {ConstOp(ir::Constant::Int(0))};
+    return Emit(std::move(r), Ty::Adt("Option", {Ty::Make(Ty::Kind::kChar)}));
+  }
   if (std::optional<Val> v = LowerPathCall(e)) return *v;
   Val v = LowerValueMethod(e);
   // A built-in's integer result (`len()`, `find()`, ...) takes the type
@@ -508,6 +538,9 @@ std::optional<FnLowerer::Val> FnLowerer::LowerLibraryCtor(const Expr& e, const s
     r.kind = Rvalue::Kind::kMapInit;
     return Emit(std::move(r), Ty::With(Ty::Kind::kMap, {Ty::Unknown(), Ty::Unknown()}));
   }
+  if ((tn == "String" || tn == "Str") && name == "from_utf8" && e.args.size() == 1)
+    return Emit(CallBuiltin("str_from_utf8", LowerArgs(e.args)),
+                Ty::Adt("Result", {Ty::Make(Ty::Kind::kStr), Ty::Make(Ty::Kind::kStr)}));
   if ((tn == "String" || tn == "Str") &&
       (name == "new" || name == "from" || name == "with_capacity")) {
     if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);

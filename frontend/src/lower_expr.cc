@@ -139,6 +139,18 @@ std::optional<double> FloatConst(const std::vector<PathSeg>& segs) {
   return it->second;
 }
 
+std::string CmpFn(const std::vector<PathSeg>& segs,
+                  const std::map<std::string, std::string>& aliases) {
+  if (segs.size() == 1) {
+    auto it = aliases.find(segs[0].name);
+    return it == aliases.end() ? "" : it->second;
+  }
+  const size_t i = segs[0].name == "std" ? 1 : 0;
+  if (segs.size() != i + 2 || segs[i].name != "cmp") return "";
+  const std::string& n = segs.back().name;
+  return n == "max" || n == "min" ? n : "";
+}
+
 bool FlattenPath(const Expr& e, std::vector<std::string>* out) {
   if (e.kind == K::kPath) {
     for (const PathSeg& s : e.segs) out->push_back(s.name);

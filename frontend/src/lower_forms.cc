@@ -180,6 +180,16 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     return MutRef(payload, base->Arg(0));
   }
   if (std::optional<Val> r = LowerRefForm(e, dst, base)) return *r;
+  if (name == "next" && e.args.empty() && base->Is(Ty::Kind::kArray)) {
+    const Expr& recv = *e.lhs;
+    if (recv.kind == K::kMethodCall && recv.text == "chars" && recv.args.empty())
+      return std::nullopt;  // LowerCharsNext took it (not reached)
+    Error("MT2004", e.loc,
+          "`next()` on an array: adapters are eager here, so there is no iterator to advance",
+          "use `first()`, `get(i)`, or a `for` loop")
+        .end = NameEnd(e.loc, name);
+    return Unit();
+  }
   if (name == "entry" && (base->Is(Ty::Kind::kMap) || base->Is(Ty::Kind::kUnknown))) {
     Error("MT2004", e.loc,
           "`entry(k)` is used as `m.entry(k).or_insert(v)`: follow it by `or_insert(v)`, "

@@ -239,6 +239,8 @@ struct Globals {
   void CollectVariantUse(const UseDecl& u);
   // `use std::f64::consts::PI;`: the constants a `use` names, by alias.
   std::map<std::string, double> float_consts;
+  // `use std::cmp::max;`: the alias of std::cmp's max or min, by name.
+  std::map<std::string, std::string> cmp_fns;
   std::map<std::string, const AgentDecl*> agents;
   std::map<std::string, const SandboxDecl*> sandboxes;
   std::map<std::string, const SupervisorDecl*> supervisors;
@@ -484,6 +486,10 @@ bool IsReservedTypeName(const std::string& n);
 // F64's associated constants (`F64::EPSILON`) and std::f64::consts
 // (`std::f64::consts::PI`) by their path (lower_expr.cc).
 std::optional<double> FloatConst(const std::vector<PathSeg>& segs);
+// `std::cmp::max`, `cmp::min`, or a name `use std::cmp::max` gave: "max" or
+// "min", else "".
+std::string CmpFn(const std::vector<PathSeg>& segs,
+                  const std::map<std::string, std::string>& aliases);
 // The integer type names (`I8` … `U128`, `ISize`, `USize`, `Int`), lower.cc.
 bool IsIntName(const std::string& n);
 

@@ -136,8 +136,12 @@ void Globals::CollectTypeNames(const Module& m) {
           std::vector<PathSeg> segs;
           for (const std::string& s : it.use_decl->path)
             segs.push_back(PathSeg{s, it.use_decl->loc});
-          if (std::optional<double> c = FloatConst(segs))
-            float_consts[it.use_decl->alias.empty() ? segs.back().name : it.use_decl->alias] = *c;
+          const std::string alias =
+              it.use_decl->alias.empty() ? segs.back().name : it.use_decl->alias;
+          if (std::optional<double> c = FloatConst(segs)) float_consts[alias] = *c;
+          if (segs.size() == 3 && segs[1].name == "cmp" &&
+              (segs[2].name == "max" || segs[2].name == "min"))
+            cmp_fns[alias] = segs[2].name;
           break;
         }
         if (it.use_decl->path.size() == 2 && type_names.count(it.use_decl->path[0]))

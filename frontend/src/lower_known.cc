@@ -170,6 +170,15 @@ TyP MethodResult(const TyP& rt, const std::string& n, const std::vector<TyP>& ar
   if (!shape) return Ty::Unknown();
   auto opt = [](TyP t) { return Ty::Adt("Option", {std::move(t)}); };
   auto arr = [](TyP t) { return Ty::With(TK::kArray, {std::move(t)}); };
+  // enumerate and zip keep the element types (an `iter_mut()`'s references
+  // stay references: `for (i, x) in v.iter_mut().enumerate()`).
+  if (rt->Is(TK::kArray) && (*id == ir::MethodName::kEnumerate || *id == ir::MethodName::kZip)) {
+    TyP other = Ty::Unknown();
+    if (!args.empty() && args[0]->Is(TK::kArray)) other = args[0]->Arg(0);
+    return *id == ir::MethodName::kEnumerate
+               ? arr(Ty::With(TK::kTuple, {Ty::Make(TK::kInt), rt->Arg(0)}))
+               : arr(Ty::With(TK::kTuple, {rt->Arg(0), other}));
+  }
   switch (*shape) {
     case S::kUnknown: return Ty::Unknown();
     case S::kUnit: return Ty::Make(TK::kUnit);

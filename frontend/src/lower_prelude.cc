@@ -265,6 +265,21 @@ fn __mty_take_while(r, f) {
   out
 }
 
+fn __mty_range_take_while(lo, hi, incl, f) {
+  // `(lo..hi).take_while(f)`: the range's elements up to the first one f
+  // rejects, walked without building the range (an open `lo..` has hi
+  // I64::MAX, inclusive).
+  let mut out = []
+  let mut i = lo
+  while i < hi || (incl && i == hi) {
+    if !f(i) { return out }
+    out.push(i)
+    if i == hi { return out }
+    i += 1
+  }
+  out
+}
+
 fn __mty_skip_while(r, f) {
   // The elements from the first one f rejects on.
   let mut out = []
@@ -353,6 +368,16 @@ fn __mty_then_with(o, f) {
     Ordering::Equal => f(),
     _ => o,
   }
+}
+
+fn __mty_cmp_max(a, b) {
+  // std::cmp::max: b when they are equal.
+  if b < a { a } else { b }
+}
+
+fn __mty_cmp_min(a, b) {
+  // std::cmp::min: a when they are equal.
+  if b < a { b } else { a }
 }
 
 fn __mty_fold(r, init, f) {

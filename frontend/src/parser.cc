@@ -1748,16 +1748,6 @@ ExprPtr Parser::ParsePostfix(ExprPtr e, bool deadline_operand) {
       c->lhs = std::move(e);
       c->args = ParseArgs();
       e = std::move(c);
-      // `std::cmp::max(a, b)` is `a.max(b)` (Rust's Ord::max: `b` when equal).
-      const std::vector<PathSeg>& s = e->lhs->segs;
-      if (e->lhs->kind == EK::kPath && s.size() == 3 && s[0].name == "std" && s[1].name == "cmp" &&
-          e->args.size() == 2) {
-        auto m = Make(EK::kMethodCall, s[2].loc);
-        m->text = s[2].name;
-        m->lhs = std::move(e->args[0]);
-        m->args.push_back(std::move(e->args[1]));
-        e = std::move(m);
-      }
       ++chain;
       continue;
     }
@@ -2062,8 +2052,8 @@ ExprPtr Parser::ParsePathExpr() {
 // Rust's full paths of what is built in: `std::cmp::Reverse(x)`,
 // `std::collections::HashMap::new()`, `std::i64::MAX` are `Reverse(x)`,
 // `HashMap::new()`, `I64::MAX`. (`std::fs` and the other effect modules,
-// `std::f64::consts`, and `std::cmp::max`/`min`, which ParsePostfix makes a
-// method call, keep their paths.)
+// `std::f64::consts`, and `std::cmp::max`/`min`, which the checker and the lowering read as
+// CmpFn, keep their paths.)
 void Parser::StripRustStdPath(std::vector<PathSeg>& segs) {
   if (segs.size() < 3 || segs[0].name != "std") return;
   static constexpr std::string_view kModules[] = {"cmp", "collections", "string", "vec",    "num",

@@ -599,6 +599,15 @@ TypeId Checker::Call(const Expr& e, TypeId expect) {
     if (std::string_view(f) == "take") DefaultCall(e, t);
     return std::string_view(f) == "swap" ? t_.Prim(TK::kUnit) : t;
   }
+  // `std::cmp::max(a, b)`, `min`: both of one type, the result too.
+  if (callee.kind == Expr::Kind::kPath && args.size() == 2 &&
+      !(callee.segs.size() == 1 &&
+        (Lookup(callee.segs[0].name) || fns_.count(callee.segs[0].name))) &&
+      !CmpFn(callee.segs, g_.cmp_fns).empty()) {
+    TypeId a = Expr_(*args[0], expect);
+    Expect(Expr_(*args[1], a), a, *args[1], "MT2023", "the other argument");
+    return a;
+  }
   if (callee.kind == Expr::Kind::kPath && callee.segs.size() == 1 && !Lookup(callee.segs[0].name)) {
     const std::string& n = callee.segs[0].name;
     if (auto f = fns_.find(n); f != fns_.end()) {
@@ -788,6 +797,7 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   if (owner == "String" || owner == "Str") {
     loose();
     if (name == "new" || name == "from" || name == "with_capacity") return t_.Prim(TK::kStr);
+    if (name == "from_utf8") return t_.Adt("Result", {t_.Prim(TK::kStr), t_.Prim(TK::kStr)});
     return dyn;
   }
   return loose();

@@ -419,7 +419,11 @@ int CompareShallow(const Value& a, const Value& b, bool* descend) {
       auto* x = static_cast<AdtObj*>(a.h());
       auto* y = static_cast<AdtObj*>(b.h());
       if (x->adt != y->adt) return 2;
-      if (x->variant != y->variant) return Cmp3(x->variant, y->variant);
+      // By variant, in declaration order; Option's None comes before Some
+      // (Rust declares None first), though it is variant 1 here.
+      if (x->variant != y->variant)
+        return x->adt == ir::prelude::kOption ? Cmp3(y->variant, x->variant)
+                                              : Cmp3(x->variant, y->variant);
       *descend = true;
       return 0;
     }

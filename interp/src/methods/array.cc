@@ -595,23 +595,28 @@ CallStatus ArraySplitAt(MethodCall& c) {
 }
 
 // binary_search(x) over a sorted array: Ok(an index of x) or Err(where x
-// would go), as Rust's (O(log n) comparisons).
+// would go), with Rust's probes (so of equal elements the same index):
+// ⌈log2 n⌉ + 1 comparisons.
 CallStatus ArrayBinarySearch(MethodCall& c) {
   const std::vector<Value>& v = Items(c);
-  uint64_t lo = 0, hi = v.size();
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (!c.Work(1 + cost::Compare(v[mid], c.args[0]))) return Fail();
-    const int order = CompareValues(v[mid], c.args[0]);
-    if (order == 2)
-      return c.Trap(TrapCode::kType, "binary_search needs elements of the searched kind");
-    if (order == 0) return c.NewResult(true, Value::Int(static_cast<int64_t>(mid)));
-    if (order < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
+  uint64_t size = v.size(), base = 0;
+  if (size == 0) return c.NewResult(false, Value::Int(0));
+  auto order = [&](uint64_t i, int* o) {
+    if (!c.Work(1 + cost::Compare(v[i], c.args[0]))) return false;
+    *o = CompareValues(v[i], c.args[0]);
+    if (*o != 2) return true;
+    return c.cx.Trap(TrapCode::kType, "binary_search needs elements of the searched kind");
+  };
+  int o;
+  while (size > 1) {
+    const uint64_t half = size / 2, mid = base + half;
+    if (!order(mid, &o)) return Fail();
+    if (o <= 0) base = mid;
+    size -= half;
   }
-  return c.NewResult(false, Value::Int(static_cast<int64_t>(lo)));
+  if (!order(base, &o)) return Fail();
+  if (o == 0) return c.NewResult(true, Value::Int(static_cast<int64_t>(base)));
+  return c.NewResult(false, Value::Int(static_cast<int64_t>(base + (o < 0 ? 1 : 0))));
 }
 
 }  // namespace mty::interp::methods

@@ -101,6 +101,44 @@ CallStatus CharFromU32(Ctx& cx, const Value& code, Value& out) {
   return SomeOrNone(cx, IsScalar(c) ? &v : nullptr, out);
 }
 
+// String::from_utf8: the bytes (a byte array, or an array of Ints 0..=255)
+// as a Str when they are UTF-8, else Err with Rust's Utf8Error message.
+CallStatus StrFromUtf8(Ctx& cx, const Value& bytes, Value& out) {
+  std::string s;
+  if (bytes.Is(Tag::kBytes)) {
+    const std::string& b = static_cast<BytesObj*>(bytes.h())->b;
+    if (!cx.Work(b.size()) || !cx.Fits(b.size())) return Fail();
+    s = b;
+  } else if (bytes.Is(Tag::kArray)) {
+    const std::vector<Value>& items = static_cast<ArrayObj*>(bytes.h())->items;
+    if (!cx.Work(items.size()) || !cx.Fits(items.size())) return Fail();
+    s.reserve(items.size());
+    for (const Value& x : items) {
+      const bool byte = x.Is(Tag::kInt) && (x.IsUInt() ? x.u() <= 255 : x.i() >= 0 && x.i() <= 255);
+      if (!byte)
+        return Trapped(cx, TrapCode::kType,
+                       absl::StrCat("from_utf8 needs bytes (0..=255), found ", Display(cx.m, x)));
+      s.push_back(static_cast<char>(x.i()));
+    }
+  } else {
+    return Trapped(
+        cx, TrapCode::kType,
+        absl::StrCat("from_utf8 needs an array of bytes, found ", KindName(cx.m, bytes)));
+  }
+  MTY_WORK(s.size());
+  size_t bad = 0;
+  if (ir::ValidUtf8(s, &bad)) {
+    if (!cx.Charge(cost::StrBytes(s.size()))) return Fail();
+    return methods::NewResult(cx, true, MakeStr(std::move(s)), out);
+  }
+  const ir::Utf8Decoded d = ir::DecodeUtf8(s, bad);
+  const bool incomplete = d.error == ir::Utf8Error::kTruncated && bad + d.length >= s.size();
+  Value msg = MakeStr(
+      incomplete ? absl::StrCat("incomplete utf-8 byte sequence from index ", bad)
+                 : absl::StrCat("invalid utf-8 sequence of ", d.length, " bytes from index ", bad));
+  return methods::NewResult(cx, false, msg, out);
+}
+
 CallStatus CharFromDigit(Ctx& cx, const Value& digit, const Value& radix_arg, Value& out) {
   int64_t d;
   uint32_t radix;
@@ -287,6 +325,7 @@ CallStatus BuiltinFn(Ctx& cx, ir::BuiltinFnId id, std::vector<Value>& args, Valu
     case F::kChild: return ChildFn(cx, args[0], args[1], out);
     case F::kIterItems: return methods::IterItems(cx, args[0], out);
     case F::kCharFromU32: return CharFromU32(cx, args[0], out);
+    case F::kStrFromUtf8: return StrFromUtf8(cx, args[0], out);
     case F::kCharFromDigit: return CharFromDigit(cx, args[0], args[1], out);
     case F::kRangeArray: return RangeArray(cx, args, out);
     case F::kRangePlan: return RangePlan(cx, args, out);

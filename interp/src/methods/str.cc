@@ -615,6 +615,26 @@ CallStatus StrStrip(MethodCall& c) {
   return c.Opt(&rv);
 }
 
+// trim_matches(p), trim_start_matches(p), trim_end_matches(p): every
+// repetition of p (a Str or Char) removed from the ends.
+CallStatus StrTrimMatches(MethodCall& c) {
+  const std::string& s = Text(c);
+  std::string buf;
+  const std::string* p;
+  if (!NeedPattern(c.cx, c.args[0], &buf, &p)) return Fail();
+  if (!c.Work(2 * s.size())) return Fail();  // the scans and the copy
+  MTY_WORK(2 * s.size());
+  size_t b = 0, e = s.size();
+  const size_t m = p->size();
+  if (m > 0) {
+    if (c.id() != N::kTrimEndMatches)
+      while (e - b >= m && s.compare(b, m, *p) == 0) b += m;
+    if (c.id() != N::kTrimStartMatches)
+      while (e - b >= m && s.compare(e - m, m, *p) == 0) e -= m;
+  }
+  return c.NewStr(s.substr(b, e - b));
+}
+
 // splitn(k, p): at most k pieces.
 CallStatus StrSplitn(MethodCall& c) {
   int64_t limit;
