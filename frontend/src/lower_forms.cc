@@ -111,10 +111,10 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
     dst.proj.push_back({ir::Projection::Kind::kDeref, 0, 0});
   // FORM rows: the value itself (a map's `into_iter()` is its pairs, a METHOD row).
-  if (e.args.empty() &&
-      (name == "cloned" || name == "copied" || name == "to_vec" || name == "as_str" ||
-       name == "as_slice" || (name == "collect" && base->Is(Ty::Kind::kStr)) ||
-       (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
+  if (e.args.empty() && (name == "cloned" || name == "copied" || name == "to_vec" ||
+                         (name == "as_str" && !base->Is(Ty::Kind::kArray)) || name == "as_slice" ||
+                         (name == "collect" && base->Is(Ty::Kind::kStr)) ||
+                         (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
     return Emit(UseR(Operand::Copy(dst)), base);
   if (name == "clone" && e.args.empty()) {
     // Values are copied on assignment (copy on write): a clone is the value.
@@ -180,15 +180,42 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
     return MutRef(payload, base->Arg(0));
   }
   if (std::optional<Val> r = LowerRefForm(e, dst, base)) return *r;
+  if (name == "as_str" && e.args.empty() && base->Is(Ty::Kind::kArray)) {
+    Rvalue r;  // the chars Rust's Chars has left (`cs.next(); cs.as_str()`)
+    r.kind = Rvalue::Kind::kMethodCall;
+    r.place = dst;
+    r.name = "join";
+    r.ops = {ConstOp(ir::Constant::Str(""))};
+    return Emit(std::move(r), Ty::Make(Ty::Kind::kStr));
+  }
   if (name == "next" && e.args.empty() && base->Is(Ty::Kind::kArray)) {
     const Expr& recv = *e.lhs;
     if (recv.kind == K::kMethodCall && recv.text == "chars" && recv.args.empty())
       return std::nullopt;  // LowerCharsNext took it (not reached)
-    Error("MT2004", e.loc,
-          "`next()` on an array: adapters are eager here, so there is no iterator to advance",
-          "use `first()`, `get(i)`, or a `for` loop")
-        .end = NameEnd(e.loc, name);
-    return Unit();
+    // The array is what the iterator has left (adapters are eager): `next()`
+    // takes its first element off, `None` once it is empty.
+    auto method = [&](const char* m, std::vector<Operand> ops, TyP ty) {
+      Rvalue r;
+      r.kind = Rvalue::Kind::kMethodCall;
+      r.place = dst;
+      r.name = m;
+      r.ops = std::move(ops);
+      return Emit(std::move(r), std::move(ty));
+    };
+    const TyP opt = Ty::Adt("Option", {base->Arg(0)});
+    uint32_t out = Temp(opt);
+    Val empty = method("is_empty", {}, Ty::Make(Ty::Kind::kBool));
+    uint32_t none = NewBlock(), some = NewBlock(), join = NewBlock();
+    Branch(empty.op, none, some);
+    SetBlock(none);
+    Assign(Place{out, {}}, AdtInit("Option", "None", {}), e.loc);
+    Goto(join);
+    SetBlock(some);
+    Val first = method("remove", {ConstOp(ir::Constant::Int(0))}, base->Arg(0));
+    Assign(Place{out, {}}, AdtInit("Option", "Some", {ToLocalOp(first)}), e.loc);
+    Goto(join);
+    SetBlock(join);
+    return Val{Operand::Copy(Place{out, {}}), opt};
   }
   if (name == "entry" && (base->Is(Ty::Kind::kMap) || base->Is(Ty::Kind::kUnknown))) {
     Error("MT2004", e.loc,
