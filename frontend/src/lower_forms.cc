@@ -113,7 +113,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   // FORM rows: the value itself (a map's `into_iter()` is its pairs, a METHOD row).
   if (e.args.empty() && (name == "cloned" || name == "copied" || name == "to_vec" ||
                          (name == "as_str" && !base->Is(Ty::Kind::kArray)) || name == "as_slice" ||
-                         (name == "collect" && base->Is(Ty::Kind::kStr)) ||
+                         name == "peekable" || (name == "collect" && base->Is(Ty::Kind::kStr)) ||
                          (name == "into_iter" && !base->Is(Ty::Kind::kMap))))
     return Emit(UseR(Operand::Copy(dst)), base);
   if (name == "clone" && e.args.empty()) {

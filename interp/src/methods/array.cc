@@ -126,7 +126,7 @@ CallStatus ArrayGet(MethodCall& c) {
 CallStatus ArrayFirstLast(MethodCall& c) {
   const std::vector<Value>& items = Items(c);
   if (items.empty()) return c.Opt(nullptr);
-  return c.Opt(c.id() == N::kFirst ? &items.front() : &items.back());
+  return c.Opt(c.id() == N::kLast ? &items.back() : &items.front());  // first, peek
 }
 
 CallStatus ArrayContains(MethodCall& c) {
