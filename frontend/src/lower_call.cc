@@ -542,8 +542,9 @@ std::optional<FnLowerer::Val> FnLowerer::LowerLibraryCtor(const Expr& e, const s
     return Emit(CallBuiltin("str_from_utf8", LowerArgs(e.args)),
                 Ty::Adt("Result", {Ty::Make(Ty::Kind::kStr), Ty::Make(Ty::Kind::kStr)}));
   if ((tn == "String" || tn == "Str") &&
-      (name == "new" || name == "from" || name == "with_capacity")) {
-    if (name == "from" && e.args.size() == 1) return LowerExpr(*e.args[0]);
+      (name == "new" || name == "from" || name == "from_str" || name == "with_capacity")) {
+    // `String::from(s)`, upstream's `String.from_str(s)`: the string itself.
+    if ((name == "from" || name == "from_str") && e.args.size() == 1) return LowerExpr(*e.args[0]);
     for (const ExprPtr& a : e.args) LowerExpr(*a);  // with_capacity(n): n is evaluated
     return Val{ConstOp(ir::Constant::Str("")), Ty::Make(Ty::Kind::kStr)};
   }

@@ -796,7 +796,8 @@ TypeId Checker::AssocCall(const std::string& owner, const std::string& name,
   }
   if (owner == "String" || owner == "Str") {
     loose();
-    if (name == "new" || name == "from" || name == "with_capacity") return t_.Prim(TK::kStr);
+    if (name == "new" || name == "from" || name == "from_str" || name == "with_capacity")
+      return t_.Prim(TK::kStr);
     if (name == "from_utf8") return t_.Adt("Result", {t_.Prim(TK::kStr), t_.Prim(TK::kStr)});
     return dyn;
   }

@@ -524,6 +524,29 @@ CallStatus StrIsCharBoundary(MethodCall& c) {
   return c.Bool(IsBoundary(Text(c), k));
 }
 
+// next_char_boundary(i): the first char boundary after byte index i (the
+// length at or past the end, 0 before the start); prev_char_boundary(i):
+// the last one before i (0 at or before the start, the length past the
+// end). At most 4 bytes are looked at (a UTF-8 scalar's length).
+CallStatus StrNearCharBoundary(MethodCall& c) {
+  const std::string& s = Text(c);
+  int64_t i;
+  if (!NeedInt(c.cx, c.args[0], &i)) return Fail();
+  const int64_t n = static_cast<int64_t>(s.size());
+  if (c.id() == N::kNextCharBoundary) {
+    if (i < 0) return c.Return(Value::Int(0));
+    if (i >= n) return c.Return(Value::Int(n));
+    do ++i;
+    while (!IsBoundary(s, i));
+    return c.Return(Value::Int(i));
+  }
+  if (i <= 0) return c.Return(Value::Int(0));
+  if (i > n) return c.Return(Value::Int(n));
+  do --i;
+  while (!IsBoundary(s, i));
+  return c.Return(Value::Int(i));
+}
+
 // insert(i, ch), insert_str(i, s): at byte index i.
 CallStatus StrInsert(MethodCall& c) {
   const std::string& s = Text(c);
