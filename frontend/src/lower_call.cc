@@ -743,6 +743,17 @@ FnLowerer::Val FnLowerer::LowerBuiltinMethod(const Expr& e, const Val& rv, const
   // A receiver of unknown kind (a generic parameter, a closure argument)
   // dispatches at run time: an unknown method traps MT5008 there.
   TyP result = MethodResult(base, name, arg_tys);
+  // `v.sort()`, `v.iter().max()`, `min()` of values whose type has its own
+  // `cmp` (`impl Ord`, `Reverse`): ordered by it, as Rust's Ord (the
+  // prelude's sort_by/max_by/min_by given `T::cmp`).
+  std::string own_cmp;
+  if (bool m; base->Is(Ty::Kind::kArray) && ops.empty() &&
+              (name == "sort" || name == "sort_unstable" || name == "max" || name == "min") &&
+              base->Arg(0)->Is(Ty::Kind::kAdt) && UserMethod(*base->Arg(0), "cmp", &own_cmp, &m)) {
+    const std::string by = name == "max" ? "max_by" : name == "min" ? "min_by" : "sort_by";
+    return CallPreludeMethod(e, rv, place, rty, base, {ConstOp(ir::Constant::Fn(own_cmp))}, result,
+                             by);
+  }
   if (is_prelude) return CallPreludeMethod(e, rv, place, rty, base, std::move(ops), result);
   // The receiver's width: its type here, else the checker's (a literal).
   const TyP checked = base->Is(Ty::Kind::kInt) && base->name.empty() ? CheckedType(*e.lhs) : base;
@@ -758,7 +769,8 @@ FnLowerer::Val FnLowerer::LowerBuiltinMethod(const Expr& e, const Val& rv, const
 
 FnLowerer::Val FnLowerer::CallPreludeMethod(const Expr& e, const Val& rv, const Place& place,
                                             const TyP& rty, const TyP& base,
-                                            std::vector<Operand> ops, const TyP& result) {
+                                            std::vector<Operand> ops, const TyP& result,
+                                            const std::string& as) {
   // Prelude functions take values: look through `&`/`&mut` receivers.
   Place val = place;
   for (TyP t = rty; t->Is(Ty::Kind::kRef); t = t->Arg(0))
@@ -767,12 +779,13 @@ FnLowerer::Val FnLowerer::CallPreludeMethod(const Expr& e, const Val& rv, const 
   for (Operand& o : ops) all.push_back(std::move(o));
   // A mutating one (sort_by) gives the new receiver, written back below
   // (through a `&mut` reference when the receiver is one).
-  const bool mutates = MethodMutates(e.text, base.get());
+  const std::string& name = as.empty() ? e.text : as;
+  const bool mutates = MethodMutates(name, base.get());
   // Rust's unstable sorts are the stable ones (the same order, and no
   // worse).
-  const std::string fn = e.text == "sort_unstable_by"       ? "sort_by"
-                         : e.text == "sort_unstable_by_key" ? "sort_by_key"
-                                                            : e.text;
+  const std::string fn = name == "sort_unstable_by"       ? "sort_by"
+                         : name == "sort_unstable_by_key" ? "sort_by_key"
+                                                          : name;
   Val v = CallPrelude(fn, std::move(all), mutates ? base : result);
   if (!mutates) return v;
   Assign(val, UseR(v.op), e.loc);

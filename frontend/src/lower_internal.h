@@ -1127,8 +1127,10 @@ class FnLowerer {
   Val LowerBuiltinMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
                          const TyP& base, bool is_prelude);
   void UnknownMethod(const Expr& e, const TyP& base);  // MT2004 with a did-you-mean
+  // `as`: the prelude method called (default: the one `e` names).
   Val CallPreludeMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
-                        const TyP& base, std::vector<Operand> ops, const TyP& result);
+                        const TyP& base, std::vector<Operand> ops, const TyP& result,
+                        const std::string& as = "");
   // The FORM methods (lower_forms.cc): `unwrap_or_default`,
   // `get_or_insert_with` and a lone `entry(k)` on the lowered receiver
   // (nullopt: not one of them for this receiver type); the entry chain
