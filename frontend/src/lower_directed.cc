@@ -34,12 +34,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerDirected(const Expr& e, const Plac
   TyP base = rty;
   AutoDeref(dst, base, nullptr);
   auto method = [&](const char* m, std::vector<Operand> ops, TyP ty) {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kMethodCall;
-    r.place = dst;
-    r.name = m;
-    r.ops = std::move(ops);
-    return Emit(std::move(r), std::move(ty));
+    return MethodOn(dst, m, std::move(ops), std::move(ty));
   };
   auto value = [&] { return Emit(UseR(Operand::Copy(dst)), base); };
   if (name == "collect") {

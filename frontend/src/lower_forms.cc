@@ -101,6 +101,16 @@ std::optional<Operand> FnLowerer::DefaultOf(const TyP& t) {
   }
 }
 
+FnLowerer::Val FnLowerer::MethodOn(const Place& recv, const char* name, std::vector<Operand> ops,
+                                   TyP ty) {
+  Rvalue r;
+  r.kind = Rvalue::Kind::kMethodCall;
+  r.place = recv;
+  r.name = name;
+  r.ops = std::move(ops);
+  return Emit(std::move(r), std::move(ty));
+}
+
 std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& place,
                                                    const TyP& rty, const TyP& base) {
   const std::string& name = e.text;
@@ -145,12 +155,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
                    "annotate the type (`let x: Option[I64] = ...`), or use `unwrap_or(value)`",
                    "use `unwrap_or(value)`");
     if (!d) return Unit();
-    Rvalue r;
-    r.kind = Rvalue::Kind::kMethodCall;
-    r.place = dst;
-    r.name = "unwrap_or";
-    r.ops = {*d};
-    return Emit(std::move(r), elem);
+    return MethodOn(dst, "unwrap_or", {*d}, elem);
   }
   if (name == "get_or_insert_with" && (opt || base->Is(Ty::Kind::kUnknown))) {
     if (e.args.size() != 1) {
@@ -181,12 +186,8 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
   }
   if (std::optional<Val> r = LowerRefForm(e, dst, base)) return *r;
   if (name == "as_str" && e.args.empty() && base->Is(Ty::Kind::kArray)) {
-    Rvalue r;  // the chars Rust's Chars has left (`cs.next(); cs.as_str()`)
-    r.kind = Rvalue::Kind::kMethodCall;
-    r.place = dst;
-    r.name = "join";
-    r.ops = {ConstOp(ir::Constant::Str(""))};
-    return Emit(std::move(r), Ty::Make(Ty::Kind::kStr));
+    // The chars Rust's Chars has left (`cs.next(); cs.as_str()`).
+    return MethodOn(dst, "join", {ConstOp(ir::Constant::Str(""))}, Ty::Make(Ty::Kind::kStr));
   }
   if (name == "next" && e.args.empty() && base->Is(Ty::Kind::kArray)) {
     const Expr& recv = *e.lhs;
@@ -194,24 +195,16 @@ std::optional<FnLowerer::Val> FnLowerer::LowerForm(const Expr& e, const Place& p
       return std::nullopt;  // LowerCharsNext took it (not reached)
     // The array is what the iterator has left (adapters are eager): `next()`
     // takes its first element off, `None` once it is empty.
-    auto method = [&](const char* m, std::vector<Operand> ops, TyP ty) {
-      Rvalue r;
-      r.kind = Rvalue::Kind::kMethodCall;
-      r.place = dst;
-      r.name = m;
-      r.ops = std::move(ops);
-      return Emit(std::move(r), std::move(ty));
-    };
     const TyP opt = Ty::Adt("Option", {base->Arg(0)});
     uint32_t out = Temp(opt);
-    Val empty = method("is_empty", {}, Ty::Make(Ty::Kind::kBool));
+    Val empty = MethodOn(dst, "is_empty", {}, Ty::Make(Ty::Kind::kBool));
     uint32_t none = NewBlock(), some = NewBlock(), join = NewBlock();
     Branch(empty.op, none, some);
     SetBlock(none);
     Assign(Place{out, {}}, AdtInit("Option", "None", {}), e.loc);
     Goto(join);
     SetBlock(some);
-    Val first = method("remove", {ConstOp(ir::Constant::Int(0))}, base->Arg(0));
+    Val first = MethodOn(dst, "remove", {ConstOp(ir::Constant::Int(0))}, base->Arg(0));
     Assign(Place{out, {}}, AdtInit("Option", "Some", {ToLocalOp(first)}), e.loc);
     Goto(join);
     SetBlock(join);
@@ -254,12 +247,7 @@ std::optional<FnLowerer::Val> FnLowerer::LowerRefForm(const Expr& e, const Place
   ref->is_mut = true;
   const TyP int_ty = Ty::Make(Ty::Kind::kInt);
   auto method = [&](const char* m, std::vector<Operand> ops, TyP ty) {
-    Rvalue r;
-    r.kind = Rvalue::Kind::kMethodCall;
-    r.place = dst;
-    r.name = m;
-    r.ops = std::move(ops);
-    return Emit(std::move(r), std::move(ty));
+    return MethodOn(dst, m, std::move(ops), std::move(ty));
   };
   auto at = [&](uint32_t key) {
     Place p = dst;

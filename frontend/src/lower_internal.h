@@ -1127,6 +1127,9 @@ class FnLowerer {
   Val LowerBuiltinMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
                          const TyP& base, bool is_prelude);
   void UnknownMethod(const Expr& e, const TyP& base);  // MT2004 with a did-you-mean
+  // The built-in method `name` of the value at `recv` (a receiver already
+  // lowered to a place), giving a `ty`.
+  Val MethodOn(const Place& recv, const char* name, std::vector<Operand> ops, TyP ty);
   // `as`: the prelude method called (default: the one `e` names).
   Val CallPreludeMethod(const Expr& e, const Val& rv, const Place& place, const TyP& rty,
                         const TyP& base, std::vector<Operand> ops, const TyP& result,
